@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs attnprop's build and test dependencies on Debian 12 (as root, or
+# with sudo). Installs only what is missing; safe to run again.
+set -euo pipefail
+packages=(
+  g++ cmake ninja-build pkg-config
+  libgtest-dev librapidcheck-dev libeigen3-dev libboost-dev
+  libmpfr-dev libgmp-dev libbenchmark-dev libopenblas-dev
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "ci/install-deps.sh: all dependencies present"
+  exit 0
+fi
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+echo "ci/install-deps.sh: installing ${missing[*]}"
+$sudo apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,72 @@
+// Makes Eigen's NumTraits complete for attnprop's multiprecision scalars, so
+// that Eigen's decompositions and eigen-solvers compile and run on them.
+// Boost 1.74's own eigen.hpp lacks infinity()/quiet_NaN() and returns min()
+// for lowest(); these full specialisations replace it (do not include both).
+#pragma once
+
+#include <Eigen/Core>
+#include <limits>
+
+#include "model/scalar.h"
+
+namespace Eigen {
+
+template <>
+struct NumTraits<attnprop::Mpfr> : GenericNumTraits<attnprop::Mpfr> {
+  using Real = attnprop::Mpfr;
+  using NonInteger = attnprop::Mpfr;
+  using Literal = attnprop::Mpfr;
+  using Nested = attnprop::Mpfr;
+  enum {
+    IsComplex = 0,
+    IsInteger = 0,
+    IsSigned = 1,
+    RequireInitialization = 1,
+    ReadCost = HugeCost,
+    AddCost = HugeCost,
+    MulCost = HugeCost
+  };
+  // Variable precision: every limit is read at the current precision.
+  static Real epsilon() { return std::numeric_limits<Real>::epsilon(); }
+  static Real dummy_precision() { return 1000 * epsilon(); }
+  static Real highest() { return (std::numeric_limits<Real>::max)(); }
+  static Real lowest() { return -(std::numeric_limits<Real>::max)(); }
+  static Real infinity() { return std::numeric_limits<Real>::infinity(); }
+  static Real quiet_NaN() { return std::numeric_limits<Real>::quiet_NaN(); }
+  static int digits10() { return static_cast<int>(Real::default_precision()); }
+  static int digits() { return attnprop::MpfrPrecisionBits(); }
+  static int max_digits10() { return digits10() + 2; }
+};
+
+template <>
+struct NumTraits<attnprop::Rational> : GenericNumTraits<attnprop::Rational> {
+  using Real = attnprop::Rational;
+  using NonInteger = attnprop::Rational;
+  using Literal = attnprop::Rational;
+  using Nested = attnprop::Rational;
+  enum {
+    IsComplex = 0,
+    IsInteger = 0,
+    IsSigned = 1,
+    RequireInitialization = 1,
+    ReadCost = HugeCost,
+    AddCost = HugeCost,
+    MulCost = HugeCost
+  };
+  // Exact arithmetic: Eigen's pivoting thresholds must treat only 0 as 0.
+  static Real epsilon() { return Real(0); }
+  static Real dummy_precision() { return Real(0); }
+  static int digits10() { return 0; }
+};
+
+}  // namespace Eigen
+
+namespace attnprop {
+
+template <class S>
+using Mat = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic>;
+template <class S>
+using Vec = Eigen::Matrix<S, Eigen::Dynamic, 1>;
+using BoolMat = Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic>;
+
+}  // namespace attnprop

@@ -1,0 +1,108 @@
+#include "model/exact.h"
+
+#include <mpfr.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+
+namespace attnprop {
+
+Exact::Exact(const Rational& q) : v_(q) {
+  // Keep dyadic rationals that fit a double as doubles: one canonical form.
+  const double d = q.convert_to<double>();
+  if (std::isfinite(d) && Rational(d) == q) v_ = d;
+}
+
+double Exact::ToDouble() const {
+  if (auto* d = std::get_if<double>(&v_)) return *d;
+  return std::get<Rational>(v_).convert_to<double>();
+}
+
+Rational Exact::ToRational() const {
+  if (auto* d = std::get_if<double>(&v_)) {
+    if (!std::isfinite(*d)) throw std::domain_error("Exact: " + ToString() + " has no rational value");
+    return Rational(*d);
+  }
+  return std::get<Rational>(v_);
+}
+
+template <>
+Mpfr Exact::As<Mpfr>() const {
+  Mpfr x;  // created at the current precision
+  if (auto* d = std::get_if<double>(&v_)) {
+    mpfr_set_d(x.backend().data(), *d, MPFR_RNDN);
+  } else {
+    mpfr_set_q(x.backend().data(), std::get<Rational>(v_).backend().data(), MPFR_RNDN);
+  }
+  return x;
+}
+
+std::string Exact::ToString() const {
+  if (auto* d = std::get_if<double>(&v_)) {
+    if (std::isnan(*d)) return "nan";
+    if (std::isinf(*d)) return *d > 0 ? "inf" : "-inf";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%a", *d);
+    return buf;
+  }
+  return std::get<Rational>(v_).str();
+}
+
+std::string Exact::ToDisplay() const {
+  if (!IsDouble()) return ToString();
+  const double d = std::get<double>(v_);
+  if (!std::isfinite(d)) return ToString();
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%a (=%.17g)", d, d);
+  return buf;
+}
+
+std::optional<Exact> Exact::Parse(std::string_view text) {
+  std::string s(text);
+  if (s.empty()) return std::nullopt;
+  if (s == "nan") return Exact(std::nan(""));
+  if (s == "inf" || s == "+inf") return Exact(HUGE_VAL);
+  if (s == "-inf") return Exact(-HUGE_VAL);
+  if (s.find('/') != std::string::npos) {
+    // p/q with integers p, q != 0.
+    const auto slash = s.find('/');
+    const std::string p = s.substr(0, slash), q = s.substr(slash + 1);
+    auto is_int = [](const std::string& t, bool allow_sign) {
+      size_t i = (allow_sign && !t.empty() && (t[0] == '-' || t[0] == '+')) ? 1 : 0;
+      if (i == t.size()) return false;
+      for (; i < t.size(); ++i)
+        if (t[i] < '0' || t[i] > '9') return false;
+      return true;
+    };
+    if (!is_int(p, true) || !is_int(q, false)) return std::nullopt;
+    Rational den(q);
+    if (den == 0) return std::nullopt;
+    return Exact(Rational(p) / den);
+  }
+  char* end = nullptr;
+  const double d = std::strtod(s.c_str(), &end);
+  if (end != s.c_str() + s.size()) return std::nullopt;
+  if (!std::isfinite(d)) return std::nullopt;  // only the spelled-out forms above
+  return Exact(d);
+}
+
+bool operator==(const Exact& a, const Exact& b) {
+  if (a.IsDouble() && b.IsDouble()) {
+    const double x = std::get<double>(a.v_), y = std::get<double>(b.v_);
+    if (std::isnan(x) || std::isnan(y)) return std::isnan(x) && std::isnan(y);
+    return x == y && std::signbit(x) == std::signbit(y);
+  }
+  if (a.IsDouble() != b.IsDouble()) return false;  // canonical form differs
+  return std::get<Rational>(a.v_) == std::get<Rational>(b.v_);
+}
+
+ExactMatrix ExactMatrix::FromDoubles(const Mat<double>& m) {
+  ExactMatrix e(m.rows(), m.cols());
+  for (int64_t i = 0; i < e.rows; ++i)
+    for (int64_t j = 0; j < e.cols; ++j) e(i, j) = Exact(m(i, j));
+  return e;
+}
+
+}  // namespace attnprop

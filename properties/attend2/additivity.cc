@@ -1,0 +1,76 @@
+// attend2.additivity
+// Source: 002_ea0019801d84ed2d.txt (Lean: TransformerAttention, proved).
+// Statement: for all real s0, s1, v0, v0', v1, v1',
+//   attend2(s0, s1, v0 + v0', v1 + v1')
+//     = attend2(s0, s1, v0, v1) + attend2(s0, s1, v0', v1'),
+// with attend2(s0, s1, v0, v1) = (e^{s0} v0 + e^{s1} v1) / (e^{s0} + e^{s1}).
+// Hypotheses: none beyond reality of the arguments.
+// Rational backend: exp has no rational value, so the weights e^{s_i} are
+// replaced by arbitrary positive rationals w_i (the identity uses nothing
+// else about them); this checks the algebraic core exactly.
+#include "generators/scalars.h"
+#include "model/attend2.h"
+#include "properties/framework/property.h"
+
+namespace attnprop {
+namespace {
+
+struct Attend2Additivity {
+  static constexpr const char* kId = "attend2.additivity";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"|lhs - rhs|", "gamma_11(u) * max_i(|v_i| + |v_i'|)",
+             "each attend2 is 2 products, 1 sum, 1 division on shared weights (gamma_3 of the convex "
+             "combination of |v|), the sums v+v' add 1 rounding, the final sum 1, the checker's "
+             "difference 1: gamma_4 + gamma_3 + u(1+gamma_3) + u <= gamma_11; weights sum to 1(1+u)"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    if constexpr (ScalarTraits<S>::kExact) {
+      return rc::gen::apply(
+          [](Exact w0, Exact w1, Exact v0, Exact v0p, Exact v1, Exact v1p) {
+            return Case().Scalar("w0", w0).Scalar("w1", w1).Scalar("v0", v0).Scalar("v0'", v0p).Scalar("v1", v1).Scalar(
+                "v1'", v1p);
+          },
+          gen::PositiveRational(1000, 97), gen::PositiveRational(1000, 97), gen::Rational(1000, 60),
+          gen::Rational(1000, 60), gen::Rational(1000, 60), gen::Rational(1000, 60));
+    } else {
+      // Scores up to +-1000 (far past exp's overflow at 709.8), values up to
+      // +-2^20 with fractions: the claim quantifies over all reals.
+      return rc::gen::apply(
+          [](Exact s0, Exact s1, Exact v0, Exact v0p, Exact v1, Exact v1p) {
+            return Case().Scalar("s0", s0).Scalar("s1", s1).Scalar("v0", v0).Scalar("v0'", v0p).Scalar("v1", v1).Scalar(
+                "v1'", v1p);
+          },
+          gen::Dyadic(1000, 8), gen::Dyadic(1000, 8), gen::Dyadic(1 << 20, 12), gen::Dyadic(1 << 20, 12),
+          gen::Dyadic(1 << 20, 12), gen::Dyadic(1 << 20, 12));
+    }
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const S v0 = c.Get<S>("v0"), v0p = c.Get<S>("v0'"), v1 = c.Get<S>("v1"), v1p = c.Get<S>("v1'");
+    S lhs, rhs;
+    if constexpr (ScalarTraits<S>::kExact) {
+      const S w0 = c.Get<S>("w0"), w1 = c.Get<S>("w1");
+      lhs = Attend2FromWeights<S>(w0, w1, v0 + v0p, v1 + v1p);
+      rhs = Attend2FromWeights<S>(w0, w1, v0, v1) + Attend2FromWeights<S>(w0, w1, v0p, v1p);
+      ExpectWithin<S>("|lhs - rhs|", abs(lhs - rhs), S(0));
+    } else {
+      const S s0 = c.Get<S>("s0"), s1 = c.Get<S>("s1");
+      lhs = Attend2<S>(s0, s1, v0 + v0p, v1 + v1p);
+      rhs = Attend2<S>(s0, s1, v0, v1) + Attend2<S>(s0, s1, v0p, v1p);
+      // The difference is taken in MPFR (exact for two doubles).
+      const Mpfr diff = abs(Mpfr(lhs) - Mpfr(rhs));
+      using std::abs;
+      const double scale = std::max(ToDouble(abs(v0)) + ToDouble(abs(v0p)), ToDouble(abs(v1)) + ToDouble(abs(v1p)));
+      ExpectWithin("|lhs - rhs|", ToDouble(diff), Gamma(11, ScalarTraits<S>::UnitRoundoff()) * scale);
+    }
+  }
+};
+
+ATTNPROP_REGISTER(Attend2Additivity, double, Mpfr, Rational);
+
+}  // namespace
+}  // namespace attnprop

@@ -1,0 +1,35 @@
+#include "properties/framework/check.h"
+
+#include <rapidcheck.h>
+
+#include <cmath>
+#include <cstdio>
+
+namespace attnprop {
+namespace {
+thread_local ObservationSink* g_sink = nullptr;
+}
+
+void SetObservationSink(ObservationSink* sink) { g_sink = sink; }
+
+void ExpectWithin(const std::string& metric, double observed, double bound) {
+  if (g_sink) g_sink->Observe({metric, observed, bound});
+  // NaN compares false: a non-finite error or bound always fails.
+  if (std::isfinite(observed) && std::isfinite(bound) && observed <= bound) return;
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%s: observed %.6e > bound %.6e%s", metric.c_str(), observed, bound,
+                std::isfinite(observed) && std::isfinite(bound) ? "" : " (NONFINITE)");
+  RC_FAIL(std::string(buf));
+}
+
+void ExpectThat(bool holds, const std::string& what) {
+  if (!holds) RC_FAIL(what);
+}
+
+double Gamma(double n, double u) {
+  if (u == 0) return 0;
+  const double nu = n * u;
+  return nu < 1 ? nu / (1 - nu) : HUGE_VAL;
+}
+
+}  // namespace attnprop

@@ -1,0 +1,52 @@
+// Conclusions of a property. Each check either holds or fails the current
+// case (as a RapidCheck failure, with a message that says what was measured
+// against what). Tolerance checks also record (observed, bound) for the
+// tolerance audit.
+#pragma once
+
+#include <string>
+
+#include "model/scalar.h"
+
+namespace attnprop {
+
+/// A tolerance with its derivation, declared once per property and metric.
+struct Tolerance {
+  std::string metric;  // what is measured, e.g. "|sum_j A_ij - 1|"
+  std::string bound;   // the bound's formula, e.g. "gamma_{T+1}"
+  std::string reason;  // why the bound holds (error analysis in one line)
+};
+
+/// observed <= bound, both finite; records the pair under `metric` (which
+/// must name one of the property's Tolerances).
+void ExpectWithin(const std::string& metric, double observed, double bound);
+
+template <class S>
+void ExpectWithin(const std::string& metric, const S& observed, const S& bound) {
+  ExpectWithin(metric, ToDouble(observed), ToDouble(bound));
+}
+
+/// An exact conclusion (no tolerance): fails the case with `what` if false.
+void ExpectThat(bool holds, const std::string& what);
+
+/// gamma_n = n u / (1 - n u), the classic bound on n accumulated roundings.
+/// Exact types (u = 0) get 0.
+double Gamma(double n, double u);
+
+/// One recorded tolerance check.
+struct Observation {
+  std::string metric;
+  double observed;
+  double bound;
+};
+
+/// Where ExpectWithin records (set by the runner for the current thread;
+/// null: nothing is recorded).
+class ObservationSink {
+ public:
+  virtual void Observe(const Observation& o) = 0;
+  virtual ~ObservationSink() = default;
+};
+void SetObservationSink(ObservationSink* sink);
+
+}  // namespace attnprop

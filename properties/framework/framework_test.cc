@@ -1,0 +1,70 @@
+// Unit tests of the harness itself: exact values, cases, the registry.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "model/exact.h"
+#include "properties/framework/case.h"
+#include "properties/framework/registry.h"
+
+namespace attnprop {
+namespace {
+
+TEST(Exact, RoundTripsDoublesAndRationals) {
+  for (double d : {0.0, -0.0, 1.5, -3.0, 0x1p-1074, 1e308, 0.1}) {
+    const auto back = Exact::Parse(Exact(d).ToString());
+    ASSERT_TRUE(back.has_value()) << d;
+    EXPECT_EQ(*back, Exact(d)) << Exact(d).ToString();
+  }
+  const Exact third(Rational(1) / Rational(3));
+  EXPECT_FALSE(third.IsDouble());
+  EXPECT_EQ(third.ToString(), "1/3");
+  EXPECT_EQ(*Exact::Parse("1/3"), third);
+  EXPECT_TRUE(Exact(Rational(3) / Rational(4)).IsDouble());  // dyadic: canonical double
+}
+
+TEST(Exact, RejectsMalformedText) {
+  for (const char* bad : {"", "1/0", "abc", "1.5x", "/3", "1/-3", "0x1p+"}) EXPECT_FALSE(Exact::Parse(bad)) << bad;
+}
+
+TEST(Exact, ConvertsExactlyToMpfr) {
+  MpfrPrecisionScope p(256);
+  const Exact tiny(0x1.fffffffffffffp-1000);
+  EXPECT_EQ(tiny.As<Mpfr>(), Mpfr(0x1.fffffffffffffp-1000));
+  EXPECT_GE(PrecisionBitsOf(tiny.As<Mpfr>()), 256);
+}
+
+TEST(Case, TextRoundTrip) {
+  ExactMatrix m(2, 2);
+  m(0, 0) = 1.0;
+  m(0, 1) = Exact(Rational(-2) / Rational(7));
+  m(1, 0) = 0x1p-1074;
+  m(1, 1) = -0.0;
+  Case c;
+  c.Int("n", -3).Scalar("s", 0.25).Matrix("M", m);
+  std::string err;
+  const auto back = Case::Parse(c.ToText(), &err);
+  ASSERT_TRUE(back.has_value()) << err;
+  EXPECT_EQ(*back, c);
+}
+
+TEST(Case, MalformedTextNamesTheLine) {
+  std::string err;
+  EXPECT_FALSE(Case::Parse("a: scalar 1\nb: matrix 2x2\n  1 2\n", &err));
+  EXPECT_NE(err.find("ends early"), std::string::npos) << err;
+  EXPECT_FALSE(Case::Parse("a: banana 1\n", &err));
+  EXPECT_NE(err.find("line 1"), std::string::npos) << err;
+}
+
+TEST(Registry, EveryRowHasItsPropertyAndBack) {
+  const auto problems = RegistryProblems();
+  for (const auto& p : problems) ADD_FAILURE() << p;
+}
+
+TEST(Registry, MalformedRowIsRejected) {
+  EXPECT_THROW(ParseRegistry("x\tdouble\tmaybe\t-\t\n"), std::runtime_error);
+  EXPECT_THROW(ParseRegistry("x\tdouble\n"), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace attnprop

@@ -1,0 +1,77 @@
+// A property: one claim checked in one backend.
+//
+// A claim is written once as a struct (see properties/attend2/additivity.cc):
+//   struct MyClaim {
+//     static constexpr const char* kId = "doc.kind.slug";   // from claims.tsv
+//     static std::vector<Tolerance> Tolerances();            // with reasons
+//     template <class S> static rc::Gen<Case> Hypotheses();  // the claim's hypotheses
+//     template <class S> static void Conclusion(const Case&);// its conclusion
+//   };
+//   ATTNPROP_REGISTER(MyClaim, double, Mpfr);
+// Registration makes one PropertyDef per scalar. The expectation (holds, or
+// known-refuted) lives in properties/registry.tsv, the one visible place.
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "model/scalar.h"
+#include "properties/framework/case.h"
+#include "properties/framework/check.h"
+
+namespace attnprop {
+
+struct PropertyDef {
+  std::string id;       // claim id, verbatim from claims.tsv
+  std::string backend;  // "double", "mpfr", "rational", "float"
+  std::string file;     // source file, so `attnprop list` can point at it
+  std::function<rc::Gen<Case>()> hypotheses;
+  std::function<void(const Case&)> conclusion;
+  /// The same conclusion in a higher-precision backend (MPFR at twice the
+  /// current precision, or the exact backend itself): a refutation counts
+  /// only if it survives this.
+  std::function<void(const Case&)> confirm;
+  std::vector<Tolerance> tolerances;
+
+  std::string Name() const { return id + "/" + backend; }
+};
+
+/// Every registered property, in registration order.
+std::vector<PropertyDef>& Registry();
+/// The property named "id/backend", or null.
+const PropertyDef* FindProperty(const std::string& name);
+
+namespace internal {
+template <class Claim, class S>
+PropertyDef MakeDef(const char* file) {
+  PropertyDef d;
+  d.id = Claim::kId;
+  d.backend = ScalarTraits<S>::kBackend;
+  d.file = file;
+  d.hypotheses = [] { return Claim::template Hypotheses<S>(); };
+  d.conclusion = [](const Case& c) { Claim::template Conclusion<S>(c); };
+  if constexpr (ScalarTraits<S>::kExact) {
+    d.confirm = d.conclusion;
+  } else {
+    d.confirm = [](const Case& c) {
+      MpfrPrecisionScope doubled(2 * MpfrPrecisionBits());
+      Claim::template Conclusion<Mpfr>(c);
+    };
+  }
+  d.tolerances = Claim::Tolerances();
+  return d;
+}
+}  // namespace internal
+
+template <class Claim, class... Scalars>
+struct Register {
+  explicit Register(const char* file) { (Registry().push_back(internal::MakeDef<Claim, Scalars>(file)), ...); }
+};
+
+}  // namespace attnprop
+
+#define ATTNPROP_REGISTER(Claim, ...) \
+  static const ::attnprop::Register<Claim, __VA_ARGS__> attnprop_register_##Claim(__FILE__)

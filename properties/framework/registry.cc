@@ -1,0 +1,94 @@
+#include "properties/framework/registry.h"
+
+#include <set>
+#include <sstream>
+#include <stdexcept>
+
+namespace attnprop {
+
+extern const char* const kRegistryTsv;  // generated from properties/registry.tsv
+
+namespace {
+std::vector<std::string> Split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char ch : s) {
+    if (ch == sep) {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += ch;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+}  // namespace
+
+std::vector<PropertyDef>& Registry() {
+  static std::vector<PropertyDef> defs;
+  return defs;
+}
+
+const PropertyDef* FindProperty(const std::string& name) {
+  for (const auto& d : Registry())
+    if (d.Name() == name) return &d;
+  return nullptr;
+}
+
+std::vector<RegistryRow> ParseRegistry(const std::string& tsv) {
+  std::vector<RegistryRow> rows;
+  std::istringstream in(tsv);
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (line.empty() || line[0] == '#') continue;
+    const auto f = Split(line, '\t');
+    if (f[0] == "id") continue;  // header
+    if (f.size() != 5)
+      throw std::runtime_error("registry.tsv line " + std::to_string(n) + ": expected 5 tab-separated fields");
+    RegistryRow r;
+    r.id = f[0];
+    r.backends = Split(f[1], ',');
+    if (f[2] == "holds") {
+      r.expect = Expectation::kHolds;
+    } else if (f[2] == "refuted") {
+      r.expect = Expectation::kRefuted;
+    } else {
+      throw std::runtime_error("registry.tsv line " + std::to_string(n) + ": expect must be holds or refuted");
+    }
+    if (!f[3].empty() && f[3] != "-") r.labels = Split(f[3], ',');
+    r.note = f[4];
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+const std::vector<RegistryRow>& RegistryRows() {
+  static const std::vector<RegistryRow> rows = ParseRegistry(kRegistryTsv);
+  return rows;
+}
+
+const RegistryRow* FindRow(const std::string& id) {
+  for (const auto& r : RegistryRows())
+    if (r.id == id) return &r;
+  return nullptr;
+}
+
+std::vector<std::string> RegistryProblems() {
+  std::vector<std::string> problems;
+  std::set<std::string> listed;
+  for (const auto& r : RegistryRows()) {
+    for (const auto& b : r.backends) {
+      listed.insert(r.id + "/" + b);
+      if (!FindProperty(r.id + "/" + b))
+        problems.push_back("registry.tsv lists " + r.id + "/" + b + " but no property is registered");
+    }
+  }
+  for (const auto& d : Registry())
+    if (!listed.count(d.Name())) problems.push_back(d.Name() + " is registered but not listed in registry.tsv");
+  return problems;
+}
+
+}  // namespace attnprop

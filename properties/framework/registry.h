@@ -1,0 +1,36 @@
+// properties/registry.tsv: the one visible place that says, for each claim,
+// which backends run it and what is expected (holds, or refuted as stated).
+// It is compiled into every binary; CMake reads the same file to add the
+// ctest tests `<id>/<backend>` with their labels.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "properties/framework/property.h"
+
+namespace attnprop {
+
+enum class Expectation { kHolds, kRefuted };
+
+struct RegistryRow {
+  std::string id;
+  std::vector<std::string> backends;
+  Expectation expect = Expectation::kHolds;
+  std::vector<std::string> labels;  // extra ctest labels beyond the backend
+  std::string note;                 // why refuted, or what is ours
+};
+
+/// The rows of registry.tsv, in file order.
+const std::vector<RegistryRow>& RegistryRows();
+/// The row of a claim id, or null.
+const RegistryRow* FindRow(const std::string& id);
+/// Mismatches between registry.tsv and the registered properties (a row
+/// without its property, a property without its row); empty when consistent.
+std::vector<std::string> RegistryProblems();
+
+/// Parses the TSV text (exposed for tests). Throws std::runtime_error naming
+/// the line on a malformed row.
+std::vector<RegistryRow> ParseRegistry(const std::string& tsv);
+
+}  // namespace attnprop
