@@ -13,6 +13,7 @@
 
 #include "properties/framework/options.h"
 #include "properties/framework/registry.h"
+#include "tools/commands.h"
 
 namespace attnprop {
 namespace {
@@ -140,6 +141,7 @@ int main(int argc, char** argv) {
     }
     if (cmd == "list") return List();
     if (cmd == "run") return Run(args);
+    if (cmd == "check-kernel") return CmdCheckKernel(args);
     return Usage("unknown command '" + cmd + "'");
   } catch (const std::exception& e) {
     std::cerr << "attnprop: " << e.what() << "\n";
