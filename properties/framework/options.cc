@@ -39,6 +39,11 @@ int InitMpfrPrecisionFromEnvironment() {
   return SetMpfrPrecisionBits(bits);
 }
 
+std::string ActiveKernelPath() {
+  const char* env = std::getenv("ATTNPROP_KERNEL");
+  return env && *env ? env : "none";
+}
+
 void PrintBanner(std::ostream& os, const RunOptions& o, const std::string& kernel_path) {
   os << "attnprop | seed " << o.seed << " | cases " << o.max_success << " (max_size " << o.max_size
      << (o.shrink ? "" : ", noshrink") << ") | mpfr " << MpfrPrecisionBits() << " bits | kernel " << kernel_path

@@ -20,6 +20,10 @@ RunOptions OptionsFromEnvironment();
 /// std::invalid_argument on a malformed or out-of-range value.
 int InitMpfrPrecisionFromEnvironment();
 
+/// The kernel the run checks, for the banner and the reports: the path in
+/// ATTNPROP_KERNEL, or "none". The one place that says so.
+std::string ActiveKernelPath();
+
 /// "attnprop <version> | seed S | cases N | mpfr B bits | kernel K".
 void PrintBanner(std::ostream& os, const RunOptions& o, const std::string& kernel_path);
 

@@ -8,12 +8,16 @@
 //     template <class S> static void Conclusion(const Case&);// its conclusion
 //   };
 //   ATTNPROP_REGISTER(MyClaim, double, Mpfr);
+// Optionally `static bool HypothesesHold(const Case&)`: whether a given case
+// (a stored counterexample, say) satisfies the claim's hypotheses; a pinned
+// refutation must still satisfy them. Without it every case is accepted.
 // Registration makes one PropertyDef per scalar. The expectation (holds, or
 // known-refuted) lives in properties/registry.tsv, the one visible place.
 #pragma once
 
 #include <rapidcheck.h>
 
+#include <concepts>
 #include <functional>
 #include <string>
 #include <vector>
@@ -34,6 +38,9 @@ struct PropertyDef {
   /// current precision, or the exact backend itself): a refutation counts
   /// only if it survives this.
   std::function<void(const Case&)> confirm;
+  /// Whether a given case satisfies the claim's hypotheses (Claim::
+  /// HypothesesHold when the claim defines it; default: accept).
+  std::function<bool(const Case&)> hypotheses_hold = [](const Case&) { return true; };
   std::vector<Tolerance> tolerances;
 
   std::string Name() const { return id + "/" + backend; }
@@ -45,6 +52,11 @@ std::vector<PropertyDef>& Registry();
 const PropertyDef* FindProperty(const std::string& name);
 
 namespace internal {
+template <class Claim>
+concept HasHypothesesHold = requires(const Case& c) {
+  { Claim::HypothesesHold(c) } -> std::convertible_to<bool>;
+};
+
 template <class Claim, class S>
 PropertyDef MakeDef(const char* file) {
   PropertyDef d;
@@ -61,6 +73,7 @@ PropertyDef MakeDef(const char* file) {
       Claim::template Conclusion<Mpfr>(c);
     };
   }
+  if constexpr (HasHypothesesHold<Claim>) d.hypotheses_hold = [](const Case& c) { return bool(Claim::HypothesesHold(c)); };
   d.tolerances = Claim::Tolerances();
   return d;
 }

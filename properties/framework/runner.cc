@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <sstream>
 #include <unordered_map>
 
+#include "properties/framework/registry.h"
 #include "rapidcheck/detail/Configuration.h"
 #include "rapidcheck/detail/TestListener.h"
 
@@ -82,8 +84,14 @@ class Recorder : public rc::detail::TestListener, public ObservationSink {
         if (current_) m.worst_case = current_->ToText();
       }
       if (finite) {
+        ++finite_count_[o.metric];
         m.max_observed = std::max(m.max_observed, o.observed);
-        if (u_ > 0) m.max_in_u = std::max(m.max_in_u, o.observed / u_);
+        m.max_bound = std::max(m.max_bound, o.bound);
+        m.mean_observed += (o.observed - m.mean_observed) / static_cast<double>(finite_count_[o.metric]);
+        if (u_ > 0) {
+          m.max_in_u = std::max(m.max_in_u, o.observed / u_);
+          m.mean_in_u = m.mean_observed / u_;
+        }
       }
     }
   }
@@ -92,6 +100,7 @@ class Recorder : public rc::detail::TestListener, public ObservationSink {
   double u_;
   std::vector<Observation> pending_;
   std::optional<Case> current_;
+  std::unordered_map<std::string, int64_t> finite_count_;
 };
 
 double UnitRoundoffOf(const std::string& backend) {
@@ -130,14 +139,74 @@ std::optional<std::string> CheckCase(const std::function<void(const Case&)>& con
   return std::nullopt;
 }
 
+ReplayOutcome ReplayCase(const PropertyDef& def, const StoredCase& stored) {
+  ReplayOutcome o;
+  o.name = stored.name;
+  o.origin = stored.origin;
+  o.expect = stored.expect;
+  bool hypotheses = false;
+  std::string why_not;
+  try {
+    hypotheses = def.hypotheses_hold(stored.value);
+  } catch (const std::exception& e) {
+    why_not = std::string(" (") + e.what() + ")";
+  }
+  const auto failure = CheckCase(def.conclusion, stored.value);
+  if (!hypotheses) {
+    o.detail = "no longer satisfies the claim's hypotheses" + why_not;
+  } else if (stored.expect == StoredCase::Expect::kHolds) {
+    o.ok = !failure;
+    o.detail = failure ? "fails: " + *failure : "holds";
+  } else if (!failure) {
+    o.detail = "no longer refutes the claim (the conclusion holds on it)";
+  } else {
+    const auto high = CheckCase(def.confirm, stored.value);
+    o.ok = high.has_value();
+    o.detail = high ? "refutes: " + *failure + "; confirmed at higher precision: " + *high
+                    : "refutes in " + def.backend + " (" + *failure +
+                          ") but not at higher precision: a rounding artefact, not a refutation";
+  }
+  return o;
+}
+
 PropertyResult RunProperty(const PropertyDef& def, const RunOptions& options) {
   PropertyResult result;
   result.id = def.id;
   result.backend = def.backend;
   result.seed = PropertySeed(options.seed, def.Name());
+  const auto start = std::chrono::steady_clock::now();
+  auto finish = [&] {
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  };
 
+  // 1. The stored cases, before any random case.
+  std::vector<std::string> store_problems;
+  const StoredCase* pinned = nullptr;
+  std::vector<StoredCase> stored;
+  if (!options.store_dir.empty()) stored = LoadStore(options.store_dir, def.id);
+  for (const auto& sc : stored) {
+    if (!sc.AppliesTo(def.backend)) continue;
+    ReplayOutcome o = ReplayCase(def, sc);
+    if (sc.expect == StoredCase::Expect::kHolds && !o.ok && o.detail.rfind("fails: ", 0) == 0) {
+      // A regression case fails again: the claim is refuted, no search needed.
+      result.verdict = Verdict::kRefuted;
+      result.message = "stored case " + sc.name + " (" + sc.origin + ") " + o.detail;
+      result.counterexample_case = sc.value;
+      result.counterexample = sc.value.ToText();
+      const auto high = CheckCase(def.confirm, sc.value);
+      result.confirmed = high.has_value();
+      result.replayed.push_back(std::move(o));
+      return finish();
+    }
+    if (!o.ok) store_problems.push_back("stored case " + sc.name + " (" + sc.origin + ") " + o.detail);
+    if (o.ok && sc.expect == StoredCase::Expect::kRefutes && !pinned) pinned = &sc;
+    result.replayed.push_back(std::move(o));
+  }
+  result.pinned_refutation = pinned != nullptr;
+
+  // 2. The random cases.
   Recorder recorder(def, result, UnitRoundoffOf(def.backend));
-  SetObservationSink(&recorder);
 
   rc::detail::TestParams params;
   params.seed = result.seed;
@@ -159,15 +228,17 @@ PropertyResult RunProperty(const PropertyDef& def, const RunOptions& options) {
   }
 
   const rc::Gen<Case> gen = def.hypotheses();
-  const auto start = std::chrono::steady_clock::now();
+  SetObservationSink(&recorder);
+  struct SinkReset {
+    ~SinkReset() { SetObservationSink(nullptr); }
+  } sink_reset;
   const rc::detail::TestResult r = rc::detail::checkTestable(
-      [&] {
-        const Case c = *gen;
-        recorder.StartCase(c);
-        def.conclusion(c);
-      },
-      metadata, params, recorder, reproduce_map);
-  result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+        [&] {
+          const Case c = *gen;
+          recorder.StartCase(c);
+          def.conclusion(c);
+        },
+        metadata, params, recorder, reproduce_map);
   SetObservationSink(nullptr);
 
   rc::detail::SuccessResult success;
@@ -200,7 +271,45 @@ PropertyResult RunProperty(const PropertyDef& def, const RunOptions& options) {
     result.verdict = Verdict::kError;
     result.message = error.description;
   }
-  return result;
+
+  // 3. A new counterexample: confirm it, and keep it for the store.
+  if (result.counterexample_case) {
+    result.confirmed = CheckCase(def.confirm, *result.counterexample_case).has_value();
+    const RegistryRow* row = FindRow(def.id);
+    const bool expect_refuted = row && row->expect == Expectation::kRefuted;
+    StoredCase entry;
+    char name[64];
+    std::snprintf(name, sizeof name, "found-%s-seed%llu", def.backend.c_str(),
+                  static_cast<unsigned long long>(options.seed));
+    entry.name = name;
+    entry.expect = expect_refuted ? StoredCase::Expect::kRefutes : StoredCase::Expect::kHolds;
+    entry.backends = {def.backend};
+    entry.value = *result.counterexample_case;
+    result.store_entry = FormatStoredCase(entry);
+    if (!expect_refuted && !options.save_dir.empty()) {
+      try {
+        if (SaveToStore(options.save_dir, def.id, entry)) result.saved_to = StorePath(options.save_dir, def.id);
+      } catch (const StoreError& e) {
+        result.message += "\n(could not save the counterexample: " + std::string(e.what()) + ")";
+      }
+    }
+  }
+
+  // 4. The verdict, with what the store showed.
+  if (result.verdict == Verdict::kHolds && pinned) {
+    result.verdict = Verdict::kRefuted;
+    result.message = "pinned counterexample " + pinned->name + " (" + pinned->origin + ") refutes the claim";
+    result.counterexample_case = pinned->value;
+    result.counterexample = pinned->value.ToText();
+    result.confirmed = true;
+  }
+  if (!store_problems.empty()) {
+    std::string all;
+    for (const auto& p : store_problems) all += p + "\n";
+    result.verdict = Verdict::kError;
+    result.message = all + result.message;
+  }
+  return finish();
 }
 
 }  // namespace attnprop

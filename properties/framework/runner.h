@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "properties/framework/property.h"
+#include "properties/framework/store.h"
 
 namespace attnprop {
 
@@ -21,6 +22,11 @@ struct RunOptions {
   int max_size = 100;            // RapidCheck size; > 100 is UB in this snapshot
   bool shrink = true;
   std::string reproduce;         // a reproduce token ("reproduce=...") or empty
+  /// The counterexample store replayed before the random cases ("" = none).
+  std::string store_dir;
+  /// Where a new counterexample of a claim expected to hold is saved ("" =
+  /// nowhere; PropertyResult::store_entry still holds the text to paste).
+  std::string save_dir;
 };
 
 enum class Verdict { kHolds, kRefuted, kError };
@@ -35,9 +41,21 @@ struct MetricStats {
   double mean_ratio = 0;     // mean observed/bound
   double max_observed = 0;
   double max_in_u = 0;       // max observed / unit roundoff of the backend (0 if exact)
+  double mean_observed = 0;  // mean of the finite observed errors
+  double mean_in_u = 0;      // mean observed / unit roundoff (0 if exact)
+  double max_bound = 0;      // largest finite bound seen (0: an exact check)
   bool nonfinite = false;    // some observed error or bound was NaN or inf
   std::vector<double> ratios;  // one per case, for histograms
   std::string worst_case;      // Case::ToText of the case with max_ratio
+};
+
+/// What replaying one stored case showed.
+struct ReplayOutcome {
+  std::string name;
+  std::string origin;  // FILE:LINE
+  StoredCase::Expect expect = StoredCase::Expect::kHolds;
+  bool ok = false;     // behaved as its `expect` says (see RunProperty)
+  std::string detail;  // what was seen
 };
 
 struct PropertyResult {
@@ -54,9 +72,30 @@ struct PropertyResult {
   std::optional<Case> counterexample_case;
   std::string reproduce;       // token for RC_PARAMS / attnprop reproduce
   int shrink_steps = 0;
+  /// The counterexample, re-checked in the higher-precision `confirm`: true
+  /// when it fails there too (a real refutation, not a rounding artefact).
+  std::optional<bool> confirmed;
+  std::vector<ReplayOutcome> replayed;  // stored cases, in file order
+  bool pinned_refutation = false;       // some expect=refutes case reproduced fully
+  std::string store_entry;  // a new counterexample as a store entry (to save or paste)
+  std::string saved_to;     // the store file it was written to, if any
 };
 
+/// Runs a property: first the stored cases of options.store_dir that apply
+/// to its backend, then the random cases.
+///  - expect=holds: must satisfy the hypotheses and pass. One that fails
+///    refutes the claim (the random search is then skipped).
+///  - expect=refutes: must still fail, still satisfy the hypotheses
+///    (def.hypotheses_hold) and fail again in def.confirm; then
+///    pinned_refutation is set and the verdict is refuted.
+/// A stored case that does not behave so makes the verdict kError. A new
+/// counterexample of a claim registered `holds` is saved to options.save_dir.
+/// Throws StoreError for a malformed store file, std::invalid_argument or
+/// rc::detail::ConfigurationException for a bad reproduce token.
 PropertyResult RunProperty(const PropertyDef& def, const RunOptions& options);
+
+/// Replays one case as RunProperty replays a stored one.
+ReplayOutcome ReplayCase(const PropertyDef& def, const StoredCase& stored);
 
 /// Runs the conclusion on one given case (a stored counterexample): nullopt
 /// when it holds, else the failure message.

@@ -1,0 +1,232 @@
+#include "properties/framework/store.h"
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#ifndef ATTNPROP_SOURCE_DIR
+#error "ATTNPROP_SOURCE_DIR must be defined by the build"
+#endif
+
+namespace attnprop {
+namespace {
+
+std::string Trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t\r");
+  if (b == std::string::npos) return "";
+  const auto e = s.find_last_not_of(" \t\r");
+  return s.substr(b, e - b + 1);
+}
+
+std::vector<std::string> SplitOn(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::string cur;
+  for (char ch : s) {
+    if (ch == sep) {
+      out.push_back(cur);
+      cur.clear();
+    } else {
+      cur += ch;
+    }
+  }
+  out.push_back(cur);
+  return out;
+}
+
+bool ValidName(const std::string& s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](unsigned char ch) {
+    return std::isalnum(ch) || ch == '_' || ch == '-' || ch == '.';
+  });
+}
+
+const std::set<std::string>& KnownBackends() {
+  static const std::set<std::string> k = {"double", "float", "mpfr", "rational"};
+  return k;
+}
+
+}  // namespace
+
+const char* ExpectName(StoredCase::Expect e) { return e == StoredCase::Expect::kRefutes ? "refutes" : "holds"; }
+
+bool StoredCase::AppliesTo(const std::string& backend) const {
+  return backends.empty() || std::find(backends.begin(), backends.end(), backend) != backends.end();
+}
+
+std::vector<StoredCase> ParseStore(const std::string& text, const std::string& file) {
+  std::vector<StoredCase> out;
+  std::set<std::string> names;
+  std::istringstream in(text);
+  std::string line;
+  int line_no = 0;
+  auto fail = [&](int at, const std::string& why) { throw StoreError(file + ":" + std::to_string(at) + ": " + why); };
+  while (std::getline(in, line)) {
+    ++line_no;
+    const std::string t = Trim(line);
+    if (t.empty() || t[0] == '#') continue;
+    if (t.rfind("[case", 0) != 0 || t.back() != ']')
+      fail(line_no, "expected '[case name=... expect=refutes|holds backends=...]', got '" + t + "'");
+    StoredCase c;
+    const int header_line = line_no;
+    c.origin = file + ":" + std::to_string(header_line);
+    bool have_name = false, have_expect = false;
+    std::istringstream words(t.substr(5, t.size() - 6));
+    for (std::string w; words >> w;) {
+      const auto eq = w.find('=');
+      if (eq == std::string::npos) fail(line_no, "expected key=value in the header, got '" + w + "'");
+      const std::string key = w.substr(0, eq), value = w.substr(eq + 1);
+      if (key == "name") {
+        if (!ValidName(value)) fail(line_no, "name must be letters, digits, '_', '-', '.', got '" + value + "'");
+        c.name = value;
+        have_name = true;
+      } else if (key == "expect") {
+        if (value == "refutes") {
+          c.expect = StoredCase::Expect::kRefutes;
+        } else if (value == "holds") {
+          c.expect = StoredCase::Expect::kHolds;
+        } else {
+          fail(line_no, "expect must be refutes or holds, got '" + value + "'");
+        }
+        have_expect = true;
+      } else if (key == "backends") {
+        if (value != "all") {
+          for (const auto& b : SplitOn(value, ',')) {
+            if (!KnownBackends().count(b)) fail(line_no, "unknown backend '" + b + "' (double, float, mpfr, rational, or all)");
+            c.backends.push_back(b);
+          }
+        }
+      } else {
+        fail(line_no, "unknown header key '" + key + "' (name, expect, backends)");
+      }
+    }
+    if (!have_name) fail(line_no, "the header has no name=");
+    if (!have_expect) fail(line_no, "the header has no expect=");
+    if (!names.insert(c.name).second) fail(line_no, "duplicate case name '" + c.name + "'");
+    std::string body;
+    bool ended = false;
+    while (std::getline(in, line)) {
+      ++line_no;
+      const std::string b = Trim(line);
+      if (b == "[end]") {
+        ended = true;
+        break;
+      }
+      if (b.rfind("[case", 0) == 0) fail(line_no, "case '" + c.name + "' has no [end] before the next [case");
+      body += line;
+      body += '\n';
+    }
+    if (!ended) fail(line_no, "case '" + c.name + "' has no [end]");
+    std::string error;
+    auto value = Case::Parse(body, &error);
+    if (!value) {
+      // Case::Parse says "line N: why", N counted from the body's first line.
+      int at = header_line;
+      if (error.rfind("line ", 0) == 0) {
+        at += std::atoi(error.c_str() + 5);
+        error = error.substr(error.find(':') + 2);
+      }
+      fail(at, "case '" + c.name + "': " + error);
+    }
+    if (value->fields().empty()) fail(header_line, "case '" + c.name + "' is empty");
+    c.value = std::move(*value);
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::string FormatStoredCase(const StoredCase& c) {
+  std::string backends = "all";
+  if (!c.backends.empty()) {
+    backends.clear();
+    for (const auto& b : c.backends) backends += (backends.empty() ? "" : ",") + b;
+  }
+  return "[case name=" + c.name + " expect=" + ExpectName(c.expect) + " backends=" + backends + "]\n" +
+         c.value.ToText() + "[end]\n";
+}
+
+std::string StorePath(const std::string& dir, const std::string& claim_id) {
+  return (std::filesystem::path(dir) / (claim_id + ".txt")).string();
+}
+
+std::vector<StoredCase> LoadStore(const std::string& dir, const std::string& claim_id) {
+  const std::string path = StorePath(dir, claim_id);
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return {};
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw StoreError(path + ": cannot be read: " + std::strerror(errno));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return ParseStore(text.str(), path);
+}
+
+void WriteFileAtomically(const std::string& path, const std::string& text) {
+  const std::filesystem::path target(path);
+  std::filesystem::path dir = target.parent_path();
+  if (dir.empty()) dir = ".";
+  std::string name = ".";  // built piecewise: g++ 12 warns falsely (-Wrestrict) on a + chain
+  name.append(target.filename().string()).append(".tmpXXXXXX");
+  std::string tmp = (dir / name).string();
+  const int fd = mkstemp(tmp.data());
+  if (fd < 0) throw std::runtime_error("cannot write in " + dir.string() + ": " + std::strerror(errno));
+  size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = write(fd, text.data() + done, text.size() - done);
+    if (n < 0) {
+      const int err = errno;
+      close(fd);
+      unlink(tmp.c_str());
+      throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(err));
+    }
+    done += static_cast<size_t>(n);
+  }
+  // mkstemp makes the file 0600; a report or store file is for everyone.
+  fchmod(fd, 0644);
+  if (close(fd) != 0 || std::rename(tmp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    unlink(tmp.c_str());
+    throw std::runtime_error("cannot write " + path + ": " + std::strerror(err));
+  }
+}
+
+bool SaveToStore(const std::string& dir, const std::string& claim_id, StoredCase entry) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw StoreError("cannot create the store directory " + dir + ": " + ec.message());
+  const std::string path = StorePath(dir, claim_id);
+  std::string existing;
+  if (std::filesystem::exists(path, ec)) {
+    std::ifstream in(path, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    existing = text.str();
+  }
+  const auto cases = ParseStore(existing, path);
+  std::set<std::string> names;
+  for (const auto& c : cases) {
+    if (c.value == entry.value && c.backends == entry.backends) return false;
+    names.insert(c.name);
+  }
+  // Keep names unique: name, name-2, name-3, ...
+  const std::string base = entry.name;
+  for (int k = 2; names.count(entry.name); ++k) entry.name = base + "-" + std::to_string(k);
+  if (existing.empty()) existing = "# Counterexample store of " + claim_id + " (format: README.md in this folder).\n";
+  if (existing.back() != '\n') existing += '\n';
+  try {
+    WriteFileAtomically(path, existing + "\n" + FormatStoredCase(entry));
+  } catch (const std::runtime_error& e) {
+    throw StoreError(e.what());
+  }
+  return true;
+}
+
+std::string DefaultStoreDir() { return std::string(ATTNPROP_SOURCE_DIR) + "/properties/counterexamples"; }
+
+}  // namespace attnprop

@@ -1,0 +1,64 @@
+// The counterexample store: exact cases kept in the repository, one text file
+// per claim (properties/counterexamples/<claim id>.txt, format in that
+// folder's README.md), replayed before the random cases on every run. Unlike
+// RapidCheck's reproduce strings, stored values survive generator changes.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "properties/framework/case.h"
+
+namespace attnprop {
+
+/// A malformed store file; what() reads "FILE:LINE: why".
+class StoreError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// One `[case ...] ... [end]` entry.
+struct StoredCase {
+  enum class Expect { kRefutes, kHolds };
+  std::string name;                   // label, unique within its file
+  Expect expect = Expect::kHolds;
+  std::vector<std::string> backends;  // empty: all backends
+  Case value;
+  std::string origin;                 // "FILE:LINE" of its header, for messages
+
+  bool AppliesTo(const std::string& backend) const;
+};
+
+const char* ExpectName(StoredCase::Expect e);
+
+/// Parses a store file's text. `file` names it in errors. Throws StoreError
+/// on a malformed header, a missing [end], a bad case body, a duplicate name.
+std::vector<StoredCase> ParseStore(const std::string& text, const std::string& file);
+
+/// The entry's text, as ParseStore reads it (header, Case::ToText, [end]).
+std::string FormatStoredCase(const StoredCase& c);
+
+/// The store file of a claim inside `dir`.
+std::string StorePath(const std::string& dir, const std::string& claim_id);
+
+/// The claim's stored cases; empty when its file does not exist. Throws
+/// StoreError when the file is malformed or unreadable.
+std::vector<StoredCase> LoadStore(const std::string& dir, const std::string& claim_id);
+
+/// Appends `entry` to the claim's file in `dir` (creating both if needed),
+/// unless a case with the same value and backends is already there. Writes a
+/// temporary file, then renames it: a reader never sees half a file. Returns
+/// false when the case was already stored. Throws StoreError when the
+/// existing file is malformed or the directory cannot be written.
+bool SaveToStore(const std::string& dir, const std::string& claim_id, StoredCase entry);
+
+/// Writes `text` to `path` through a temporary file in the same directory and
+/// a rename. Throws std::runtime_error naming the path on failure.
+void WriteFileAtomically(const std::string& path, const std::string& text);
+
+/// The store in the source tree this binary was built from
+/// (<source>/properties/counterexamples).
+std::string DefaultStoreDir();
+
+}  // namespace attnprop

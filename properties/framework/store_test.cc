@@ -1,0 +1,235 @@
+// Unit tests of the counterexample store and of its replay by the runner,
+// on a small claim of our own (not registered: the registry stays the
+// project's).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "properties/framework/property.h"
+#include "properties/framework/runner.h"
+#include "properties/framework/store.h"
+
+namespace attnprop {
+namespace {
+
+// "For 0 <= x: x <= bound, and (x + 1) - x = 1." False whenever x > bound
+// (a real refutation); the second part fails only in rounding arithmetic
+// (x >= 2^53 in double), so a case that trips only it is an artefact.
+struct BoundClaim {
+  static constexpr const char* kId = "test.bound_claim";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"x - bound", "0", "exact comparison of two exact inputs"}};
+  }
+  static bool HypothesesHold(const Case& c) { return c.GetScalar("x").ToDouble() >= 0; }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::map(rc::gen::inRange<int>(0, 101), [](int x) {
+      return Case().Scalar("x", static_cast<double>(x)).Scalar("bound", 50.0);
+    });
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const S x = c.Get<S>("x"), bound = c.Get<S>("bound");
+    ExpectThat((x + 1) - x == 1, "(x + 1) - x != 1");
+    ExpectWithin("x - bound", ToDouble(S(x - bound)), 0.0);
+  }
+};
+
+// Without HypothesesHold: every case is accepted.
+struct PlainClaim {
+  static constexpr const char* kId = "test.plain_claim";
+  static std::vector<Tolerance> Tolerances() { return {}; }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::just(Case().Int("n", 1));
+  }
+  template <class S>
+  static void Conclusion(const Case&) {}
+};
+
+PropertyDef BoundDef() { return internal::MakeDef<BoundClaim, double>(__FILE__); }
+
+StoredCase Stored(const char* name, StoredCase::Expect e, double x, double bound) {
+  StoredCase s;
+  s.name = name;
+  s.expect = e;
+  s.value = Case().Scalar("x", x).Scalar("bound", bound);
+  return s;
+}
+
+std::string TempDir(const std::string& tag) {
+  const auto dir = std::filesystem::temp_directory_path() /
+                   ("attnprop_store_test_" + tag + "_" + std::to_string(::testing::UnitTest::GetInstance()->random_seed()) +
+                    "_" + std::to_string(reinterpret_cast<uintptr_t>(&tag) % 100000));
+  std::filesystem::remove_all(dir);
+  return dir.string();
+}
+
+
+const char* kGoodStore =
+    "# pinned\n"
+    "[case name=big expect=refutes backends=double,mpfr]\n"
+    "x: scalar 0x1p+3  # 8\n"
+    "bound: scalar 0x1p+2\n"
+    "[end]\n"
+    "\n"
+    "[case name=small expect=holds backends=all]\n"
+    "x: scalar 0x1p+0\n"
+    "bound: scalar 0x1p+2\n"
+    "[end]\n";
+
+TEST(Store, ParsesEntries) {
+  const auto cases = ParseStore(kGoodStore, "f.txt");
+  ASSERT_EQ(cases.size(), 2u);
+  EXPECT_EQ(cases[0].name, "big");
+  EXPECT_EQ(cases[0].expect, StoredCase::Expect::kRefutes);
+  EXPECT_EQ(cases[0].origin, "f.txt:2");
+  EXPECT_TRUE(cases[0].AppliesTo("mpfr"));
+  EXPECT_FALSE(cases[0].AppliesTo("rational"));
+  EXPECT_TRUE(cases[1].AppliesTo("rational"));
+  EXPECT_EQ(cases[0].value.GetScalar("x"), Exact(8.0));
+}
+
+TEST(Store, FormatRoundTrips) {
+  const auto cases = ParseStore(kGoodStore, "f.txt");
+  std::string text;
+  for (const auto& c : cases) text += FormatStoredCase(c);
+  const auto again = ParseStore(text, "g.txt");
+  ASSERT_EQ(again.size(), 2u);
+  EXPECT_EQ(again[0].value, cases[0].value);
+  EXPECT_EQ(again[0].backends, cases[0].backends);
+  EXPECT_EQ(again[1].backends, cases[1].backends);
+}
+
+TEST(Store, MalformedFilesNameFileAndLine) {
+  const std::pair<const char*, const char*> bad[] = {
+      {"junk\n", "f.txt:1: expected '[case"},
+      {"[case name=a]\nx: int 1\n[end]\n", "f.txt:1: the header has no expect="},
+      {"[case name=a expect=maybe]\n", "f.txt:1: expect must be refutes or holds"},
+      {"[case name=a expect=holds backends=gpu]\n", "unknown backend 'gpu'"},
+      {"[case name=a expect=holds colour=red]\n", "unknown header key 'colour'"},
+      {"[case name=a expect=holds]\nx: int 1\n", "f.txt:2: case 'a' has no [end]"},
+      {"[case name=a expect=holds]\nx: int 1\n[case name=b expect=holds]\n", "f.txt:3: case 'a' has no [end] before"},
+      {"\n[case name=a expect=holds]\nx: int 1\ny: scalar 1.5q\n[end]\n", "f.txt:4: case 'a': bad exact value '1.5q'"},
+      {"[case name=a expect=holds]\nx: int 1\n[end]\n[case name=a expect=holds]\nx: int 2\n[end]\n",
+       "f.txt:4: duplicate case name 'a'"},
+      {"[case name=a expect=holds]\n[end]\n", "case 'a' is empty"},
+  };
+  for (const auto& [text, want] : bad) {
+    try {
+      ParseStore(text, "f.txt");
+      ADD_FAILURE() << "accepted:\n" << text;
+    } catch (const StoreError& e) {
+      EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what() << "\nwanted: " << want;
+    }
+  }
+}
+
+TEST(Store, HypothesesHoldIsPickedUpWhenDefined) {
+  const PropertyDef bound = BoundDef();
+  EXPECT_TRUE(bound.hypotheses_hold(Case().Scalar("x", 1.0)));
+  EXPECT_FALSE(bound.hypotheses_hold(Case().Scalar("x", -1.0)));
+  const PropertyDef plain = internal::MakeDef<PlainClaim, double>(__FILE__);
+  EXPECT_TRUE(plain.hypotheses_hold(Case()));
+}
+
+TEST(Replay, PinnedRefutationIsCheckedThreeWays) {
+  const PropertyDef def = BoundDef();
+  using E = StoredCase::Expect;
+  const ReplayOutcome real = ReplayCase(def, Stored("real", E::kRefutes, 8, 4));
+  EXPECT_TRUE(real.ok) << real.detail;
+  const ReplayOutcome fixed = ReplayCase(def, Stored("fixed", E::kRefutes, 1, 4));
+  EXPECT_FALSE(fixed.ok);
+  EXPECT_NE(fixed.detail.find("no longer refutes"), std::string::npos) << fixed.detail;
+  const ReplayOutcome outside = ReplayCase(def, Stored("outside", E::kRefutes, -8, 4));
+  EXPECT_FALSE(outside.ok);
+  EXPECT_NE(outside.detail.find("hypotheses"), std::string::npos) << outside.detail;
+  // (2^60 + 1) - 2^60 = 0 in double but 1 in MPFR at twice the precision.
+  const ReplayOutcome artefact = ReplayCase(def, Stored("artefact", E::kRefutes, 0x1p60, 0x1p70));
+  EXPECT_FALSE(artefact.ok);
+  EXPECT_NE(artefact.detail.find("rounding artefact"), std::string::npos) << artefact.detail;
+  EXPECT_TRUE(ReplayCase(def, Stored("regression", E::kHolds, 1, 4)).ok);
+  EXPECT_FALSE(ReplayCase(def, Stored("regression", E::kHolds, 8, 4)).ok);
+}
+
+TEST(Replay, StoreIsReplayedBeforeTheRandomCases) {
+  const std::string dir = TempDir("replay");
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream(StorePath(dir, BoundClaim::kId)) << kGoodStore;
+  }
+  RunOptions o;
+  o.store_dir = dir;
+  o.max_success = 20;
+  // Random cases alone would refute (x up to 100 > 50): limit them to x<=50
+  // by a claim whose generator is safe, so only the pin can refute.
+  PropertyDef def = BoundDef();
+  def.hypotheses = [] { return rc::gen::just(Case().Scalar("x", 1.0).Scalar("bound", 50.0)); };
+  PropertyResult r = RunProperty(def, o);
+  ASSERT_EQ(r.replayed.size(), 2u);
+  EXPECT_EQ(r.replayed[0].name, "big");
+  EXPECT_TRUE(r.pinned_refutation);
+  EXPECT_EQ(r.verdict, Verdict::kRefuted) << r.message;
+  EXPECT_NE(r.message.find("pinned counterexample big"), std::string::npos) << r.message;
+  EXPECT_EQ(r.cases, 20);  // the random search still ran
+
+  // A pin that no longer refutes is an error, not a pass.
+  {
+    std::ofstream(StorePath(dir, BoundClaim::kId)) << "[case name=stale expect=refutes]\nx: scalar 1\nbound: scalar 4\n[end]\n";
+  }
+  r = RunProperty(def, o);
+  EXPECT_EQ(r.verdict, Verdict::kError);
+  EXPECT_FALSE(r.pinned_refutation);
+  EXPECT_NE(r.message.find("no longer refutes"), std::string::npos) << r.message;
+
+  // A malformed store stops the run with file and line.
+  {
+    std::ofstream(StorePath(dir, BoundClaim::kId)) << "[case name=x expect=holds]\nx: scalar 1\n";
+  }
+  EXPECT_THROW(RunProperty(def, o), StoreError);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Replay, NewCounterexampleIsSavedThenReplayedFirst) {
+  const std::string dir = TempDir("save");
+  RunOptions o;
+  o.store_dir = dir;
+  o.save_dir = dir;
+  o.max_success = 200;
+  const PropertyDef def = BoundDef();
+  const PropertyResult first = RunProperty(def, o);
+  ASSERT_EQ(first.verdict, Verdict::kRefuted);
+  ASSERT_TRUE(first.counterexample_case.has_value());
+  EXPECT_EQ(first.counterexample_case->GetScalar("x"), Exact(51.0)) << first.counterexample;  // shrunk
+  EXPECT_EQ(first.confirmed, std::optional<bool>(true));
+  ASSERT_EQ(first.saved_to, StorePath(dir, def.id));
+  const auto stored = LoadStore(dir, def.id);
+  ASSERT_EQ(stored.size(), 1u);
+  EXPECT_EQ(stored[0].expect, StoredCase::Expect::kHolds);
+  EXPECT_EQ(stored[0].backends, std::vector<std::string>{"double"});
+  EXPECT_EQ(stored[0].value, *first.counterexample_case);
+  // No temporary file is left behind.
+  int files = 0;
+  for (const auto& e : std::filesystem::directory_iterator(dir)) files += e.is_regular_file();
+  EXPECT_EQ(files, 1);
+
+  const PropertyResult second = RunProperty(def, o);
+  EXPECT_EQ(second.verdict, Verdict::kRefuted);
+  EXPECT_EQ(second.cases, 0) << "the stored case should refute before any random case";
+  EXPECT_NE(second.message.find("stored case found-double"), std::string::npos) << second.message;
+  EXPECT_EQ(LoadStore(dir, def.id).size(), 1u);
+  EXPECT_FALSE(SaveToStore(dir, def.id, stored[0])) << "a stored case is not stored twice";
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Store, UnwritableDirectoryIsAClearError) {
+  StoredCase s = Stored("a", StoredCase::Expect::kHolds, 1, 2);
+  EXPECT_THROW(SaveToStore("/dev/null/store", "x", s), StoreError);
+  EXPECT_THROW(WriteFileAtomically("/dev/null/x.txt", "text"), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace attnprop
