@@ -6,6 +6,7 @@ packages=(
   g++ cmake ninja-build pkg-config
   libgtest-dev librapidcheck-dev libeigen3-dev libboost-dev
   libmpfr-dev libgmp-dev libbenchmark-dev libopenblas-dev
+  nlohmann-json3-dev
 )
 missing=()
 for p in "${packages[@]}"; do

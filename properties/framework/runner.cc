@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <sstream>
+#include <stdexcept>
 #include <unordered_map>
 
 #include "properties/framework/registry.h"
@@ -110,6 +111,15 @@ double UnitRoundoffOf(const std::string& backend) {
   return 0;
 }
 
+/// RapidCheck prefixes a failure with "FILE:LINE:\nRC_FAIL(expr)\n\n": the
+/// harness's own source location, not the claim's. Keep only the message.
+std::string CleanDescription(const std::string& d) {
+  const auto nl = d.find('\n');
+  if (nl == std::string::npos || nl == 0 || d[nl - 1] != ':' || d.compare(nl + 1, 3, "RC_") != 0) return d;
+  const auto blank = d.find("\n\n", nl);
+  return blank == std::string::npos ? d : d.substr(blank + 2);
+}
+
 }  // namespace
 
 const char* VerdictName(Verdict v) {
@@ -131,12 +141,18 @@ std::optional<std::string> CheckCase(const std::function<void(const Case&)>& con
   try {
     conclusion(c);
   } catch (const rc::detail::CaseResult& r) {
-    if (r.type == CaseType::Failure) return r.description;
+    if (r.type == CaseType::Failure) return CleanDescription(r.description);
     return std::nullopt;  // discard: the hypotheses do not hold
+  } catch (const std::out_of_range& e) {
+    return std::string(kCaseMisfit) + e.what();  // Case::Get* on a missing field
   } catch (const std::exception& e) {
     return std::string("exception: ") + e.what();
   }
   return std::nullopt;
+}
+
+bool IsMisfit(const std::optional<std::string>& failure) {
+  return failure && failure->rfind(kCaseMisfit, 0) == 0;
 }
 
 ReplayOutcome ReplayCase(const PropertyDef& def, const StoredCase& stored) {
@@ -152,7 +168,9 @@ ReplayOutcome ReplayCase(const PropertyDef& def, const StoredCase& stored) {
     why_not = std::string(" (") + e.what() + ")";
   }
   const auto failure = CheckCase(def.conclusion, stored.value);
-  if (!hypotheses) {
+  if (IsMisfit(failure)) {
+    o.detail = *failure + " (restrict the entry's backends=)";
+  } else if (!hypotheses) {
     o.detail = "no longer satisfies the claim's hypotheses" + why_not;
   } else if (stored.expect == StoredCase::Expect::kHolds) {
     o.ok = !failure;
@@ -249,7 +267,7 @@ PropertyResult RunProperty(const PropertyDef& def, const RunOptions& options) {
     result.verdict = Verdict::kHolds;
   } else if (r.match(failure)) {
     result.verdict = Verdict::kRefuted;
-    result.message = failure.description;
+    result.message = CleanDescription(failure.description);
     // Replaying a reproduce token runs the failing case alone, without the
     // listener's case events: the last case run is then the counterexample.
     result.counterexample_case = recorder.failing_ ? recorder.failing_ : recorder.current();

@@ -98,8 +98,13 @@ PropertyResult RunProperty(const PropertyDef& def, const RunOptions& options);
 ReplayOutcome ReplayCase(const PropertyDef& def, const StoredCase& stored);
 
 /// Runs the conclusion on one given case (a stored counterexample): nullopt
-/// when it holds, else the failure message.
+/// when it holds, else the failure message; a case without the fields the
+/// claim reads in this backend gives a message starting with kCaseMisfit.
 std::optional<std::string> CheckCase(const std::function<void(const Case&)>& conclusion, const Case& c);
+
+inline constexpr const char* kCaseMisfit = "the case does not fit the claim in this backend: ";
+/// Whether CheckCase's answer says the case does not fit (not a refutation).
+bool IsMisfit(const std::optional<std::string>& failure);
 
 /// The per-property seed: the base seed mixed with the property's name, so
 /// adding a property never changes another's cases.

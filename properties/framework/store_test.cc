@@ -152,6 +152,14 @@ TEST(Replay, PinnedRefutationIsCheckedThreeWays) {
   EXPECT_FALSE(artefact.ok);
   EXPECT_NE(artefact.detail.find("rounding artefact"), std::string::npos) << artefact.detail;
   EXPECT_TRUE(ReplayCase(def, Stored("regression", E::kHolds, 1, 4)).ok);
+  // A case of another shape (a field the claim does not have) is no refutation.
+  StoredCase other;
+  other.name = "other";
+  other.expect = E::kHolds;
+  other.value = Case().Scalar("x", 1.0);
+  const ReplayOutcome misfit = ReplayCase(def, other);
+  EXPECT_FALSE(misfit.ok);
+  EXPECT_EQ(misfit.detail.rfind(kCaseMisfit, 0), 0u) << misfit.detail;
   EXPECT_FALSE(ReplayCase(def, Stored("regression", E::kHolds, 8, 4)).ok);
 }
 

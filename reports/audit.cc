@@ -1,0 +1,82 @@
+// The tolerance audit's flags, the err/bound histograms, and what every
+// writer shares about a report.
+#include <cmath>
+#include <ctime>
+
+#include "reports/report.h"
+
+namespace attnprop::report {
+
+bool AsExpected(Verdict v, Expectation e) {
+  return (v == Verdict::kHolds && e == Expectation::kHolds) || (v == Verdict::kRefuted && e == Expectation::kRefuted);
+}
+
+const char* ExpectationName(Expectation e) { return e == Expectation::kRefuted ? "refuted" : "holds"; }
+
+std::string RelativeSource(const std::string& file) {
+  const std::string root = std::string(ATTNPROP_SOURCE_DIR) + "/";
+  return file.rfind(root, 0) == 0 ? file.substr(root.size()) : file;
+}
+
+std::string UtcNow() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+unsigned AuditFlags(const MetricStats& m) {
+  unsigned f = 0;
+  if (m.nonfinite) f |= kNonfinite | kFail;
+  if (m.count > 0 && m.max_ratio > 1) f |= kFail;
+  if (m.count > 0 && !m.nonfinite && m.max_bound > 0 && m.max_ratio * kLooseFactor < 1) f |= kLoose;
+  auto blank = [](const std::string& s) { return s.find_first_not_of(" \t") == std::string::npos; };
+  if (blank(m.tolerance.reason) || blank(m.tolerance.bound)) f |= kUnjustified;
+  return f;
+}
+
+std::vector<std::pair<AuditFlag, const char*>> AllFlags() {
+  return {{kFail, "FAIL"}, {kLoose, "LOOSE"}, {kUnjustified, "UNJUSTIFIED"}, {kNonfinite, "NONFINITE"}};
+}
+
+std::string FlagText(unsigned flags) {
+  std::string s;
+  for (const auto& [bit, name] : AllFlags()) {
+    if (!(flags & bit)) continue;
+    if (!s.empty()) s += ' ';
+    s += name;
+  }
+  return s;
+}
+
+Histogram RatioHistogram(const std::vector<double>& ratios) {
+  constexpr int kLowestDecade = -16;
+  Histogram h;
+  h.labels.push_back("0");
+  h.labels.push_back("<1e-16");
+  for (int d = kLowestDecade; d < 0; ++d) h.labels.push_back("1e" + std::to_string(d));
+  h.labels.push_back(">1");
+  h.labels.push_back("non-finite");
+  h.counts.assign(h.labels.size(), 0);
+  const size_t over = h.labels.size() - 2, nonfinite = h.labels.size() - 1;
+  for (double r : ratios) {
+    size_t bin;
+    if (!std::isfinite(r)) {
+      bin = nonfinite;
+    } else if (r <= 0) {
+      bin = 0;
+    } else if (r > 1) {
+      bin = over;
+    } else {
+      // Decade [10^d, 10^(d+1)) is labelled 1e<d>; r == 1 joins 1e-1.
+      const int d = static_cast<int>(std::floor(std::log10(r)));
+      bin = d < kLowestDecade ? 1 : static_cast<size_t>(2 + std::min(d, -1) - kLowestDecade);
+    }
+    ++h.counts[bin];
+  }
+  return h;
+}
+
+}  // namespace attnprop::report

@@ -1,0 +1,46 @@
+// Formatting helpers shared by the report writers (internal to reports/).
+#pragma once
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace attnprop::report {
+
+/// A number in %.3g, "inf"/"nan" spelled out.
+inline std::string Short(double x) {
+  if (std::isnan(x)) return "nan";
+  if (std::isinf(x)) return x > 0 ? "inf" : "-inf";
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", x);
+  return buf;
+}
+
+/// Seconds with 3 decimals.
+inline std::string Seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3f", s);
+  return buf;
+}
+
+/// Escapes &, <, >, " and ' for HTML and XML text and attributes; drops
+/// control characters other than tab and newline (not allowed in XML 1.0).
+inline std::string Escape(const std::string& s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char ch : s) {
+    switch (ch) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&#39;"; break;
+      default:
+        if (static_cast<unsigned char>(ch) < 0x20 && ch != '\n' && ch != '\t') break;
+        out += ch;
+    }
+  }
+  return out;
+}
+
+}  // namespace attnprop::report

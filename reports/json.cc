@@ -1,0 +1,120 @@
+// report.json; its schema is documented in README.md ("The report").
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+#include "reports/report.h"
+
+namespace attnprop::report {
+namespace {
+
+using Json = nlohmann::ordered_json;  // keys in insertion order: stable bytes
+
+/// A finite number, or null for NaN and infinities (JSON has neither).
+Json Num(double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); }
+
+Json TextOrNull(const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); }
+
+}  // namespace
+
+std::string ToJson(const Report& r) {
+  Json doc;
+  doc["schema"] = "attnprop-report/1";
+  doc["generated"] = r.run.generated;
+  Json run;
+  run["attnprop_version"] = r.run.version;
+  run["command"] = r.run.command;
+  run["seed"] = r.run.seed;
+  run["cases"] = r.run.cases;
+  run["max_size"] = r.run.max_size;
+  run["shrink"] = r.run.shrink;
+  run["mpfr_bits"] = r.run.mpfr_bits;
+  run["kernel"] = r.run.kernel;
+  run["store"] = TextOrNull(r.run.store);
+  doc["run"] = run;
+
+  int holds = 0, refuted = 0, errors = 0, unexpected = 0;
+  std::vector<int> flag_counts(AllFlags().size(), 0);
+  Json props = Json::array();
+  for (const auto& e : r.entries) {
+    const PropertyResult& p = e.result;
+    holds += p.verdict == Verdict::kHolds;
+    refuted += p.verdict == Verdict::kRefuted;
+    errors += p.verdict == Verdict::kError;
+    unexpected += !e.as_expected;
+    Json j;
+    j["id"] = p.id;
+    j["backend"] = p.backend;
+    j["file"] = e.file;
+    j["expect"] = ExpectationName(e.expect);
+    j["verdict"] = VerdictName(p.verdict);
+    j["as_expected"] = e.as_expected;
+    j["cases"] = p.cases;
+    j["discarded"] = p.discarded;
+    j["shrink_steps"] = p.shrink_steps;
+    j["seconds"] = Num(p.seconds);
+    j["seed"] = p.seed;
+    j["message"] = TextOrNull(p.message);
+    j["counterexample"] = TextOrNull(p.counterexample);
+    j["confirmed"] = p.confirmed ? Json(*p.confirmed) : Json(nullptr);
+    j["reproduce"] = TextOrNull(p.reproduce);
+    j["store_entry"] = TextOrNull(p.store_entry);
+    j["saved_to"] = TextOrNull(p.saved_to);
+    Json stored = Json::array();
+    for (const auto& o : p.replayed) {
+      Json s;
+      s["name"] = o.name;
+      s["origin"] = o.origin;
+      s["expect"] = ExpectName(o.expect);
+      s["ok"] = o.ok;
+      s["detail"] = o.detail;
+      stored.push_back(s);
+    }
+    j["stored_cases"] = stored;
+    Json metrics = Json::array();
+    for (const auto& m : p.metrics) {
+      const unsigned flags = AuditFlags(m);
+      Json k;
+      k["metric"] = m.tolerance.metric;
+      k["bound"] = m.tolerance.bound;
+      k["reason"] = m.tolerance.reason;
+      k["count"] = m.count;
+      k["max_ratio"] = Num(m.max_ratio);
+      k["mean_ratio"] = Num(m.mean_ratio);
+      k["max_observed"] = Num(m.max_observed);
+      k["mean_observed"] = Num(m.mean_observed);
+      k["max_in_u"] = Num(m.max_in_u);
+      k["mean_in_u"] = Num(m.mean_in_u);
+      k["max_bound"] = Num(m.max_bound);
+      k["nonfinite"] = m.nonfinite;
+      Json f = Json::array();
+      for (size_t i = 0; i < AllFlags().size(); ++i) {
+        if (flags & AllFlags()[i].first) {
+          f.push_back(AllFlags()[i].second);
+          ++flag_counts[i];
+        }
+      }
+      k["flags"] = f;
+      const Histogram h = RatioHistogram(m.ratios);
+      k["histogram"] = {{"bins", h.labels}, {"counts", h.counts}};
+      k["worst_case"] = TextOrNull(m.worst_case);
+      metrics.push_back(k);
+    }
+    j["metrics"] = metrics;
+    props.push_back(j);
+  }
+  Json summary;
+  summary["properties"] = r.entries.size();
+  summary["holds"] = holds;
+  summary["refuted"] = refuted;
+  summary["error"] = errors;
+  summary["unexpected"] = unexpected;
+  Json flags;
+  for (size_t i = 0; i < AllFlags().size(); ++i) flags[AllFlags()[i].second] = flag_counts[i];
+  summary["flags"] = flags;
+  doc["summary"] = summary;
+  doc["properties"] = props;
+  return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace attnprop::report

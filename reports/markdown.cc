@@ -1,0 +1,129 @@
+// report.md: the verdicts, the tolerance audit and the counterexamples.
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "reports/format.h"
+#include "reports/report.h"
+
+namespace attnprop::report {
+namespace {
+
+/// A table cell: pipes escaped (GitHub tables split on them even in code).
+std::string Cell(const std::string& s) {
+  std::string out;
+  for (char ch : s) {
+    if (ch == '|') out += '\\';
+    if (ch == '\n') {
+      out += ' ';
+      continue;
+    }
+    out += ch;
+  }
+  return out;
+}
+
+std::string Code(const std::string& s) {
+  std::string out = "`";  // appended, not "`" + ...: g++ 12 warns falsely (-Wrestrict)
+  out.append(Cell(s)).append("`");
+  return out;
+}
+
+}  // namespace
+
+std::string ToMarkdown(const Report& r) {
+  std::ostringstream md;
+  const RunInfo& run = r.run;
+  md << "# attnprop report\n\n";
+  md << "attnprop " << run.version << " | seed " << run.seed << " | cases " << run.cases << " (max_size "
+     << run.max_size << (run.shrink ? "" : ", noshrink") << ") | mpfr " << run.mpfr_bits << " bits | kernel "
+     << run.kernel << "\n\n";
+  md << "Generated " << run.generated << " by `attnprop " << run.command << "`"
+     << (run.store.empty() ? "" : "; counterexample store `" + run.store + "`") << ".\n\n";
+
+  int holds = 0, refuted = 0, errors = 0, unexpected = 0;
+  std::map<std::string, int> flag_counts;
+  for (const auto& e : r.entries) {
+    holds += e.result.verdict == Verdict::kHolds;
+    refuted += e.result.verdict == Verdict::kRefuted;
+    errors += e.result.verdict == Verdict::kError;
+    unexpected += !e.as_expected;
+    for (const auto& m : e.result.metrics)
+      for (const auto& [bit, name] : AllFlags())
+        if (AuditFlags(m) & bit) ++flag_counts[name];
+  }
+  md << "## Summary\n\n";
+  md << "**" << r.entries.size() << " properties**: " << holds << " hold, " << refuted << " refuted, " << errors
+     << " errors; **" << unexpected << " unexpected** (verdict differs from `properties/registry.tsv`).  \n";
+  md << "Audit flags:";
+  for (const auto& [bit, name] : AllFlags()) md << " " << name << " " << flag_counts[name] << (bit == kNonfinite ? "." : ",");
+  md << "\n\n";
+
+  md << "## Verdicts\n\n";
+  md << "| property | backend | expected | verdict | | cases | discarded | stored cases | time (s) |\n";
+  md << "| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: |\n";
+  for (const auto& e : r.entries) {
+    const auto& p = e.result;
+    md << "| " << Code(p.id) << " | " << p.backend << " | " << ExpectationName(e.expect) << " | "
+       << VerdictName(p.verdict) << " | " << (e.as_expected ? "ok" : "**UNEXPECTED**") << " | " << p.cases << " | "
+       << p.discarded << " | " << p.replayed.size() << " | " << Seconds(p.seconds) << " |\n";
+  }
+
+  md << "\n## Tolerance audit\n\n";
+  md << "Observed error per metric over the random cases, as a fraction of the declared bound (err/bound) and in "
+        "units of the backend's unit roundoff u (\"-\" for exact backends). Flags: FAIL observed above the bound; "
+        "LOOSE bound more than "
+     << Short(kLooseFactor)
+     << "x the worst observed error; UNJUSTIFIED no stated reason; NONFINITE a NaN or infinite error.\n\n";
+  md << "| property | backend | metric | n | max err/bound | mean err/bound | max err (u) | mean err (u) | flags |\n";
+  md << "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n";
+  for (const auto& e : r.entries) {
+    const auto& p = e.result;
+    const bool exact = p.backend == "rational";
+    for (const auto& m : p.metrics) {
+      const std::string flags = FlagText(AuditFlags(m));
+      md << "| " << Code(p.id) << " | " << p.backend << " | " << Code(m.tolerance.metric) << " | " << m.count << " | "
+         << Short(m.max_ratio) << " | " << Short(m.mean_ratio) << " | " << (exact ? "-" : Short(m.max_in_u)) << " | "
+         << (exact ? "-" : Short(m.mean_in_u)) << " | " << (flags.empty() ? "" : "**" + flags + "**") << " |\n";
+    }
+  }
+  md << "\nBounds and their reasons (one per claim and metric):\n\n";
+  std::set<std::string> seen;
+  for (const auto& e : r.entries) {
+    for (const auto& m : e.result.metrics) {
+      if (!seen.insert(e.result.id + "\n" + m.tolerance.metric).second) continue;
+      md << "- " << Code(e.result.id) << " " << Code(m.tolerance.metric) << " <= "
+         << (m.tolerance.bound.empty() ? "*(no bound formula)*" : Code(m.tolerance.bound)) << ": "
+         << (m.tolerance.reason.empty() ? "**no reason stated**" : m.tolerance.reason) << "\n";
+    }
+  }
+  if (seen.empty()) md << "- (no tolerance checks)\n";
+
+  md << "\n## Counterexamples and stored cases\n";
+  bool any = false;
+  for (const auto& e : r.entries) {
+    const auto& p = e.result;
+    if (p.counterexample.empty() && p.replayed.empty() && p.verdict == Verdict::kHolds) continue;
+    any = true;
+    md << "\n### " << p.id << "/" << p.backend << ": " << VerdictName(p.verdict)
+       << (e.as_expected ? " (as expected)" : " (UNEXPECTED)") << "\n\n";
+    if (!p.message.empty()) md << "```text\n" << p.message << "\n```\n\n";
+    if (!p.counterexample.empty()) {
+      md << "Counterexample (exact values; "
+         << (p.confirmed ? (*p.confirmed ? "confirmed at higher precision" : "NOT confirmed at higher precision")
+                         : "not re-checked")
+         << "):\n\n```text\n"
+         << p.counterexample << "```\n\n";
+    }
+    if (!p.reproduce.empty())
+      md << "Reproduce: `attnprop reproduce " << p.id << "/" << p.backend << " " << p.reproduce << "`\n\n";
+    if (!p.saved_to.empty()) md << "Saved to the store: `" << p.saved_to << "`\n\n";
+    for (const auto& o : p.replayed)
+      md << "- stored case `" << o.name << "` (" << o.origin << ", expect " << ExpectName(o.expect)
+         << "): " << (o.ok ? "ok" : "**NOT OK**") << ", " << o.detail << "\n";
+  }
+  if (!any) md << "\nNone: every property held on every case.\n";
+  return md.str();
+}
+
+}  // namespace attnprop::report

@@ -1,0 +1,115 @@
+// A run's report: what `attnprop audit` (and `run --out`) writes, in four
+// formats: report.json (schema in README.md), report.md, report.html
+// (self-contained: inline CSS and SVG, no network) and junit.xml.
+//
+// Every writer is a pure function of the Report: the same seed gives the same
+// bytes, except the timestamp and the timings (RunInfo::generated,
+// PropertyResult::seconds), which approval tests set to fixed values.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "properties/framework/registry.h"
+#include "properties/framework/runner.h"
+
+namespace attnprop::report {
+
+/// How the run was made (the banner's facts).
+struct RunInfo {
+  std::string version;     // attnprop's version
+  std::string command;     // "audit", "run"
+  uint64_t seed = 0;
+  int cases = 0;           // random cases per property
+  int max_size = 0;
+  bool shrink = true;
+  int mpfr_bits = 0;
+  std::string kernel;      // ActiveKernelPath()
+  std::string store;       // the counterexample store replayed ("" = none)
+  std::string generated;   // UTC, ISO 8601 ("2026-11-29T14:00:00Z")
+};
+
+/// One property x backend.
+struct Entry {
+  PropertyResult result;
+  std::string file;        // source file, relative to the repository
+  Expectation expect = Expectation::kHolds;
+  bool as_expected = false;
+};
+
+struct Report {
+  RunInfo run;
+  std::vector<Entry> entries;
+};
+
+/// An entry whose verdict is what registry.tsv expects: holds for a claim
+/// expected to hold, refuted for one registered refuted.
+bool AsExpected(Verdict v, Expectation e);
+const char* ExpectationName(Expectation e);
+/// A source path relative to the repository ("properties/...") from an
+/// absolute __FILE__ path; unchanged when outside it.
+std::string RelativeSource(const std::string& file);
+/// The current UTC time, ISO 8601.
+std::string UtcNow();
+
+// ---- The tolerance audit (Boost.Math's accuracy tables, per metric) ----
+
+/// Flags, as bits.
+enum AuditFlag : unsigned {
+  kFail = 1,         // observed above the bound on some case
+  kLoose = 2,        // the bound more than kLooseFactor x the worst observed error
+  kUnjustified = 4,  // no stated reason (or no bound formula)
+  kNonfinite = 8,    // a NaN or infinite error or bound (always fails)
+};
+inline constexpr double kLooseFactor = 1000;
+
+/// The flags of one metric's statistics. LOOSE needs a positive bound: a
+/// zero bound is an exact check, never loose.
+unsigned AuditFlags(const MetricStats& m);
+/// "FAIL LOOSE ..." in a fixed order; "" when none.
+std::string FlagText(unsigned flags);
+/// Flag names in the fixed order, for counting.
+std::vector<std::pair<AuditFlag, const char*>> AllFlags();
+
+// ---- Histograms of err/bound (one per property x backend x metric) ----
+
+/// Bins: "0" (exactly zero), "<1e-16", one per decade 1e-16..1, ">1" (above
+/// the bound: FAIL) and "non-finite".
+struct Histogram {
+  std::vector<std::string> labels;
+  std::vector<int64_t> counts;
+};
+Histogram RatioHistogram(const std::vector<double>& ratios);
+
+// ---- The lecture's controlled attention examples (for report.html) ----
+
+struct Heatmap {
+  std::string title;
+  std::string caption;
+  std::vector<std::vector<double>> weights;  // T x T attention weights, rows sum to 1
+};
+/// Causal softmax attention on fixed random scores, and the masked Gaussian
+/// positional kernel S_ij = -(i-j)^2 / (2 h^2), j <= i, at several bandwidths
+/// h; computed with model/attention.h in double.
+std::vector<Heatmap> LectureHeatmaps();
+
+// ---- Writers ----
+
+std::string ToJson(const Report& r);
+std::string ToMarkdown(const Report& r);
+std::string ToHtml(const Report& r);
+std::string ToJUnit(const Report& r);
+
+/// The file names written into the output directory, in order.
+std::vector<std::string> ReportFileNames();
+
+/// Creates `dir` if needed and checks a file can be written there (before a
+/// long run). Throws std::runtime_error naming the directory if not.
+void EnsureWritableDir(const std::string& dir);
+
+/// Writes the four files into `dir`, each through a temporary file and a
+/// rename. Throws std::runtime_error on failure.
+void WriteReports(const Report& r, const std::string& dir);
+
+}  // namespace attnprop::report

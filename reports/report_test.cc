@@ -1,0 +1,333 @@
+// The report writers: the audit's flags, the histograms, the heatmaps, and
+// approval tests of all four formats on a fixed set of small claims of our
+// own (not registered). Timestamps and timings are normalised (set to fixed
+// values); everything else comes from real runs with a fixed seed.
+//   ATTNPROP_UPDATE_APPROVAL=1 attnprop_reports_test   rewrites the baselines
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "properties/framework/property.h"
+#include "reports/report.h"
+
+#ifndef ATTNPROP_REPORTS_TESTDATA
+#error "ATTNPROP_REPORTS_TESTDATA must name reports/testdata"
+#endif
+
+namespace attnprop::report {
+namespace {
+
+// ---- Fixture claims (each shows one thing an audit must catch) ----
+
+Case X(double x) { return Case().Scalar("x", x); }
+rc::Gen<Case> Xs(int hi) {
+  return rc::gen::map(rc::gen::inRange<int>(0, hi + 1), [](int x) { return X(x / 8.0); });
+}
+
+/// (x + x/3) computed in S against the exact 4x/3: a rounding error with a
+/// derived bound (holds; errors spread over several decades).
+struct ThirdClaim {
+  static constexpr const char* kId = "approval.third";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"|x + x/3 - 4x/3|", "gamma_2(u) * 4|x|/3", "one division and one addition, each one rounding"}};
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() { return Xs(800); }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const S x = c.Get<S>("x");
+    const S got = x + x / S(3);
+    const Mpfr exact = Mpfr(4) * c.Get<Mpfr>("x") / Mpfr(3);
+    const double err = ToDouble(Mpfr(abs(Mpfr(got) - exact)));
+    ExpectWithin("|x + x/3 - 4x/3|", err, Gamma(2, ScalarTraits<S>::UnitRoundoff()) * 4 * std::fabs(ToDouble(x)) / 3);
+  }
+};
+
+/// The same error against a bound far too weak (LOOSE), and one with no
+/// stated reason (UNJUSTIFIED).
+struct WeakClaim {
+  static constexpr const char* kId = "approval.weak";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"|x + x/3 - 4x/3|", "1e6 * u * |x|", "a guess, far above the two roundings' gamma_2"},
+            {"|x - x|", "u", ""}};
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() { return Xs(800); }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const S x = c.Get<S>("x");
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    const double err = ToDouble(Mpfr(abs(Mpfr(S(x + x / S(3))) - Mpfr(4) * c.Get<Mpfr>("x") / Mpfr(3))));
+    ExpectWithin("|x + x/3 - 4x/3|", err, 1e6 * u * std::fabs(ToDouble(x)));
+    ExpectWithin("|x - x|", ToDouble(S(x - x)), u);
+  }
+};
+
+/// "x <= 50" for x in [0, 100]: false. Its error measure sqrt(50 - x) is NaN
+/// past 50 (NONFINITE, FAIL). Registered refuted in the fixture, with a pin.
+struct FalseClaim {
+  static constexpr const char* kId = "approval.pinned";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"sqrt(50 - x) defect", "1", "0 when x <= 50; NaN (never within a bound) past it"}};
+  }
+  static bool HypothesesHold(const Case& c) { return c.GetScalar("x").ToDouble() >= 0; }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() { return Xs(800); }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const double x = ToDouble(c.Get<S>("x"));
+    ExpectWithin("sqrt(50 - x) defect", x <= 50 ? 0.0 : std::sqrt(50 - x), 1.0);
+  }
+};
+
+/// The same false claim, expected to hold (an UNEXPECTED refutation).
+struct UnexpectedClaim : FalseClaim {
+  static constexpr const char* kId = "approval.unexpected";
+};
+
+template <class Claim, class S>
+Entry Run(Expectation expect, uint64_t seed) {
+  const PropertyDef def = internal::MakeDef<Claim, S>(__FILE__);
+  RunOptions o;
+  o.seed = seed;
+  o.max_success = 60;
+  o.store_dir = "store";  // relative: the test runs in reports/testdata
+  Entry e;
+  e.result = RunProperty(def, o);
+  e.result.seconds = 0.25;  // normalised timing
+  e.file = RelativeSource(def.file);
+  e.expect = expect;
+  e.as_expected = AsExpected(e.result.verdict, expect);
+  return e;
+}
+
+Report FixtureReport(uint64_t seed) {
+  MpfrPrecisionScope bits(256);
+  Report r;
+  r.run.version = "0.1.0";
+  r.run.command = "audit";
+  r.run.seed = seed;
+  r.run.cases = 60;
+  r.run.max_size = 100;
+  r.run.mpfr_bits = 256;
+  r.run.kernel = "none";
+  r.run.store = "store";
+  r.run.generated = "2000-01-01T00:00:00Z";  // normalised timestamp
+  r.entries.push_back(Run<ThirdClaim, double>(Expectation::kHolds, seed));
+  r.entries.push_back(Run<ThirdClaim, float>(Expectation::kHolds, seed));
+  r.entries.push_back(Run<WeakClaim, double>(Expectation::kHolds, seed));
+  r.entries.push_back(Run<FalseClaim, double>(Expectation::kRefuted, seed));
+  r.entries.push_back(Run<UnexpectedClaim, double>(Expectation::kHolds, seed));
+  return r;
+}
+
+std::string ReadFile(const std::filesystem::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// Compares `actual` with the baseline; on a difference writes the actual
+/// text beside the build and says how to look.
+void Approve(const std::string& name, const std::string& actual) {
+  const std::filesystem::path baseline = std::filesystem::path(ATTNPROP_REPORTS_TESTDATA) / "approval" / name;
+  if (const char* up = std::getenv("ATTNPROP_UPDATE_APPROVAL"); up && std::string(up) == "1") {
+    std::ofstream(baseline, std::ios::binary) << actual;
+    GTEST_SKIP() << "rewrote " << baseline;
+  }
+  ASSERT_TRUE(std::filesystem::exists(baseline)) << baseline << " is missing (ATTNPROP_UPDATE_APPROVAL=1 writes it)";
+  const std::string expected = ReadFile(baseline);
+  if (expected == actual) return;
+  const char* out_env = std::getenv("ATTNPROP_APPROVAL_OUT");
+  const std::filesystem::path out = out_env ? out_env : std::filesystem::temp_directory_path() / "attnprop-approval";
+  std::filesystem::create_directories(out);
+  std::ofstream(out / name, std::ios::binary) << actual;
+  ADD_FAILURE() << name << " differs from its baseline. Compare:\n  diff " << baseline.string() << " "
+                << (out / name).string() << "\nIf the change is intended: ATTNPROP_UPDATE_APPROVAL=1 " 
+                << "attnprop_reports_test (from reports/testdata).";
+}
+
+const Report& Fixture() {
+  static const Report r = FixtureReport(20261129);
+  return r;
+}
+
+// ---- The fixture behaves as designed (so the baselines show real things) ----
+
+TEST(Fixture, VerdictsAndFlagsAreTheIntendedOnes) {
+  const Report& r = Fixture();
+  ASSERT_EQ(r.entries.size(), 5u);
+  EXPECT_EQ(r.entries[0].result.verdict, Verdict::kHolds) << r.entries[0].result.message;
+  EXPECT_EQ(AuditFlags(r.entries[0].result.metrics[0]), 0u);
+  EXPECT_EQ(r.entries[1].result.verdict, Verdict::kHolds) << r.entries[1].result.message;
+  EXPECT_EQ(AuditFlags(r.entries[2].result.metrics[0]), unsigned{kLoose});
+  // x - x is exactly 0: any positive bound is loose, and this one has no reason.
+  EXPECT_EQ(AuditFlags(r.entries[2].result.metrics[1]), unsigned{kUnjustified | kLoose});
+  const auto& pinned = r.entries[3];
+  EXPECT_TRUE(pinned.as_expected);
+  EXPECT_TRUE(pinned.result.pinned_refutation);
+  ASSERT_EQ(pinned.result.replayed.size(), 1u);
+  EXPECT_EQ(pinned.result.replayed[0].origin, "store/approval.pinned.txt:3");
+  EXPECT_EQ(AuditFlags(pinned.result.metrics[0]), unsigned{kFail | kNonfinite});
+  const auto& unexpected = r.entries[4];
+  EXPECT_FALSE(unexpected.as_expected);
+  ASSERT_TRUE(unexpected.result.counterexample_case.has_value());
+  EXPECT_EQ(unexpected.result.counterexample_case->GetScalar("x"), Exact(50.125));  // shrunk to the edge
+  EXPECT_FALSE(unexpected.result.reproduce.empty());
+}
+
+TEST(Fixture, SameSeedSameBytes) {
+  const Report again = FixtureReport(20261129);
+  EXPECT_EQ(ToJson(again), ToJson(Fixture()));
+  EXPECT_EQ(ToMarkdown(again), ToMarkdown(Fixture()));
+  EXPECT_EQ(ToHtml(again), ToHtml(Fixture()));
+  EXPECT_EQ(ToJUnit(again), ToJUnit(Fixture()));
+  EXPECT_NE(ToJson(FixtureReport(7)), ToJson(Fixture())) << "the seed should change the cases";
+}
+
+// ---- Approval: one per format ----
+
+TEST(Approval, Json) { Approve("report.json", ToJson(Fixture())); }
+TEST(Approval, Markdown) { Approve("report.md", ToMarkdown(Fixture())); }
+TEST(Approval, Html) { Approve("report.html", ToHtml(Fixture())); }
+TEST(Approval, JUnit) { Approve("junit.xml", ToJUnit(Fixture())); }
+
+// ---- Format-level checks beyond the bytes ----
+
+TEST(Json, ParsesAndFollowsTheDocumentedSchema) {
+  const auto j = nlohmann::json::parse(ToJson(Fixture()));
+  EXPECT_EQ(j["schema"], "attnprop-report/1");
+  for (const char* k : {"attnprop_version", "command", "seed", "cases", "max_size", "shrink", "mpfr_bits", "kernel", "store"})
+    EXPECT_TRUE(j["run"].contains(k)) << k;
+  EXPECT_EQ(j["summary"]["properties"], 5);
+  EXPECT_EQ(j["summary"]["unexpected"], 1);
+  EXPECT_EQ(j["summary"]["flags"]["LOOSE"], 2);
+  const auto& p = j["properties"][3];
+  for (const char* k : {"id", "backend", "file", "expect", "verdict", "as_expected", "cases", "discarded",
+                        "shrink_steps", "seconds", "seed", "message", "counterexample", "confirmed", "reproduce",
+                        "store_entry", "saved_to", "stored_cases", "metrics"})
+    EXPECT_TRUE(p.contains(k)) << k;
+  const auto& m = p["metrics"][0];
+  EXPECT_TRUE(m["max_ratio"].is_null()) << "a non-finite ratio is null in JSON";
+  EXPECT_EQ(m["flags"], nlohmann::json::array({"FAIL", "NONFINITE"}));
+  EXPECT_EQ(m["histogram"]["bins"].size(), m["histogram"]["counts"].size());
+}
+
+TEST(Html, IsSelfContained) {
+  const std::string html = ToHtml(Fixture());
+  for (const char* bad : {"<script", "src=", "href=", "@import", "url(", "<link"})
+    EXPECT_EQ(html.find(bad), std::string::npos) << "report.html must not load anything: found " << bad;
+  // Every http(s) mention is an SVG namespace, not a resource.
+  const std::regex http("https?://[^\"]*");
+  for (auto it = std::sregex_iterator(html.begin(), html.end(), http); it != std::sregex_iterator(); ++it)
+    EXPECT_EQ(it->str(), "http://www.w3.org/2000/svg");
+  EXPECT_NE(html.find("Gaussian positional kernel, h = 0.5"), std::string::npos);
+  EXPECT_NE(html.find("Causal, random scores"), std::string::npos);
+}
+
+TEST(Markdown, TableCellsEscapePipes) {
+  const std::string md = ToMarkdown(Fixture());
+  EXPECT_NE(md.find("`\\|x + x/3 - 4x/3\\|`"), std::string::npos);
+}
+
+TEST(JUnit, CountsFailuresAndEscapes) {
+  const std::string x = ToJUnit(Fixture());
+  EXPECT_NE(x.find("tests=\"5\" failures=\"1\" errors=\"0\""), std::string::npos) << x.substr(0, 300);
+  EXPECT_NE(x.find("<failure message=\"expected holds, got refuted\""), std::string::npos);
+  EXPECT_EQ(x.find("x <= 50"), std::string::npos) << "'<' must be escaped";
+}
+
+// ---- The audit's flags and the histogram, on hand-made statistics ----
+
+MetricStats Stats(double max_ratio, double max_bound, const std::string& reason = "derived") {
+  MetricStats m;
+  m.tolerance = {"err", "bound", reason};
+  m.count = 10;
+  m.max_ratio = max_ratio;
+  m.max_bound = max_bound;
+  return m;
+}
+
+TEST(Audit, Flags) {
+  EXPECT_EQ(AuditFlags(Stats(0.5, 1)), 0u);
+  EXPECT_EQ(AuditFlags(Stats(1.5, 1)), unsigned{kFail});
+  EXPECT_EQ(AuditFlags(Stats(0.9e-3, 1)), unsigned{kLoose});
+  EXPECT_EQ(AuditFlags(Stats(1.1e-3, 1)), 0u);
+  EXPECT_EQ(AuditFlags(Stats(0, 0)), 0u) << "a zero bound is an exact check, never loose";
+  EXPECT_EQ(AuditFlags(Stats(0.5, 1, "  ")), unsigned{kUnjustified});
+  MetricStats nan = Stats(0.5, 1);
+  nan.nonfinite = true;
+  EXPECT_EQ(AuditFlags(nan), unsigned{kFail | kNonfinite});
+  EXPECT_EQ(FlagText(kFail | kLoose | kUnjustified | kNonfinite), "FAIL LOOSE UNJUSTIFIED NONFINITE");
+}
+
+TEST(Histogram, Bins) {
+  const Histogram h = RatioHistogram({0, 1e-20, 3e-16, 0.5, 1, 1.5, NAN, HUGE_VAL});
+  ASSERT_EQ(h.labels.size(), h.counts.size());
+  auto count = [&](const std::string& label) {
+    for (size_t i = 0; i < h.labels.size(); ++i)
+      if (h.labels[i] == label) return h.counts[i];
+    ADD_FAILURE() << "no bin " << label;
+    return int64_t{-1};
+  };
+  EXPECT_EQ(count("0"), 1);
+  EXPECT_EQ(count("<1e-16"), 1);
+  EXPECT_EQ(count("1e-16"), 1);
+  EXPECT_EQ(count("1e-1"), 2);  // 0.5 and exactly 1
+  EXPECT_EQ(count(">1"), 1);
+  EXPECT_EQ(count("non-finite"), 2);
+}
+
+TEST(Heatmaps, RowsAreCausalDistributions) {
+  const auto maps = LectureHeatmaps();
+  ASSERT_EQ(maps.size(), 5u);
+  for (const auto& m : maps) {
+    for (size_t i = 0; i < m.weights.size(); ++i) {
+      double sum = 0;
+      for (size_t j = 0; j < m.weights[i].size(); ++j) {
+        if (j > i) {
+          EXPECT_EQ(m.weights[i][j], 0.0) << m.title;
+        }
+        sum += m.weights[i][j];
+      }
+      EXPECT_NEAR(sum, 1.0, 1e-14) << m.title << " row " << i;
+    }
+  }
+  // A narrow kernel attends to the diagonal, a wide one spreads out.
+  EXPECT_GT(maps[1].weights[10][10], 0.8);
+  EXPECT_LT(maps[4].weights[10][10], 0.2);
+}
+
+// ---- Writing files ----
+
+TEST(Write, AllFourFilesNoLeftoversAndClearErrors) {
+  const auto dir = std::filesystem::temp_directory_path() / "attnprop_reports_write_test";
+  std::filesystem::remove_all(dir);
+  WriteReports(Fixture(), (dir / "nested").string());
+  std::vector<std::string> names;
+  for (const auto& e : std::filesystem::directory_iterator(dir / "nested")) names.push_back(e.path().filename().string());
+  std::sort(names.begin(), names.end());
+  EXPECT_EQ(names, (std::vector<std::string>{"junit.xml", "report.html", "report.json", "report.md"}));
+  EXPECT_EQ(ReadFile(dir / "nested" / "report.md"), ToMarkdown(Fixture()));
+  std::filesystem::remove_all(dir);
+  try {
+    WriteReports(Fixture(), "/dev/null/reports");
+    ADD_FAILURE() << "wrote into /dev/null/reports";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("/dev/null/reports"), std::string::npos) << e.what();
+  }
+}
+
+TEST(Time, UtcNowIsIso8601) {
+  EXPECT_TRUE(std::regex_match(UtcNow(), std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"))) << UtcNow();
+}
+
+}  // namespace
+}  // namespace attnprop::report

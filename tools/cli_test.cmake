@@ -1,0 +1,44 @@
+# Runs the attnprop command for a ctest test and checks its exit status and
+# output (status and message both: PASS_REGULAR_EXPRESSION alone ignores the
+# status). Arguments are joined with "^^".
+#   cmake -DEXE=... -DARGS=a^^b -DEXIT=2 -DMATCH=regex -P cli_test.cmake
+#   cmake -DEXE=... -DARGS=... -DMODE=determinism -DOUT=dir -P cli_test.cmake
+string(REPLACE "^^" ";" _args "${ARGS}")
+
+if(MODE STREQUAL "determinism")
+  # Two runs with the same seed: the four report files are byte-identical
+  # once the timestamp and the timings are normalised.
+  foreach(_run a b)
+    file(REMOVE_RECURSE ${OUT}/${_run})
+    execute_process(COMMAND ${EXE} ${_args} --out ${OUT}/${_run} RESULT_VARIABLE _rc OUTPUT_QUIET)
+    if(NOT _rc EQUAL 0)
+      message(FATAL_ERROR "attnprop ${ARGS} --out ${OUT}/${_run} exited ${_rc}")
+    endif()
+  endforeach()
+  foreach(_f report.json report.md report.html junit.xml)
+    foreach(_run a b)
+      file(READ ${OUT}/${_run}/${_f} _t)
+      string(REGEX REPLACE "[0-9]+-[0-9]+-[0-9]+T[0-9]+:[0-9]+:[0-9]+Z" "TIMESTAMP" _t "${_t}")
+      string(REGEX REPLACE "\"seconds\": [^,\n]*" "\"seconds\": S" _t "${_t}")
+      string(REGEX REPLACE "\\| [0-9]+\\.[0-9]+ \\|\n" "| S |\n" _t "${_t}")
+      string(REGEX REPLACE "<td class=\"num\">[0-9]+\\.[0-9]+</td><td><code>" "<td>S</td><td><code>" _t "${_t}")
+      string(REGEX REPLACE "time=\"[0-9.]+\"" "time=\"S\"" _t "${_t}")
+      set(_text_${_run} "${_t}")
+    endforeach()
+    if(NOT _text_a STREQUAL _text_b)
+      message(FATAL_ERROR "${_f} differs between two runs with the same seed: diff ${OUT}/a/${_f} ${OUT}/b/${_f}")
+    endif()
+    string(LENGTH "${_text_a}" _len)
+    message(STATUS "${_f}: identical (${_len} bytes after normalising times)")
+  endforeach()
+  return()
+endif()
+
+execute_process(COMMAND ${EXE} ${_args} RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
+message("${_out}${_err}")
+if(NOT "${_rc}" STREQUAL "${EXIT}")
+  message(FATAL_ERROR "attnprop ${ARGS}: exit status ${_rc}, expected ${EXIT}")
+endif()
+if(DEFINED MATCH AND NOT "${_out}${_err}" MATCHES "${MATCH}")
+  message(FATAL_ERROR "attnprop ${ARGS}: output does not match '${MATCH}'")
+endif()

@@ -1,0 +1,205 @@
+// attnprop reproduce ID [FILE|TOKEN]: replays one case, or a claim's stored
+// cases, without a new random search.
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include "properties/framework/options.h"
+#include "properties/framework/registry.h"
+#include "properties/framework/store.h"
+#include "rapidcheck/detail/Configuration.h"
+#include "tools/cli.h"
+
+namespace attnprop::cli {
+namespace {
+
+constexpr const char* kUsage =
+    "usage: attnprop reproduce ID [FILE|TOKEN] [--store DIR]\n"
+    "  Replays cases of one property without a new random search.\n"
+    "  ID      id/backend (e.g. lecture4.prop3.1.simplex_rows/double), or a claim id for all its backends\n"
+    "  FILE    a counterexample store file ([case ...] ... [end] entries), or one case as Case text\n"
+    "          (the 'name: kind value' lines a failure prints)\n"
+    "  TOKEN   RapidCheck's reproduce string as printed by a failure (reproduce=... or its value)\n"
+    "  (none)  the claim's cases in the counterexample store\n"
+    "  --store DIR   counterexample store (default: the source tree's properties/counterexamples)\n"
+    "exit status: 0 every case holds (or, for stored cases, behaves as its expect= says),\n"
+    "             1 a case refutes the claim (or a stored case misbehaves), 2 bad usage or input\n";
+
+std::string Indent(const std::string& text) {
+  std::istringstream in(text);
+  std::string out;
+  for (std::string line; std::getline(in, line);) out += "    " + line + "\n";
+  return out;
+}
+
+/// Replays stored entries; returns kOk or kUnexpected.
+int ReplayStored(const std::vector<const PropertyDef*>& defs, const std::vector<StoredCase>& cases) {
+  int replayed = 0, bad = 0;
+  for (const auto* d : defs) {
+    for (const auto& c : cases) {
+      if (!c.AppliesTo(d->backend)) continue;
+      const ReplayOutcome o = ReplayCase(*d, c);
+      ++replayed;
+      bad += !o.ok;
+      std::cout << d->Name() << ": stored case " << c.name << " (" << c.origin << ", expect " << ExpectName(c.expect)
+                << "): " << (o.ok ? "ok" : "NOT OK") << "\n"
+                << Indent(o.detail);
+    }
+  }
+  if (replayed == 0) std::cout << "no stored case applies to the selected backends\n";
+  return bad ? kUnexpected : kOk;
+}
+
+/// Checks one case: hypotheses, conclusion, and (if it fails) confirmation.
+/// Backends the case does not fit (other field names) are skipped; if it
+/// fits none, the input is wrong.
+int CheckOne(const std::vector<const PropertyDef*>& defs, const Case& c) {
+  int failing = 0, fitting = 0;
+  for (const auto* d : defs) {
+    const auto misfit = CheckCase(d->conclusion, c);
+    if (IsMisfit(misfit)) {
+      std::cout << d->Name() << ": skipped, " << *misfit << "\n";
+      continue;
+    }
+    ++fitting;
+    bool hyp = false;
+    try {
+      hyp = d->hypotheses_hold(c);
+    } catch (const std::exception& e) {
+      std::cout << d->Name() << ": the case does not fit the claim: " << e.what() << "\n";
+      ++failing;
+      continue;
+    }
+    const auto failure = CheckCase(d->conclusion, c);
+    if (!failure) {
+      std::cout << d->Name() << ": holds on this case" << (hyp ? "" : " (but the case violates the hypotheses)")
+                << "\n";
+      continue;
+    }
+    ++failing;
+    const auto high = CheckCase(d->confirm, c);
+    std::cout << d->Name() << ": REFUTES the claim" << (hyp ? "" : " (but the case violates the hypotheses)") << "\n"
+              << Indent(*failure)
+              << (high ? "    confirmed at higher precision\n"
+                       : "    NOT confirmed at higher precision: a rounding artefact\n");
+  }
+  if (fitting == 0) {
+    std::cerr << "attnprop reproduce: the case fits no backend of the claim\n";
+    return kBadInput;
+  }
+  return failing ? kUnexpected : kOk;
+}
+
+bool LooksLikeToken(const std::string& s) {
+  std::string v = s.rfind("reproduce=", 0) == 0 ? s.substr(10) : s;
+  return !v.empty() && v.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-+/=") ==
+                           std::string::npos &&
+         s.find('/') == std::string::npos;
+}
+
+}  // namespace
+
+int Reproduce(const std::vector<std::string>& args) {
+  std::vector<std::string> positional;
+  std::string store = DefaultStoreDir();
+  for (size_t i = 0; i < args.size(); ++i) {
+    if (args[i] == "--help" || args[i] == "-h") {
+      std::cout << kUsage;
+      return kOk;
+    } else if (args[i] == "--store") {
+      if (i + 1 >= args.size()) return UsageError("reproduce", "--store needs a directory", kUsage);
+      store = args[++i];
+    } else if (args[i].rfind("--", 0) == 0) {
+      return UsageError("reproduce", "unknown option '" + args[i] + "'", kUsage);
+    } else {
+      positional.push_back(args[i]);
+    }
+  }
+  if (positional.empty()) return UsageError("reproduce", "no property id given", kUsage);
+  if (positional.size() > 2) return UsageError("reproduce", "too many arguments", kUsage);
+  const std::string& id = positional[0];
+  std::vector<const PropertyDef*> defs;
+  for (const auto& d : Registry())
+    if (d.Name() == id || d.id == id) defs.push_back(&d);
+  if (defs.empty()) {
+    std::cerr << "attnprop reproduce: unknown property '" << id << "' (attnprop list shows them)\n";
+    return kBadInput;
+  }
+
+  try {
+    if (positional.size() == 1) {
+      const auto cases = LoadStore(store, defs[0]->id);
+      if (cases.empty()) {
+        std::cerr << "attnprop reproduce: no stored cases for " << defs[0]->id << " in " << StorePath(store, defs[0]->id)
+                  << "\n";
+        return kBadInput;
+      }
+      return ReplayStored(defs, cases);
+    }
+    const std::string& arg = positional[1];
+    std::error_code ec;
+    if (std::filesystem::is_regular_file(arg, ec)) {
+      std::ifstream in(arg, std::ios::binary);
+      std::ostringstream text;
+      text << in.rdbuf();
+      if (!in) {
+        std::cerr << "attnprop reproduce: cannot read " << arg << "\n";
+        return kBadInput;
+      }
+      const std::string t = text.str();
+      if (t.find("[case") != std::string::npos) return ReplayStored(defs, ParseStore(t, arg));
+      std::string error;
+      const auto c = Case::Parse(t, &error);
+      if (!c) {
+        std::cerr << "attnprop reproduce: " << arg << ": " << error << "\n";
+        return kBadInput;
+      }
+      if (c->fields().empty()) {
+        std::cerr << "attnprop reproduce: " << arg << ": no case in it (neither [case ...] entries nor Case text)\n";
+        return kBadInput;
+      }
+      return CheckOne(defs, *c);
+    }
+    if (!LooksLikeToken(arg)) {
+      std::cerr << "attnprop reproduce: '" << arg << "' is neither a readable file nor a reproduce token\n";
+      return kBadInput;
+    }
+    const std::string token = arg.rfind("reproduce=", 0) == 0 ? arg : "reproduce=" + arg;
+    rc::detail::Configuration config;
+    try {
+      config = rc::detail::configFromString(token);
+    } catch (const std::exception& e) {
+      std::cerr << "attnprop reproduce: malformed reproduce token: " << e.what() << "\n";
+      return kBadInput;
+    }
+    const PropertyDef* def = nullptr;
+    for (const auto* d : defs)
+      if (config.reproduce.count(d->Name())) def = d;
+    if (!def) {
+      std::string names;
+      for (const auto& [k, v] : config.reproduce) names += (names.empty() ? "" : ", ") + k;
+      std::cerr << "attnprop reproduce: the token is for " << (names.empty() ? "no property" : names) << ", not " << id
+                << "\n";
+      return kBadInput;
+    }
+    RunOptions o = OptionsFromEnvironment();
+    o.reproduce = token;
+    PrintBanner(std::cout, o, ActiveKernelPath());
+    const PropertyResult r = RunProperty(*def, o);
+    std::cout << def->Name() << ": " << VerdictName(r.verdict) << "\n";
+    if (!r.message.empty()) std::cout << Indent(r.message);
+    if (!r.counterexample.empty())
+      std::cout << "  counterexample"
+                << (r.confirmed ? (*r.confirmed ? " (confirmed at higher precision)" : " (NOT confirmed at higher precision)")
+                                : "")
+                << ":\n"
+                << Indent(r.counterexample) << "  as a store entry:\n" << Indent(r.store_entry);
+    return r.verdict == Verdict::kHolds ? kOk : kUnexpected;
+  } catch (const std::exception& e) {
+    std::cerr << "attnprop reproduce: " << e.what() << "\n";
+    return kBadInput;
+  }
+}
+
+}  // namespace attnprop::cli
