@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
 #include <sstream>
 
 #include "reports/format.h"
@@ -36,6 +37,8 @@ pre { background: #fff; border: 1px solid #d6dae1; padding: 8px; overflow-x: aut
 .fig { background: #fff; border: 1px solid #d6dae1; border-radius: 6px; padding: 8px 10px; }
 .fig .cap { font-size: 12px; max-width: 360px; }
 .note { color: #555; max-width: 900px; }
+td.nw { white-space: nowrap; }
+ul.reasons li { margin: 3px 0; max-width: 1100px; }
 )css";
 
 std::string FlagBadges(unsigned flags) {
@@ -48,7 +51,7 @@ std::string FlagBadges(unsigned flags) {
 
 /// A bar chart of err/bound by decade.
 std::string HistogramSvg(const Histogram& h) {
-  const int bar = 16, gap = 2, left = 28, top = 14, plot_h = 80, bottom = 30;
+  const int bar = 19, gap = 3, left = 28, top = 14, plot_h = 80, bottom = 30;
   const int n = static_cast<int>(h.counts.size());
   const int width = left + n * (bar + gap) + 6, height = top + plot_h + bottom;
   const int64_t max_count = std::max<int64_t>(1, *std::max_element(h.counts.begin(), h.counts.end()));
@@ -96,13 +99,23 @@ std::string Colour(double w) {
   return buf;
 }
 
-std::string HeatmapSvg(const Heatmap& m) {
-  const int cell = 14, left = 22, top = 18;
+/// A light diagonal hatch for masked cells (an in-document pattern: `id`
+/// must be unique in the page).
+std::string HatchDefs(const std::string& id) {
+  return "<defs><pattern id=\"" + id +
+         "\" width=\"4\" height=\"4\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
+         "<rect width=\"4\" height=\"4\" fill=\"#ffffff\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"4\" "
+         "stroke=\"#c8ccd2\" stroke-width=\"1.5\"/></pattern></defs>";
+}
+
+std::string HeatmapSvg(const Heatmap& m, const std::string& hatch) {
+  const int cell = 16, left = 22, top = 18;
   const int t = static_cast<int>(m.weights.size());
   const int width = left + t * cell + 8, height = top + t * cell + 8;
   std::ostringstream s;
   s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
-    << "\" role=\"img\" aria-label=\"" << Escape(m.title) << "\" font-size=\"8\" font-family=\"sans-serif\">";
+    << "\" role=\"img\" aria-label=\"" << Escape(m.title) << "\" font-size=\"8\" font-family=\"sans-serif\">"
+    << HatchDefs(hatch);
   s << "<text x=\"" << left + t * cell / 2 << "\" y=\"9\" text-anchor=\"middle\">key j &#8594;</text>";
   s << "<text x=\"8\" y=\"" << top + t * cell / 2 << "\" text-anchor=\"middle\" transform=\"rotate(-90 8 "
     << top + t * cell / 2 << ")\">query i &#8594;</text>";
@@ -111,7 +124,8 @@ std::string HeatmapSvg(const Heatmap& m) {
       const bool masked = j > i;
       const double w = m.weights[static_cast<size_t>(i)][static_cast<size_t>(j)];
       s << "<rect x=\"" << left + j * cell << "\" y=\"" << top + i * cell << "\" width=\"" << cell << "\" height=\""
-        << cell << "\" fill=\"" << (masked ? "#e4e6ea" : Colour(w)) << "\" stroke=\"#fff\" stroke-width=\"0.5\"><title>A["
+        << cell << "\" fill=\"" << (masked ? "url(#" + hatch + ")" : Colour(w))
+        << "\" stroke=\"#ffffff\" stroke-width=\"0.5\"><title>A["
         << i << "][" << j << "] = " << (masked ? "masked" : Short(w)) << "</title></rect>";
     }
   }
@@ -121,13 +135,15 @@ std::string HeatmapSvg(const Heatmap& m) {
 
 std::string LegendSvg() {
   std::ostringstream s;
-  s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"260\" height=\"34\" font-size=\"9\" "
-       "font-family=\"sans-serif\">";
+  s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"300\" height=\"34\" font-size=\"9\" "
+       "font-family=\"sans-serif\">"
+    << HatchDefs("hatch-legend");
   for (int k = 0; k < 50; ++k)
     s << "<rect x=\"" << 10 + k * 4 << "\" y=\"4\" width=\"4\" height=\"12\" fill=\"" << Colour(k / 49.0) << "\"/>";
-  s << "<text x=\"10\" y=\"28\">0</text><text x=\"60\" y=\"28\">0.1</text><text x=\"110\" y=\"28\">0.36</text>"
-       "<text x=\"206\" y=\"28\" text-anchor=\"end\">1</text>"
-       "<rect x=\"218\" y=\"4\" width=\"12\" height=\"12\" fill=\"#e4e6ea\"/><text x=\"234\" y=\"14\">masked</text></svg>";
+  // Ticks where the sqrt ramp puts them: x = 10 + 200 sqrt(w).
+  s << "<g text-anchor=\"middle\"><text x=\"10\" y=\"28\">0</text><text x=\"73\" y=\"28\">0.1</text>"
+       "<text x=\"130\" y=\"28\">0.36</text><text x=\"210\" y=\"28\">1</text></g>"
+       "<rect x=\"218\" y=\"4\" width=\"12\" height=\"12\" fill=\"url(#hatch-legend)\" stroke=\"#c8ccd2\"/><text x=\"234\" y=\"14\">masked</text></svg>";
   return s.str();
 }
 
@@ -163,11 +179,11 @@ std::string ToHtml(const Report& r) {
     << "</b>unexpected</div>"
     << "<div class=\"card\"><b>" << flagged << "</b>flagged metrics</div></div>\n";
 
-  h << "<h2>Verdicts</h2>\n<table>\n<tr><th>property</th><th>backend</th><th>expected</th><th>verdict</th><th></th>"
+  h << "<h2>Verdicts</h2>\n<table>\n<tr><th>property</th><th>backend</th><th>expected</th><th>verdict</th><th>as expected</th>"
        "<th>cases</th><th>discarded</th><th>stored cases</th><th>time (s)</th><th>source</th></tr>\n";
   for (const auto& e : r.entries) {
     const auto& p = e.result;
-    h << "<tr><td><code>" << Escape(p.id) << "</code></td><td>" << p.backend << "</td><td>"
+    h << "<tr><td class=\"nw\"><code>" << Escape(p.id) << "</code></td><td>" << p.backend << "</td><td>"
       << ExpectationName(e.expect) << "</td><td>" << VerdictName(p.verdict) << "</td><td class=\""
       << (e.as_expected ? "ok\">ok" : "bad\">UNEXPECTED") << "</td><td class=\"num\">" << p.cases
       << "</td><td class=\"num\">" << p.discarded << "</td><td class=\"num\">" << p.replayed.size()
@@ -179,26 +195,39 @@ std::string ToHtml(const Report& r) {
        "of the declared bound and in units of the backend's unit roundoff u (&ndash; for exact backends). "
        "<span class=\"flag FAIL\">FAIL</span> observed above the bound; <span class=\"flag LOOSE\">LOOSE</span> bound "
        "more than "
-    << Short(kLooseFactor)
+    << static_cast<int>(kLooseFactor)
     << "&times; the worst observed error; <span class=\"flag UNJUSTIFIED\">UNJUSTIFIED</span> no stated reason; "
        "<span class=\"flag NONFINITE\">NONFINITE</span> a NaN or infinite error.</p>\n";
   h << "<table>\n<tr><th>property</th><th>backend</th><th>metric</th><th>n</th><th>max err/bound</th>"
-       "<th>mean err/bound</th><th>max err (u)</th><th>mean err (u)</th><th>bound</th><th>reason</th><th>flags</th>"
+       "<th>mean err/bound</th><th>max err (u)</th><th>mean err (u)</th><th>bound</th><th>flags</th>"
        "</tr>\n";
   for (const auto& e : r.entries) {
     const auto& p = e.result;
     const bool exact = p.backend == "rational";
     for (const auto& m : p.metrics) {
-      h << "<tr><td><code>" << Escape(p.id) << "</code></td><td>" << p.backend << "</td><td><code>"
-        << Escape(m.tolerance.metric) << "</code></td><td class=\"num\">" << m.count << "</td><td class=\"num\">"
-        << Short(m.max_ratio) << "</td><td class=\"num\">" << Short(m.mean_ratio) << "</td><td class=\"num\">"
-        << (exact ? "&ndash;" : Short(m.max_in_u)) << "</td><td class=\"num\">"
-        << (exact ? "&ndash;" : Short(m.mean_in_u)) << "</td><td><code>" << Escape(m.tolerance.bound)
-        << "</code></td><td>" << Escape(m.tolerance.reason) << "</td><td>" << FlagBadges(AuditFlags(m))
-        << "</td></tr>\n";
+      h << "<tr><td class=\"nw\"><code>" << Escape(p.id) << "</code></td><td>" << p.backend
+        << "</td><td class=\"nw\"><code>" << Escape(m.tolerance.metric) << "</code></td><td class=\"num\">" << m.count
+        << "</td><td class=\"num\">" << Short(m.max_ratio) << "</td><td class=\"num\">" << Short(m.mean_ratio)
+        << "</td><td class=\"num\">" << (exact ? "&ndash;" : m.nonfinite ? "non-finite" : Short(m.max_in_u))
+        << "</td><td class=\"num\">" << (exact ? "&ndash;" : Short(m.mean_in_u)) << "</td><td><code>"
+        << Escape(m.tolerance.bound) << "</code></td><td class=\"nw\">" << FlagBadges(AuditFlags(m)) << "</td></tr>\n";
     }
   }
   h << "</table>\n";
+  // Each bound's reason once per claim and metric (the same for every backend).
+  h << "<p>Bounds and their reasons:</p>\n<ul class=\"reasons\">\n";
+  std::set<std::string> seen;
+  for (const auto& e : r.entries) {
+    for (const auto& m : e.result.metrics) {
+      if (!seen.insert(e.result.id + "\n" + m.tolerance.metric).second) continue;
+      h << "<li><code>" << Escape(e.result.id) << "</code> <code>" << Escape(m.tolerance.metric) << "</code> &le; "
+        << (m.tolerance.bound.empty() ? "<i>(no bound formula)</i>" : "<code>" + Escape(m.tolerance.bound) + "</code>")
+        << ": " << (m.tolerance.reason.empty() ? "<b class=\"bad\">no reason stated</b>" : Escape(m.tolerance.reason))
+        << "</li>\n";
+    }
+  }
+  if (seen.empty()) h << "<li>(no tolerance checks)</li>\n";
+  h << "</ul>\n";
 
   h << "<h2>Error histograms</h2>\n<p class=\"note\">For each property, backend and metric: how many random cases "
        "fell in each decade of err/bound.</p>\n<div class=\"grid\">\n";
@@ -247,9 +276,10 @@ std::string ToHtml(const Report& r) {
        "softmax(S) row by row, causal mask (key j visible to query i iff j &le; i), computed by the reference model "
        "(<code>model/attention.h</code>) in double. Hover a cell for its value.</p>\n"
     << LegendSvg() << "\n<div class=\"grid\">\n";
+  int k = 0;
   for (const auto& m : LectureHeatmaps())
     h << "<div class=\"fig\"><div class=\"cap\"><b>" << Escape(m.title) << "</b><br>" << Escape(m.caption)
-      << "</div>" << HeatmapSvg(m) << "</div>\n";
+      << "</div>" << HeatmapSvg(m, "hatch-" + std::to_string(k++)) << "</div>\n";
   h << "</div>\n</main>\n</body>\n</html>\n";
   return h.str();
 }

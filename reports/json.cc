@@ -24,7 +24,7 @@ std::string ToJson(const Report& r) {
   Json run;
   run["attnprop_version"] = r.run.version;
   run["command"] = r.run.command;
-  run["seed"] = r.run.seed;
+  run["seed"] = std::to_string(r.run.seed);  // a string: 64-bit seeds exceed 2^53
   run["cases"] = r.run.cases;
   run["max_size"] = r.run.max_size;
   run["shrink"] = r.run.shrink;
@@ -53,7 +53,7 @@ std::string ToJson(const Report& r) {
     j["discarded"] = p.discarded;
     j["shrink_steps"] = p.shrink_steps;
     j["seconds"] = Num(p.seconds);
-    j["seed"] = p.seed;
+    j["seed"] = std::to_string(p.seed);
     j["message"] = TextOrNull(p.message);
     j["counterexample"] = TextOrNull(p.counterexample);
     j["confirmed"] = p.confirmed ? Json(*p.confirmed) : Json(nullptr);

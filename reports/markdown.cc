@@ -60,7 +60,7 @@ std::string ToMarkdown(const Report& r) {
   md << "\n\n";
 
   md << "## Verdicts\n\n";
-  md << "| property | backend | expected | verdict | | cases | discarded | stored cases | time (s) |\n";
+  md << "| property | backend | expected | verdict | as expected | cases | discarded | stored cases | time (s) |\n";
   md << "| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: |\n";
   for (const auto& e : r.entries) {
     const auto& p = e.result;
@@ -73,7 +73,7 @@ std::string ToMarkdown(const Report& r) {
   md << "Observed error per metric over the random cases, as a fraction of the declared bound (err/bound) and in "
         "units of the backend's unit roundoff u (\"-\" for exact backends). Flags: FAIL observed above the bound; "
         "LOOSE bound more than "
-     << Short(kLooseFactor)
+     << static_cast<int>(kLooseFactor)
      << "x the worst observed error; UNJUSTIFIED no stated reason; NONFINITE a NaN or infinite error.\n\n";
   md << "| property | backend | metric | n | max err/bound | mean err/bound | max err (u) | mean err (u) | flags |\n";
   md << "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n";
@@ -83,7 +83,7 @@ std::string ToMarkdown(const Report& r) {
     for (const auto& m : p.metrics) {
       const std::string flags = FlagText(AuditFlags(m));
       md << "| " << Code(p.id) << " | " << p.backend << " | " << Code(m.tolerance.metric) << " | " << m.count << " | "
-         << Short(m.max_ratio) << " | " << Short(m.mean_ratio) << " | " << (exact ? "-" : Short(m.max_in_u)) << " | "
+         << Short(m.max_ratio) << " | " << Short(m.mean_ratio) << " | " << (exact ? "-" : m.nonfinite ? "non-finite" : Short(m.max_in_u)) << " | "
          << (exact ? "-" : Short(m.mean_in_u)) << " | " << (flags.empty() ? "" : "**" + flags + "**") << " |\n";
     }
   }

@@ -222,8 +222,11 @@ TEST(Json, ParsesAndFollowsTheDocumentedSchema) {
 
 TEST(Html, IsSelfContained) {
   const std::string html = ToHtml(Fixture());
-  for (const char* bad : {"<script", "src=", "href=", "@import", "url(", "<link"})
+  for (const char* bad : {"<script", "src=", "href=", "@import", "<link", "<iframe", "<object"})
     EXPECT_EQ(html.find(bad), std::string::npos) << "report.html must not load anything: found " << bad;
+  // url(...) only for in-page references (the masked cells' hatch pattern).
+  for (size_t at = html.find("url("); at != std::string::npos; at = html.find("url(", at + 1))
+    EXPECT_EQ(html.compare(at, 5, "url(#"), 0) << html.substr(at, 40);
   // Every http(s) mention is an SVG namespace, not a resource.
   const std::regex http("https?://[^\"]*");
   for (auto it = std::sregex_iterator(html.begin(), html.end(), http); it != std::sregex_iterator(); ++it)

@@ -135,6 +135,21 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, bool a
   }
   progress.Clear();
   std::cout << defs.size() - static_cast<size_t>(unexpected) << " as expected, " << unexpected << " unexpected\n";
+  if (audit) {
+    // The audit's flagged rows; the full table is in the report.
+    size_t metrics = 0, flagged = 0;
+    for (const auto& e : rep.entries) {
+      for (const auto& m : e.result.metrics) {
+        ++metrics;
+        const unsigned flags = report::AuditFlags(m);
+        if (!flags) continue;
+        ++flagged;
+        std::cout << "  " << std::left << std::setw(24) << report::FlagText(flags) << " " << e.result.id << "/"
+                  << e.result.backend << "  " << m.tolerance.metric << "  max err/bound " << m.max_ratio << "\n";
+      }
+    }
+    std::cout << "audit: " << metrics << " metrics, " << flagged << " flagged\n";
+  }
   if (!s.out.empty()) {
     try {
       report::WriteReports(rep, s.out);
