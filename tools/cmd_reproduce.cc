@@ -128,6 +128,8 @@ int Reproduce(const std::vector<std::string>& args) {
   }
 
   try {
+    RunOptions o = OptionsFromEnvironment();
+    PrintBanner(std::cout, o, ActiveKernelPath());
     if (positional.size() == 1) {
       const auto cases = LoadStore(store, defs[0]->id);
       if (cases.empty()) {
@@ -183,9 +185,7 @@ int Reproduce(const std::vector<std::string>& args) {
                 << "\n";
       return kBadInput;
     }
-    RunOptions o = OptionsFromEnvironment();
     o.reproduce = token;
-    PrintBanner(std::cout, o, ActiveKernelPath());
     const PropertyResult r = RunProperty(*def, o);
     std::cout << def->Name() << ": " << VerdictName(r.verdict) << "\n";
     if (!r.message.empty()) std::cout << Indent(r.message);

@@ -233,6 +233,25 @@ TEST(Replay, NewCounterexampleIsSavedThenReplayedFirst) {
   std::filesystem::remove_all(dir);
 }
 
+TEST(Replay, ReproduceTokenReplaysTheShrunkCase) {
+  const PropertyDef def = BoundDef();
+  RunOptions o;
+  o.max_success = 200;
+  const PropertyResult found = RunProperty(def, o);
+  ASSERT_EQ(found.verdict, Verdict::kRefuted);
+  ASSERT_FALSE(found.reproduce.empty());
+  RunOptions again;
+  again.reproduce = found.reproduce;
+  const PropertyResult replayed = RunProperty(def, again);
+  EXPECT_EQ(replayed.verdict, Verdict::kRefuted);
+  ASSERT_TRUE(replayed.counterexample_case.has_value());
+  EXPECT_EQ(*replayed.counterexample_case, *found.counterexample_case);
+  // A token names its property: another property refuses it.
+  PropertyDef other = def;
+  other.id = "test.other";
+  EXPECT_THROW(RunProperty(other, again), std::invalid_argument);
+}
+
 TEST(Store, UnwritableDirectoryIsAClearError) {
   StoredCase s = Stored("a", StoredCase::Expect::kHolds, 1, 2);
   EXPECT_THROW(SaveToStore("/dev/null/store", "x", s), StoreError);
