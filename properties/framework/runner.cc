@@ -203,25 +203,40 @@ PropertyResult RunProperty(const PropertyDef& def, const RunOptions& options) {
   const StoredCase* pinned = nullptr;
   std::vector<StoredCase> stored;
   if (!options.store_dir.empty()) stored = LoadStore(options.store_dir, def.id);
+  const StoredCase* regression = nullptr;  // a holds-case that fails again
+  std::string regression_detail;
   for (const auto& sc : stored) {
     if (!sc.AppliesTo(def.backend)) continue;
     ReplayOutcome o = ReplayCase(def, sc);
     if (sc.expect == StoredCase::Expect::kHolds && !o.ok && o.detail.rfind("fails: ", 0) == 0) {
-      // A regression case fails again: the claim is refuted, no search needed.
-      result.verdict = Verdict::kRefuted;
-      result.message = "stored case " + sc.name + " (" + sc.origin + ") " + o.detail;
-      result.counterexample_case = sc.value;
-      result.counterexample = sc.value.ToText();
-      const auto high = CheckCase(def.confirm, sc.value);
-      result.confirmed = high.has_value();
-      result.replayed.push_back(std::move(o));
-      return finish();
+      if (!regression) {
+        regression = &sc;
+        regression_detail = o.detail;
+      }
+    } else if (!o.ok) {
+      store_problems.push_back("stored case " + sc.name + " (" + sc.origin + ") " + o.detail);
     }
-    if (!o.ok) store_problems.push_back("stored case " + sc.name + " (" + sc.origin + ") " + o.detail);
     if (o.ok && sc.expect == StoredCase::Expect::kRefutes && !pinned) pinned = &sc;
     result.replayed.push_back(std::move(o));
   }
   result.pinned_refutation = pinned != nullptr;
+  auto add_store_problems = [&] {
+    if (store_problems.empty()) return;
+    std::string all;
+    for (const auto& p : store_problems) all += p + "\n";
+    result.verdict = Verdict::kError;
+    result.message = all + result.message;
+  };
+  if (regression) {
+    // A regression case fails again: the claim is refuted, no search needed.
+    result.verdict = Verdict::kRefuted;
+    result.message = "stored case " + regression->name + " (" + regression->origin + ") " + regression_detail;
+    result.counterexample_case = regression->value;
+    result.counterexample = regression->value.ToText();
+    result.confirmed = CheckCase(def.confirm, regression->value).has_value();
+    add_store_problems();
+    return finish();
+  }
 
   // 2. The random cases.
   Recorder recorder(def, result, UnitRoundoffOf(def.backend));
@@ -321,12 +336,7 @@ PropertyResult RunProperty(const PropertyDef& def, const RunOptions& options) {
     result.counterexample = pinned->value.ToText();
     result.confirmed = true;
   }
-  if (!store_problems.empty()) {
-    std::string all;
-    for (const auto& p : store_problems) all += p + "\n";
-    result.verdict = Verdict::kError;
-    result.message = all + result.message;
-  }
+  add_store_problems();
   return finish();
 }
 

@@ -184,6 +184,18 @@ TEST(Replay, StoreIsReplayedBeforeTheRandomCases) {
   EXPECT_NE(r.message.find("pinned counterexample big"), std::string::npos) << r.message;
   EXPECT_EQ(r.cases, 20);  // the random search still ran
 
+  // A failing regression case stops the search, and the pins are still checked.
+  {
+    std::ofstream(StorePath(dir, BoundClaim::kId))
+        << "[case name=again expect=holds]\nx: scalar 9\nbound: scalar 4\n[end]\n" << kGoodStore;
+  }
+  r = RunProperty(def, o);
+  EXPECT_EQ(r.verdict, Verdict::kRefuted) << r.message;
+  EXPECT_EQ(r.cases, 0);
+  EXPECT_TRUE(r.pinned_refutation);
+  EXPECT_EQ(r.replayed.size(), 3u);
+  EXPECT_NE(r.message.find("stored case again"), std::string::npos) << r.message;
+
   // A pin that no longer refutes is an error, not a pass.
   {
     std::ofstream(StorePath(dir, BoundClaim::kId)) << "[case name=stale expect=refutes]\nx: scalar 1\nbound: scalar 4\n[end]\n";
