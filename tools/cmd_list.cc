@@ -1,5 +1,6 @@
 // attnprop list: every registered property with its kind, expectation,
 // stored cases and source file.
+#include <cctype>
 #include <iomanip>
 #include <iostream>
 
@@ -14,16 +15,21 @@ namespace {
 constexpr const char* kUsage =
     "usage: attnprop list [--store DIR]\n"
     "  Lists every registered property: id/backend, kind (from the id: prop, lemma, thm, def, ...),\n"
-    "  expectation (registry.tsv), stored cases (counterexample store) and source file.\n"
+    "  expectation (registry.tsv), stored cases (counterexample store), source file, and where the\n"
+    "  claim is stated when the claim says (kSource).\n"
     "  --store DIR   counterexample store to count (default: the source tree's properties/counterexamples)\n";
 
-/// The claim's kind, from its id "<doc>.<kind><number>.<slug>".
+/// The claim's kind, from its id "<doc>.<kind><number>.<slug>" (prop3.1,
+/// lemma2, def...); "-" when the id does not say (e.g. "attend2.additivity").
 std::string KindOf(const std::string& id) {
   const auto a = id.find('.');
   if (a == std::string::npos) return "-";
   std::string kind;
-  for (size_t i = a + 1; i < id.size() && std::isalpha(static_cast<unsigned char>(id[i])); ++i) kind += id[i];
-  return kind.empty() ? "-" : kind;
+  size_t i = a + 1;
+  for (; i < id.size() && std::isalpha(static_cast<unsigned char>(id[i])); ++i) kind += id[i];
+  const bool numbered = i < id.size() && std::isdigit(static_cast<unsigned char>(id[i]));
+  const bool has_slug = id.find('.', a + 1) != std::string::npos;
+  return !kind.empty() && (numbered || has_slug) ? kind : "-";
 }
 
 }  // namespace
@@ -48,7 +54,7 @@ int List(const std::vector<std::string>& args) {
     for (const auto& c : LoadStore(store, d.id)) stored += c.AppliesTo(d.backend);
     std::cout << std::left << std::setw(56) << d.Name() << " " << std::setw(6) << KindOf(d.id) << " " << std::setw(8)
               << (row && row->expect == Expectation::kRefuted ? "refuted" : "holds") << " " << std::setw(6) << stored
-              << " " << report::RelativeSource(d.file) << "\n";
+              << " " << report::RelativeSource(d.file) << (d.source.empty() ? "" : "  (" + d.source + ")") << "\n";
   }
   return kOk;
 }

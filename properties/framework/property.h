@@ -11,6 +11,8 @@
 // Optionally `static bool HypothesesHold(const Case&)`: whether a given case
 // (a stored counterexample, say) satisfies the claim's hypotheses; a pinned
 // refutation must still satisfy them. Without it every case is accepted.
+// Optionally `static constexpr const char* kSource = "lecture 4, sec. 3"`:
+// where the claim is stated (shown by `attnprop list`).
 // Registration makes one PropertyDef per scalar. The expectation (holds, or
 // known-refuted) lives in properties/registry.tsv, the one visible place.
 #pragma once
@@ -32,6 +34,7 @@ struct PropertyDef {
   std::string id;       // claim id, verbatim from claims.tsv
   std::string backend;  // "double", "mpfr", "rational", "float"
   std::string file;     // source file, so `attnprop list` can point at it
+  std::string source;   // where the claim is stated (Claim::kSource), or ""
   std::function<rc::Gen<Case>()> hypotheses;
   std::function<void(const Case&)> conclusion;
   /// The same conclusion in a higher-precision backend (MPFR at twice the
@@ -73,6 +76,7 @@ PropertyDef MakeDef(const char* file) {
       Claim::template Conclusion<Mpfr>(c);
     };
   }
+  if constexpr (requires { Claim::kSource; }) d.source = Claim::kSource;
   if constexpr (HasHypothesesHold<Claim>) d.hypotheses_hold = [](const Case& c) { return bool(Claim::HypothesesHold(c)); };
   d.tolerances = Claim::Tolerances();
   return d;

@@ -20,6 +20,7 @@ namespace {
 // (x >= 2^53 in double), so a case that trips only it is an artefact.
 struct BoundClaim {
   static constexpr const char* kId = "test.bound_claim";
+  static constexpr const char* kSource = "store_test.cc";
   static std::vector<Tolerance> Tolerances() {
     return {{"x - bound", "0", "exact comparison of two exact inputs"}};
   }
@@ -128,12 +129,14 @@ TEST(Store, MalformedFilesNameFileAndLine) {
   }
 }
 
-TEST(Store, HypothesesHoldIsPickedUpWhenDefined) {
+TEST(Store, OptionalClaimMembersArePickedUpWhenDefined) {
   const PropertyDef bound = BoundDef();
   EXPECT_TRUE(bound.hypotheses_hold(Case().Scalar("x", 1.0)));
   EXPECT_FALSE(bound.hypotheses_hold(Case().Scalar("x", -1.0)));
   const PropertyDef plain = internal::MakeDef<PlainClaim, double>(__FILE__);
   EXPECT_TRUE(plain.hypotheses_hold(Case()));
+  EXPECT_EQ(bound.source, "store_test.cc");
+  EXPECT_EQ(plain.source, "");
 }
 
 TEST(Replay, PinnedRefutationIsCheckedThreeWays) {
