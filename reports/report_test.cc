@@ -10,7 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
-#include <regex>
+#include <cctype>
 #include <sstream>
 
 #include "properties/framework/property.h"
@@ -228,9 +228,10 @@ TEST(Html, IsSelfContained) {
   for (size_t at = html.find("url("); at != std::string::npos; at = html.find("url(", at + 1))
     EXPECT_EQ(html.compare(at, 5, "url(#"), 0) << html.substr(at, 40);
   // Every http(s) mention is an SVG namespace, not a resource.
-  const std::regex http("https?://[^\"]*");
-  for (auto it = std::sregex_iterator(html.begin(), html.end(), http); it != std::sregex_iterator(); ++it)
-    EXPECT_EQ(it->str(), "http://www.w3.org/2000/svg");
+  // (No std::regex here: g++ 12 warns falsely inside it under -fsanitize.)
+  const std::string svg_ns = "http://www.w3.org/2000/svg\"";
+  for (size_t at = html.find("http"); at != std::string::npos; at = html.find("http", at + 1))
+    EXPECT_EQ(html.compare(at, svg_ns.size(), svg_ns), 0) << html.substr(at, 60);
   EXPECT_NE(html.find("Gaussian positional kernel, h = 0.5"), std::string::npos);
   EXPECT_NE(html.find("Causal, random scores"), std::string::npos);
 }
@@ -329,7 +330,10 @@ TEST(Write, AllFourFilesNoLeftoversAndClearErrors) {
 }
 
 TEST(Time, UtcNowIsIso8601) {
-  EXPECT_TRUE(std::regex_match(UtcNow(), std::regex(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ)"))) << UtcNow();
+  const std::string t = UtcNow(), shape = "dddd-dd-ddTdd:dd:ddZ";
+  ASSERT_EQ(t.size(), shape.size()) << t;
+  for (size_t i = 0; i < t.size(); ++i)
+    EXPECT_TRUE(shape[i] == 'd' ? std::isdigit(static_cast<unsigned char>(t[i])) != 0 : t[i] == shape[i]) << t;
 }
 
 }  // namespace
