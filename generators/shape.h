@@ -32,6 +32,9 @@ struct DimRange {
   int64_t min = 1;
   int64_t max = 320;
   int64_t large_from = 160;
+  /// When > min: dimensions are drawn from [draw_min, max] but still shrink
+  /// down to min (e.g. start at 256 x 256, shrink to 1 x 1).
+  int64_t draw_min = 0;
 };
 
 /// Default dimension ranges per backend (MPFR costs ~10^3 x double per
