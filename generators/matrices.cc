@@ -2,6 +2,8 @@
 
 #include <Eigen/LU>
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace attnprop::gen {
@@ -15,7 +17,40 @@ Mat<Q> ToRationals(const ExactMatrix& m) {
   return out;
 }
 
-Exact Finish(const Q& q, Arith arith) { return arith == Arith::kExact ? Exact(q) : Exact(RoundToDouble(q)); }
+Exact Finish(const Q& q, Arith arith) {
+  switch (arith) {
+    case Arith::kExact:
+      return Exact(q);
+    case Arith::kRoundToDouble:
+      return Exact(RoundToDouble(q));
+    case Arith::kRoundToFloat:
+      return Exact(ToFloatValue(RoundToPrecision(q, 24)));
+  }
+  return Exact(q);
+}
+
+double UnitRoundoffOf(Arith arith) {
+  switch (arith) {
+    case Arith::kExact:
+      return 0;
+    case Arith::kRoundToDouble:
+      return 0x1p-53;
+    case Arith::kRoundToFloat:
+      return 0x1p-24;
+  }
+  return 0;
+}
+
+double ToFloatValue(double d) {
+  if (!std::isfinite(d)) return d;
+  // Out of float's range the conversion is undefined: saturate first.
+  constexpr double kMax = std::numeric_limits<float>::max();
+  return static_cast<double>(static_cast<float>(std::clamp(d, -kMax, kMax)));
+}
+
+rc::Gen<Exact> FloatValued(rc::Gen<Exact> g) {
+  return rc::gen::map(std::move(g), [](const Exact& x) { return Exact(ToFloatValue(x.ToDouble())); });
+}
 
 ExactMatrix FromRationals(const Mat<Q>& m, Arith arith) {
   ExactMatrix out(m.rows(), m.cols());
@@ -189,7 +224,7 @@ rc::Gen<ExactMatrix> LambdaVector(DimRange m, Arith arith) {
 }
 
 rc::Gen<ExactMatrix> WithMaxNorm(DimRange rows, DimRange cols, Exact c, Arith arith) {
-  const Q cq = arith == Arith::kExact ? c.ToRational() : Q(RoundToDouble(c.ToRational()));
+  const Q cq = arith == Arith::kExact ? c.ToRational() : Finish(c.ToRational(), arith).ToRational();
   return Shaped<ExactMatrix>({{rows}, {cols}}, {{{0, 1}, SimpleDyadic(1, 8)}}, [cq, arith](const Params& p) {
     ExactMatrix a = p.Matrix(0);
     size_t arg = 0;

@@ -24,13 +24,47 @@
 
 namespace attnprop::gen {
 
-enum class Arith { kExact, kRoundToDouble };
+/// kRoundToFloat: each entry rounded to the nearest float (held in a
+/// double, so every backend sees the same float-representable input); the
+/// bounds below then hold with u = 2^-24.
+enum class Arith { kExact, kRoundToDouble, kRoundToFloat };
 
-/// kExact for exact scalars (mpq), kRoundToDouble for the floating ones.
+/// kExact for exact scalars (mpq), kRoundToFloat for float, kRoundToDouble
+/// for double and MPFR.
 template <class S>
 constexpr Arith ArithFor() {
-  return ScalarTraits<S>::kExact ? Arith::kExact : Arith::kRoundToDouble;
+  if constexpr (ScalarTraits<S>::kExact) {
+    return Arith::kExact;
+  } else if constexpr (std::is_same_v<S, float>) {
+    return Arith::kRoundToFloat;
+  } else {
+    return Arith::kRoundToDouble;
+  }
 }
+
+/// The unit roundoff of an Arith: 0, 2^-53 or 2^-24.
+double UnitRoundoffOf(Arith arith);
+
+/// Typed conversions: a list of exact matrices (e.g. a batch) in scalar S,
+/// and an n x 1 exact matrix as a vector.
+template <class S>
+std::vector<Mat<S>> AsMats(const std::vector<ExactMatrix>& ms) {
+  std::vector<Mat<S>> out;
+  out.reserve(ms.size());
+  for (const ExactMatrix& m : ms) out.push_back(m.As<S>());
+  return out;
+}
+template <class S>
+Vec<S> AsVec(const ExactMatrix& column) {
+  return column.As<S>().col(0);
+}
+
+/// Values of `g` rounded to the nearest float (held as doubles): inputs for
+/// the float backend that every other backend sees unchanged. Rounding is
+/// monotone, so a range [lo, hi] of floats is kept by every shrink.
+rc::Gen<Exact> FloatValued(rc::Gen<Exact> g);
+/// The float nearest d (saturating at +-FLT_MAX), as a double.
+double ToFloatValue(double d);
 
 /// Exact conversion of an ExactMatrix to rationals (throws on inf/NaN).
 Mat<attnprop::Rational> ToRationals(const ExactMatrix& m);

@@ -353,11 +353,13 @@ std::vector<std::string> ScalarClasses(const Exact& x) {
   return c;
 }
 
-double RoundToDouble(const Q& q) {
+double RoundToDouble(const Q& q) { return RoundToPrecision(q, 53); }
+
+double RoundToPrecision(const Q& q, int bits) {
   mpfr_t t;
-  mpfr_init2(t, 53);
+  mpfr_init2(t, bits);
   mpfr_set_q(t, q.backend().data(), MPFR_RNDN);
-  const double d = mpfr_get_d(t, MPFR_RNDN);  // exact: t has 53 bits
+  const double d = mpfr_get_d(t, MPFR_RNDN);  // exact: t has <= 53 bits
   mpfr_clear(t);
   return d;
 }

@@ -111,5 +111,8 @@ std::vector<std::string> ScalarClasses(const Exact& x);
 
 /// Rounds a rational to the nearest double (ties to even) through MPFR.
 double RoundToDouble(const attnprop::Rational& q);
+/// Rounds a rational to the nearest value with a `bits`-bit significand
+/// (bits <= 53; 24 gives float values), returned as a double.
+double RoundToPrecision(const attnprop::Rational& q, int bits);
 
 }  // namespace attnprop::gen

@@ -98,6 +98,24 @@ TEST(Structured, OrthogonalRoundedWithinBound) {
   }
 }
 
+TEST(Structured, OrthogonalRoundedToFloatWithinBound) {
+  // As above with u = 2^-24; every entry is a float.
+  const double uf = UnitRoundoffOf(Arith::kRoundToFloat);
+  const Q bound = Q(2 * uf) + Q(uf) * Q(uf);
+  CheckRunAndShrinks<ExactMatrix>(
+      Orthogonal({1, 24, 24}, ArithFor<float>()),
+      [&](const ExactMatrix& q) {
+        for (const Exact& e : q.data) ASSERT_EQ(static_cast<double>(static_cast<float>(e.ToDouble())), e.ToDouble());
+        const Mat<Q> m = ToRationals(q);
+        ASSERT_LE(MaxAbsDiff(m.transpose() * m, Mat<Q>::Identity(q.rows, q.cols)), bound);
+      },
+      30, 2);
+  for (const Exact& x : Sample(FloatValued(Wide(1e4)))) {
+    ASSERT_EQ(static_cast<double>(static_cast<float>(x.ToDouble())), x.ToDouble());
+    ASSERT_LE(std::fabs(x.ToDouble()), 1e4);
+  }
+}
+
 TEST(Structured, SymmetricWithSpectrum) {
   // kExact: S symmetric and S Q = Q diag(lambda) exactly, Q orthogonal.
   CheckRunAndShrinks<SpectralCase>(
