@@ -99,7 +99,7 @@ std::vector<double> SimplerDoubles(double x, double lo, double hi) {
   for (int bits : {1, 2, 3, 4, 6, 8, 12, 16, 24, 32, 40})
     add(TruncateSignificand(x, bits));
   // Powers of two with exponents nearer 0 (huge or tiny magnitudes).
-  const int e = std::ilogb(x);
+  const int e = x == 0 ? 0 : std::ilogb(x);  // ilogb(0) is INT_MIN
   if (e >= 62 || e <= -62) {
     rc::Seq<int> exps = rc::shrink::towards<int>(e, 0);
     while (auto v = exps.next()) add(std::copysign(std::ldexp(1.0, *v), x));
