@@ -36,14 +36,16 @@ struct Attend2Additivity {
           gen::PositiveRational(1000, 97), gen::PositiveRational(1000, 97), gen::Rational(1000, 60),
           gen::Rational(1000, 60), gen::Rational(1000, 60), gen::Rational(1000, 60));
     } else {
-      // Scores up to +-1000 (far past exp's overflow at 709.8), values up to
-      // +-2^20 with fractions: the claim quantifies over all reals.
+      // Scores with a wide dynamic range up to +-1000 (subnormal and tiny
+      // magnitudes, the thresholds of exp at 709.78 and -745.13, far past
+      // exp's overflow), values up to +-2^20 with fractions: the claim
+      // quantifies over all reals.
       return rc::gen::apply(
           [](Exact s0, Exact s1, Exact v0, Exact v0p, Exact v1, Exact v1p) {
             return Case().Scalar("s0", s0).Scalar("s1", s1).Scalar("v0", v0).Scalar("v0'", v0p).Scalar("v1", v1).Scalar(
                 "v1'", v1p);
           },
-          gen::Dyadic(1000, 8), gen::Dyadic(1000, 8), gen::Dyadic(1 << 20, 12), gen::Dyadic(1 << 20, 12),
+          gen::Wide(1000), gen::Wide(1000), gen::Dyadic(1 << 20, 12), gen::Dyadic(1 << 20, 12),
           gen::Dyadic(1 << 20, 12), gen::Dyadic(1 << 20, 12));
     }
   }

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "generators/scalars.h"
+#include "generators/shape.h"
 #include "model/attention.h"
 #include "properties/framework/property.h"
 
@@ -32,21 +33,27 @@ struct SimplexRows {
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return rc::gen::mapcat(
-        rc::gen::tuple(gen::Dim(1, kMaxLen<S>), gen::Dim(1, kMaxLen<S>), gen::Dim(1, kMaxWidth<S>),
-                       rc::gen::element<int64_t>(1, 8, 64)),
-        [](const std::tuple<int64_t, int64_t, int64_t, int64_t>& dims) {
-          const auto [t_q, t_k, d_k, magnitude] = dims;
-          // Entries up to 64 with d_k up to 16 give |scores| in the thousands:
-          // far past the overflow of exp (709.8) without max subtraction.
-          return rc::gen::apply(
-              [d_k](ExactMatrix q, ExactMatrix k) {
-                return Case()
-                    .Matrix("Q", std::move(q))
-                    .Matrix("K", std::move(k))
-                    .Scalar("scale", 1.0 / std::sqrt(static_cast<double>(d_k)));
-              },
-              gen::Matrix(t_q, d_k, gen::Dyadic(magnitude, 4)), gen::Matrix(t_k, d_k, gen::Dyadic(magnitude, 4)));
+    // Shaped (generators/shape.h): t_q, t_k, d_k are drawn from their edge
+    // classes and keep shrinking (rows and columns dropped) after entries
+    // shrank. A per-case magnitude in {1, 8, 64} (shrinking toward 1) scales
+    // entries on the 2^-10 grid (exact: powers of two). Entries up to 64 with
+    // d_k up to 16 give |scores| in the thousands: far past the overflow of
+    // exp (709.8) without max subtraction.
+    const gen::DimRange len{1, kMaxLen<S>, kMaxLen<S>}, width{1, kMaxWidth<S>, kMaxWidth<S>};
+    const rc::Gen<Exact> magnitude =
+        rc::gen::map(rc::gen::inRange<int>(0, 3), [](int k) { return Exact(std::ldexp(1.0, 3 * k)); });
+    return gen::Shaped<Case>(
+        {{len}, {len}, {width}}, {{{0, 2}, gen::Dyadic(1, 10)}, {{1, 2}, gen::Dyadic(1, 10)}, {{}, magnitude}},
+        [](const gen::Params& p) {
+          const double m = p.arrays[2][0].ToDouble();
+          auto scaled = [m](ExactMatrix x) {
+            for (Exact& e : x.data) e = Exact(e.ToDouble() * m);
+            return x;
+          };
+          return Case()
+              .Matrix("Q", scaled(p.Matrix(0)))
+              .Matrix("K", scaled(p.Matrix(1)))
+              .Scalar("scale", 1.0 / std::sqrt(static_cast<double>(p.dims[2])));
         });
   }
 
