@@ -20,9 +20,9 @@ namespace avx512 {
 namespace {
 
 // exp(x), x <= 0: as in kernel_avx2.cc (Cody-Waite reduction, Taylor degree
-// 7 / 13 with FMA), but 2^n is applied with vscalef, which rounds correctly
-// into the subnormals; x is clamped at -120 (-800), where the result is
-// exactly 0, so -inf and NaN give 0. Tested: <= 4 u relative on [-80, 0].
+// 7 / 13 with FMA, results below e^kExpFlush* flushed to 0 so that no
+// subnormal, and no microcode assist, ever arises), with 2^n applied by
+// vscalef. Tested: <= 4 u relative on [kExpFlush*, 0].
 struct F32Ops {
   using T = float;
   using V = __m512;
@@ -43,7 +43,8 @@ struct F32Ops {
     return _mm512_mask_mov_ps(x, hide, _mm512_set1_ps(-std::numeric_limits<T>::infinity()));
   }
   static V Exp(V x) {
-    x = _mm512_max_ps(x, _mm512_set1_ps(-120.0f));
+    const __mmask16 keep = _mm512_cmp_ps_mask(x, _mm512_set1_ps(kExpFlushF32), _CMP_GE_OQ);  // NaN: 0
+    x = _mm512_max_ps(x, _mm512_set1_ps(kExpFlushF32));
     const V n = _mm512_roundscale_ps(_mm512_mul_ps(x, _mm512_set1_ps(1.44269504088896341f)),
                                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     V r = _mm512_fnmadd_ps(n, _mm512_set1_ps(0.693359375f), x);
@@ -56,7 +57,7 @@ struct F32Ops {
     p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(0.5f));
     p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
     p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.0f));
-    return _mm512_scalef_ps(p, n);
+    return _mm512_maskz_mov_ps(keep, _mm512_scalef_ps(p, n));
   }
 };
 
@@ -80,7 +81,8 @@ struct F64Ops {
     return _mm512_mask_mov_pd(x, hide, _mm512_set1_pd(-std::numeric_limits<T>::infinity()));
   }
   static V Exp(V x) {
-    x = _mm512_max_pd(x, _mm512_set1_pd(-800.0));
+    const __mmask8 keep = _mm512_cmp_pd_mask(x, _mm512_set1_pd(kExpFlushF64), _CMP_GE_OQ);
+    x = _mm512_max_pd(x, _mm512_set1_pd(kExpFlushF64));
     const V n = _mm512_roundscale_pd(_mm512_mul_pd(x, _mm512_set1_pd(1.4426950408889634)),
                                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     V r = _mm512_fnmadd_pd(n, _mm512_set1_pd(6.93145751953125E-1), x);
@@ -92,7 +94,7 @@ struct F64Ops {
                                             1.0 / 6.0,         0.5,              1.0,
                                             1.0};
     for (double c : kInvFact) p = _mm512_fmadd_pd(p, r, _mm512_set1_pd(c));
-    return _mm512_scalef_pd(p, n);
+    return _mm512_maskz_mov_pd(keep, _mm512_scalef_pd(p, n));
   }
 };
 

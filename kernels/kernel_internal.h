@@ -13,7 +13,7 @@ namespace attnprop::kernel {
 /// target and type, so that the block structure (and hence every rounding)
 /// of a row depends only on the row, never on threads or batch layout.
 inline constexpr int64_t kBlockQ = 64;
-inline constexpr int64_t kBlockK = 48;
+inline constexpr int64_t kBlockK = 64;
 
 /// One validated call: dimensions >= 1, pointers non-null (lse may be null).
 template <class T>
@@ -63,7 +63,13 @@ const TargetImpl* FindTarget(const char* name);
 /// Whether this CPU can run the target.
 bool CpuSupports(const TargetImpl* impl);
 
-/// The documented relative error bound of each target's exp on [-80, 0] in
+/// Every target's exp returns 0 for x below these (and for -inf, NaN):
+/// e^-87 > 2^-126 and e^-708 > 2^-1022, so no result is subnormal. A flushed
+/// weight is off by less than e^kExpFlush* (absolute, relative to the row max).
+inline constexpr float kExpFlushF32 = -87.0f;
+inline constexpr double kExpFlushF64 = -708.0;
+
+/// The documented relative error bound of each target's exp on [kExpFlush*, 0] in
 /// units of the type's unit roundoff u (see flash_impl.inc).
 inline constexpr double kExpErrorUnits = 4.0;
 

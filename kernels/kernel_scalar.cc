@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <type_traits>
 #include <utility>
 
 #include "kernels/kernel_internal.h"
@@ -31,8 +32,12 @@ struct ScalarOps {
   static V Fma(V a, V b, V c) { return a * b + c; }
   static V Max(V a, V b) { return a > b ? a : b; }
   static V MaskFirst(V x, int n) { return n > 0 ? -std::numeric_limits<T>::infinity() : x; }
-  // glibc exp (<= 1 ulp); -inf and NaN (an empty row's -inf - -inf) give 0.
-  static V Exp(V x) { return x > std::numeric_limits<T>::lowest() ? std::exp(x) : T{0}; }
+  // glibc exp (<= 1 ulp), flushed to 0 below e^kExpFlush* as on the vector
+  // paths; -inf and NaN (an empty row's -inf - -inf) give 0.
+  static V Exp(V x) {
+    const T lo = static_cast<T>(std::is_same_v<T, float> ? kExpFlushF32 : kExpFlushF64);
+    return x >= lo ? std::exp(x) : T{0};
+  }
 };
 
 using F32Ops = ScalarOps<float, 4, 4>;

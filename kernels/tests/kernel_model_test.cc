@@ -23,10 +23,11 @@ template <class T>
 double UnitRoundoff() {
   return std::is_same_v<T, float> ? 0x1p-24 : 0x1p-53;
 }
-// The smallest normal of T: exp results below it may be flushed (see Ops::Exp).
+// Weights below e^kExpFlush* are flushed to 0 (see kernel_internal.h).
 template <class T>
 double TinyNormal() {
-  return static_cast<double>(std::numeric_limits<T>::min());
+  return std::is_same_v<T, float> ? std::exp(static_cast<double>(kernel::kExpFlushF32))
+                                  : std::exp(kernel::kExpFlushF64);
 }
 double Gamma(double n, double u) { return n * u / (1 - n * u); }
 
@@ -52,7 +53,7 @@ struct Worst {
 //   normalised weight w_ij by a factor within exp(+-2 rho_i);
 //   sums of l and O: gamma_{t_k + nb} each (t_k terms, nb rescales), plus
 //   one division: b_i = gamma_{2 (t_k + nb) + 1};
-//   flushing of weights below the smallest normal t: <= 2 t_k t max_j |v_jc|.
+//   flushing of weights below t = e^kExpFlush*: <= 2 t_k t max_j |v_jc|.
 //   |out - ref| <= (a + b + a b) sum_j w_ij |v_jc| + 2 t_k t max_j |v_jc|,
 //   a = expm1(2 rho_i).
 // Tolerance for lse_i: rho_i + gamma_{t_k + nb + 1} (sum of positive terms,
@@ -134,11 +135,12 @@ struct Shape {
 };
 
 // Block and vector tails: widths around 1, 4, 8 and 16 lanes, lengths around
-// the key block (48) and the query block (64).
+// the key block and the query block (kBlockK = kBlockQ = 64 at present;
+// the shapes also straddle 48 and 128).
 const Shape kShapes[] = {
     {1, 1, 1, 1, 1},    {1, 3, 5, 7, 9},    {2, 5, 17, 8, 16},  {1, 17, 47, 16, 17},
     {1, 48, 48, 15, 8}, {1, 49, 49, 17, 31}, {1, 63, 50, 9, 33}, {1, 65, 97, 4, 3},
-    {1, 130, 20, 3, 5}, {1, 7, 130, 33, 2},  {2, 66, 66, 2, 2},  {1, 1, 200, 24, 40},
+    {1, 130, 20, 3, 5}, {1, 7, 130, 33, 2},  {2, 66, 66, 2, 2},  {1, 1, 200, 24, 40}, {1, 64, 64, 16, 16}, {1, 20, 129, 6, 7}, {1, 128, 128, 2, 1},
 };
 
 class ModelTest : public TargetTest {};
