@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 #include <new>
+#include <pthread.h>
 #include <string>
 #include <thread>
 #include <vector>
@@ -162,9 +163,22 @@ class Pool {
   uint64_t generation_ = 0;
 };
 
+std::atomic<Pool*> g_pool{nullptr};
+
+// A forked child has none of the parent's workers: it gets a fresh pool (the
+// old one, whose mutexes may be held by threads that do not exist there, is
+// abandoned).
+void ResetPoolInChild() { g_pool.store(new Pool); }
+
 Pool& GetPool() {
-  static Pool* pool = new Pool;  // never destroyed: detached workers use it
-  return *pool;
+  static Pool* first = [] {
+    auto* pool = new Pool;  // never destroyed: detached workers use it
+    g_pool.store(pool);
+    pthread_atfork(nullptr, nullptr, ResetPoolInChild);
+    return pool;
+  }();
+  (void)first;
+  return *g_pool.load();
 }
 
 struct AlignedFree {

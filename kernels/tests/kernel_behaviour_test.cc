@@ -9,6 +9,8 @@
 #include <cstdlib>
 #include <limits>
 #include <random>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <vector>
 
 #include "kernels/kernel_internal.h"
@@ -287,6 +289,28 @@ TEST(KernelControls, VersionAndTargets) {
   ASSERT_EQ(attnprop_kernel_set_target("auto"), 0);
   EXPECT_NE(attnprop_kernel_set_threads(-1), 0);
   EXPECT_EQ(attnprop_kernel_set_threads(0), 0);
+}
+
+// After fork() the child has none of the pool's worker threads; a
+// multi-threaded call there must still complete (and give the same bytes).
+TEST(KernelControls, WorksInForkedChild) {
+  std::mt19937_64 rng(208);
+  const Problem<float> p = MakeProblem<float>(rng, 2, 200, 150, 8, 8, 0.5, true);
+  ASSERT_EQ(attnprop_kernel_set_threads(2), 0);
+  const Result<float> parent = kernel_test::Run(p);  // starts the pool's workers
+  ASSERT_EQ(parent.rc, 0);
+  const pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    alarm(20);  // a deadlock ends the child with SIGALRM
+    const Result<float> child = kernel_test::Run(p);
+    _exit(child.rc == 0 && SameBytes(child.out, parent.out) ? 0 : 1);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFEXITED(status)) << "child killed by signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  EXPECT_EQ(WIFEXITED(status) ? WEXITSTATUS(status) : -1, 0);
+  attnprop_kernel_set_threads(0);
 }
 
 // The environment is read once, at first use: each case runs in a fresh
