@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
 #include <string>
@@ -116,6 +118,23 @@ class TargetTest : public ::testing::TestWithParam<const char*> {
     attnprop_kernel_set_threads(0);
   }
 };
+
+/// Prints, before the first test, which targets this CPU runs and which one
+/// the library chose by default (reproducibility banner).
+class KernelBanner : public ::testing::Environment {
+ public:
+  void SetUp() override {
+    // Must not read the library's settings: the environment tests need them
+    // unread until their first call.
+    const char* env = std::getenv("ATTNPROP_KERNEL_TARGET");
+    std::printf("attnprop kernel: ABI %d, ATTNPROP_KERNEL_TARGET=%s; this CPU runs:", attnprop_kernel_abi_version(),
+                env != nullptr ? env : "(unset: best supported)");
+    for (const char* t : {"scalar", "avx2", "avx512"})
+      if (attnprop_kernel_target_supported(t) == 1) std::printf(" %s", t);
+    std::printf("\n");
+  }
+};
+inline ::testing::Environment* const kKernelBanner = ::testing::AddGlobalTestEnvironment(new KernelBanner);
 
 inline std::string TargetName(const ::testing::TestParamInfo<const char*>& info) { return info.param; }
 
