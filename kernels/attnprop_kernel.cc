@@ -10,12 +10,14 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <mutex>
 #include <new>
 #include <pthread.h>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include "kernels/attnprop_kernel_ext.h"
@@ -189,6 +191,20 @@ bool MulFits(int64_t a, int64_t b, int64_t limit, int64_t* r) {
   return !__builtin_mul_overflow(a, b, r) && *r <= limit;
 }
 
+// The scale in T, rounded as IEEE conversion does (to nearest; beyond the
+// largest float by half an ulp or more: +-inf). A plain cast of a double out
+// of float's range is undefined behaviour in C++.
+template <class T>
+T ScaleAs(double x) {
+  if constexpr (std::is_same_v<T, float>) {
+    constexpr double kOverflow = 0x1p128 - 0x1p103;  // FLT_MAX + half an ulp
+    if (std::fabs(x) >= kOverflow) return std::copysign(std::numeric_limits<float>::infinity(), static_cast<float>(x > 0 ? 1 : -1));
+    if (std::fabs(x) > std::numeric_limits<float>::max())
+      return std::copysign(std::numeric_limits<float>::max(), static_cast<float>(x > 0 ? 1 : -1));
+  }
+  return static_cast<T>(x);
+}
+
 // Checks the arguments; fills `p` on success.
 template <class T>
 int Validate(const attnprop_attention_args* args, Problem<T>* p) {
@@ -210,7 +226,7 @@ int Validate(const attnprop_attention_args* args, Problem<T>* p) {
                   args->t_k,
                   args->d_k,
                   args->d_v,
-                  static_cast<T>(args->scale),
+                  ScaleAs<T>(args->scale),
                   args->causal == 1,
                   static_cast<const T*>(args->q),
                   static_cast<const T*>(args->k),

@@ -264,6 +264,18 @@ void InvalidArgumentsWriteNothing() {
   EXPECT_EQ(Call(&a, static_cast<T*>(nullptr)), 0);
   EXPECT_TRUE(out.CanariesIntact());
 }
+// A finite double scale beyond float's range is valid: the f32 kernel rounds
+// it as IEEE conversion does (to +-inf, or to the largest float) and runs
+// (its scores then overflow, as f32 arithmetic does); the ASan/UBSan preset
+// checks that no undefined float-to-float conversion happens on the way.
+TEST_P(BehaviourTest, F32HugeScaleIsAccepted) {
+  std::mt19937_64 rng(209);
+  for (double scale : {1e300, -1e300, 0x1p128 - 0x1p104, 1e-300}) {
+    const Problem<float> p = MakeProblem<float>(rng, 1, 3, 4, 2, 2, scale, false);
+    EXPECT_EQ(kernel_test::Run(p).rc, 0) << scale;
+  }
+}
+
 TEST_P(BehaviourTest, F32InvalidArgumentsWriteNothing) { InvalidArgumentsWriteNothing<float>(); }
 TEST_P(BehaviourTest, F64InvalidArgumentsWriteNothing) { InvalidArgumentsWriteNothing<double>(); }
 
