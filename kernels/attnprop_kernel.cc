@@ -1,0 +1,336 @@
+// The C ABI (attnprop_kernel.h) and its extension (attnprop_kernel_ext.h):
+// argument checks, run-time choice of the SIMD target, and the thread pool.
+#include "kernels/attnprop_kernel.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <new>
+#include <pthread.h>
+#include <string>
+#include <thread>
+#include <type_traits>
+#include <vector>
+
+#include "kernels/attnprop_kernel_ext.h"
+#include "kernels/kernel_internal.h"
+
+#define ATTNPROP_EXPORT extern "C" __attribute__((visibility("default")))
+
+namespace attnprop::kernel {
+namespace {
+
+constexpr int kOk = 0;
+constexpr int kInvalidArgument = 1;
+constexpr int kBadConfiguration = 2;
+constexpr int kOutOfMemory = 3;
+
+bool CpuHasAvx2() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+bool CpuHasAvx512() {
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
+         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") && CpuHasAvx2();
+}
+
+const TargetImpl* BestTarget() {
+  if (CpuHasAvx512()) return &kAvx512Impl;
+  if (CpuHasAvx2()) return &kAvx2Impl;
+  return &kScalarImpl;
+}
+
+// The settings, read from the environment once, at first use.
+struct Settings {
+  std::atomic<const TargetImpl*> target{nullptr};
+  std::atomic<int> threads{0};             // 0 = hardware concurrency
+  std::atomic<bool> target_error{false};   // ATTNPROP_KERNEL_TARGET unusable
+  std::atomic<bool> threads_error{false};  // ATTNPROP_KERNEL_THREADS unusable
+};
+
+Settings& GetSettings() {
+  static Settings* settings = [] {
+    auto* s = new Settings;  // never destroyed: calls may come during exit
+    s->target = BestTarget();
+    if (const char* name = std::getenv("ATTNPROP_KERNEL_TARGET"); name != nullptr && *name != '\0') {
+      if (std::strcmp(name, "auto") != 0) {
+        const TargetImpl* impl = FindTarget(name);
+        if (impl == nullptr) {
+          std::fprintf(stderr,
+                       "attnprop_kernel: ATTNPROP_KERNEL_TARGET=%s is not a target (scalar, avx2, avx512, "
+                       "auto); attention calls fail\n",
+                       name);
+          s->target_error = true;
+        } else if (!CpuSupports(impl)) {
+          std::fprintf(stderr,
+                       "attnprop_kernel: ATTNPROP_KERNEL_TARGET=%s is not supported by this CPU; "
+                       "attention calls fail\n",
+                       name);
+          s->target_error = true;
+        } else {
+          s->target = impl;
+        }
+      }
+    }
+    if (const char* text = std::getenv("ATTNPROP_KERNEL_THREADS"); text != nullptr && *text != '\0') {
+      char* end = nullptr;
+      const long n = std::strtol(text, &end, 10);
+      if (*end != '\0' || n < 0 || n > 4096) {
+        std::fprintf(stderr,
+                     "attnprop_kernel: ATTNPROP_KERNEL_THREADS=%s is not an integer in [0, 4096]; "
+                     "attention calls fail\n",
+                     text);
+        s->threads_error = true;
+      } else {
+        s->threads = static_cast<int>(n);
+      }
+    }
+    return s;
+  }();
+  return *settings;
+}
+
+int DefaultThreads() {
+  const unsigned hc = std::thread::hardware_concurrency();
+  return hc == 0 ? 1 : static_cast<int>(std::min(hc, 4096u));
+}
+
+// A pool of sleeping workers (no spinning: the benchmark's BLAS baseline and
+// other callers must not lose cores to idle waiters). One call at a time
+// uses it; a concurrent call runs on its own thread instead (same results).
+class Pool {
+ public:
+  // Runs job(worker_index) on n threads (the caller is worker 0).
+  void Run(int n, const std::function<void(int)>& job) {
+    std::unique_lock<std::mutex> busy(busy_, std::try_to_lock);
+    if (n <= 1 || !busy.owns_lock()) {
+      job(0);
+      return;
+    }
+    {
+      std::unique_lock<std::mutex> lock(mu_);
+      while (static_cast<int>(workers_.size()) < n - 1) {
+        const int index = static_cast<int>(workers_.size()) + 1;
+        workers_.emplace_back([this, index] { Work(index); });
+        workers_.back().detach();
+      }
+      job_ = &job;
+      participants_ = n - 1;
+      pending_ = n - 1;
+      ++generation_;
+    }
+    wake_.notify_all();
+    job(0);
+    std::unique_lock<std::mutex> lock(mu_);
+    done_.wait(lock, [this] { return pending_ == 0; });
+    job_ = nullptr;
+  }
+
+ private:
+  void Work(int index) {
+    uint64_t seen = 0;
+    for (;;) {
+      const std::function<void(int)>* job = nullptr;
+      {
+        std::unique_lock<std::mutex> lock(mu_);
+        wake_.wait(lock, [&] { return generation_ != seen && index <= participants_; });
+        seen = generation_;
+        job = job_;
+      }
+      (*job)(index);
+      {
+        std::lock_guard<std::mutex> lock(mu_);
+        --pending_;
+      }
+      done_.notify_one();
+    }
+  }
+
+  std::mutex busy_;
+  std::mutex mu_;
+  std::condition_variable wake_, done_;
+  std::vector<std::thread> workers_;
+  const std::function<void(int)>* job_ = nullptr;
+  int participants_ = 0;
+  int pending_ = 0;
+  uint64_t generation_ = 0;
+};
+
+std::atomic<Pool*> g_pool{nullptr};
+
+// A forked child has none of the parent's workers: it gets a fresh pool (the
+// old one, whose mutexes may be held by threads that do not exist there, is
+// abandoned).
+void ResetPoolInChild() { g_pool.store(new Pool); }
+
+Pool& GetPool() {
+  static Pool* first = [] {
+    auto* pool = new Pool;  // never destroyed: detached workers use it
+    g_pool.store(pool);
+    pthread_atfork(nullptr, nullptr, ResetPoolInChild);
+    return pool;
+  }();
+  (void)first;
+  return *g_pool.load();
+}
+
+struct AlignedFree {
+  void operator()(void* p) const { std::free(p); }
+};
+
+bool MulFits(int64_t a, int64_t b, int64_t limit, int64_t* r) {
+  return !__builtin_mul_overflow(a, b, r) && *r <= limit;
+}
+
+// The scale in T, rounded as IEEE conversion does (to nearest; beyond the
+// largest float by half an ulp or more: +-inf). A plain cast of a double out
+// of float's range is undefined behaviour in C++.
+template <class T>
+T ScaleAs(double x) {
+  if constexpr (std::is_same_v<T, float>) {
+    constexpr double kOverflow = 0x1p128 - 0x1p103;  // FLT_MAX + half an ulp
+    if (std::fabs(x) >= kOverflow) return std::copysign(std::numeric_limits<float>::infinity(), static_cast<float>(x > 0 ? 1 : -1));
+    if (std::fabs(x) > std::numeric_limits<float>::max())
+      return std::copysign(std::numeric_limits<float>::max(), static_cast<float>(x > 0 ? 1 : -1));
+  }
+  return static_cast<T>(x);
+}
+
+// Checks the arguments; fills `p` on success.
+template <class T>
+int Validate(const attnprop_attention_args* args, Problem<T>* p) {
+  if (args == nullptr || args->struct_size < sizeof(attnprop_attention_args)) return kInvalidArgument;
+  if (args->q == nullptr || args->k == nullptr || args->v == nullptr || args->out == nullptr)
+    return kInvalidArgument;
+  if (args->batch < 1 || args->t_q < 1 || args->t_k < 1 || args->d_k < 1 || args->d_v < 1)
+    return kInvalidArgument;
+  if (!std::isfinite(args->scale) || (args->causal != 0 && args->causal != 1)) return kInvalidArgument;
+  // Every array's element count must be addressable.
+  const int64_t limit = static_cast<int64_t>(PTRDIFF_MAX / static_cast<ptrdiff_t>(sizeof(T))) / 2;
+  int64_t rows_q = 0, rows_k = 0, n = 0;
+  if (!MulFits(args->batch, args->t_q, limit, &rows_q) || !MulFits(args->batch, args->t_k, limit, &rows_k) ||
+      !MulFits(rows_q, args->d_k, limit, &n) || !MulFits(rows_q, args->d_v, limit, &n) ||
+      !MulFits(rows_k, args->d_k, limit, &n) || !MulFits(rows_k, args->d_v, limit, &n))
+    return kInvalidArgument;
+  *p = Problem<T>{args->batch,
+                  args->t_q,
+                  args->t_k,
+                  args->d_k,
+                  args->d_v,
+                  ScaleAs<T>(args->scale),
+                  args->causal == 1,
+                  static_cast<const T*>(args->q),
+                  static_cast<const T*>(args->k),
+                  static_cast<const T*>(args->v),
+                  static_cast<T*>(args->out),
+                  static_cast<T*>(args->lse)};
+  return kOk;
+}
+
+template <class T>
+int Attention(const attnprop_attention_args* args) {
+  Settings& settings = GetSettings();
+  Problem<T> p{};
+  if (const int rc = Validate(args, &p); rc != kOk) return rc;
+  if (settings.target_error || settings.threads_error) return kBadConfiguration;
+  const TargetImpl* impl = settings.target.load();
+  size_t (*workspace)(const Problem<T>&) = nullptr;
+  void (*run)(const Problem<T>&, void*, int64_t) = nullptr;
+  if constexpr (std::is_same_v<T, float>) {
+    workspace = impl->workspace_f32;
+    run = impl->run_f32;
+  } else {
+    workspace = impl->workspace_f64;
+    run = impl->run_f64;
+  }
+  const int64_t items = p.batch * QueryBlocks(p.t_q);
+  int threads = settings.threads.load();
+  if (threads == 0) threads = DefaultThreads();
+  threads = static_cast<int>(std::min<int64_t>(threads, items));
+
+  // All scratch is allocated before anything is written, so that a failed
+  // allocation leaves out and lse untouched.
+  const size_t bytes = workspace(p);
+  std::vector<std::unique_ptr<void, AlignedFree>> spaces;
+  spaces.reserve(static_cast<size_t>(threads));
+  for (int t = 0; t < threads; ++t) {
+    void* ws = std::aligned_alloc(64, bytes);
+    if (ws == nullptr) return kOutOfMemory;
+    spaces.emplace_back(ws);
+  }
+  std::atomic<int64_t> next{0};
+  const std::function<void(int)> job = [&](int worker) {
+    void* ws = spaces[static_cast<size_t>(worker)].get();
+    for (int64_t item = next.fetch_add(1); item < items; item = next.fetch_add(1)) run(p, ws, item);
+  };
+  GetPool().Run(threads, job);
+  return kOk;
+}
+
+}  // namespace
+
+const TargetImpl* FindTarget(const char* name) {
+  if (name == nullptr) return nullptr;
+  for (const TargetImpl* impl : {&kScalarImpl, &kAvx2Impl, &kAvx512Impl})
+    if (std::strcmp(name, impl->name) == 0) return impl;
+  return nullptr;
+}
+
+bool CpuSupports(const TargetImpl* impl) {
+  if (impl == &kScalarImpl) return true;
+  if (impl == &kAvx2Impl) return CpuHasAvx2();
+  if (impl == &kAvx512Impl) return CpuHasAvx512();
+  return false;
+}
+
+}  // namespace attnprop::kernel
+
+using attnprop::kernel::BestTarget;
+using attnprop::kernel::CpuSupports;
+using attnprop::kernel::FindTarget;
+using attnprop::kernel::GetSettings;
+
+ATTNPROP_EXPORT int attnprop_kernel_abi_version(void) { return ATTNPROP_KERNEL_ABI_VERSION; }
+
+ATTNPROP_EXPORT int attnprop_attention_f32(const attnprop_attention_args* args) {
+  return attnprop::kernel::Attention<float>(args);
+}
+
+ATTNPROP_EXPORT int attnprop_attention_f64(const attnprop_attention_args* args) {
+  return attnprop::kernel::Attention<double>(args);
+}
+
+ATTNPROP_EXPORT int attnprop_kernel_set_target(const char* name) {
+  auto& settings = GetSettings();
+  if (name == nullptr) return 1;
+  const auto* impl = std::strcmp(name, "auto") == 0 ? BestTarget() : FindTarget(name);
+  if (impl == nullptr || !CpuSupports(impl)) return 1;
+  settings.target = impl;
+  settings.target_error = false;
+  return 0;
+}
+
+ATTNPROP_EXPORT const char* attnprop_kernel_target(void) { return GetSettings().target.load()->name; }
+
+ATTNPROP_EXPORT int attnprop_kernel_target_supported(const char* name) {
+  if (name != nullptr && std::strcmp(name, "auto") == 0) return 1;
+  const auto* impl = FindTarget(name);
+  return impl != nullptr && CpuSupports(impl) ? 1 : 0;
+}
+
+ATTNPROP_EXPORT int attnprop_kernel_set_threads(int n) {
+  auto& settings = GetSettings();
+  if (n < 0) return 1;
+  settings.threads = n;
+  settings.threads_error = false;
+  return 0;
+}

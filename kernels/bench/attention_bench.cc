@@ -1,0 +1,263 @@
+// Benchmark of attnprop's attention kernel (Google Benchmark), in one run:
+//   peak/<type>/threads:N        the FMA peak (independent FMA chains),
+//   flash/<type>/T/d/causal/N    the kernel through the C ABI, one head,
+//   unfused/<type>/T/d/causal/N  OpenBLAS gemm (Q K^T), row softmax, gemm (P V),
+//                                computing the whole T x T matrix even when causal.
+// GFLOP/s counts 4 T^2 d flops per head, half of that when causal (for the
+// baseline too: it is credited with the useful flops only). After the runs a
+// summary prints the ratios kernel/baseline, kernel/peak, 2 threads/1 thread
+// and the peak resident memory after the kernel runs and after the baseline.
+// Benchmarks run in registration order (peak, kernel, baseline), so the RSS
+// recorded after the kernel runs excludes the baseline's T x T buffers.
+#include <benchmark/benchmark.h>
+#include <cblas.h>
+#include <sys/resource.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <map>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "kernels/attnprop_kernel.h"
+#include "kernels/attnprop_kernel_ext.h"
+#include "kernels/bench/baseline_softmax.h"
+#include "kernels/bench/fma_peak.h"
+
+namespace {
+
+double PeakRssMiB() {
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  return static_cast<double>(ru.ru_maxrss) / 1024.0;  // ru_maxrss is in KiB
+}
+
+double FlopsPerHead(int64_t t, int64_t d, bool causal) {
+  const double f = 4.0 * static_cast<double>(t) * static_cast<double>(t) * static_cast<double>(d);
+  return causal ? f / 2 : f;
+}
+
+template <class T>
+struct Inputs {
+  std::vector<T> q, k, v, out, lse;
+  Inputs(int64_t t, int64_t d) {
+    std::mt19937_64 rng(42);
+    std::uniform_real_distribution<double> dist(-1.0, 1.0);
+    auto fill = [&](std::vector<T>& x) {
+      x.resize(static_cast<size_t>(t * d));
+      for (T& e : x) e = static_cast<T>(dist(rng));
+    };
+    fill(q);
+    fill(k);
+    fill(v);
+    out.resize(static_cast<size_t>(t * d));
+    lse.resize(static_cast<size_t>(t));
+  }
+};
+
+void SetRate(benchmark::State& state, double flops_per_iteration) {
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(flops_per_iteration / 1e9, benchmark::Counter::kIsIterationInvariantRate);
+  state.counters["GFLOP"] = flops_per_iteration / 1e9;
+  state.counters["maxrss_MiB"] = PeakRssMiB();
+}
+
+void BmPeak(benchmark::State& state, bool f64, int threads) {
+  const int64_t iterations = 1 << 20;
+  for (auto _ : state) benchmark::DoNotOptimize(attnprop::bench::RunFmaChains(f64, iterations, threads));
+  SetRate(state, static_cast<double>(attnprop::bench::FlopsPerIteration(f64) * iterations * threads));
+}
+
+template <class T>
+void BmFlash(benchmark::State& state, int64_t t, int64_t d, bool causal, int threads) {
+  Inputs<T> in(t, d);
+  attnprop_attention_args a;
+  std::memset(&a, 0, sizeof a);
+  a.struct_size = sizeof a;
+  a.batch = 1;
+  a.t_q = a.t_k = t;
+  a.d_k = a.d_v = d;
+  a.scale = 1.0 / std::sqrt(static_cast<double>(d));
+  a.causal = causal ? 1 : 0;
+  a.q = in.q.data();
+  a.k = in.k.data();
+  a.v = in.v.data();
+  a.out = in.out.data();
+  a.lse = in.lse.data();
+  attnprop_kernel_set_threads(threads);
+  for (auto _ : state) {
+    const int rc = std::is_same_v<T, float> ? attnprop_attention_f32(&a) : attnprop_attention_f64(&a);
+    if (rc != 0) {
+      state.SkipWithError("kernel call failed");
+      break;
+    }
+    benchmark::DoNotOptimize(in.out.data());
+    benchmark::ClobberMemory();
+  }
+  SetRate(state, FlopsPerHead(t, d, causal));
+}
+
+void Gemm(bool trans_b, int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c) {
+  cblas_sgemm(CblasRowMajor, CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, static_cast<int>(m),
+              static_cast<int>(n), static_cast<int>(k), 1.0f, a, static_cast<int>(k), b,
+              static_cast<int>(trans_b ? k : n), 0.0f, c, static_cast<int>(n));
+}
+void Gemm(bool trans_b, int64_t m, int64_t n, int64_t k, const double* a, const double* b, double* c) {
+  cblas_dgemm(CblasRowMajor, CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, static_cast<int>(m),
+              static_cast<int>(n), static_cast<int>(k), 1.0, a, static_cast<int>(k), b,
+              static_cast<int>(trans_b ? k : n), 0.0, c, static_cast<int>(n));
+}
+
+// Row softmax (bench/baseline_softmax.cc), rows split evenly over threads.
+template <class T>
+void Softmax(std::vector<T>& s, int64_t t, T scale, bool causal, int threads) {
+  auto rows = [&](int64_t lo, int64_t hi) { attnprop::bench::SoftmaxRows(s.data(), t, scale, causal, lo, hi); };
+  std::vector<std::thread> pool;
+  for (int w = 1; w < threads; ++w) pool.emplace_back(rows, t * w / threads, t * (w + 1) / threads);
+  rows(0, t / threads);
+  for (auto& th : pool) th.join();
+}
+
+template <class T>
+void BmUnfused(benchmark::State& state, int64_t t, int64_t d, bool causal, int threads) {
+  Inputs<T> in(t, d);
+  std::vector<T> s(static_cast<size_t>(t * t));
+  openblas_set_num_threads(threads);
+  const T scale = static_cast<T>(1.0 / std::sqrt(static_cast<double>(d)));
+  for (auto _ : state) {
+    Gemm(true, t, t, d, in.q.data(), in.k.data(), s.data());  // S = Q K^T
+    Softmax(s, t, scale, causal, threads);
+    Gemm(false, t, d, t, s.data(), in.v.data(), in.out.data());  // O = P V
+    benchmark::DoNotOptimize(in.out.data());
+    benchmark::ClobberMemory();
+  }
+  SetRate(state, FlopsPerHead(t, d, causal));
+}
+
+// Collects every run's GFLOP/s and RSS for the summary.
+class Collector : public benchmark::ConsoleReporter {
+ public:
+  // GFLOP/s per second of wall time, and per second of process CPU time
+  // (all threads): the second is robust to other processes taking the cores.
+  std::map<std::string, double> gflops, gflops_cpu, rss;
+  void ReportRuns(const std::vector<Run>& runs) override {
+    for (const Run& r : runs) {
+      if (r.error_occurred || r.run_type != Run::RT_Iteration) continue;
+      std::string name = r.benchmark_name();
+      if (const size_t at = name.find("/process_time"); at != std::string::npos) name.erase(at);
+      if (const size_t at = name.find("/real_time"); at != std::string::npos) name.erase(at);
+      if (auto it = r.counters.find("GFLOP/s"); it != r.counters.end()) gflops[name] = it->second.value;
+      if (auto it = r.counters.find("GFLOP"); it != r.counters.end() && r.cpu_accumulated_time > 0)
+        gflops_cpu[name] = it->second.value * static_cast<double>(r.iterations) / r.cpu_accumulated_time;
+      if (auto it = r.counters.find("maxrss_MiB"); it != r.counters.end()) rss[name] = it->second.value;
+    }
+    ConsoleReporter::ReportRuns(runs);
+  }
+};
+
+std::string Key(const char* kind, const char* type, int64_t t, int64_t d, bool causal, int threads) {
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "%s/%s/T:%lld/d:%lld/causal:%d/threads:%d", kind, type,
+                static_cast<long long>(t), static_cast<long long>(d), causal ? 1 : 0, threads);
+  return buf;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // Debian's OpenBLAS 0.3.21 (DYNAMIC_ARCH) does not know every recent CPU and
+  // then falls back to its SSE3 "Prescott" kernels, which would make the
+  // baseline a strawman. It reads OPENBLAS_CORETYPE when loaded, so choose the
+  // best kernel set this CPU runs and start again (once).
+  if (std::getenv("OPENBLAS_CORETYPE") == nullptr && std::strcmp(openblas_get_corename(), "Prescott") == 0) {
+    __builtin_cpu_init();
+    const char* core = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") ? "SkylakeX"
+                       : __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") ? "Haswell"
+                                                                                          : nullptr;
+    if (core != nullptr) {
+      std::fprintf(stderr, "OpenBLAS chose Prescott on this CPU; re-running with OPENBLAS_CORETYPE=%s\n", core);
+      setenv("OPENBLAS_CORETYPE", core, 1);
+      execv("/proc/self/exe", argv);
+    }
+  }
+  const int64_t kT[] = {256, 1024, 4096};
+  const int64_t kD[] = {64, 128};
+  const int kThreads[] = {1, 2};
+  const char* kTypes[] = {"f32", "f64"};
+  for (int f64 = 0; f64 < 2; ++f64)
+    for (int th : kThreads)
+      benchmark::RegisterBenchmark(
+          (std::string("peak/") + kTypes[f64] + "/threads:" + std::to_string(th)).c_str(),
+          [f64, th](benchmark::State& st) { BmPeak(st, f64 == 1, th); })
+          ->UseRealTime()
+          ->MeasureProcessCPUTime()
+          ->Unit(benchmark::kMillisecond);
+  for (const char* kind : {"flash", "unfused"})
+    for (int f64 = 0; f64 < 2; ++f64)
+      for (int64_t t : kT)
+        for (int64_t d : kD)
+          for (bool causal : {false, true})
+            for (int th : kThreads) {
+              const std::string name = Key(kind, kTypes[f64], t, d, causal, th);
+              const bool flash = std::strcmp(kind, "flash") == 0;
+              benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) {
+                if (flash && f64 == 0) BmFlash<float>(st, t, d, causal, th);
+                if (flash && f64 == 1) BmFlash<double>(st, t, d, causal, th);
+                if (!flash && f64 == 0) BmUnfused<float>(st, t, d, causal, th);
+                if (!flash && f64 == 1) BmUnfused<double>(st, t, d, causal, th);
+              })->UseRealTime()->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
+            }
+
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  std::printf("attnprop kernel target: %s; OpenBLAS: %s, core %s\n", attnprop_kernel_target(), openblas_get_config(),
+              openblas_get_corename());
+  Collector collector;
+  benchmark::RunSpecifiedBenchmarks(&collector);
+
+  // Summary: one line per configuration that ran, by wall time and by CPU time.
+  double rss_kernel = 0, rss_all = 0;
+  for (const auto& [name, value] : collector.rss) {
+    rss_all = std::max(rss_all, value);
+    if (name.rfind("flash/", 0) == 0 || name.rfind("peak/", 0) == 0) rss_kernel = std::max(rss_kernel, value);
+  }
+  for (int cpu = 0; cpu < 2; ++cpu) {
+    const std::map<std::string, double>& rates = cpu ? collector.gflops_cpu : collector.gflops;
+    std::printf("\nGFLOP/s per second of %s\n", cpu ? "process CPU time (all threads; robust to a busy machine, "
+                                                       "hides idle waiting)" : "wall time");
+    std::printf("%-4s %5s %4s %6s %3s | %8s %8s %8s | %7s %7s %7s\n", "type", "T", "d", "causal", "thr",
+                "kernel", "unfused", "peak", "k/unf", "k/peak", "2t/1t");
+    for (int f64 = 0; f64 < 2; ++f64)
+      for (int64_t t : kT)
+        for (int64_t d : kD)
+          for (bool causal : {false, true})
+            for (int th : kThreads) {
+              auto get = [&](const std::string& key) {
+                auto it = rates.find(key);
+                return it == rates.end() ? std::nan("") : it->second;
+              };
+              const double k = get(Key("flash", kTypes[f64], t, d, causal, th));
+              if (std::isnan(k)) continue;
+              const double u = get(Key("unfused", kTypes[f64], t, d, causal, th));
+              const double peak = get(std::string("peak/") + kTypes[f64] + "/threads:" + std::to_string(th));
+              const double k1 = get(Key("flash", kTypes[f64], t, d, causal, 1));
+              char speedup[16] = "";
+              if (th == 2 && !cpu) std::snprintf(speedup, sizeof speedup, "%.2f", k / k1);
+              std::printf("%-4s %5lld %4lld %6d %3d | %8.1f %8.1f %8.1f | %7.2f %7.2f %7s\n", kTypes[f64],
+                          static_cast<long long>(t), static_cast<long long>(d), causal ? 1 : 0, th, k, u, peak,
+                          k / u, k / peak, speedup);
+            }
+  }
+  std::printf("\nGFLOP/s: 4 T^2 d per head (causal: half). Peak RSS after peak+kernel runs: %.1f MiB; "
+              "after the unfused baseline too: %.1f MiB (its T x T score matrix alone: %.1f MiB at T = 4096, f64).\n",
+              rss_kernel, rss_all, 4096.0 * 4096.0 * 8 / (1 << 20));
+  benchmark::Shutdown();
+  return 0;
+}

@@ -1,0 +1,112 @@
+/* The kernel ABI from C (C11), linked against libattnprop_kernel.so: the
+ * header compiles as C, the library exports the ABI, and the contract holds.
+ * Exits nonzero on the first failed check. If ATTNPROP_KERNEL_TARGET is set
+ * (ctest runs this once with it), the active target must be that one. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernels/attnprop_kernel.h"
+#include "kernels/attnprop_kernel_ext.h"
+
+static int failures = 0;
+#define CHECK(cond)                                                 \
+  do {                                                              \
+    if (!(cond)) {                                                  \
+      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+      ++failures;                                                   \
+    }                                                               \
+  } while (0)
+
+static attnprop_attention_args make_args(const void *q, const void *k, const void *v, void *out, void *lse) {
+  attnprop_attention_args a;
+  memset(&a, 0, sizeof a);
+  a.struct_size = sizeof a;
+  a.batch = 1;
+  a.t_q = 3;
+  a.t_k = 2;
+  a.d_k = 2;
+  a.d_v = 2;
+  a.scale = 0.5;
+  a.causal = 0;
+  a.q = q;
+  a.k = k;
+  a.v = v;
+  a.out = out;
+  a.lse = lse;
+  return a;
+}
+
+int main(void) {
+  const char *env = getenv("ATTNPROP_KERNEL_TARGET");
+  CHECK(attnprop_kernel_abi_version() == ATTNPROP_KERNEL_ABI_VERSION);
+  if (env != NULL && *env != '\0') CHECK(strcmp(attnprop_kernel_target(), env) == 0);
+  printf("abi_c_test: target %s\n", attnprop_kernel_target());
+
+  /* Two keys with equal scores: out is the mean of the values (exact here),
+   * lse = s + ln 2. */
+  {
+    const double q[6] = {1, 0, 0, 1, 2, 2}, k[4] = {1, 1, 1, 1}, v[4] = {1, 2, 3, 6};
+    double out[8], lse[4];
+    for (int i = 0; i < 8; ++i) out[i] = -7;
+    for (int i = 0; i < 4; ++i) lse[i] = -7;
+    attnprop_attention_args a = make_args(q, k, v, out, lse);
+    CHECK(attnprop_attention_f64(&a) == 0);
+    for (int i = 0; i < 3; ++i) {
+      CHECK(out[2 * i] == 2.0 && out[2 * i + 1] == 4.0);
+      const double s = 0.5 * (q[2 * i] + q[2 * i + 1]);
+      CHECK(fabs(lse[i] - (s + log(2.0))) <= 4e-16 * (1 + fabs(s)));
+    }
+    CHECK(out[6] == -7 && lse[3] == -7); /* nothing past the end */
+  }
+  /* f32, lse optional, causal with t_q > t_k: the first row sees no key. */
+  {
+    const float q[6] = {1, 0, 0, 1, 2, 2}, k[4] = {1, 1, 1, 1}, v[4] = {1, 2, 3, 6};
+    float out[6], lse[3];
+    attnprop_attention_args a = make_args(q, k, v, out, lse);
+    a.causal = 1;
+    CHECK(attnprop_attention_f32(&a) == 0);
+    CHECK(out[0] == 0.0f && out[1] == 0.0f && isinf(lse[0]) && lse[0] < 0);
+    CHECK(out[2] == 1.0f && out[3] == 2.0f); /* row 1 sees key 0 only */
+    CHECK(out[4] == 2.0f && out[5] == 4.0f); /* row 2 sees both */
+    float out2[6];
+    a.out = out2;
+    a.lse = NULL;
+    CHECK(attnprop_attention_f32(&a) == 0);
+    CHECK(memcmp(out, out2, sizeof out) == 0);
+  }
+  /* Invalid arguments: nonzero, nothing written. */
+  {
+    const float q[6] = {0}, k[4] = {0}, v[4] = {0};
+    float out[6], lse[3];
+    for (int i = 0; i < 6; ++i) out[i] = 42;
+    for (int i = 0; i < 3; ++i) lse[i] = 42;
+    attnprop_attention_args a = make_args(q, k, v, out, lse);
+    attnprop_attention_args b;
+    b = a; b.struct_size = sizeof b - 8; CHECK(attnprop_attention_f32(&b) != 0);
+    b = a; b.q = NULL; CHECK(attnprop_attention_f32(&b) != 0);
+    b = a; b.out = NULL; CHECK(attnprop_attention_f32(&b) != 0);
+    b = a; b.d_k = 0; CHECK(attnprop_attention_f32(&b) != 0);
+    b = a; b.scale = INFINITY; CHECK(attnprop_attention_f32(&b) != 0);
+    b = a; b.scale = NAN; CHECK(attnprop_attention_f64(&b) != 0);
+    b = a; b.causal = 3; CHECK(attnprop_attention_f64(&b) != 0);
+    CHECK(attnprop_attention_f32(NULL) != 0);
+    for (int i = 0; i < 6; ++i) CHECK(out[i] == 42);
+    for (int i = 0; i < 3; ++i) CHECK(lse[i] == 42);
+  }
+  /* The extension: a refused target changes nothing. */
+  {
+    const char *before = attnprop_kernel_target();
+    CHECK(attnprop_kernel_set_target("no-such-target") != 0);
+    CHECK(strcmp(attnprop_kernel_target(), before) == 0);
+    CHECK(attnprop_kernel_target_supported("scalar") == 1);
+    CHECK(attnprop_kernel_set_threads(-3) != 0);
+  }
+  if (failures != 0) {
+    fprintf(stderr, "abi_c_test: %d check(s) failed\n", failures);
+    return 1;
+  }
+  printf("abi_c_test: all checks passed\n");
+  return 0;
+}
