@@ -58,6 +58,27 @@ std::string JsonNumber(double x) {
   return buf;
 }
 
+/// RapidCheck prefixes a failure with "file.cc:LINE:" and "RC_FAIL(expr)"
+/// lines: keep the message.
+std::string CleanMessage(const std::string& m) {
+  size_t pos = 0;
+  while (pos < m.size()) {
+    const size_t nl = m.find('\n', pos);
+    if (nl == std::string::npos) break;
+    const std::string line = m.substr(pos, nl - pos);
+    const bool location = !line.empty() && line.back() == ':' && line.find(".cc:") != std::string::npos;
+    if (!(location || line.empty() || line.rfind("RC_FAIL(", 0) == 0)) break;
+    pos = nl + 1;
+  }
+  return m.substr(pos);
+}
+
+std::string OneLine(std::string s) {
+  for (char& ch : s)
+    if (ch == '\n') ch = ' ';
+  return s;
+}
+
 }  // namespace
 
 const std::vector<KernelProperty>& KernelProperties() {
@@ -145,6 +166,14 @@ SuiteReport RunSuite(const SuiteOptions& o, std::ostream& log) {
           out.result.message = std::string("error: ") + e.what();
         }
       }
+      if (out.result.verdict == Verdict::kRefuted && out.result.counterexample_case && !replay_case) {
+        // The message RapidCheck keeps may come from another shrink step:
+        // replay the final counterexample (without the budget) for its own.
+        const auto failure = CheckCase([&](const Case& c) { prop.conclusion(ctx, t, c); }, *out.result.counterexample_case);
+        out.result.message = failure ? *failure : "the shrunk case passed when replayed (a flaky kernel?): " + out.result.message;
+        if (exhausted) out.result.message += " [shrinking stopped at the time budget]";
+      }
+      out.result.message = CleanMessage(out.result.message);
       out.result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - p_start).count();
       out.budget_exhausted = exhausted && out.result.verdict == Verdict::kHolds;
       const std::string self = "attnprop check-kernel " + Quote(o.path);
@@ -155,7 +184,7 @@ SuiteReport RunSuite(const SuiteOptions& o, std::ostream& log) {
         mkdir(o.save_dir.c_str(), 0777);
         out.case_file = o.save_dir + "/" + FileName(name);
         std::ofstream f(out.case_file);
-        f << "# " << name << " on " << o.path << ": " << out.result.message << "\n" << out.result.counterexample;
+        f << "# " << name << " on " << o.path << ": " << OneLine(out.result.message) << "\n" << out.result.counterexample;
         if (!f) out.case_file.clear();
       }
       if (!out.case_file.empty())
