@@ -204,6 +204,7 @@ void CausalPositiveOnPrefix(const KernelContext& ctx, DType t, const Case& c) {
 rc::Gen<Case> IndependenceGen(DType t) {
   ShapeSpec s;
   s.causal = CausalKind::kYes;
+  s.min_t_k = 2;
   return rc::gen::mapcat(ProblemGen(t, s), [t](const Case& c) {
     const Problem p = Problem::FromCase(c);
     return rc::gen::apply(
@@ -369,6 +370,7 @@ void PermutationEquivariance(const KernelContext& ctx, DType t, const Case& c) {
 rc::Gen<Case> StreamingGen(DType t) {
   ShapeSpec s;
   s.causal = CausalKind::kNo;
+  s.min_t_k = 2;
   return rc::gen::mapcat(ProblemGen(t, s), [](const Case& c) {
     return rc::gen::map(gen::Dim(2, 4), [c](int64_t blocks) {
       Case out = c;

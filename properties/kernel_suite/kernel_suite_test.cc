@@ -5,6 +5,8 @@
 // outcome of a case; load errors are clear.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <iostream>
 #include <sstream>
 
@@ -34,9 +36,13 @@ const PropertyOutcome* Find(const SuiteReport& r, const std::string& name) {
   return nullptr;
 }
 
-TEST(Reference, EveryPropertyHolds) {
+class Reference : public ::testing::TestWithParam<const char*> {};
+
+// Two correct kernels that compute differently (two-pass naive; one pass
+// over key blocks with online rescaling and FMA): the bounds admit both.
+TEST_P(Reference, EveryPropertyHolds) {
   InitMpfrPrecisionFromEnvironment();
-  const SuiteReport r = RunOn("reference", "*", 40);
+  const SuiteReport r = RunOn(GetParam(), "*", 40);
   ASSERT_EQ(r.load.status, LoadStatus::kOk) << r.load.error;
   // Every property of the suite ran, once per dtype (f64_only ones once).
   size_t expected = 0;
@@ -49,6 +55,8 @@ TEST(Reference, EveryPropertyHolds) {
   }
   EXPECT_TRUE(r.AllHold());
 }
+
+INSTANTIATE_TEST_SUITE_P(Kernels, Reference, ::testing::Values("reference", "reference_online"));
 
 struct BrokenCase {
   const char* plugin;
@@ -98,7 +106,10 @@ INSTANTIATE_TEST_SUITE_P(
         BrokenCase{"broken_bf16_weights", "lecture4.prop7.2.nadaraya_watson_form/kernel-f32", "bound"},
         BrokenCase{"broken_crude_exp", "lecture4.prop7.2.nadaraya_watson_form/kernel-f32", "bound"},
         BrokenCase{"broken_empty_rows", "abi.empty_rows/kernel-f32", "no visible key"},
-        BrokenCase{"broken_causal_topleft", "lecture4.sec8.1.kv_cache_equivalence/kernel-f32", "cached"}),
+        BrokenCase{"broken_causal_topleft", "lecture4.sec8.1.kv_cache_equivalence/kernel-f32", "cached"},
+        BrokenCase{"broken_v_stride_dk", "abi.dk_ne_dv/kernel-f32", "call"},
+        BrokenCase{"broken_nondeterministic", "abi.repeatable/kernel-f32", "different out bytes"},
+        BrokenCase{"broken_write_before_out", "abi.no_writes_outside_outputs/kernel-f64", "(before the start) was written"}),
     [](const ::testing::TestParamInfo<BrokenCase>& i) {
       std::string s = std::string(i.param.plugin) + "_" + std::to_string(i.index);
       return s;
@@ -122,13 +133,36 @@ TEST(Isolation, ACrashIsReportedWithItsShrunkCase) {
 
 TEST(Isolation, AHangIsReportedAsATimeout) {
   InitMpfrPrecisionFromEnvironment();
-  const SuiteReport r = RunOn("broken_hang", "abi.repeatable/kernel-f32", 30, 0.3, 10);
+  const SuiteReport r = RunOn("broken_hang", "abi.repeatable/kernel-f32", 30, 0.25, 8);
   ASSERT_EQ(r.properties.size(), 1u);
   const PropertyOutcome& p = r.properties[0];
   ASSERT_EQ(p.result.verdict, Verdict::kRefuted);
   EXPECT_NE(p.result.message.find("timed out"), std::string::npos) << p.result.message;
   ASSERT_TRUE(p.result.counterexample_case.has_value());
   EXPECT_EQ(Problem::FromCase(*p.result.counterexample_case).t_k, 7);
+}
+
+TEST(Isolation, GuardPagesAndCanariesLocateAWildWrite) {
+  // A write just past a kEnd buffer faults in the guard page, and the
+  // address is named relative to the buffer.
+  GuardedBuffer end("out", 12, GuardedBuffer::Place::kEnd);
+  const ChildOutcome o = RunInChild([&] { end.data()[12] = 1; }, 5);
+  ASSERT_EQ(o.kind, ChildOutcome::Kind::kSignal);
+  ASSERT_TRUE(o.have_fault_address);
+  std::string where;
+  ASSERT_TRUE(end.Describe(o.fault_address, &where));
+  EXPECT_EQ(where, "out + 12 bytes (0 past the end, guard page)");
+  EXPECT_EQ(end.SlackDamage(), "");
+  // A write just before it lands in the canary slack (shared with the child).
+  EXPECT_EQ(RunInChild([&] { end.data()[-3] = 0; }, 5).kind, ChildOutcome::Kind::kFinished);
+  EXPECT_EQ(end.SlackDamage(), "out - 3 bytes (before the start) was written");
+  GuardedBuffer start("lse", 8, GuardedBuffer::Place::kStart);
+  EXPECT_EQ(RunInChild([&] { start.data()[8] = 0; }, 5).kind, ChildOutcome::Kind::kFinished);
+  EXPECT_EQ(start.SlackDamage(), "lse + 8 bytes (0 past the end) was written");
+  EXPECT_EQ(RunInChild([&] { start.data()[-1] = 0; }, 5).kind, ChildOutcome::Kind::kSignal);
+  // A kernel that ends the process itself is not mistaken for a finished call.
+  EXPECT_EQ(RunInChild([] { _exit(0); }, 5).kind, ChildOutcome::Kind::kExit);
+  EXPECT_EQ(RunInChild([] { volatile int spin = 0; for (;;) spin = 1 - spin; }, 0.2).kind, ChildOutcome::Kind::kTimeout);
 }
 
 TEST(Load, MissingFileIsAClearError) {

@@ -116,13 +116,14 @@ void ExpectOutputsNearReference(const Problem& p, DType t, const std::vector<Att
 
 struct ShapeSpec {
   int64_t max_batch = 2;
-  int64_t max_t = 20;
-  int64_t max_d = 8;
+  int64_t max_t = 48;  // at the largest size; see ProblemGen
+  int64_t max_d = 20;
   enum class Causal { kNo, kYes, kEither } causal = Causal::kEither;
   enum class Lengths { kAny, kEqual, kQueriesFewer, kQueriesMore, kUnequal } lengths = Lengths::kAny;
   bool identity_v = false;  // V = [I 0] per item (d_v >= t_k): out is the weight matrix
   bool dk_ne_dv = false;
   bool min_batch_2 = false;
+  int64_t min_t_k = 1;      // e.g. 2 where keys are split
   bool wide_f64_inputs = true;  // f64: entries with 30 fraction bits (no float holds them)
 };
 

@@ -29,10 +29,20 @@
 #define BUG_BF16_WEIGHTS 10     // weights rounded to bf16 before the product with v
 #define BUG_CRUDE_EXP 11        // exp(x) ~ (1 + x/1024)^1024
 #define BUG_CRASH 12            // segfault when t_k >= 6 and d_k >= 2
-#define BUG_HANG 13             // never returns when t_k == 7
+#define BUG_HANG 13             // never returns when t_k >= 7
 #define BUG_OOB_READ 14         // reads one key row past the end of k
 #define BUG_EMPTY_ROWS 15       // rows with no visible key are left unwritten
 #define BUG_WRONG_VERSION 16    // reports ABI version 2
+#define BUG_V_STRIDE_DK 17      // rows of v read with stride d_k (d_k/d_v mix-up)
+#define BUG_NONDETERMINISTIC 18 // every other call sums the keys in reverse order
+#define BUG_WRITE_BEFORE_OUT 19 // clears out[-1] (an off-by-one start index)
+
+// ATTNPROP_ONLINE=1 (with no bug): a second correct kernel that computes
+// differently: one pass over blocks of 8 keys with online-softmax rescaling
+// and FMA dot products, as SIMD kernels do; the suite's bounds must admit it.
+#ifndef ATTNPROP_ONLINE
+#define ATTNPROP_ONLINE 0
+#endif
 
 namespace {
 
@@ -95,13 +105,21 @@ int Attend(const attnprop_attention_args* a) {
   if (tk >= 6 && dk >= 2) *static_cast<volatile int*>(nullptr) = 1;
 #endif
 #if ATTNPROP_BUG == BUG_HANG
-  if (tk == 7) {
+  if (tk >= 7) {
     volatile int spin = 0;
     for (;;) spin = 1 - spin;
   }
 #endif
+#if ATTNPROP_BUG == BUG_WRITE_BEFORE_OUT
+  out_all[-1] = T(0);
+#endif
   for (int64_t b = 0; b < bn; ++b) {
     const T* k = k_all + b * tk * dk;
+#if ATTNPROP_BUG == BUG_V_STRIDE_DK
+    const int64_t v_stride = dk;
+#else
+    const int64_t v_stride = dv;
+#endif
 #if ATTNPROP_BUG == BUG_BATCH_STRIDE
     const T* v = v_all + b * tq * dv;
 #else
@@ -147,12 +165,45 @@ int Attend(const attnprop_attention_args* a) {
       if (dv > 4096) return 2;
       for (int64_t c = 0; c < dv; ++c) acc[c] = 0;
       C z = 0;
-      for (int64_t j = 0; j < n; ++j) {
+#if ATTNPROP_ONLINE
+      // Blocks of 8 keys; the running max m, sum z and acc are rescaled by
+      // exp(m_old - m_new) when a block raises the max.
+      m = -INFINITY;
+      for (int64_t j0 = 0; j0 < n; j0 += 8) {
+        const int64_t j1 = j0 + 8 < n ? j0 + 8 : n;
+        C s[8], bm = -INFINITY;
+        for (int64_t j = j0; j < j1; ++j) {
+          C dot = 0;
+          for (int64_t l = 0; l < dk; ++l) dot = std::fma(static_cast<C>(qi[l]), static_cast<C>(k[j * dk + l]), dot);
+          s[j - j0] = scale * dot;
+          bm = std::fmax(bm, s[j - j0]);
+        }
+        const C m_new = std::fmax(m, bm);
+        const C r = Exp(m - m_new);  // exp(-inf) = 0 on the first block
+        z *= r;
+        for (int64_t c = 0; c < dv; ++c) acc[c] *= r;
+        for (int64_t j = j0; j < j1; ++j) {
+          const C e = Exp(s[j - j0] - m_new);
+          z += e;
+          for (int64_t c = 0; c < dv; ++c) acc[c] = std::fma(e, static_cast<C>(v[j * v_stride + c]), acc[c]);
+        }
+        m = m_new;
+      }
+#else
+#if ATTNPROP_BUG == BUG_NONDETERMINISTIC
+      static int calls = 0;
+      const bool reverse = (calls++ / (tq * bn)) % 2 == 1;
+#else
+      const bool reverse = false;
+#endif
+      for (int64_t jj = 0; jj < n; ++jj) {
+        const int64_t j = reverse ? n - 1 - jj : jj;
         const C e = Exp(score(j) - m);
         z += e;
         const C w = RoundWeight(e);
-        for (int64_t c = 0; c < dv; ++c) acc[c] += w * static_cast<C>(v[j * dv + c]);
+        for (int64_t c = 0; c < dv; ++c) acc[c] += w * static_cast<C>(v[j * v_stride + c]);
       }
+#endif
 #if ATTNPROP_BUG == BUG_OOB_WRITE
       // "Vector" stores of 4: the last chunk of a row spills into the next row, and past the end.
       for (int64_t c = 0; c < dv; c += 4)
