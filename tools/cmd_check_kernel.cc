@@ -120,7 +120,6 @@ int CmdCheckKernel(const std::vector<std::string>& args) {
     std::cout << "SKIPPED: dispatch target '" << r.load.requested_target << "' is not supported on this CPU\n";
     return 77;
   }
-  if (!r.load.target.empty()) std::cout << "kernel target: " << r.load.target << "\n";
   if (!json.empty()) {
     std::ofstream f(json);
     WriteJson(r, o, f);

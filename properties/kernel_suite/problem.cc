@@ -263,8 +263,11 @@ std::vector<AttentionResult<Mpfr>> Reference(const Problem& p) {
 //    summation order, with or without FMA).
 //  Exponents: s^_j - m^ (m = row max) rounds with error <= u |s_j - m|
 //    <= 2u smax; an online softmax's rescale exponents telescope to the same
-//    range (<= 2u smax in all); lse = m + ln Z rounds by u (smax + ln t_k).
-//    delta = E + u (5 smax + ln t_k + 1), smax <= |c| max_j sum_l |q_il k_jl|.
+//    range (<= 2u smax in all); a base-2 formulation (scores times log2 e,
+//    then exp2) adds one rounding of each exponent (<= 2u smax); lse = m +
+//    ln Z rounds by u (smax + ln t_k), and ln (within kExpUlps) by
+//    kExpUlps u ln t_k. delta = E + u (8 smax + (kExpUlps + 1)(ln t_k + 1)),
+//    with smax <= |c| max_j sum_l |q_il k_jl|.
 //  Weights: softmax(s + e)_j / softmax(s)_j = exp(e_j - (lse(s+e) - lse(s)))
 //    lies within exp(+-2 max|e|), so score and exponent errors give a factor
 //    exp(2 delta). Each term then carries its own exp (kExpUlps u), a chain
@@ -293,7 +296,7 @@ RowBound BoundForRow(const Problem& p, DType t, int64_t b, int64_t i) {
   const double tk = static_cast<double>(p.t_k);
   RowBound r;
   const double smax = c * mag;
-  r.delta = Gamma(static_cast<double>(p.d_k + 2), u) * smax + u * (5 * smax + std::log(tk) + 1);
+  r.delta = Gamma(static_cast<double>(p.d_k + 2), u) * smax + u * (8 * smax + (kExpUlps + 1) * (std::log(tk) + 1));
   const double g = Gamma((kExpUlps + 2) * tk + kExpUlps + 4, u);
   r.rho = std::exp(2 * r.delta) * (1 + g) * (1 + g) - 1;
   r.lse = r.delta + 2 * g;
@@ -303,7 +306,7 @@ RowBound BoundForRow(const Problem& p, DType t, int64_t b, int64_t i) {
 
 Tolerance OutTolerance() {
   return {"|out - out*|", "rho_i sum_j a*_ij |v_jc| + 2 t_k lambda max_j |v_jc|",
-          "rho_i = exp(2 delta_i)(1+gamma_n)^2 - 1, delta_i = gamma_{d_k+2} smax_i + u(5 smax_i + ln t_k + 1), "
+          "rho_i = exp(2 delta_i)(1+gamma_n)^2 - 1, delta_i = gamma_{d_k+2} smax_i + u(8 smax_i + 5(ln t_k + 1)), "
           "smax_i = |c| max_j sum_l |q_il k_jl|, n = 6 t_k + 8 (exp within 4 ulp, <= t_k rescales, two sums, "
           "division); softmax moves each weight by at most exp(2 max score error); lambda = smallest normal "
           "(flushed weights); see problem.cc"};

@@ -108,6 +108,10 @@ SuiteReport RunSuite(const SuiteOptions& o, std::ostream& log) {
     return report;
   }
   const KernelLibrary& lib = *report.load.library;
+  if (!report.load.target.empty())
+    log << "kernel target: " << report.load.target
+        << (report.load.requested_target.empty() ? "" : " (ATTNPROP_KERNEL_TARGET=" + report.load.requested_target + ")")
+        << "\n";
   std::optional<Case> replay_case;
   if (!o.replay_file.empty()) {
     std::ifstream in(o.replay_file);

@@ -40,6 +40,9 @@
 // ATTNPROP_ONLINE=1 (with no bug): a second correct kernel that computes
 // differently: one pass over blocks of 8 keys with online-softmax rescaling
 // and FMA dot products, as SIMD kernels do; the suite's bounds must admit it.
+#ifndef ATTNPROP_DISPATCH_EXT
+#define ATTNPROP_DISPATCH_EXT 0
+#endif
 #ifndef ATTNPROP_ONLINE
 #define ATTNPROP_ONLINE 0
 #endif
@@ -246,5 +249,15 @@ __attribute__((visibility("default"))) int attnprop_attention_f64(const attnprop
   return Attend<double, double>(args);
 #endif
 }
+
+#if ATTNPROP_DISPATCH_EXT
+// The dispatch extension of attnprop's own kernel (kernels/attnprop_kernel_ext.h),
+// faked: only "scalar" (and "auto", which picks it) exist here. It lets the
+// suite's tests see a dispatch target reported as skipped.
+__attribute__((visibility("default"))) int attnprop_kernel_target_supported(const char* target) {
+  return target && (std::strcmp(target, "scalar") == 0 || std::strcmp(target, "auto") == 0);
+}
+__attribute__((visibility("default"))) const char* attnprop_kernel_target(void) { return "scalar"; }
+#endif
 
 }  // extern "C"
