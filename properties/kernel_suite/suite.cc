@@ -5,13 +5,13 @@
 
 #include <chrono>
 #include <cmath>
-#include <optional>
-#include <stdexcept>
 #include <cstdio>
 #include <fstream>
 #include <iomanip>
+#include <optional>
 #include <ostream>
 #include <sstream>
+#include <stdexcept>
 
 namespace attnprop::ksuite {
 namespace {
@@ -94,7 +94,7 @@ const std::vector<KernelProperty>& KernelProperties() {
 bool SuiteReport::AllHold() const {
   if (load.status != LoadStatus::kOk || skipped || properties.empty()) return false;
   for (const auto& p : properties)
-    if (p.result.verdict != Verdict::kHolds || p.budget_exhausted) return false;
+    if (p.result.verdict != Verdict::kHolds) return false;
   return true;
 }
 
@@ -132,6 +132,7 @@ SuiteReport RunSuite(const SuiteOptions& o, std::ostream& log) {
       KernelContext ctx{&lib, t, o.timeout_s};
       const auto p_start = std::chrono::steady_clock::now();
       bool exhausted = false;
+      std::optional<std::chrono::steady_clock::time_point> first_failure;
       PropertyDef def;
       def.id = prop.id;
       def.backend = DTypeName(t);
@@ -139,13 +140,20 @@ SuiteReport RunSuite(const SuiteOptions& o, std::ostream& log) {
       def.tolerances = prop.tolerances;
       def.hypotheses = [&prop, t] { return prop.hypotheses(t); };
       def.conclusion = [&](const Case& c) {
-        // Past the budget every case passes: shrinking stops with the
-        // smallest failure so far; a run that had not failed is incomplete.
-        if (std::chrono::duration<double>(std::chrono::steady_clock::now() - p_start).count() > o.budget_s) {
+        // Shrinking has a time budget (a kernel that hangs on every case
+        // would take a timeout per shrink step): past it every case passes,
+        // so shrinking stops with the smallest failure found so far.
+        const auto now = std::chrono::steady_clock::now();
+        if (first_failure && std::chrono::duration<double>(now - *first_failure).count() > o.budget_s) {
           exhausted = true;
           return;
         }
-        prop.conclusion(ctx, t, c);
+        try {
+          prop.conclusion(ctx, t, c);
+        } catch (const rc::detail::CaseResult& r) {
+          if (r.type == rc::detail::CaseResult::Type::Failure && !first_failure) first_failure = now;
+          throw;
+        }
       };
       def.confirm = def.conclusion;
       if (replay_case) {
@@ -179,7 +187,6 @@ SuiteReport RunSuite(const SuiteOptions& o, std::ostream& log) {
       }
       out.result.message = CleanMessage(out.result.message);
       out.result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - p_start).count();
-      out.budget_exhausted = exhausted && out.result.verdict == Verdict::kHolds;
       const std::string self = "attnprop check-kernel " + Quote(o.path);
       out.rerun = self + " --filter " + Quote(name) + " --seed " + std::to_string(o.seed) + " --cases " +
                   std::to_string(o.cases);
@@ -193,7 +200,7 @@ SuiteReport RunSuite(const SuiteOptions& o, std::ostream& log) {
       }
       if (!out.case_file.empty())
         out.replay = self + " --filter " + Quote(name) + " --replay " + Quote(out.case_file);
-      const char* verdict = out.budget_exhausted ? "incomplete" : VerdictName(out.result.verdict);
+      const char* verdict = VerdictName(out.result.verdict);
       log << std::left << std::setw(66) << name << " " << std::setw(10) << verdict << std::right << std::setw(4)
           << out.result.cases << " cases " << std::fixed << std::setprecision(1) << std::setw(6)
           << out.result.seconds << " s" << std::defaultfloat << std::setprecision(6) << "\n";
@@ -214,7 +221,7 @@ void WriteJson(const SuiteReport& r, const SuiteOptions& o, std::ostream& os) {
   for (size_t i = 0; i < r.properties.size(); ++i) {
     const PropertyOutcome& p = r.properties[i];
     os << (i ? ",\n" : "\n") << "    {\"name\": " << Json(p.name) << ", \"statement\": " << Json(p.statement)
-       << ", \"verdict\": " << Json(p.budget_exhausted ? "incomplete" : VerdictName(p.result.verdict))
+       << ", \"verdict\": " << Json(VerdictName(p.result.verdict))
        << ", \"cases\": " << p.result.cases << ", \"discarded\": " << p.result.discarded
        << ", \"seconds\": " << JsonNumber(p.result.seconds) << ", \"shrink_steps\": " << p.result.shrink_steps
        << ",\n     \"message\": " << Json(p.result.message) << ", \"counterexample\": " << Json(p.result.counterexample)

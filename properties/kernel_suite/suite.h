@@ -38,7 +38,7 @@ struct SuiteOptions {
   uint64_t seed = kDefaultSeed;
   std::string filter = "*";         // glob over "<id>/<dtype>"
   double timeout_s = 5;             // per kernel call (a child process)
-  double budget_s = 20;             // per property; shrinking stops there
+  double budget_s = 20;             // shrinking one failure stops after this long
   std::string save_dir = "attnprop-counterexamples";  // where shrunk cases are written ("" = nowhere)
   std::string replay_file;          // run this one case (needs a filter naming one property)
 };
@@ -47,7 +47,6 @@ struct PropertyOutcome {
   std::string name;       // "<id>/<dtype>"
   std::string statement;
   PropertyResult result;  // verdict, cases, counterexample, metrics
-  bool budget_exhausted = false;
   std::string case_file;  // the shrunk counterexample, written for replay
   std::string replay;     // a command that replays it
   std::string rerun;      // a command that reruns the property from its seed
