@@ -246,7 +246,6 @@ void CausalIndependence(const KernelContext& ctx, DType t, const Case& c) {
       ExpectThat(std::memcmp(r.lse_bytes[0].data() + row * es, rf.lse_bytes[0].data() + row * es, es) == 0,
                  RowAt("lse row", b, i) + " changed when only its future changed");
     }
-  (void)t;
 }
 
 // lecture4.sec9.2.first_row_onehot: with causal masking (t_q = t_k) the

@@ -118,7 +118,7 @@ void TqNeTk(const KernelContext& ctx, DType t, const Case& c) { Accuracy(ctx, t,
 
 // abi.no_writes_outside_outputs: out and lse against guard pages, first with
 // their ends there, then their starts; the slack holds non-zero canaries.
-void NoWritesOutside(const KernelContext& ctx, DType t, const Case& c) {
+void NoWritesOutside(const KernelContext& ctx, DType, const Case& c) {
   const Problem p = Problem::FromCase(c);
   for (Place place : {Place::kEnd, Place::kStart}) {
     CallSpec spec;
@@ -130,11 +130,10 @@ void NoWritesOutside(const KernelContext& ctx, DType t, const Case& c) {
     ExpectThat(r.output_slack.empty(), what + ": " + r.output_slack);
     ExpectThat(r.input_slack.empty(), what + ": " + r.input_slack);
   }
-  (void)t;
 }
 
 // abi.no_reads_outside_inputs: q, k, v against guard pages (both sides).
-void NoReadsOutside(const KernelContext& ctx, DType t, const Case& c) {
+void NoReadsOutside(const KernelContext& ctx, DType, const Case& c) {
   const Problem p = Problem::FromCase(c);
   for (Place place : {Place::kEnd, Place::kStart}) {
     CallSpec spec;
@@ -142,7 +141,6 @@ void NoReadsOutside(const KernelContext& ctx, DType t, const Case& c) {
     RequireSuccess(CallKernel(ctx, p, spec), place == Place::kEnd ? "call with q/k/v ending at a guard page"
                                                                   : "call with q/k/v starting at a guard page");
   }
-  (void)t;
 }
 
 void InputsUnchanged(const KernelContext& ctx, DType, const Case& c) {
