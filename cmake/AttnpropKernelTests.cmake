@@ -1,0 +1,56 @@
+# attnprop_add_kernel_tests(TARGET <shared-library-target> [NAME <name>]
+#                           [CASES <n>] [TIMEOUT <seconds>]
+#                           [DISPATCH <target>...] [LABELS <label>...])
+#
+# Registers the kernel property suite (properties/kernel_suite) with ctest
+# for a kernel built as a shared or module library that implements
+# kernels/attnprop_kernel.h: one test per dtype,
+#   kernel.<name>/f32, kernel.<name>/f64
+# each running `attnprop check-kernel <library> --filter '*/kernel-<dtype>'`.
+# With DISPATCH (attnprop's own kernel: scalar avx2 avx512 auto), one test per
+# dispatch target and dtype, kernel.<name>/<target>/<dtype>, with
+# ATTNPROP_KERNEL_TARGET=<target> in the test's environment; a target the CPU
+# does not support exits 77 and is reported as skipped, not passed.
+# Labels: kernel, plus LABELS. CASES: random cases per property (default 100).
+# The `attnprop` executable target must exist in the project (it is resolved
+# when the build system is generated, so it may be defined later).
+function(attnprop_add_kernel_tests)
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "TARGET;NAME;CASES;TIMEOUT" "DISPATCH;LABELS")
+  if(NOT ARG_TARGET)
+    message(FATAL_ERROR "attnprop_add_kernel_tests: TARGET <shared-library-target> is required")
+  endif()
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "attnprop_add_kernel_tests: unknown arguments ${ARG_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT ARG_NAME)
+    set(ARG_NAME ${ARG_TARGET})
+  endif()
+  if(NOT ARG_CASES)
+    set(ARG_CASES 100)
+  endif()
+  set(_variants "-")
+  if(ARG_DISPATCH)
+    set(_variants ${ARG_DISPATCH})
+  endif()
+  foreach(_d IN LISTS _variants)
+    foreach(_dtype f32 f64)
+      if(_d STREQUAL "-")
+        set(_test kernel.${ARG_NAME}/${_dtype})
+        set(_save ${CMAKE_CURRENT_BINARY_DIR}/counterexamples/${ARG_NAME}-${_dtype})
+      else()
+        set(_test kernel.${ARG_NAME}/${_d}/${_dtype})
+        set(_save ${CMAKE_CURRENT_BINARY_DIR}/counterexamples/${ARG_NAME}-${_d}-${_dtype})
+      endif()
+      add_test(NAME ${_test}
+               COMMAND attnprop check-kernel $<TARGET_FILE:${ARG_TARGET}> --cases ${ARG_CASES}
+                       --filter "*/kernel-${_dtype}" --save-dir ${_save})
+      set_tests_properties(${_test} PROPERTIES LABELS "kernel;${ARG_LABELS}" SKIP_RETURN_CODE 77)
+      if(ARG_TIMEOUT)
+        set_tests_properties(${_test} PROPERTIES TIMEOUT ${ARG_TIMEOUT})
+      endif()
+      if(NOT _d STREQUAL "-")
+        set_tests_properties(${_test} PROPERTIES ENVIRONMENT "ATTNPROP_KERNEL_TARGET=${_d}")
+      endif()
+    endforeach()
+  endforeach()
+endfunction()
