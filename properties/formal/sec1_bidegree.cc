@@ -72,9 +72,9 @@ struct Bidegree11Decomposition {
               .Matrix("points", gen::Crop(pts, 4, m))  // rows u1, u2, v1, v2
               .Scalar("c", c);
         },
-        gen::Dim(1, kMaxDim), gen::Dim(1, kMaxTerms), gen::Matrix(kMaxTerms, kMaxDim + 1, gen::Dyadic(8, 3)),
-        gen::Matrix(kMaxTerms, kMaxDim + 1, gen::Dyadic(8, 3)), gen::Matrix(4, kMaxDim, gen::Dyadic(8, 3)),
-        gen::Dyadic(4, 2));
+        gen::Dim(1, kMaxDim), gen::Dim(1, kMaxTerms), gen::Matrix(kMaxTerms, kMaxDim + 1, gen::Dyadic(8, 40)),
+        gen::Matrix(kMaxTerms, kMaxDim + 1, gen::Dyadic(8, 40)), gen::Matrix(4, kMaxDim, gen::Dyadic(8, 40)),
+        gen::Dyadic(4, 20));
   }
 
   template <class S>
@@ -152,8 +152,8 @@ struct Bidegree11Uniqueness {
             for (int64_t j = 0; j < k; ++j) mix(i, j) = i == j ? Exact(1.0) : i > j ? lower(i, j) : Exact(0.0);
           return Case().Matrix("F", gen::Crop(f, k, m + 1)).Matrix("G", gen::Crop(g, k, m + 1)).Matrix("M", mix);
         },
-        gen::Dim(1, kMaxDim), gen::Dim(1, kMaxTerms), gen::Matrix(kMaxTerms, kMaxDim + 1, gen::Dyadic(8, 3)),
-        gen::Matrix(kMaxTerms, kMaxDim + 1, gen::Dyadic(8, 3)), gen::Matrix(kMaxTerms, kMaxTerms, gen::Dyadic(4, 2)));
+        gen::Dim(1, kMaxDim), gen::Dim(1, kMaxTerms), gen::Matrix(kMaxTerms, kMaxDim + 1, gen::Dyadic(8, 40)),
+        gen::Matrix(kMaxTerms, kMaxDim + 1, gen::Dyadic(8, 40)), gen::Matrix(kMaxTerms, kMaxTerms, gen::Dyadic(4, 20)));
   }
 
   template <class S>
