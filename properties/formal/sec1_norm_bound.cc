@@ -47,9 +47,9 @@ namespace attnprop {
 namespace {
 
 template <class S>
-constexpr int64_t kMaxLen = std::is_same_v<S, double> ? 6 : 4;
+constexpr int64_t kMaxLen = std::is_same_v<S, double> ? 8 : 4;
 template <class S>
-constexpr int64_t kMaxDim = std::is_same_v<S, double> ? 4 : 3;
+constexpr int64_t kMaxDim = std::is_same_v<S, double> ? 5 : 3;
 constexpr int64_t kMaxHeads = 2;
 
 std::string H(const char* name, int64_t h) { return name + std::to_string(h); }

@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 
 #include "model/exact.h"
@@ -38,6 +39,7 @@ inline double ProfileCoordinateBound(int64_t n, double u, double input_rel) {
 /// A rational unit vector in R^n (inverse stereographic projection of p in
 /// Q^{n-1}): (2p, |p|^2 - 1)/(|p|^2 + 1); for n = 1, (sign).
 inline Vec<Rational> RationalUnitVector(const ExactMatrix& p, int64_t n, bool negate) {
+  if (p.rows < 1 || p.cols + 1 < n) throw std::invalid_argument("RationalUnitVector: p has fewer than n-1 entries");
   Vec<Rational> v(n);
   if (n == 1) {
     v[0] = negate ? -1 : 1;

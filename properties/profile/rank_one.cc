@@ -8,7 +8,7 @@
 //   t = tr(L), pi(L) = ((1 - t^2)/2, (1 - t^2)/2, t_+^2, t_-^2).
 //   Hypotheses: rank L = 1, ||L||_F = 1. Generated exactly: L = u w^T with
 //   u, w rational unit vectors (inverse stereographic projection, dense in
-//   the sphere), N in [1,5] (MPFR, rational: [1,4]).
+//   the sphere), N in [1,6] (MPFR, rational: [1,4]).
 //   Double and MPFR see L rounded to nearest (input error u, budgeted);
 //   the right side is evaluated exactly from the exact t.
 //   Rational: exact route, no eigen-solver: rank(sym L) <= 2 gives pi in
@@ -46,7 +46,7 @@ namespace attnprop {
 namespace {
 
 template <class S>
-constexpr int64_t kMaxN = std::is_same_v<S, double> ? 5 : 4;
+constexpr int64_t kMaxN = std::is_same_v<S, double> ? 6 : 4;
 
 template <class S>
 std::optional<ProfileValue<S>> ComputeProfile(const Mat<S>& l) {
@@ -94,7 +94,7 @@ struct RankOneFormulaClaim {
           const Vec<Rational> u = RationalUnitVector(p, n, neg_u), w = RationalUnitVector(q, n, neg_w);
           return Case().Matrix("L", ToExact(Mat<Rational>(u * w.transpose())));
         },
-        gen::Dim(1, kMaxN<S>), gen::Matrix(1, 4, gen::Dyadic(4, 3)), gen::Matrix(1, 4, gen::Dyadic(4, 3)),
+        gen::Dim(1, kMaxN<S>), gen::Matrix(1, kMaxN<S>, gen::Dyadic(4, 3)), gen::Matrix(1, kMaxN<S>, gen::Dyadic(4, 3)),
         rc::gen::arbitrary<bool>(), rc::gen::arbitrary<bool>());
   }
 

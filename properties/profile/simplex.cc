@@ -5,7 +5,7 @@
 // profile.simplex
 //   Statement: for L != 0 in M_N(R), a, b, c, d >= 0 and a + b + c + d = 1.
 //   Hypotheses: L != 0 (generated nonzero: no discards).
-//   Double (N in [1,6]) and MPFR (N in [1,4]): dyadic L of five shapes
+//   Double (N in [1,8]) and MPFR (N in [1,4]): dyadic L of five shapes
 //   (general, symmetric, antisymmetric, PSD X X^T, rank one) so that the
 //   faces a = 0, a = 1, b = 0 are visited; pi through the eigen-solver.
 //   Rational: the eigenvalues of sym(L) are irrational in general, so the
@@ -27,7 +27,7 @@ namespace attnprop {
 namespace {
 
 template <class S>
-constexpr int64_t kMaxN = std::is_same_v<S, double> ? 6 : 4;
+constexpr int64_t kMaxN = std::is_same_v<S, double> ? 8 : 4;
 
 bool HasField(const Case& c, const std::string& name) {
   for (const auto& f : c.fields())
