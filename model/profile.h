@@ -1,0 +1,136 @@
+// The profile pi(L) = (a, b, c, d) of a matrix L in M_N(R)
+// (001_4e20808ed1137a14.txt; reconstruction in shared/claims/CATALOG.md):
+//   S = (L + L^T)/2, T = (L - L^T)/2, norms Frobenius;
+//   alpha, beta: the decreasing positive eigenvalues of S and the decreasing
+//   absolute values of its negative eigenvalues, zero-padded to length N;
+//   a = ||T||^2/||L||^2,             b = 2<alpha, beta>/||L||^2,
+//   c = ||(alpha - beta)_+||^2/||L||^2, d = ||(alpha - beta)_-||^2/||L||^2.
+//
+// Three routes to the spectrum of S:
+//   floating (double, MPFR): Eigen's SelfAdjointEigenSolver (MPFR through the
+//     full NumTraits of model/eigen_scalar.h);
+//   exact, rank(S) <= 2 (every rank-one L): a closed form from tr S, ||S||^2
+//     and the product of the two possibly nonzero eigenvalues (no roots taken);
+//   exact, certified: a candidate rational spectrum is accepted only if every
+//     distinct value mu of multiplicity m has rank(S - mu I) = N - m exactly
+//     and the multiplicities add up to N (S is symmetric, so this is its
+//     whole spectrum).
+#pragma once
+
+#include <Eigen/Eigenvalues>
+#include <Eigen/LU>
+#include <algorithm>
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "model/eigen_scalar.h"
+
+namespace attnprop {
+
+template <class S>
+struct ProfileValue {
+  S a, b, c, d;
+};
+
+template <class S>
+Mat<S> SymmetricPart(const Mat<S>& l) {
+  return (l + l.transpose()) / S(2);
+}
+template <class S>
+Mat<S> AntisymmetricPart(const Mat<S>& l) {
+  return (l - l.transpose()) / S(2);
+}
+template <class S>
+S FrobeniusSq(const Mat<S>& m) {
+  S s = 0;
+  for (Eigen::Index i = 0; i < m.rows(); ++i)
+    for (Eigen::Index j = 0; j < m.cols(); ++j) s += m(i, j) * m(i, j);
+  return s;
+}
+
+/// pi(L) given the eigenvalues of S = sym(L), in any order (L != 0).
+template <class S>
+ProfileValue<S> ProfileFromSpectrum(const Mat<S>& l, const Vec<S>& eig) {
+  const Eigen::Index n = l.rows();
+  std::vector<S> alpha, beta;
+  for (Eigen::Index i = 0; i < eig.size(); ++i) {
+    if (eig[i] > 0) alpha.push_back(eig[i]);
+    if (eig[i] < 0) beta.push_back(S(-eig[i]));
+  }
+  std::sort(alpha.begin(), alpha.end(), std::greater<S>());
+  std::sort(beta.begin(), beta.end(), std::greater<S>());
+  alpha.resize(static_cast<size_t>(n), S(0));
+  beta.resize(static_cast<size_t>(n), S(0));
+  const S norm_sq = FrobeniusSq<S>(l);
+  S b = 0, c = 0, d = 0;
+  for (size_t i = 0; i < alpha.size(); ++i) {
+    b += alpha[i] * beta[i];
+    const S diff = alpha[i] - beta[i];
+    if (diff > 0) c += diff * diff;
+    if (diff < 0) d += diff * diff;
+  }
+  return {FrobeniusSq<S>(AntisymmetricPart<S>(l)) / norm_sq, 2 * b / norm_sq, c / norm_sq, d / norm_sq};
+}
+
+/// Eigenvalues of a symmetric matrix (floating scalars); nullopt when the
+/// solver reports no convergence.
+template <class S>
+std::optional<Vec<S>> SymmetricEigenvalues(const Mat<S>& s) {
+  Eigen::SelfAdjointEigenSolver<Mat<S>> solver(s, Eigen::EigenvaluesOnly);
+  if (solver.info() != Eigen::Success) return std::nullopt;
+  return Vec<S>(solver.eigenvalues());
+}
+
+/// pi(L) through the eigen-solver (double, MPFR).
+template <class S>
+std::optional<ProfileValue<S>> Profile(const Mat<S>& l) {
+  const auto eig = SymmetricEigenvalues<S>(SymmetricPart<S>(l));
+  if (!eig) return std::nullopt;
+  return ProfileFromSpectrum<S>(l, *eig);
+}
+
+/// Exact pi(L) when rank(S) <= 2 (nullopt otherwise). With mu1, mu2 the two
+/// possibly nonzero eigenvalues: p = mu1 + mu2 = tr S, q = mu1^2 + mu2^2 =
+/// ||S||^2, e = mu1 mu2 = (p^2 - q)/2. If e < 0 the signs differ: alpha_1 =
+/// mu+, beta_1 = -mu-, so b||L||^2 = -2e and alpha_1 - beta_1 = p. If e >= 0
+/// they share a sign (or vanish): all of ||S||^2 goes to c (p > 0) or d (p < 0).
+inline std::optional<ProfileValue<Rational>> ProfileRankTwoExact(const Mat<Rational>& l) {
+  const Mat<Rational> s = SymmetricPart<Rational>(l);
+  Eigen::FullPivLU<Mat<Rational>> lu(s);
+  if (lu.rank() > 2) return std::nullopt;
+  const Rational norm_sq = FrobeniusSq<Rational>(l);
+  const Rational p = s.trace(), q = FrobeniusSq<Rational>(s);
+  const Rational e = (p * p - q) / 2;
+  ProfileValue<Rational> out{FrobeniusSq<Rational>(AntisymmetricPart<Rational>(l)) / norm_sq, 0, 0, 0};
+  if (e < 0) {
+    out.b = -2 * e / norm_sq;
+    if (p > 0) out.c = p * p / norm_sq;
+    if (p < 0) out.d = p * p / norm_sq;
+  } else if (p > 0) {
+    out.c = q / norm_sq;
+  } else if (p < 0) {
+    out.d = q / norm_sq;
+  }
+  return out;
+}
+
+/// True iff `candidates` (with repetition) is exactly the spectrum of the
+/// symmetric rational matrix s (see the header).
+inline bool CertifySpectrum(const Mat<Rational>& s, const Vec<Rational>& candidates) {
+  const Eigen::Index n = s.rows();
+  if (candidates.size() != n) return false;
+  std::vector<Rational> values(candidates.data(), candidates.data() + n);
+  std::sort(values.begin(), values.end());
+  for (size_t i = 0; i < values.size();) {
+    size_t j = i;
+    while (j < values.size() && values[j] == values[i]) ++j;
+    const Mat<Rational> shifted = s - values[i] * Mat<Rational>::Identity(n, n);
+    Eigen::FullPivLU<Mat<Rational>> lu(shifted);
+    if (lu.rank() != n - static_cast<Eigen::Index>(j - i)) return false;
+    i = j;
+  }
+  return true;
+}
+
+}  // namespace attnprop

@@ -1,0 +1,202 @@
+// "Only Large Weights (And Not Skip Connections) Can Prevent the Perils of
+// Rank Collapse" (004_fc07a226cef95160.txt), Definition 3.4 (Res) and the
+// facts about Res that the proofs of Lemma 5.2 / C.1 / C.2 use.
+//
+// Res(Z) = Z - 1_n y^T with y := argmin_{y in R^d} ||Z - 1_n y^T||_inf, the
+// norm entrywise max (Section 3.1). The argmin is the box of model/res.h;
+// the model SELECTS the column-wise midrange (its centre). Each claim below
+// says whether it is checked for that selection or for every minimiser.
+//
+// collapse.def3.4.res_argmin_unique (Def 3.4, implicit)
+//   Statement: y := argmin ||Z - 1 y^T||_inf is well defined (unique).
+//   Checked for every minimiser: the argmin box must be a single point.
+//   Expected REFUTED: for n >= 2, d >= 2 with columns of unequal range the
+//   box has positive width (Z = [[0,0],[0,1]]: every y = (s, 1/2) with
+//   |s| <= 1/2 attains the minimum 1/2). Pinned in
+//   properties/counterexamples/collapse.def3.4.res_argmin_unique.txt.
+//
+// collapse.res.norm_le_norm (C.2 proof, step ||Res(X)|| <= ||X||)
+//   Statement: ||Res(Z)||_inf <= ||Z||_inf.
+//   Checked for the midrange selection AND for every minimiser (every
+//   minimiser attains the same value R, checked at both corners of the box).
+//
+// collapse.res.translation_invariance (5.2 / C.1 proof, Res(B - A) steps)
+//   Statement: Res(Z + 1 c^T) = Res(Z) for every c in R^d.
+//   Checked for the midrange selection (an identity), and as a set statement
+//   for every minimiser: argmin(Z + 1c^T) = argmin(Z) + c, so the SET of
+//   residuals is invariant. (For an arbitrary selection the identity is
+//   ill-posed exactly when the argmin is not unique: see res_argmin_unique.)
+//
+// Hypotheses: Z in R^{n x d}, c in R^d, no other condition. Generated with
+// n in [1,5], d in [1,4], dyadic entries (exact in every backend; 48
+// fraction bits for the identities, so that double rounds).
+// Backends: double, MPFR, rational (Res is piecewise linear: exact in Q).
+#include <string>
+
+#include "generators/claims_shapes.h"
+#include "generators/scalars.h"
+#include "model/res.h"
+#include "properties/framework/property.h"
+
+namespace attnprop {
+namespace {
+
+constexpr int64_t kMaxRows = 5;
+constexpr int64_t kMaxCols = 4;
+
+/// frac_bits: 48 for the identities (rounding visible in double), 3 for the
+/// uniqueness claim (its counterexamples shrink to small dyadics).
+rc::Gen<Case> ResMatrixCase(bool with_shift, int frac_bits) {
+  return rc::gen::apply(
+      [with_shift](int64_t n, int64_t d, const ExactMatrix& z, const ExactMatrix& c) {
+        Case k;
+        k.Matrix("Z", gen::Crop(z, n, d));
+        if (with_shift) k.Matrix("c", gen::Crop(c, 1, d));
+        return k;
+      },
+      gen::UniformDim(1, kMaxRows), gen::UniformDim(1, kMaxCols), gen::Matrix(kMaxRows, kMaxCols, gen::Dyadic(64, frac_bits)),
+      gen::Matrix(1, kMaxCols, gen::Dyadic(64, frac_bits)));
+}
+
+template <class S>
+std::string VecText(const Vec<S>& v) {
+  std::string s = "(";
+  for (Eigen::Index j = 0; j < v.size(); ++j) s += (j ? ", " : "") + Exact(ToDouble(v[j])).ToDisplay();
+  return s + ")";
+}
+template <>
+std::string VecText<Rational>(const Vec<Rational>& v) {
+  std::string s = "(";
+  for (Eigen::Index j = 0; j < v.size(); ++j) s += (j ? ", " : "") + v[j].str();
+  return s + ")";
+}
+
+struct ResArgminUnique {
+  static constexpr const char* kId = "collapse.def3.4.res_argmin_unique";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"width of argmin set max_j(hi_j - lo_j)", "8 u ||Z||_inf (0 in rationals)",
+             "R = fl(fl(max-min)/2) errs <= u||Z||; lo = fl(max - R), hi = fl(min + R) err <= u||Z|| + "
+             "2u||Z||(1+u) each; their difference adds one rounding: <= 7u||Z||(1+O(u)) < 8u||Z||"},
+            {"objective at both box corners - R", "4 u ||Z||_inf (0 in rationals)",
+             "|Z_ij - y_j| at a corner: corner err <= 3.1u||Z|| (above) plus one subtraction rounding"}};
+  }
+
+  static bool HypothesesHold(const Case& c) { return c.GetMatrix("Z").rows >= 1; }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return ResMatrixCase(false, 3);
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> z = c.GetMat<S>("Z");
+    const ResArgmin<S> box = ResArgminBox<S>(z);
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    const double norm = ToDouble(EntrywiseMaxNorm<S>(z));
+    // Both corners must be minimisers (a check of the model's box).
+    const double corner_tol = 4 * u * norm;
+    const double gap_lo = ToDouble(S(ResObjective<S>(z, box.lo) - box.value));
+    const double gap_hi = ToDouble(S(ResObjective<S>(z, box.hi) - box.value));
+    ExpectWithin("objective at both box corners - R", gap_lo > gap_hi ? gap_lo : gap_hi, corner_tol);
+    // R is a lower bound for every y (each column's half range), so both
+    // corners are minimisers; uniqueness needs lo == hi.
+    Eigen::Index widest = 0;
+    for (Eigen::Index j = 1; j < z.cols(); ++j)
+      if (box.hi[j] - box.lo[j] > box.hi[widest] - box.lo[widest]) widest = j;
+    const double width = ToDouble(S(box.hi[widest] - box.lo[widest]));
+    if (width > 8 * u * norm) {
+      Vec<S> y1 = ResMidrange<S>(z), y2 = y1;
+      y2[widest] = box.hi[widest];
+      ExpectThat(false, "argmin not unique: y = " + VecText<S>(y1) + " and y' = " + VecText<S>(y2) +
+                            " both attain the minimum R = " + VecText<S>(Vec<S>::Constant(1, box.value)) +
+                            " (objectives " + VecText<S>(Vec<S>::Constant(1, ResObjective<S>(z, y1))) + ", " +
+                            VecText<S>(Vec<S>::Constant(1, ResObjective<S>(z, y2))) + ")");
+    }
+    ExpectWithin("width of argmin set max_j(hi_j - lo_j)", width, 8 * u * norm);
+  }
+};
+
+struct ResNormLeNorm {
+  static constexpr const char* kId = "collapse.res.norm_le_norm";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"||Res(Z)||_inf (midrange selection)", "||Z||_inf (1 + gamma_2)",
+             "mid = fl(fl(max+min)/2) errs <= u||Z||; Res_ij = fl(Z_ij - mid) <= (|Z_ij - mid*| + u||Z||)(1+u) "
+             "with |Z_ij - mid*| <= R <= ||Z||"},
+            {"||Z - 1 y^T||_inf at both box corners (every minimiser)", "||Z||_inf (1 + gamma_4)",
+             "every minimiser attains R <= ||Z|| (y = 0 is a candidate); the corners carry <= 3.1u||Z|| "
+             "error and the subtraction one rounding"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return ResMatrixCase(false, 48);
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> z = c.GetMat<S>("Z");
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    const double norm = ToDouble(EntrywiseMaxNorm<S>(z));
+    if constexpr (ScalarTraits<S>::kExact) {
+      // Exact: compare the exact values, not their double images.
+      ExpectThat(EntrywiseMaxNorm<S>(Res<S>(z)) <= EntrywiseMaxNorm<S>(z), "||Res(Z)|| > ||Z|| (midrange)");
+      const ResArgmin<S> box = ResArgminBox<S>(z);
+      ExpectThat(ResObjective<S>(z, box.lo) <= EntrywiseMaxNorm<S>(z) &&
+                     ResObjective<S>(z, box.hi) <= EntrywiseMaxNorm<S>(z),
+                 "a minimiser (box corner) has ||Z - 1y^T|| > ||Z||");
+    }
+    ExpectWithin("||Res(Z)||_inf (midrange selection)", ToDouble(EntrywiseMaxNorm<S>(Res<S>(z))),
+                 norm * (1 + Gamma(2, u)));
+    const ResArgmin<S> box = ResArgminBox<S>(z);
+    const double worst = std::max(ToDouble(ResObjective<S>(z, box.lo)), ToDouble(ResObjective<S>(z, box.hi)));
+    ExpectWithin("||Z - 1 y^T||_inf at both box corners (every minimiser)", worst, norm * (1 + Gamma(4, u)));
+  }
+};
+
+struct ResTranslationInvariance {
+  static constexpr const char* kId = "collapse.res.translation_invariance";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"||Res(Z + 1c^T) - Res(Z)||_inf (midrange selection)", "gamma_8 (||Z||_inf + ||c||_inf)",
+             "Z+1c^T rounds once (u(|Z|+|c|)); each Res entry then errs <= 3u(1+u) x its matrix's max "
+             "(mid sum + final subtraction); the difference rounds once: <= 7u(||Z||+||c||)(1+O(u))"},
+            {"|argmin box of Z + 1c^T - (box of Z + c)|", "gamma_8 (||Z||_inf + ||c||_inf)",
+             "corners carry <= 3.1u x max entry each (see res_argmin_unique), plus the shift c's rounding"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return ResMatrixCase(true, 48);
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> z = c.GetMat<S>("Z");
+    const Vec<S> shift = c.GetMat<S>("c").row(0).transpose();
+    const Mat<S> z_shift = SubtractRowVector<S>(z, Vec<S>(-shift));
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    const double bound = Gamma(8, u) * (ToDouble(EntrywiseMaxNorm<S>(z)) + ToDouble(EntrywiseMaxNorm<S>(Mat<S>(shift))));
+    const Mat<S> diff = Res<S>(z_shift) - Res<S>(z);
+    ExpectWithin("||Res(Z + 1c^T) - Res(Z)||_inf (midrange selection)", ToDouble(EntrywiseMaxNorm<S>(diff)), bound);
+    // Every minimiser: the argmin set moves by exactly c.
+    const ResArgmin<S> b0 = ResArgminBox<S>(z), b1 = ResArgminBox<S>(z_shift);
+    const Vec<S> dlo = b1.lo - b0.lo - shift, dhi = b1.hi - b0.hi - shift;
+    const S set_err = dlo.cwiseAbs().maxCoeff() > dhi.cwiseAbs().maxCoeff() ? S(dlo.cwiseAbs().maxCoeff())
+                                                                          : S(dhi.cwiseAbs().maxCoeff());
+    ExpectWithin("|argmin box of Z + 1c^T - (box of Z + c)|", ToDouble(set_err), bound);
+    if constexpr (ScalarTraits<S>::kExact) {
+      ExpectThat(diff.isZero(), "Res(Z + 1c^T) != Res(Z) exactly");
+      ExpectThat(set_err == 0, "argmin(Z + 1c^T) != argmin(Z) + c exactly");
+    }
+  }
+};
+
+ATTNPROP_REGISTER(ResArgminUnique, double, Mpfr, Rational);
+ATTNPROP_REGISTER(ResNormLeNorm, double, Mpfr, Rational);
+ATTNPROP_REGISTER(ResTranslationInvariance, double, Mpfr, Rational);
+
+}  // namespace
+}  // namespace attnprop

@@ -1,0 +1,139 @@
+// "Only Large Weights (And Not Skip Connections) Can Prevent the Perils of
+// Rank Collapse" (004_fc07a226cef95160.txt), Section 4.1, Lemma 4.1.
+//
+// collapse.lemma4.1.res_perturbation
+//   Statement: if ||A - B||_inf <= eps then ||Res(A) - Res(B)||_inf <= eps
+//   (Res of Definition 3.4, entrywise max norm).
+//   Hypotheses: A, B in R^{n x d}, eps >= 0 with ||A - B||_inf <= eps.
+//   Selection: Res uses the column-wise midrange (model/res.h).
+//   Expected REFUTED, for EVERY selection: with d = 1 the argmin is unique
+//   (the midrange), and A = (0,4,2)^T, B = (1,5,1)^T, eps = 1 give
+//   Res(A) = (-2,2,0), Res(B) = (-2,2,-2): ||Res(A) - Res(B)|| = 2 > 1.
+//   The proof's first step, ||Res(A) - Res(B)|| <= ||A - 1y_B^T - Res(B)||,
+//   has no justification (Res(A) is not the point of A - 1R^d nearest to
+//   Res(B)). The shrunk counterexample is pinned in
+//   properties/counterexamples/collapse.lemma4.1.res_perturbation.txt; the
+//   failure message says whether both argmins are unique there.
+//
+// collapse.lemma4.1.res_perturbation.ours (OURS, not the paper's)
+//   Statement: same hypotheses, ||Res(A) - Res(B)||_inf <= 2 eps, for the
+//   midrange selection. Proof: Res(A)_ij - Res(B)_ij = D_ij - (mid_j(A) -
+//   mid_j(B)) with D = A - B, and the midrange is 1-Lipschitz in the max
+//   norm. The constant 2 is sharp (A = (0,2k,k), B = (1,2k+1,k-1): 2 eps).
+//   It does NOT hold for every minimiser (A = B with a non-unique argmin and
+//   two different selections give a nonzero difference at eps = 0).
+//
+// Generated: n in [1,5], d in [1,3], dyadic A, eps in (0,4], B = A + eps R
+// with R dyadic in [-1,1] (half of them +-1): exact in every backend.
+// Backends: double, MPFR, rational (Res is piecewise linear: exact in Q).
+#include <string>
+
+#include "generators/claims_shapes.h"
+#include "generators/scalars.h"
+#include "model/res.h"
+#include "properties/framework/property.h"
+
+namespace attnprop {
+namespace {
+
+constexpr int64_t kMaxRows = 5;
+constexpr int64_t kMaxCols = 3;
+
+rc::Gen<Case> PerturbedPair() {
+  return rc::gen::apply(
+      [](int64_t n, int64_t d, const ExactMatrix& a_full, const ExactMatrix& r_full, Exact eps) {
+        const ExactMatrix a = gen::Crop(a_full, n, d), r = gen::Crop(r_full, n, d);
+        ExactMatrix b(n, d);
+        for (int64_t i = 0; i < n; ++i)
+          for (int64_t j = 0; j < d; ++j) b(i, j) = Exact(a(i, j).ToRational() + eps.ToRational() * r(i, j).ToRational());
+        return Case().Matrix("A", a).Matrix("B", b).Scalar("eps", eps);
+      },
+      gen::UniformDim(1, kMaxRows), gen::UniformDim(1, kMaxCols), gen::Matrix(kMaxRows, kMaxCols, gen::Dyadic(16, 2)),
+      gen::Matrix(kMaxRows, kMaxCols,
+                  // Half the entries at the extremes +-1: |A - B| = eps is where the claim is tight.
+                  rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 2))),
+      gen::PositiveDyadic(4, 2));
+}
+
+/// ||A - B||_inf <= eps, exactly.
+bool PairHypothesesHold(const Case& c) {
+  const Mat<Rational> a = c.GetMat<Rational>("A"), b = c.GetMat<Rational>("B");
+  const Rational eps = c.Get<Rational>("eps");
+  return a.rows() == b.rows() && a.cols() == b.cols() && a.rows() >= 1 && eps >= 0 &&
+         EntrywiseMaxNorm<Rational>(a - b) <= eps;
+}
+
+/// Shared conclusion: ||Res(A) - Res(B)|| <= factor * eps (+ rounding).
+template <class S>
+void CheckResPerturbation(const Case& c, int factor, const char* metric) {
+  const Mat<S> a = c.GetMat<S>("A"), b = c.GetMat<S>("B");
+  const S eps = c.Get<S>("eps");
+  const double u = ScalarTraits<S>::UnitRoundoff();
+  const Mat<S> diff = Res<S>(a) - Res<S>(b);
+  const S observed = EntrywiseMaxNorm<S>(diff);
+  if constexpr (ScalarTraits<S>::kExact) {
+    if (!(observed <= factor * eps)) {
+      const ResArgmin<S> ba = ResArgminBox<S>(a), bb = ResArgminBox<S>(b);
+      const bool unique = ba.lo == ba.hi && bb.lo == bb.hi;
+      ExpectThat(false, std::string(metric) + " = " + observed.str() + " > " + std::to_string(factor) + " eps = " +
+                            Rational(factor * eps).str() +
+                            (unique ? " (argmin of A and of B unique: every selection fails)"
+                                    : " (an argmin is not unique)"));
+    }
+  }
+  // Each Res entry errs <= 3u(1+u) max|entries| (see norm_le_norm), the
+  // difference adds one rounding.
+  const double bound = factor * ToDouble(eps) * (1 + u) +
+                       Gamma(4, u) * (ToDouble(EntrywiseMaxNorm<S>(a)) + ToDouble(EntrywiseMaxNorm<S>(b)));
+  ExpectWithin(metric, ToDouble(observed), bound);
+}
+
+struct ResPerturbation {
+  static constexpr const char* kId = "collapse.lemma4.1.res_perturbation";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"||Res(A) - Res(B)||_inf", "eps (1 + u) + gamma_4 (||A||_inf + ||B||_inf); exact: eps",
+             "each computed Res entry errs <= 3u(1+u) x its matrix's max (midrange sum, final subtraction), "
+             "the difference rounds once"}};
+  }
+
+  static bool HypothesesHold(const Case& c) { return PairHypothesesHold(c); }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return PerturbedPair();
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    CheckResPerturbation<S>(c, 1, "||Res(A) - Res(B)||_inf");
+  }
+};
+
+struct ResPerturbationOurs {
+  static constexpr const char* kId = "collapse.lemma4.1.res_perturbation.ours";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"||Res(A) - Res(B)||_inf (vs 2 eps)", "2 eps (1 + u) + gamma_4 (||A||_inf + ||B||_inf); exact: 2 eps",
+             "as for the printed lemma: each computed Res entry errs <= 3u(1+u) x its matrix's max, the "
+             "difference rounds once"}};
+  }
+
+  static bool HypothesesHold(const Case& c) { return PairHypothesesHold(c); }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return PerturbedPair();
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    CheckResPerturbation<S>(c, 2, "||Res(A) - Res(B)||_inf (vs 2 eps)");
+  }
+};
+
+ATTNPROP_REGISTER(ResPerturbation, double, Mpfr, Rational);
+ATTNPROP_REGISTER(ResPerturbationOurs, double, Mpfr, Rational);
+
+}  // namespace
+}  // namespace attnprop

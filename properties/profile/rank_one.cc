@@ -1,0 +1,235 @@
+// Profiles of rank-one matrices (001_4e20808ed1137a14.txt, the statements
+// "If L has rank one and unit norm ..." and "For N >= 2 the set of profiles
+// of rank-one matrices is Theta ..."); pi(L) = (a, b, c, d) as in
+// model/profile.h (CATALOG.md reconstruction).
+//
+// profile.rank_one_formula
+//   Statement: if L has rank one and unit (Frobenius) norm, then with
+//   t = tr(L), pi(L) = ((1 - t^2)/2, (1 - t^2)/2, t_+^2, t_-^2).
+//   Hypotheses: rank L = 1, ||L||_F = 1. Generated exactly: L = u w^T with
+//   u, w rational unit vectors (inverse stereographic projection, dense in
+//   the sphere), N in [1,6] (MPFR, rational: [1,4]).
+//   Double and MPFR see L rounded to nearest (input error u, budgeted);
+//   the right side is evaluated exactly from the exact t.
+//   Rational: exact route, no eigen-solver: rank(sym L) <= 2 gives pi in
+//   closed form from tr S, ||S||^2 (model/profile.h, ProfileRankTwoExact).
+//   A rational rank-one unit L always has rational eigenvalues (t +- 1)/2.
+//
+// profile.rank_one_set
+//   Statement: for N >= 2 the set of profiles of rank-one matrices is
+//   Theta = {a = b, cd = 0} in Delta_3; for N = 1 only the vertices c = 1
+//   and d = 1 occur.
+//   Checked in both directions from one case:
+//   (subset) pi(x y^T) lies in Theta (a = b, min(c, d) = 0, coordinates >= 0,
+//     sum 1) for generated nonzero x, y (any norm: pi is scale invariant);
+//     for N = 1 it is one of the two vertices.
+//   (onto) every generated point of Theta is attained by a constructed
+//     witness: for t in [-1, 1] the point (a, a, t_+^2, t_-^2), a = (1-t^2)/2,
+//     (all of Theta as t ranges over [-1,1]) by L = e1 (t e1 + s e2)^T,
+//     s = sqrt(1 - t^2). Two target families: t = +-(1-m^2)/(1+m^2) with
+//     m dyadic (rational s = 2m/(1+m^2): every backend, exact in Q), and, in
+//     double and MPFR, a dyadic a in [0, 1/2] with t = +-sqrt(1-2a) (the
+//     rational backend cannot hold these witnesses: a rational rank-one unit
+//     L has rational t, so a point with irrational sqrt(1-2a) has no
+//     rational witness; its rational targets are the dense set above).
+//     For N = 1 the witnesses [1] and [-1] attain the two vertices.
+// Backends: double, MPFR (Eigen's SelfAdjointEigenSolver on Mat<Mpfr>),
+// rational (exact rank <= 2 route).
+#include <algorithm>
+
+#include "generators/claims_shapes.h"
+#include "generators/scalars.h"
+#include "properties/framework/property.h"
+#include "properties/profile/profile_checks.h"
+
+namespace attnprop {
+namespace {
+
+template <class S>
+constexpr int64_t kMaxN = std::is_same_v<S, double> ? 6 : 4;
+
+template <class S>
+std::optional<ProfileValue<S>> ComputeProfile(const Mat<S>& l) {
+  if constexpr (ScalarTraits<S>::kExact) return ProfileRankTwoExact(l);
+  else return Profile<S>(l);
+}
+
+template <class S>
+S MaxCoordDiff(const ProfileValue<S>& p, const ProfileValue<S>& q) {
+  using std::abs;
+  return std::max({S(abs(p.a - q.a)), S(abs(p.b - q.b)), S(abs(p.c - q.c)), S(abs(p.d - q.d))});
+}
+
+/// pi of a rank-one unit matrix with trace t, by the formula.
+ProfileValue<Rational> RankOneFormula(const Rational& t) {
+  const Rational half = (1 - t * t) / 2;
+  return {half, half, t > 0 ? Rational(t * t) : Rational(0), t < 0 ? Rational(t * t) : Rational(0)};
+}
+
+template <class S>
+ProfileValue<S> ToBackend(const ProfileValue<Rational>& p) {
+  return {Exact(p.a).As<S>(), Exact(p.b).As<S>(), Exact(p.c).As<S>(), Exact(p.d).As<S>()};
+}
+
+struct RankOneFormulaClaim {
+  static constexpr const char* kId = "profile.rank_one_formula";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"max_coord |pi(L) - formula|", "ProfileCoordinateBound(N, u, u) (0 in rationals)",
+             "eigen-solver backward error p(N)u with p(N) = 4N^2 + 8, plus the rounding of the rational L "
+             "(relative u), propagated through the 1-Lipschitz sorted spectrum (profile_checks.h)"}};
+  }
+
+  static bool HypothesesHold(const Case& c) {
+    const Mat<Rational> l = c.GetMat<Rational>("L");
+    if (l.rows() != l.cols() || l.rows() < 1) return false;
+    Eigen::FullPivLU<Mat<Rational>> lu(l);
+    return lu.rank() == 1 && FrobeniusSq<Rational>(l) == 1;
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::apply(
+        [](int64_t n, const ExactMatrix& p, const ExactMatrix& q, bool neg_u, bool neg_w) {
+          const Vec<Rational> u = RationalUnitVector(p, n, neg_u), w = RationalUnitVector(q, n, neg_w);
+          return Case().Matrix("L", ToExact(Mat<Rational>(u * w.transpose())));
+        },
+        gen::Dim(1, kMaxN<S>), gen::Matrix(1, kMaxN<S>, gen::Dyadic(4, 3)), gen::Matrix(1, kMaxN<S>, gen::Dyadic(4, 3)),
+        rc::gen::arbitrary<bool>(), rc::gen::arbitrary<bool>());
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> l = c.GetMat<S>("L");
+    const ProfileValue<Rational> formula = RankOneFormula(c.GetMat<Rational>("L").trace());
+    const auto pi = ComputeProfile<S>(l);
+    ExpectThat(pi.has_value(), "no profile: eigen-solver failed or rank(sym L) > 2");
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    if constexpr (ScalarTraits<S>::kExact)
+      ExpectThat(MaxCoordDiff<S>(*pi, formula) == 0,
+                 "pi(L) = " + ProfileText(*pi) + " != formula " + ProfileText(formula));
+    ExpectWithin("max_coord |pi(L) - formula|", ToDouble(MaxCoordDiff<S>(*pi, ToBackend<S>(formula))),
+                 ProfileCoordinateBound(l.rows(), u, u));
+  }
+};
+
+struct RankOneSetClaim {
+  static constexpr const char* kId = "profile.rank_one_set";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"pi(x y^T) off Theta: max(|a-b|, min(c,d), |sum-1|)", "2 ProfileCoordinateBound(N, u, 0)",
+             "x y^T is exact in every backend (short dyadics); each coordinate errs <= the eigen-solver bound "
+             "of profile_checks.h; a difference or a sum of two coordinates doubles it"},
+            {"max_coord |pi(witness) - target|", "ProfileCoordinateBound(N, u, 2u) (0 in rationals)",
+             "the witness's entries t, s are rounded (rational t, s: one rounding; sqrt route: sqrt of an "
+             "exact 1-2a or 2a, one rounding): relative input error <= 2u"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::apply(
+        [](int64_t n, const ExactMatrix& x, const ExactMatrix& y, Exact m, Exact a_target, bool d_side) {
+          ExactMatrix xs = gen::Crop(x, 1, n), ys = gen::Crop(y, 1, n);
+          // x, y != 0 (a rank-one matrix): a zero vector becomes e_1.
+          if (std::all_of(xs.data.begin(), xs.data.end(), [](const Exact& e) { return e.ToDouble() == 0; }))
+            xs(0, 0) = 1.0;
+          if (std::all_of(ys.data.begin(), ys.data.end(), [](const Exact& e) { return e.ToDouble() == 0; }))
+            ys(0, 0) = 1.0;
+          return Case()
+              .Int("N", n)
+              .Matrix("x", xs)
+              .Matrix("y", ys)
+              .Scalar("m", m)
+              .Scalar("a_target", a_target)
+              .Int("d_side", d_side ? 1 : 0);
+        },
+        gen::Dim(1, kMaxN<S>), gen::Matrix(1, kMaxN<S>, gen::Dyadic(4, 2)),
+        gen::Matrix(1, kMaxN<S>, gen::Dyadic(4, 2)),
+        // m in [0, 1] covers t in [0, 1]; a in [0, 1/2].
+        rc::gen::map(gen::Dyadic(1, 6), [](Exact e) { return Exact(std::abs(e.ToDouble())); }),
+        rc::gen::map(gen::Dyadic(1, 6), [](Exact e) { return Exact(std::abs(e.ToDouble()) / 2); }),
+        rc::gen::arbitrary<bool>());
+  }
+
+  static bool HypothesesHold(const Case& c) {
+    const int64_t n = c.GetInt("N");
+    const ExactMatrix &x = c.GetMatrix("x"), &y = c.GetMatrix("y");
+    auto nonzero = [](const ExactMatrix& v) {
+      return std::any_of(v.data.begin(), v.data.end(), [](const Exact& e) { return e.ToRational() != 0; });
+    };
+    const Rational m = c.Get<Rational>("m"), a = c.Get<Rational>("a_target");
+    return n >= 1 && x.cols == n && y.cols == n && nonzero(x) && nonzero(y) && m >= 0 && m <= 1 && a >= 0 &&
+           a * 2 <= 1;
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const int64_t n = c.GetInt("N");
+    const bool d_side = c.GetInt("d_side") != 0;
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    const Vec<S> x = c.GetMat<S>("x").row(0).transpose(), y = c.GetMat<S>("y").row(0).transpose();
+
+    // (subset) pi(x y^T) in Theta.
+    const auto pi = ComputeProfile<S>(Mat<S>(x * y.transpose()));
+    ExpectThat(pi.has_value(), "no profile of x y^T");
+    const S one = 1, zero = 0;
+    using std::abs;
+    ExpectThat(pi->a >= 0 && pi->b >= 0 && pi->c >= 0 && pi->d >= 0, "a coordinate of pi(x y^T) is negative");
+    const double on_theta = 2 * ProfileCoordinateBound(n, u, 0);
+    const std::string off = "pi(x y^T) off Theta: max(|a-b|, min(c,d), |sum-1|)";
+    if (n == 1) {
+      // Only the vertices c = 1 and d = 1.
+      const ProfileValue<S> vc{zero, zero, one, zero}, vd{zero, zero, zero, one};
+      const S dist = std::min(MaxCoordDiff<S>(*pi, vc), MaxCoordDiff<S>(*pi, vd));
+      if constexpr (ScalarTraits<S>::kExact) ExpectThat(dist == 0, "N = 1: pi = " + ProfileText(*pi) + " is no vertex");
+      ExpectWithin(off, ToDouble(dist), on_theta);
+    } else {
+      const S miss = std::max({S(abs(pi->a - pi->b)), std::min(pi->c, pi->d), S(abs(pi->a + pi->b + pi->c + pi->d - 1))});
+      if constexpr (ScalarTraits<S>::kExact) ExpectThat(miss == 0, "pi(x y^T) = " + ProfileText(*pi) + " not in Theta");
+      ExpectWithin(off, ToDouble(miss), on_theta);
+    }
+
+    // (onto) witnesses.
+    const std::string hit = "max_coord |pi(witness) - target|";
+    const double witness_bound = ProfileCoordinateBound(n, u, 2 * u);
+    auto check_witness = [&](const Mat<S>& witness, const ProfileValue<S>& target, const std::string& what) {
+      const auto pw = ComputeProfile<S>(witness);
+      ExpectThat(pw.has_value(), "no profile of the witness");
+      const S miss = MaxCoordDiff<S>(*pw, target);
+      if constexpr (ScalarTraits<S>::kExact)
+        ExpectThat(miss == 0, what + ": pi(witness) = " + ProfileText(*pw) + " != target " + ProfileText(target));
+      ExpectWithin(hit, ToDouble(miss), witness_bound);
+    };
+    if (n == 1) {
+      check_witness(Mat<S>::Constant(1, 1, one), {zero, zero, one, zero}, "vertex c = 1");
+      check_witness(Mat<S>::Constant(1, 1, S(-1)), {zero, zero, zero, one}, "vertex d = 1");
+      return;
+    }
+    auto witness = [n](const S& t, const S& s) {
+      Mat<S> w = Mat<S>::Zero(n, n);
+      w(0, 0) = t;
+      w(0, 1) = s;
+      return w;
+    };
+    {  // Rational family: t = +-(1-m^2)/(1+m^2), s = 2m/(1+m^2).
+      const Rational m = c.Get<Rational>("m");
+      const Rational t = (d_side ? -1 : 1) * (1 - m * m) / (1 + m * m), s = 2 * m / (1 + m * m);
+      const ProfileValue<Rational> target{(1 - t * t) / 2, (1 - t * t) / 2, t > 0 ? Rational(t * t) : Rational(0),
+                                          t < 0 ? Rational(t * t) : Rational(0)};
+      check_witness(witness(Exact(t).As<S>(), Exact(s).As<S>()), ToBackend<S>(target), "rational witness");
+    }
+    if constexpr (!ScalarTraits<S>::kExact) {  // Any a in [0, 1/2]: t = +-sqrt(1 - 2a), s = sqrt(2a).
+      using std::sqrt;
+      const S a = c.Get<S>("a_target");
+      const S t = (d_side ? S(-1) : S(1)) * S(sqrt(S(1 - 2 * a))), s = sqrt(S(2 * a));
+      const S rest = 1 - 2 * a;
+      check_witness(witness(t, s), {a, a, d_side ? zero : rest, d_side ? rest : zero}, "sqrt witness");
+    }
+  }
+};
+
+ATTNPROP_REGISTER(RankOneFormulaClaim, double, Mpfr, Rational);
+ATTNPROP_REGISTER(RankOneSetClaim, double, Mpfr, Rational);
+
+}  // namespace
+}  // namespace attnprop
