@@ -249,7 +249,8 @@ std::string ToHtml(const Report& r) {
     const auto& p = e.result;
     if (p.counterexample.empty() && p.replayed.empty() && p.verdict == Verdict::kHolds) continue;
     any = true;
-    h << "<h3><code>" << Escape(p.id) << "/" << p.backend << "</code>: " << VerdictName(p.verdict) << " <span class=\""
+    h << "<h3><code>" << Escape(p.id) << "/" << p.backend << "</code>: "
+      << (p.verdict == Verdict::kRefuted ? "refuted as stated" : VerdictName(p.verdict)) << " <span class=\""
       << (e.as_expected ? "ok\">(as expected)" : "bad\">(UNEXPECTED)") << "</span></h3>\n";
     if (!p.message.empty()) h << "<pre>" << Escape(p.message) << "</pre>\n";
     if (!p.counterexample.empty())

@@ -105,7 +105,8 @@ std::string ToMarkdown(const Report& r) {
     const auto& p = e.result;
     if (p.counterexample.empty() && p.replayed.empty() && p.verdict == Verdict::kHolds) continue;
     any = true;
-    md << "\n### " << p.id << "/" << p.backend << ": " << VerdictName(p.verdict)
+    md << "\n### " << p.id << "/" << p.backend << ": "
+       << (p.verdict == Verdict::kRefuted ? "refuted as stated" : VerdictName(p.verdict))
        << (e.as_expected ? " (as expected)" : " (UNEXPECTED)") << "\n\n";
     if (!p.message.empty()) md << "```text\n" << p.message << "\n```\n\n";
     if (!p.counterexample.empty()) {
