@@ -1,10 +1,13 @@
 // attnprop list: every registered property with its kind, expectation,
 // stored cases and source file.
 #include <cctype>
+#include <set>
 #include <iomanip>
 #include <iostream>
 
+#include "properties/framework/catalog.h"
 #include "properties/framework/registry.h"
+#include "properties/kernel_suite/suite.h"
 #include "properties/framework/store.h"
 #include "reports/report.h"
 #include "tools/cli.h"
@@ -13,23 +16,40 @@ namespace attnprop::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: attnprop list [--store DIR]\n"
-    "  Lists every registered property: id/backend, kind (from the id: prop, lemma, thm, def, ...),\n"
-    "  expectation (registry.tsv), stored cases (counterexample store), source file, and where the\n"
-    "  claim is stated when the claim says (kSource).\n"
-    "  --store DIR   counterexample store to count (default: the source tree's properties/counterexamples)\n";
+    "usage: attnprop list [--store DIR] [--gaps]\n"
+    "  Lists every registered property: id/backend, kind (from the claim catalogue properties/claims.tsv:\n"
+    "  identity, inequality, ...; 'ours' for our variants), expectation (registry.tsv), stored cases\n"
+    "  (counterexample store), source file, and where the claim is stated. Ends with the catalogue\n"
+    "  coverage: how many claims have a property here or in the kernel suite (check-kernel).\n"
+    "  --store DIR   counterexample store to count (default: the source tree's properties/counterexamples)\n"
+    "  --gaps        list instead the catalogue claims that have no property yet, with their statements\n";
 
-/// The claim's kind, from its id "<doc>.<kind><number>.<slug>" (prop3.1,
-/// lemma2, def...); "-" when the id does not say (e.g. "attend2.additivity").
+/// The claim's kind from the catalogue; "ours" for a variant of ours.
 std::string KindOf(const std::string& id) {
-  const auto a = id.find('.');
-  if (a == std::string::npos) return "-";
-  std::string kind;
-  size_t i = a + 1;
-  for (; i < id.size() && std::isalpha(static_cast<unsigned char>(id[i])); ++i) kind += id[i];
-  const bool numbered = i < id.size() && std::isdigit(static_cast<unsigned char>(id[i]));
-  const bool has_slug = id.find('.', a + 1) != std::string::npos;
-  return !kind.empty() && (numbered || has_slug) ? kind : "-";
+  if (const CatalogClaim* c = FindClaim(id)) return c->kind;
+  if (id.size() > 5 && id.compare(id.size() - 5, 5, ".ours") == 0) return "ours";
+  return "-";
+}
+
+/// Claim ids with a property: registered ones and the kernel suite's.
+std::set<std::string> CoveredIds() {
+  std::set<std::string> ids;
+  for (const auto& d : Registry()) ids.insert(d.id);
+  for (const auto& k : ksuite::KernelProperties()) ids.insert(k.id);
+  return ids;
+}
+
+int Gaps() {
+  const auto covered = CoveredIds();
+  size_t missing = 0;
+  for (const auto& c : Catalog()) {
+    if (covered.count(c.id)) continue;
+    ++missing;
+    std::cout << std::left << std::setw(58) << c.id << " " << std::setw(12) << c.kind << " " << c.source << "\n    "
+              << c.statement << "\n";
+  }
+  std::cout << missing << " of " << Catalog().size() << " catalogue claims have no property yet\n";
+  return kOk;
 }
 
 }  // namespace
@@ -40,22 +60,31 @@ int List(const std::vector<std::string>& args) {
     if (args[i] == "--help" || args[i] == "-h") {
       std::cout << kUsage;
       return kOk;
+    } else if (args[i] == "--gaps") {
+      return Gaps();
     } else if (args[i] == "--store" && i + 1 < args.size()) {
       store = args[++i];
     } else {
       return UsageError("list", "unknown argument '" + args[i] + "'", kUsage);
     }
   }
-  std::cout << std::left << std::setw(56) << "property" << " " << std::setw(6) << "kind" << " " << std::setw(8)
+  std::cout << std::left << std::setw(56) << "property" << " " << std::setw(12) << "kind" << " " << std::setw(8)
             << "expect" << " " << std::setw(6) << "stored" << " source\n";
   for (const auto& d : Registry()) {
     const RegistryRow* row = FindRow(d.id);
+    const CatalogClaim* claim = FindClaim(d.id);
+    const std::string stated = !d.source.empty() ? d.source : claim ? claim->source : "";
     size_t stored = 0;
     for (const auto& c : LoadStore(store, d.id)) stored += c.AppliesTo(d.backend);
-    std::cout << std::left << std::setw(56) << d.Name() << " " << std::setw(6) << KindOf(d.id) << " " << std::setw(8)
+    std::cout << std::left << std::setw(56) << d.Name() << " " << std::setw(12) << KindOf(d.id) << " " << std::setw(8)
               << (row && row->expect == Expectation::kRefuted ? "refuted" : "holds") << " " << std::setw(6) << stored
-              << " " << report::RelativeSource(d.file) << (d.source.empty() ? "" : "  (" + d.source + ")") << "\n";
+              << " " << report::RelativeSource(d.file) << (stated.empty() ? "" : "  (" + stated + ")") << "\n";
   }
+  const auto covered = CoveredIds();
+  size_t have = 0;
+  for (const auto& c : Catalog()) have += covered.count(c.id);
+  std::cout << "catalogue coverage: " << have << " of " << Catalog().size()
+            << " claims have a property (here or in check-kernel's suite); `attnprop list --gaps` lists the rest\n";
   return kOk;
 }
 

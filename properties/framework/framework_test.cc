@@ -5,6 +5,7 @@
 
 #include "model/exact.h"
 #include "properties/framework/case.h"
+#include "properties/framework/catalog.h"
 #include "properties/framework/registry.h"
 
 namespace attnprop {
@@ -59,6 +60,14 @@ TEST(Case, MalformedTextNamesTheLine) {
 TEST(Registry, EveryRowHasItsPropertyAndBack) {
   const auto problems = RegistryProblems();
   for (const auto& p : problems) ADD_FAILURE() << p;
+}
+
+TEST(Catalog, HoldsEveryClaimAndRejectsMalformedRows) {
+  EXPECT_EQ(Catalog().size(), 146u);
+  ASSERT_NE(FindClaim("attend2.additivity"), nullptr);
+  EXPECT_EQ(FindClaim("attend2.additivity")->kind, "identity");
+  EXPECT_EQ(FindClaim("no.such.claim"), nullptr);
+  EXPECT_THROW(ParseCatalog("a\tb\tc\n"), std::runtime_error);
 }
 
 TEST(Registry, MalformedRowIsRejected) {

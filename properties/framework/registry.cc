@@ -1,5 +1,7 @@
 #include "properties/framework/registry.h"
 
+#include "properties/framework/catalog.h"
+
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -80,6 +82,13 @@ std::vector<std::string> RegistryProblems() {
   std::vector<std::string> problems;
   std::set<std::string> listed;
   for (const auto& r : RegistryRows()) {
+    // Ids are the contract: a row is a catalogue claim, our variant of one
+    // (suffix .ours), or a claim we added (note starting "NEW:").
+    const bool ours = r.id.size() > 5 && r.id.compare(r.id.size() - 5, 5, ".ours") == 0;
+    const std::string base = ours ? r.id.substr(0, r.id.size() - 5) : r.id;
+    if (!FindClaim(base) && r.note.rfind("NEW:", 0) != 0)
+      problems.push_back("registry.tsv id " + r.id + " is not in properties/claims.tsv (ids are verbatim; "
+                         "a claim we add needs a note starting NEW:)");
     for (const auto& b : r.backends) {
       listed.insert(r.id + "/" + b);
       if (!FindProperty(r.id + "/" + b))

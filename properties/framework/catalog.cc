@@ -1,0 +1,39 @@
+#include "properties/framework/catalog.h"
+
+#include <sstream>
+#include <stdexcept>
+
+namespace attnprop {
+
+extern const char* const kClaimsTsv;  // generated from properties/claims.tsv
+
+std::vector<CatalogClaim> ParseCatalog(const std::string& tsv) {
+  std::vector<CatalogClaim> rows;
+  std::istringstream in(tsv);
+  std::string line;
+  int n = 0;
+  while (std::getline(in, line)) {
+    ++n;
+    if (line.empty() || line.rfind("id\t", 0) == 0) continue;
+    std::vector<std::string> f;
+    std::istringstream fields(line);
+    for (std::string x; std::getline(fields, x, '\t');) f.push_back(x);
+    if (f.size() != 4)
+      throw std::runtime_error("claims.tsv line " + std::to_string(n) + ": expected 4 tab-separated fields");
+    rows.push_back({f[0], f[1], f[2], f[3]});
+  }
+  return rows;
+}
+
+const std::vector<CatalogClaim>& Catalog() {
+  static const std::vector<CatalogClaim> rows = ParseCatalog(kClaimsTsv);
+  return rows;
+}
+
+const CatalogClaim* FindClaim(const std::string& id) {
+  for (const auto& c : Catalog())
+    if (c.id == id) return &c;
+  return nullptr;
+}
+
+}  // namespace attnprop
