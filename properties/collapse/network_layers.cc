@@ -179,6 +179,75 @@ struct LayerNormPower {
   }
 };
 
+
+struct LayerLipschitz {
+  static constexpr const char* kId = "collapse.lemmaD.6.layer_lipschitz";
+  static constexpr const char* kSource = "004 Appendix D.3, Lemma D.6";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"||softmv(X_l) - softmv(Y)||_inf", "3 eta (eps_l^2 + 1)(1 + gamma_{l+6}) + layer budgets of X_l and Y",
+             "eps_l is a product of l+2 roundings, the bound 3 more; softmv(X_l), softmv(Y) and X_l itself carry "
+             "the layer budget of part 1 (scores, softmax, P X Wv)"}};
+  }
+  static bool HypothesesHold(const Case& c) {
+    if (!NetworkHypothesesHold(c, false) || c.GetInt("L") != 1) return false;
+    const int64_t d = c.GetMatrix("X").cols;
+    const Rational eta = c.Get<Rational>("eta");
+    for (const char* w : {"Gq", "Gk", "Gv"})
+      if (c.GetMatrix(w).rows != d || c.GetMatrix(w).cols != d || MaxNorm<Rational>(c.GetMat<Rational>(w)) > eta)
+        return false;
+    for (int64_t h = 0; h < c.GetInt("H"); ++h)
+      for (const char* p : {"q", "k"})
+        if (MaxNorm<Rational>(c.GetMat<Rational>(HeadName(0, h) + p)) > eta) return false;
+    if (c.GetMatrix("Delta").rows != c.GetMatrix("X").rows || c.GetMatrix("Delta").cols != d) return false;
+    if (MaxNorm<Rational>(c.GetMat<Rational>("X")) > c.Get<Rational>("phi0")) return false;
+    MpfrPrecisionScope precise(256);
+    const Mat<Mpfr> x1 = collapse::Layer<Mpfr>(c.GetMat<Mpfr>("X"), LayerHeads<Mpfr>(c, 0));
+    return MaxNorm<Mpfr>(c.GetMat<Mpfr>("Delta")) <= 2 * MaxNorm<Mpfr>(x1);
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::apply(
+        [](Case c, const ExactMatrix& gq, const ExactMatrix& gk, const ExactMatrix& gv, const ExactMatrix& r) {
+          const int64_t n = c.GetMatrix("X").rows, d = c.GetMatrix("X").cols;
+          const Rational eta = c.Get<Rational>("eta");
+          auto scaled = [&](const ExactMatrix& m) {
+            ExactMatrix w = gen::Crop(m, d, d);
+            for (Exact& e : w.data) e = Exact(eta * e.ToRational());
+            return w;
+          };
+          // Wq, Wk of the layer bounded by eta too (Lemma D.6 bounds all weights).
+          for (int64_t h = 0; h < c.GetInt("H"); ++h)
+            for (const char* p : {"q", "k"}) c.Matrix(HeadName(0, h) + p, scaled(c.GetMatrix(HeadName(0, h) + p)));
+          c.Matrix("Gq", scaled(gq)).Matrix("Gk", scaled(gk)).Matrix("Gv", scaled(gv));
+          const Mat<double> x1 = collapse::Layer<double>(c.GetMat<double>("X"), LayerHeads<double>(c, 0));
+          const double scale = 2 * MaxNorm<double>(x1) * (1 - 0x1p-20);
+          ExactMatrix delta = gen::Crop(r, n, d);
+          for (Exact& e : delta.data) e = Exact(e.ToDouble() * scale);
+          c.Matrix("Delta", delta).Scalar("phi0", Exact(MaxNorm<Rational>(c.GetMat<Rational>("X"))));
+          return c;
+        },
+        NetworkCase(1, false), gen::Matrix(3, 3, gen::Dyadic(1, 10)), gen::Matrix(3, 3, gen::Dyadic(1, 10)),
+        gen::Matrix(3, 3, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 10))),
+        gen::Matrix(3, 3, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 10))));
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> x0 = c.GetMat<S>("X");
+    const std::vector<Head<S>> heads = LayerHeads<S>(c, 0);
+    const Mat<S> x1 = collapse::Layer<S>(x0, heads);
+    const Mat<S> y = x1 + c.GetMat<S>("Delta");
+    const Head<S> g{c.GetMat<S>("Gq"), c.GetMat<S>("Gk"), c.GetMat<S>("Gv")};
+    const Mat<S> diff = collapse::Softmv<S>(x1, g.wq, g.wk, g.wv, S(1)) - collapse::Softmv<S>(y, g.wq, g.wk, g.wv, S(1));
+    const S eta = c.Get<S>("eta");
+    const S eps = S(2 * eta * c.Get<S>("phi0") * S(1 + S(double(c.GetInt("H"))) * eta));
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    const double budget = LayerBudget<S>(x0, heads) + LayerBudget<S>(x1, {g}) + LayerBudget<S>(y, {g});
+    ExpectWithin("||softmv(X_l) - softmv(Y)||_inf", ToDouble(MaxNorm<S>(diff)),
+                 ToDouble(S(3 * eta * (eps * eps + 1))) * (1 + Gamma(7, u)) + budget);
+  }
+};
+
+ATTNPROP_REGISTER(LayerLipschitz, double, Mpfr);
 ATTNPROP_REGISTER(IdentityViaZeroValues, double, Mpfr);
 ATTNPROP_REGISTER(LayerNormGrowth, double, Mpfr);
 ATTNPROP_REGISTER(LayerNormPower, double, Mpfr);
