@@ -1,0 +1,161 @@
+// "Only Large Weights (And Not Skip Connections) Can Prevent the Perils of
+// Rank Collapse" (004_fc07a226cef95160.txt), Appendix B, Lemmas B.1 and B.2.
+// D is Definition 3.5: D_ii = max_{j,l} |E_ij - E_il|; E is theta-balanced
+// iff ||D||_inf <= theta.
+//
+// collapse.lemmaB.1.softmax_ratio_bound
+//   P = softm(A), A~ = A - E, P~ = softm(A~): for all i, j
+//   e^{-D_ii} P~_ij <= P_ij <= e^{D_ii} P~_ij. Holds.
+//   Generated: A, E in R^{n x n}, n in [1,5], dyadic entries (|A| <= 8,
+//   |E| <= 4). Backends double, MPFR (exp).
+//
+// collapse.lemmaB.2.theta_balance
+//   ||Wq||,||Wk||,||Wv|| <= eta, W = Wq Wk^T, E = beta Res(X) W Res(X)^T,
+//   beta <= 1/(||Res(X)||^2 eta^2) => E is 1-balanced (max_i D_ii <= 1).
+//   Res: column-wise midrange selection (model/res.h); the pinned case has
+//   d = 1, where the argmin is unique, so it refutes every selection.
+//   Expected REFUTED: the proof bounds ||E||_inf <= 1, which gives D_ii <= 2,
+//   not 1 (and ||W|| <= ||Wq|| ||Wk|| uses the false Fact 3.3 (2)).
+//   X = (-1, 1)^T, Wq = Wk = (1), Wv = (0), eta = beta = 1: Res(X) = X,
+//   E = [[1,-1],[-1,1]], D_11 = 2 > 1.
+//   Generated: X in R^{n x d}, n in [1,4], d in [1,3], entries in 1/4 Z with
+//   |.| <= 4; eta in (0,2]; weights eta r, r in [-1,1]; beta = t/(||Res X||^2
+//   eta^2), t in (0,1] (beta = t when Res X = 0). All rational.
+//   Backends double, MPFR, rational.
+#include <cmath>
+#include <string>
+
+#include "properties/collapse/collapse_model.h"
+#include "properties/framework/property.h"
+
+namespace attnprop {
+namespace {
+
+using collapse::MaxNorm;
+
+/// max_i D_ii of Definition 3.5.
+template <class S>
+S MaxBalance(const Mat<S>& e) {
+  S worst = 0;
+  for (Eigen::Index i = 0; i < e.rows(); ++i) {
+    const S d = S(e.row(i).maxCoeff() - e.row(i).minCoeff());
+    if (d > worst) worst = d;
+  }
+  return worst;
+}
+
+struct SoftmaxRatioBound {
+  static constexpr const char* kId = "collapse.lemmaB.1.softmax_ratio_bound";
+  static constexpr const char* kSource = "004 Appendix B, Lemma B.1";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"max_ij max(P_ij / (e^{D_ii} P~_ij), e^{-D_ii} P~_ij / P_ij)",
+             "1 + gamma_{2n+12} (1 + 4(||A||_inf + ||E||_inf))",
+             "each softmax entry errs relatively <= (2max|arg| + n + 3)u; A - E rounds (relative effect "
+             "2u(|A|+|E|)); D_ii (max - min) and its exp err <= 2u||E|| + u relatively"}};
+  }
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix& a = c.GetMatrix("A");
+    const ExactMatrix& e = c.GetMatrix("E");
+    return a.rows == a.cols && e.rows == a.rows && e.cols == a.cols && a.rows >= 1;
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::apply(
+        [](int64_t n, const ExactMatrix& a, const ExactMatrix& e) {
+          return Case().Matrix("A", gen::Crop(a, n, n)).Matrix("E", gen::Crop(e, n, n));
+        },
+        gen::UniformDim(1, 5), gen::Matrix(5, 5, gen::Dyadic(8, 20)), gen::Matrix(5, 5, gen::Dyadic(4, 20)));
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    using std::exp;
+    const Mat<S> a = c.GetMat<S>("A"), e = c.GetMat<S>("E");
+    const Mat<S> p = collapse::RowSoftmax<S>(a), pt = collapse::RowSoftmax<S>(Mat<S>(a - e));
+    double worst = 0;
+    for (Eigen::Index i = 0; i < a.rows(); ++i) {
+      const S d = S(e.row(i).maxCoeff() - e.row(i).minCoeff());
+      for (Eigen::Index j = 0; j < a.cols(); ++j) {
+        worst = std::max(worst, ToDouble(S(p(i, j) / (exp(d) * pt(i, j)))));
+        worst = std::max(worst, ToDouble(S(exp(S(-d)) * pt(i, j) / p(i, j))));
+      }
+    }
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    const double n = double(a.rows());
+    ExpectWithin("max_ij max(P_ij / (e^{D_ii} P~_ij), e^{-D_ii} P~_ij / P_ij)", worst,
+                 1 + Gamma(2 * n + 12, u) * (1 + 4 * (ToDouble(MaxNorm<S>(a)) + ToDouble(MaxNorm<S>(e)))));
+  }
+};
+
+struct ThetaBalance {
+  static constexpr const char* kId = "collapse.lemmaB.2.theta_balance";
+  static constexpr const char* kSource = "004 Appendix B, Lemma B.2";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"max_i D_ii of E = beta Res(X) W Res(X)^T", "1 + gamma_{2d+4} 2 beta d^3 ||Res X||^2 eta^2; exact: 1",
+             "X has 2 fraction bits and |X| <= 4, so Res(X) (midrange) is exact in double; E's entries are sums "
+             "of d^2 products of 4 factors, |E_ij| <= beta d^3 ||Res X||^2 eta^2, each with gamma_{2d+3} "
+             "relative error; the difference max - min adds one rounding"}};
+  }
+  static bool HypothesesHold(const Case& c) {
+    const Mat<Rational> x = c.GetMat<Rational>("X"), wq = c.GetMat<Rational>("Wq"), wk = c.GetMat<Rational>("Wk"),
+                        wv = c.GetMat<Rational>("Wv");
+    const Rational eta = c.Get<Rational>("eta"), beta = c.Get<Rational>("beta");
+    const Eigen::Index d = x.cols();
+    if (x.rows() < 1 || d < 1 || wq.rows() != d || wq.cols() != d || wk.rows() != d || wk.cols() != d ||
+        wv.rows() != d || wv.cols() != d)
+      return false;
+    if (MaxNorm<Rational>(wq) > eta || MaxNorm<Rational>(wk) > eta || MaxNorm<Rational>(wv) > eta) return false;
+    const Rational r = MaxNorm<Rational>(Res<Rational>(x));
+    if (r == 0) return true;  // the bound 1/0 is +inf: any beta
+    return beta <= Rational(1) / (r * r * eta * eta);
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::apply(
+        [](int64_t n, int64_t d, const ExactMatrix& x_full, Exact eta, const ExactMatrix& rq, const ExactMatrix& rk,
+           const ExactMatrix& rv, Exact t) {
+          const ExactMatrix x = gen::Crop(x_full, n, d);
+          auto scaled = [&](const ExactMatrix& r) {
+            ExactMatrix w(d, d);
+            for (int64_t i = 0; i < d; ++i)
+              for (int64_t j = 0; j < d; ++j) w(i, j) = Exact(eta.ToRational() * r(i, j).ToRational());
+            return w;
+          };
+          const Rational res = MaxNorm<Rational>(Res<Rational>(x.As<Rational>()));
+          const Rational beta = res == 0 ? t.ToRational()
+                                         : Rational(t.ToRational() / (res * res * eta.ToRational() * eta.ToRational()));
+          return Case()
+              .Matrix("X", x)
+              .Matrix("Wq", scaled(rq))
+              .Matrix("Wk", scaled(rk))
+              .Matrix("Wv", scaled(rv))
+              .Scalar("eta", eta)
+              .Scalar("beta", Exact(beta));
+        },
+        gen::UniformDim(1, 4), gen::UniformDim(1, 3), gen::Matrix(4, 3, gen::Dyadic(4, 2)), gen::PositiveDyadic(2, 4),
+        gen::Matrix(3, 3, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 4))),
+        gen::Matrix(3, 3, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 4))),
+        gen::Matrix(3, 3, gen::Dyadic(1, 4)), rc::gen::oneOf(rc::gen::just(Exact(1.0)), gen::PositiveDyadic(1, 8)));
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> x = c.GetMat<S>("X"), wq = c.GetMat<S>("Wq"), wk = c.GetMat<S>("Wk");
+    const S beta = c.Get<S>("beta"), eta = c.Get<S>("eta");
+    const Mat<S> r = Res<S>(x);
+    const Mat<S> e = Mat<S>(beta * (r * (wq * wk.transpose()) * r.transpose()));
+    const S balance = MaxBalance<S>(e);
+    if constexpr (ScalarTraits<S>::kExact) {
+      ExpectThat(balance <= 1, "E is not 1-balanced: max_i D_ii = " + balance.str());
+    }
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    const double d = double(x.cols());
+    const double rn = ToDouble(MaxNorm<S>(r)), et = ToDouble(eta);
+    ExpectWithin("max_i D_ii of E = beta Res(X) W Res(X)^T", ToDouble(balance),
+                 1 + Gamma(2 * d + 4, u) * 2 * ToDouble(beta) * d * d * d * rn * rn * et * et);
+  }
+};
+
+ATTNPROP_REGISTER(SoftmaxRatioBound, double, Mpfr);
+ATTNPROP_REGISTER(ThetaBalance, double, Mpfr, Rational);
+
+}  // namespace
+}  // namespace attnprop

@@ -1,0 +1,53 @@
+// "Only Large Weights (And Not Skip Connections) Can Prevent the Perils of
+// Rank Collapse" (004_fc07a226cef95160.txt), Appendix C.1, the proof steps of
+// Lemma C.1 that use g(eps) = 2(e^eps - 1).
+//
+// collapse.lemmaC.1.g_properties
+//   For eps >= 0 and H >= 1 heads: eps <= g(eps), 2H g(eps) <= g(2H eps),
+//   g(eps) + g(2 eps) <= 2 g(2 eps). All hold (e^x - 1 >= x; e^{kx} - 1 >=
+//   k(e^x - 1) for k >= 1, x >= 0 by convexity; g increasing).
+//   Generated: eps dyadic in [0,2] (0 included), H in [1,4]. Backends double,
+//   MPFR (exp).
+#include <cmath>
+
+#include "properties/collapse/collapse_model.h"
+#include "properties/framework/property.h"
+
+namespace attnprop {
+namespace {
+
+struct GProperties {
+  static constexpr const char* kId = "collapse.lemmaC.1.g_properties";
+  static constexpr const char* kSource = "004 Appendix C.1, proof of Lemma C.1";
+  static std::vector<Tolerance> Tolerances() {
+    constexpr const char* kReason =
+        "g(x) = 2(exp(x) - 1): exp errs <= 0.51 ulp of e^x, the subtraction and doubling one rounding each, "
+        "2Hx one more; the difference of the two sides one more";
+    return {{"eps - g(eps)", "gamma_3 e^eps", kReason},
+            {"2H g(eps) - g(2H eps)", "gamma_4 (2H e^eps + e^{2H eps}) 2", kReason},
+            {"g(eps) + g(2eps) - 2g(2eps)", "gamma_4 (e^eps + 3 e^{2eps}) 2", kReason}};
+  }
+  static bool HypothesesHold(const Case& c) { return c.Get<Rational>("eps") >= 0 && c.GetInt("H") >= 1; }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::apply([](Exact eps, int64_t h) { return Case().Scalar("eps", eps).Int("H", h); },
+                          rc::gen::oneOf(rc::gen::just(Exact(0.0)), gen::PositiveDyadic(2, 20)), gen::UniformDim(1, 4));
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const S eps = c.Get<S>("eps");
+    const double h = double(c.GetInt("H"));
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    const double e1 = std::exp(ToDouble(eps)), e2 = std::exp(2 * ToDouble(eps)),
+                 eh = std::exp(2 * h * ToDouble(eps));
+    const S g1 = collapse::G<S>(eps), g2 = collapse::G<S>(S(2 * eps)), g2h = collapse::G<S>(S(2 * h * eps));
+    ExpectWithin("eps - g(eps)", ToDouble(S(eps - g1)), Gamma(3, u) * e1);
+    ExpectWithin("2H g(eps) - g(2H eps)", ToDouble(S(2 * h * g1 - g2h)), Gamma(4, u) * (2 * h * e1 + eh) * 2);
+    ExpectWithin("g(eps) + g(2eps) - 2g(2eps)", ToDouble(S(g1 + g2 - 2 * g2)), Gamma(4, u) * (e1 + 3 * e2) * 2);
+  }
+};
+
+ATTNPROP_REGISTER(GProperties, double, Mpfr);
+
+}  // namespace
+}  // namespace attnprop

@@ -1,0 +1,140 @@
+// "Only Large Weights (And Not Skip Connections) Can Prevent the Perils of
+// Rank Collapse" (004_fc07a226cef95160.txt), Appendix D.2-D.3, Lemmas D.5
+// and D.6. softm(X) = softm(X W X^T), W = Wq Wk^T (beta = 1), softmv(X) =
+// softm(X) X Wv; entrywise max norm.
+//
+// collapse.lemmaD.5.part1
+//   ||Y - X|| <= 2||X||, K1 = 12||X|| ||W|| => ||softm(X) - softm(Y)|| <= K1 ||X - Y||.
+// collapse.lemmaD.5.part2
+//   same, K2 = K1 ||X|| ||Wv|| + ||Wv|| => ||softmv(X) - softmv(Y)|| <= K2 ||X - Y||.
+//   Both proofs use the false Fact 3.3 (2); whether they fail is left to the
+//   search (registered holds unless a refutation is pinned).
+//   Generated: n in [1,3], d in [1,4], X dyadic in [-2,2], weights dyadic in
+//   [-1,1], Y = X + Delta with Delta = 2||X|| r, r in [-1,1] (exact).
+//
+// collapse.lemmaD.6.layer_lipschitz
+//   X_l the l-th layer output of a network with ||X_0|| <= phi0 and all
+//   weights ||.||_inf <= eta, ||Y - X_l|| <= 2||X_l||, eps_l = 2 eta phi0
+//   (1+H eta)^l => ||softmv(X_l) - softmv(Y)|| <= 3 eta (eps_l^2 + 1).
+//   Expected REFUTED (the bound lacks the factor ||X - Y||): n = d = 1,
+//   phi0 = 16, eta = 1/64, H = 1, l = 1 with a first layer Wv = 0 (so X_1 =
+//   X_0 = (16)), the head Wq = Wk = 0, Wv = (1/64), Y = (48): softmv is X Wv
+//   exactly (1 token), the difference is 1/2 > 3 eta (eps_1^2 + 1) = 0.059.
+//   Checked on that pinned case and on random networks (l in [1,2], H in
+//   [1,2], n <= 3, d <= 3); Delta's hypothesis is checked in 256-bit MPFR.
+// Backends double, MPFR (exp).
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "properties/collapse/collapse_model.h"
+#include "properties/framework/property.h"
+
+namespace attnprop {
+namespace {
+
+using collapse::MaxNorm;
+
+rc::Gen<Case> PairCase() {
+  return rc::gen::apply(
+      [](int64_t n, int64_t d, const ExactMatrix& x_full, const ExactMatrix& r_full, const ExactMatrix& wq,
+         const ExactMatrix& wk, const ExactMatrix& wv) {
+        const ExactMatrix x = gen::Crop(x_full, n, d), r = gen::Crop(r_full, n, d);
+        Rational nx = 0;
+        for (const Exact& e : x.data) nx = std::max(nx, Rational(abs(e.ToRational())));
+        ExactMatrix y(n, d);
+        for (int64_t i = 0; i < n; ++i)
+          for (int64_t j = 0; j < d; ++j) y(i, j) = Exact(x(i, j).ToRational() + 2 * nx * r(i, j).ToRational());
+        return Case()
+            .Matrix("X", x)
+            .Matrix("Y", y)
+            .Matrix("Wq", gen::Crop(wq, d, d))
+            .Matrix("Wk", gen::Crop(wk, d, d))
+            .Matrix("Wv", gen::Crop(wv, d, d));
+      },
+      gen::UniformDim(1, 3), gen::UniformDim(1, 4), gen::Matrix(3, 4, gen::Dyadic(2, 6)),
+      gen::Matrix(3, 4, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 6))),
+      gen::Matrix(4, 4, gen::Dyadic(1, 6)), gen::Matrix(4, 4, gen::Dyadic(1, 6)), gen::Matrix(4, 4, gen::Dyadic(1, 6)));
+}
+
+bool PairHypothesesHold(const Case& c) {
+  const Mat<Rational> x = c.GetMat<Rational>("X"), y = c.GetMat<Rational>("Y");
+  const Eigen::Index d = x.cols();
+  for (const char* w : {"Wq", "Wk", "Wv"})
+    if (c.GetMatrix(w).rows != d || c.GetMatrix(w).cols != d) return false;
+  return x.rows() >= 1 && d >= 1 && y.rows() == x.rows() && y.cols() == d &&
+         MaxNorm<Rational>(Mat<Rational>(y - x)) <= 2 * MaxNorm<Rational>(x);
+}
+
+/// Budget: each softm entry errs <= (2 max|score| + n + 3)u plus the
+/// scores' own gamma_{2d+2}|.| (moving softm by ~2x that); for softmv add
+/// P X Wv's gamma_{n+d} n d ||X|| ||Wv|| and the rounding of the bound.
+template <class S>
+double PairBudget(const Mat<S>& x, const Mat<S>& y, const Mat<S>& w, const Mat<S>& wv, bool with_values) {
+  const double u = ScalarTraits<S>::UnitRoundoff();
+  const double n = double(x.rows()), d = double(x.cols());
+  const double s = ToDouble(MaxNorm<S>(Mat<S>(x * w * x.transpose()))) + ToDouble(MaxNorm<S>(Mat<S>(y * w * y.transpose())));
+  double b = Gamma(2 * n + 2 * d + 10, u) * (2 + 6 * s * d * d);
+  if (with_values)
+    b = b * (1 + n * d * (ToDouble(MaxNorm<S>(x)) + ToDouble(MaxNorm<S>(y))) * ToDouble(MaxNorm<S>(wv)));
+  return b;
+}
+
+template <class S>
+void CheckD5(const Case& c, bool part2, const char* metric) {
+  const Mat<S> x = c.GetMat<S>("X"), y = c.GetMat<S>("Y"), wq = c.GetMat<S>("Wq"), wk = c.GetMat<S>("Wk"),
+               wv = c.GetMat<S>("Wv");
+  const Mat<S> w = wq * wk.transpose();
+  const S nx = MaxNorm<S>(x), dxy = MaxNorm<S>(Mat<S>(x - y));
+  const S k1 = S(12 * nx * MaxNorm<S>(w));
+  const S k2 = S(k1 * nx * MaxNorm<S>(wv) + MaxNorm<S>(wv));
+  const Mat<S> px = collapse::SoftmW<S>(x, wq, wk, S(1)), py = collapse::SoftmW<S>(y, wq, wk, S(1));
+  const S lhs = part2 ? MaxNorm<S>(Mat<S>(px * x * wv - py * y * wv)) : MaxNorm<S>(Mat<S>(px - py));
+  const S rhs = S((part2 ? k2 : k1) * dxy);
+  const double u = ScalarTraits<S>::UnitRoundoff();
+  ExpectWithin(metric, ToDouble(lhs), ToDouble(rhs) * (1 + Gamma(6, u)) + PairBudget<S>(x, y, w, wv, part2));
+}
+
+struct D5Part1 {
+  static constexpr const char* kId = "collapse.lemmaD.5.part1";
+  static constexpr const char* kSource = "004 Appendix D.2, Lemma D.5 Part 1";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"||softm(X) - softm(Y)||_inf", "K1 ||X-Y|| (1 + gamma_6) + gamma_{2n+2d+10} (2 + 6 s d^2)",
+             "s = max|XWX^T| + max|YWY^T|: the scores carry gamma_{2d+2} d^2-term sums, each softmax entry "
+             "(2 max|score| + n + 3)u; K1 ||X-Y|| is a product of 4 factors"}};
+  }
+  static bool HypothesesHold(const Case& c) { return PairHypothesesHold(c); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return PairCase();
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    CheckD5<S>(c, false, "||softm(X) - softm(Y)||_inf");
+  }
+};
+
+struct D5Part2 {
+  static constexpr const char* kId = "collapse.lemmaD.5.part2";
+  static constexpr const char* kSource = "004 Appendix D.2, Lemma D.5 Part 2";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"||softmv(X) - softmv(Y)||_inf",
+             "K2 ||X-Y|| (1 + gamma_6) + part-1 budget (1 + n d (||X||+||Y||) ||Wv||)",
+             "part 1's budget for softm, carried through P X Wv (n d products of size ||X|| ||Wv||)"}};
+  }
+  static bool HypothesesHold(const Case& c) { return PairHypothesesHold(c); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return PairCase();
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    CheckD5<S>(c, true, "||softmv(X) - softmv(Y)||_inf");
+  }
+};
+
+ATTNPROP_REGISTER(D5Part1, double, Mpfr);
+ATTNPROP_REGISTER(D5Part2, double, Mpfr);
+
+}  // namespace
+}  // namespace attnprop

@@ -1,0 +1,182 @@
+// "Only Large Weights (And Not Skip Connections) Can Prevent the Perils of
+// Rank Collapse" (004_fc07a226cef95160.txt), Section 4.3 Lemma 4.4 and its
+// restatements in Appendix D.2 (Corollary D.3, Lemma D.4).
+//
+// collapse.lemma4.4.softmax_perturbation
+//   a, b in R^n, |b_i| <= eps for all i => ||softm(a+b) - softm(a)||_inf <= 2(e^eps - 1).
+// collapse.corD.3.softmax_lipschitz_exp
+//   a, b in R^n => ||softm(a+b) - softm(a)||_inf <= 2(e^{||b||_inf} - 1).
+// collapse.lemmaD.4
+//   a, b in R^n, ||b||_inf <= 1 => ||softm(a+b) - softm(b)||_inf <= 4||b||_inf.
+//   AS PRINTED the second term is softm(b), not softm(a). Expected REFUTED:
+//   a = (1, 0), b = 0 give ||softm(a) - softm(0)|| = e/(1+e) - 1/2 > 0 = 4||b||.
+// collapse.lemmaD.4.ours (OURS: the evident intent, softm(a) in place of
+//   softm(b)): ||b||_inf <= 1 => ||softm(a+b) - softm(a)||_inf <= 4||b||_inf.
+// collapse.lemmaD.4.exp_inequality (D.4 proof step): e^x - 1 <= 2x for x in (0,1].
+// Generated: n in [1,5], a dyadic in [-8,8], eps in (0,2] (or (0,1]), b = eps r,
+// r in [-1,1] (half +-1). Backends double, MPFR (exp).
+#include <cmath>
+
+#include "properties/collapse/collapse_model.h"
+#include "properties/framework/property.h"
+
+namespace attnprop {
+namespace {
+
+rc::Gen<Case> SoftmaxPerturbationCase(int64_t max_eps) {
+  return rc::gen::apply(
+      [](int64_t n, const ExactMatrix& a, const ExactMatrix& r, Exact eps) {
+        ExactMatrix b(1, n);
+        for (int64_t j = 0; j < n; ++j) b(0, j) = Exact(eps.ToRational() * r(0, j).ToRational());
+        return Case().Matrix("a", gen::Crop(a, 1, n)).Matrix("b", b).Scalar("eps", eps);
+      },
+      gen::UniformDim(1, 5), gen::Matrix(1, 5, gen::Dyadic(8, 20)),
+      gen::Matrix(1, 5, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 10))),
+      gen::PositiveDyadic(max_eps, 10));
+}
+
+/// b's entries are within [-bound, bound], exactly; a and b the same length.
+bool WithinBound(const Case& c, const Rational& bound) {
+  const Mat<Rational> a = c.GetMat<Rational>("a"), b = c.GetMat<Rational>("b");
+  if (a.rows() != 1 || b.rows() != 1 || a.cols() != b.cols() || a.cols() < 1) return false;
+  for (Eigen::Index j = 0; j < b.cols(); ++j)
+    if (b(0, j) > bound || -b(0, j) > bound) return false;
+  return true;
+}
+
+/// Budget for ||softm(x) - softm(y)||: x = a + b rounds (abs err u(|a|+|b|),
+/// which moves softm by <= 2(e^e-1) ~ 2e), each softmax entry errs <=
+/// (2 max|arg| + n + 3) u (max subtraction, exp 0.51 ulp, sum, division).
+template <class S>
+double SoftmaxBudget(const Vec<S>& a, const Vec<S>& b) {
+  const double u = ScalarTraits<S>::UnitRoundoff();
+  const double m = ToDouble(collapse::VecMaxNorm<S>(a)) + ToDouble(collapse::VecMaxNorm<S>(b));
+  return Gamma(double(a.size()) + 8, u) * (1 + 4 * m);
+}
+constexpr const char* kBudgetReason =
+    "a+b rounds (abs err u(|a|+|b|), moving softm by ~2x that); each softmax entry errs <= (2max|arg|+n+3)u; "
+    "the right-hand side (exp, -1, x2) errs <= 3u e^eps";
+
+struct SoftmaxPerturbation {
+  static constexpr const char* kId = "collapse.lemma4.4.softmax_perturbation";
+  static constexpr const char* kSource = "004 Section 4.3, Lemma 4.4";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"||softm(a+b) - softm(a)||_inf", "2(e^eps - 1) + gamma_{n+8}(1 + 4(||a||+||b||)) + gamma_3 e^eps",
+             kBudgetReason}};
+  }
+  static bool HypothesesHold(const Case& c) { return WithinBound(c, c.Get<Rational>("eps")); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return SoftmaxPerturbationCase(2);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    using std::exp;
+    const Vec<S> a = c.GetMat<S>("a").row(0).transpose(), b = c.GetMat<S>("b").row(0).transpose();
+    const S eps = c.Get<S>("eps");
+    const Vec<S> diff = Softmax<S>(Vec<S>(a + b)) - Softmax<S>(a);
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    ExpectWithin("||softm(a+b) - softm(a)||_inf", ToDouble(collapse::VecMaxNorm<S>(diff)),
+                 ToDouble(S(2 * (exp(eps) - 1))) + SoftmaxBudget<S>(a, b) + Gamma(3, u) * std::exp(ToDouble(eps)));
+  }
+};
+
+struct SoftmaxLipschitzExp {
+  static constexpr const char* kId = "collapse.corD.3.softmax_lipschitz_exp";
+  static constexpr const char* kSource = "004 Appendix D.2, Corollary D.3";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"||softm(a+b) - softm(a)||_inf", "2(e^{||b||} - 1) + gamma_{n+8}(1 + 4(||a||+||b||)) + gamma_3 e^{||b||}",
+             kBudgetReason}};
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return SoftmaxPerturbationCase(2);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    using std::exp;
+    const Vec<S> a = c.GetMat<S>("a").row(0).transpose(), b = c.GetMat<S>("b").row(0).transpose();
+    const S nb = collapse::VecMaxNorm<S>(b);
+    const Vec<S> diff = Softmax<S>(Vec<S>(a + b)) - Softmax<S>(a);
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    ExpectWithin("||softm(a+b) - softm(a)||_inf", ToDouble(collapse::VecMaxNorm<S>(diff)),
+                 ToDouble(S(2 * (exp(nb) - 1))) + SoftmaxBudget<S>(a, b) + Gamma(3, u) * std::exp(ToDouble(nb)));
+  }
+};
+
+template <class S>
+void CheckLemmaD4(const Case& c, bool as_printed, const char* metric) {
+  const Vec<S> a = c.GetMat<S>("a").row(0).transpose(), b = c.GetMat<S>("b").row(0).transpose();
+  const S nb = collapse::VecMaxNorm<S>(b);
+  const Vec<S> diff = Softmax<S>(Vec<S>(a + b)) - Softmax<S>(as_printed ? b : a);
+  const double u = ScalarTraits<S>::UnitRoundoff();
+  ExpectWithin(metric, ToDouble(collapse::VecMaxNorm<S>(diff)),
+               4 * ToDouble(nb) * (1 + u) + SoftmaxBudget<S>(a, b));
+}
+
+struct LemmaD4 {
+  static constexpr const char* kId = "collapse.lemmaD.4";
+  static constexpr const char* kSource = "004 Appendix D.2, Lemma D.4";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"||softm(a+b) - softm(b)||_inf", "4||b||(1+u) + gamma_{n+8}(1 + 4(||a||+||b||))", kBudgetReason}};
+  }
+  static bool HypothesesHold(const Case& c) { return WithinBound(c, Rational(1)); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return SoftmaxPerturbationCase(1);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    CheckLemmaD4<S>(c, true, "||softm(a+b) - softm(b)||_inf");
+  }
+};
+
+struct LemmaD4Ours {
+  static constexpr const char* kId = "collapse.lemmaD.4.ours";
+  static constexpr const char* kSource = "004 Appendix D.2, Lemma D.4 (OURS: softm(a) for softm(b))";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"||softm(a+b) - softm(a)||_inf", "4||b||(1+u) + gamma_{n+8}(1 + 4(||a||+||b||))", kBudgetReason}};
+  }
+  static bool HypothesesHold(const Case& c) { return WithinBound(c, Rational(1)); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return SoftmaxPerturbationCase(1);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    CheckLemmaD4<S>(c, false, "||softm(a+b) - softm(a)||_inf");
+  }
+};
+
+struct ExpInequality {
+  static constexpr const char* kId = "collapse.lemmaD.4.exp_inequality";
+  static constexpr const char* kSource = "004 Appendix D.2, proof of Lemma D.4";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"(e^x - 1) - 2x", "gamma_2 e", "exp errs <= 0.51 ulp of a value <= e, the subtraction one rounding"}};
+  }
+  static bool HypothesesHold(const Case& c) {
+    const Rational x = c.Get<Rational>("x");
+    return x > 0 && x <= 1;
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::map(rc::gen::oneOf(rc::gen::just(Exact(1.0)), gen::PositiveDyadic(1, 30)),
+                        [](Exact x) { return Case().Scalar("x", x); });
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    using std::exp;
+    const S x = c.Get<S>("x");
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    ExpectWithin("(e^x - 1) - 2x", ToDouble(S(exp(x) - 1 - 2 * x)), Gamma(2, u) * std::exp(1.0));
+  }
+};
+
+ATTNPROP_REGISTER(SoftmaxPerturbation, double, Mpfr);
+ATTNPROP_REGISTER(SoftmaxLipschitzExp, double, Mpfr);
+ATTNPROP_REGISTER(LemmaD4, double, Mpfr);
+ATTNPROP_REGISTER(LemmaD4Ours, double, Mpfr);
+ATTNPROP_REGISTER(ExpInequality, double, Mpfr);
+
+}  // namespace
+}  // namespace attnprop

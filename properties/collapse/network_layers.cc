@@ -1,0 +1,256 @@
+// "Only Large Weights (And Not Skip Connections) Can Prevent the Perils of
+// Rank Collapse" (004_fc07a226cef95160.txt): claims about the layer map
+// X_{l+1} = X_l + sum_h softmv_h(X_l), softmv(X) = softm(X Wq Wk^T X^T) X Wv
+// (Definitions 3.7, A.1; beta = 1), entrywise max norm.
+//
+// collapse.sec1.identity_via_zero_values (Section 1)
+//   A self-attention network with skip connections whose value weights are
+//   all 0 is the identity: S(X) = X for every X. Holds (exactly: 0 times a
+//   finite number is +-0, and X + 0 = X). Generated: L in [1,3], H in [1,2],
+//   n in [1,4], d in [1,3], arbitrary Wq, Wk, Wv = 0.
+//
+// collapse.lemmaD.7.part1 (Appendix D.4, Lemma D.7 Part 1)
+//   ||Wv_h||_inf <= eta for every head => ||X_{l+1}||_inf <= (1+H eta)||X_l||_inf.
+//   Expected REFUTED (its proof uses the false Fact 3.3 (2)): n = 1, d = 2,
+//   X = (1 1), H = 1, Wq = Wk = 0, Wv = all ones, eta = 1: softm = (1) exactly,
+//   X_1 = X + X Wv = (3 3), but (1 + H eta)||X|| = 2.
+// collapse.lemmaD.7.part2 (Part 2)
+//   ||X_0|| <= phi0, ||Wv|| <= eta => ||X_l||_inf <= phi0 (1+H eta)^l.
+//   Expected REFUTED by the same case (l = 1, phi0 = 1).
+//   Generated: n in [1,3], d in [1,3], H in [1,2], L in [1,2] (part 2), X
+//   dyadic in [-2,2], Wq, Wk dyadic in [-1,1], eta in (0,1], Wv = eta r with
+//   r in [-1,1] (half +-1). Backends double, MPFR (exp).
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "properties/collapse/collapse_model.h"
+#include "properties/framework/property.h"
+
+namespace attnprop {
+namespace {
+
+using collapse::Head;
+using collapse::MaxNorm;
+
+std::string HeadName(int64_t l, int64_t h) { return "W" + std::to_string(l) + "_" + std::to_string(h); }
+
+/// A network: X (n x d), L layers of H heads, value weights eta r (or 0).
+rc::Gen<Case> NetworkCase(int64_t max_layers, bool zero_values) {
+  return rc::gen::apply(
+      [zero_values](int64_t n, int64_t d, int64_t heads, int64_t layers, const ExactMatrix& x, Exact eta,
+                    const std::vector<ExactMatrix>& ws) {
+        Case c;
+        c.Matrix("X", gen::Crop(x, n, d)).Int("H", heads).Int("L", layers).Scalar("eta", eta);
+        size_t next = 0;
+        for (int64_t l = 0; l < layers; ++l)
+          for (int64_t h = 0; h < heads; ++h) {
+            const std::string name = HeadName(l, h);
+            c.Matrix(name + "q", gen::Crop(ws[next++], d, d));
+            c.Matrix(name + "k", gen::Crop(ws[next++], d, d));
+            ExactMatrix v = gen::Crop(ws[next++], d, d);
+            for (int64_t i = 0; i < d; ++i)
+              for (int64_t j = 0; j < d; ++j)
+                v(i, j) = zero_values ? Exact(0.0) : Exact(eta.ToRational() * v(i, j).ToRational());
+            c.Matrix(name + "v", v);
+          }
+        return c;
+      },
+      gen::UniformDim(1, zero_values ? 4 : 3), gen::UniformDim(1, 3), gen::UniformDim(1, 2),
+      gen::UniformDim(1, max_layers), gen::Matrix(4, 3, gen::Dyadic(2, 20)),
+      rc::gen::oneOf(rc::gen::just(Exact(1.0)), gen::PositiveDyadic(1, 8)),
+      rc::gen::container<std::vector<ExactMatrix>>(
+          size_t(3 * 2 * max_layers),
+          gen::Matrix(3, 3, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 10)))));
+}
+
+template <class S>
+std::vector<Head<S>> LayerHeads(const Case& c, int64_t l) {
+  std::vector<Head<S>> heads;
+  for (int64_t h = 0; h < c.GetInt("H"); ++h) heads.push_back(collapse::GetHead<S>(c, HeadName(l, h)));
+  return heads;
+}
+
+/// Shapes match and every ||Wv|| <= eta (and Wv = 0 when zero_values).
+bool NetworkHypothesesHold(const Case& c, bool zero_values) {
+  const int64_t d = c.GetMatrix("X").cols;
+  const Rational eta = c.Get<Rational>("eta");
+  if (c.GetMatrix("X").rows < 1 || d < 1 || c.GetInt("H") < 1 || c.GetInt("L") < 1) return false;
+  for (int64_t l = 0; l < c.GetInt("L"); ++l)
+    for (const Head<Rational>& h : LayerHeads<Rational>(c, l)) {
+      for (const Mat<Rational>* w : {&h.wq, &h.wk, &h.wv})
+        if (w->rows() != d || w->cols() != d) return false;
+      if (zero_values ? !h.wv.isZero() : MaxNorm<Rational>(h.wv) > eta) return false;
+    }
+  return true;
+}
+
+/// Rounding budget for one computed layer output entry: the scores
+/// X Wq Wk^T X^T carry gamma_{2d+2}|.|, each softmax entry errs <= (2 s + n
+/// + 3)u with s = max |score|; P X Wv sums n d products (gamma_{n+d}), the
+/// skip and head sums H+1 more.
+template <class S>
+double LayerBudget(const Mat<S>& x, const std::vector<Head<S>>& heads) {
+  const double u = ScalarTraits<S>::UnitRoundoff();
+  const double n = double(x.rows()), d = double(x.cols()), nx = ToDouble(MaxNorm<S>(x));
+  double total = nx;
+  for (const Head<S>& h : heads) {
+    const double s = ToDouble(MaxNorm<S>(Mat<S>(x * h.wq * h.wk.transpose() * x.transpose())));
+    total += (1 + 2 * s) * n * d * nx * ToDouble(MaxNorm<S>(h.wv)) * (1 + n);
+  }
+  return Gamma(2 * n + 2 * d + double(heads.size()) + 8, u) * total;
+}
+
+struct IdentityViaZeroValues {
+  static constexpr const char* kId = "collapse.sec1.identity_via_zero_values";
+  static constexpr const char* kSource = "004 Section 1 (Rank Collapse and Skip Connections)";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"||S(X) - X||_inf", "0", "every head adds softm(.) X 0 = +-0 exactly (finite times 0), and X + 0 = X"}};
+  }
+  static bool HypothesesHold(const Case& c) { return NetworkHypothesesHold(c, true); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return NetworkCase(3, true);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> x0 = c.GetMat<S>("X");
+    Mat<S> x = x0;
+    for (int64_t l = 0; l < c.GetInt("L"); ++l) x = collapse::Layer<S>(x, LayerHeads<S>(c, l));
+    ExpectWithin("||S(X) - X||_inf", ToDouble(MaxNorm<S>(Mat<S>(x - x0))), 0.0);
+  }
+};
+
+struct LayerNormGrowth {
+  static constexpr const char* kId = "collapse.lemmaD.7.part1";
+  static constexpr const char* kSource = "004 Appendix D.4, Lemma D.7 Part 1";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"||X_{l+1}||_inf", "(1 + H eta)||X_l||_inf (1 + gamma_2) + layer budget",
+             "layer budget: scores gamma_{2d+2}; softmax entries (2 max|score| + n + 3)u; P X Wv gamma_{n+d}; "
+             "skip and head sums H+1 roundings: gamma_{2n+2d+H+8} (||X|| + sum_h (1+2s_h) n d ||X|| ||Wv_h|| (1+n))"}};
+  }
+  static bool HypothesesHold(const Case& c) { return NetworkHypothesesHold(c, false); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return NetworkCase(1, false);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> x = c.GetMat<S>("X");
+    const std::vector<Head<S>> heads = LayerHeads<S>(c, 0);
+    const Mat<S> next = collapse::Layer<S>(x, heads);
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    const double bound = (1 + double(c.GetInt("H")) * ToDouble(c.Get<S>("eta"))) * ToDouble(MaxNorm<S>(x)) *
+                             (1 + Gamma(2, u)) +
+                         LayerBudget<S>(x, heads);
+    ExpectWithin("||X_{l+1}||_inf", ToDouble(MaxNorm<S>(next)), bound);
+  }
+};
+
+struct LayerNormPower {
+  static constexpr const char* kId = "collapse.lemmaD.7.part2";
+  static constexpr const char* kSource = "004 Appendix D.4, Lemma D.7 Part 2";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"max_l ||X_l||_inf / (phi0 (1+H eta)^l + budget_l)", "1",
+             "phi0 = ||X_0|| (the smallest allowed); budget_l = the per-layer budget of part 1 accumulated, "
+             "each layer's amplified by (1+H eta) and the power's l roundings gamma_{l+2} phi0(1+H eta)^l"}};
+  }
+  static bool HypothesesHold(const Case& c) { return NetworkHypothesesHold(c, false); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return NetworkCase(2, false);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    Mat<S> x = c.GetMat<S>("X");
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    const double phi0 = ToDouble(MaxNorm<S>(x));
+    const double growth = 1 + double(c.GetInt("H")) * ToDouble(c.Get<S>("eta"));
+    double budget = 0, power = 1, worst = 0;
+    for (int64_t l = 0; l < c.GetInt("L"); ++l) {
+      const std::vector<Head<S>> heads = LayerHeads<S>(c, l);
+      budget = budget * growth + LayerBudget<S>(x, heads);
+      x = collapse::Layer<S>(x, heads);
+      power *= growth;
+      const double allowed = phi0 * power * (1 + Gamma(double(l) + 3, u)) + budget;
+      worst = std::max(worst, allowed > 0 ? ToDouble(MaxNorm<S>(x)) / allowed : (MaxNorm<S>(x) > 0 ? 2.0 : 0.0));
+    }
+    ExpectWithin("max_l ||X_l||_inf / (phi0 (1+H eta)^l + budget_l)", worst, 1.0);
+  }
+};
+
+
+struct LayerLipschitz {
+  static constexpr const char* kId = "collapse.lemmaD.6.layer_lipschitz";
+  static constexpr const char* kSource = "004 Appendix D.3, Lemma D.6";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"||softmv(X_l) - softmv(Y)||_inf", "3 eta (eps_l^2 + 1)(1 + gamma_{l+6}) + layer budgets of X_l and Y",
+             "eps_l is a product of l+2 roundings, the bound 3 more; softmv(X_l), softmv(Y) and X_l itself carry "
+             "the layer budget of part 1 (scores, softmax, P X Wv)"}};
+  }
+  static bool HypothesesHold(const Case& c) {
+    if (!NetworkHypothesesHold(c, false) || c.GetInt("L") != 1) return false;
+    const int64_t d = c.GetMatrix("X").cols;
+    const Rational eta = c.Get<Rational>("eta");
+    for (const char* w : {"Gq", "Gk", "Gv"})
+      if (c.GetMatrix(w).rows != d || c.GetMatrix(w).cols != d || MaxNorm<Rational>(c.GetMat<Rational>(w)) > eta)
+        return false;
+    for (int64_t h = 0; h < c.GetInt("H"); ++h)
+      for (const char* p : {"q", "k"})
+        if (MaxNorm<Rational>(c.GetMat<Rational>(HeadName(0, h) + p)) > eta) return false;
+    if (c.GetMatrix("Delta").rows != c.GetMatrix("X").rows || c.GetMatrix("Delta").cols != d) return false;
+    if (MaxNorm<Rational>(c.GetMat<Rational>("X")) > c.Get<Rational>("phi0")) return false;
+    MpfrPrecisionScope precise(256);
+    const Mat<Mpfr> x1 = collapse::Layer<Mpfr>(c.GetMat<Mpfr>("X"), LayerHeads<Mpfr>(c, 0));
+    return MaxNorm<Mpfr>(c.GetMat<Mpfr>("Delta")) <= 2 * MaxNorm<Mpfr>(x1);
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::apply(
+        [](Case c, const ExactMatrix& gq, const ExactMatrix& gk, const ExactMatrix& gv, const ExactMatrix& r) {
+          const int64_t n = c.GetMatrix("X").rows, d = c.GetMatrix("X").cols;
+          const Rational eta = c.Get<Rational>("eta");
+          auto scaled = [&](const ExactMatrix& m) {
+            ExactMatrix w = gen::Crop(m, d, d);
+            for (Exact& e : w.data) e = Exact(eta * e.ToRational());
+            return w;
+          };
+          // Wq, Wk of the layer bounded by eta too (Lemma D.6 bounds all weights).
+          for (int64_t h = 0; h < c.GetInt("H"); ++h)
+            for (const char* p : {"q", "k"}) c.Matrix(HeadName(0, h) + p, scaled(c.GetMatrix(HeadName(0, h) + p)));
+          c.Matrix("Gq", scaled(gq)).Matrix("Gk", scaled(gk)).Matrix("Gv", scaled(gv));
+          const Mat<double> x1 = collapse::Layer<double>(c.GetMat<double>("X"), LayerHeads<double>(c, 0));
+          const double scale = 2 * MaxNorm<double>(x1) * (1 - 0x1p-20);
+          ExactMatrix delta = gen::Crop(r, n, d);
+          for (Exact& e : delta.data) e = Exact(e.ToDouble() * scale);
+          c.Matrix("Delta", delta).Scalar("phi0", Exact(MaxNorm<Rational>(c.GetMat<Rational>("X"))));
+          return c;
+        },
+        NetworkCase(1, false), gen::Matrix(3, 3, gen::Dyadic(1, 10)), gen::Matrix(3, 3, gen::Dyadic(1, 10)),
+        gen::Matrix(3, 3, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 10))),
+        gen::Matrix(3, 3, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 10))));
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> x0 = c.GetMat<S>("X");
+    const std::vector<Head<S>> heads = LayerHeads<S>(c, 0);
+    const Mat<S> x1 = collapse::Layer<S>(x0, heads);
+    const Mat<S> y = x1 + c.GetMat<S>("Delta");
+    const Head<S> g{c.GetMat<S>("Gq"), c.GetMat<S>("Gk"), c.GetMat<S>("Gv")};
+    const Mat<S> diff = collapse::Softmv<S>(x1, g.wq, g.wk, g.wv, S(1)) - collapse::Softmv<S>(y, g.wq, g.wk, g.wv, S(1));
+    const S eta = c.Get<S>("eta");
+    const S eps = S(2 * eta * c.Get<S>("phi0") * S(1 + S(double(c.GetInt("H"))) * eta));
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    const double budget = LayerBudget<S>(x0, heads) + LayerBudget<S>(x1, {g}) + LayerBudget<S>(y, {g});
+    ExpectWithin("||softmv(X_l) - softmv(Y)||_inf", ToDouble(MaxNorm<S>(diff)),
+                 ToDouble(S(3 * eta * (eps * eps + 1))) * (1 + Gamma(7, u)) + budget);
+  }
+};
+
+ATTNPROP_REGISTER(LayerLipschitz, double, Mpfr);
+ATTNPROP_REGISTER(IdentityViaZeroValues, double, Mpfr);
+ATTNPROP_REGISTER(LayerNormGrowth, double, Mpfr);
+ATTNPROP_REGISTER(LayerNormPower, double, Mpfr);
+
+}  // namespace
+}  // namespace attnprop

@@ -1,0 +1,162 @@
+// "Only Large Weights (And Not Skip Connections) Can Prevent the Perils of
+// Rank Collapse" (004_fc07a226cef95160.txt), Section 3.1, Facts 3.2 and 3.3.
+// Norms are entrywise (Section 3.1): ||A||_1 = sum_{j,l} |A_jl|,
+// ||A||_inf = max_{j,l} |A_jl|.
+//
+// collapse.fact3.2.shift_invariance
+//   Statement: for x in R^n and a in R, softm(x) = softm(x + a 1_n).
+//   Backends double, MPFR (softm needs exp).
+//
+// collapse.fact3.3.l1_submultiplicative
+//   Statement: for any matrices A, B: ||AB||_1 <= ||A||_1 ||B||_1. Holds
+//   (|sum_k A_ik B_kj| <= sum_k |A_ik||B_kj|, then sum over i, j).
+//
+// collapse.fact3.3.max_submultiplicative
+//   Statement: ||AB||_inf <= ||A||_inf ||B||_inf. Expected REFUTED: the
+//   entrywise max norm is not submultiplicative; A = (1 1), B = (1 1)^T give
+//   AB = (2) > 1. (True up to the factor k = inner dimension.)
+//
+// collapse.fact3.3.l1_max_mixed
+//   Statement: ||AB||_1 <= ||A||_1 ||B||_inf. Expected REFUTED: A = (1),
+//   B = (1 1): ||AB||_1 = 2 > 1. (True up to the factor = columns of B.)
+//
+// Hypotheses (Fact 3.3): A in R^{r x k}, B in R^{k x c}, r, k, c in [1,4],
+// small dyadic entries (exact in every backend). Backends double, MPFR,
+// rational.
+#include <string>
+
+#include "properties/collapse/collapse_model.h"
+#include "properties/framework/property.h"
+
+namespace attnprop {
+namespace {
+
+using collapse::EntrywiseL1;
+using collapse::MaxNorm;
+
+struct ShiftInvariance {
+  static constexpr const char* kId = "collapse.fact3.2.shift_invariance";
+  static constexpr const char* kSource = "004 Section 3.1, Fact 3.2";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"||softm(x + a1) - softm(x)||_inf", "gamma_{n+8} (1 + 4 (||x||_inf + |a|))",
+             "x_j + a rounds (abs err <= u(||x||+|a|)), which moves softm by <= 2(e^e - 1) ~ 2e (Lemma 4.4); "
+             "each softmax evaluation errs <= 2u max|arg| (max subtraction) + (n+3)u (exp 0.51ulp, sum, "
+             "division) per entry"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::apply(
+        [](int64_t n, const ExactMatrix& x, Exact a) { return Case().Matrix("x", gen::Crop(x, 1, n)).Scalar("a", a); },
+        gen::UniformDim(1, 6), gen::Matrix(1, 6, gen::Dyadic(16, 20)), gen::Dyadic(64, 20));
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Vec<S> x = c.GetMat<S>("x").row(0).transpose();
+    const S a = c.Get<S>("a");
+    const Vec<S> shifted = (x.array() + a).matrix();
+    const Vec<S> diff = Softmax<S>(shifted) - Softmax<S>(x);
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    const double n = double(x.size());
+    const double bound = Gamma(n + 8, u) * (1 + 4 * (ToDouble(collapse::VecMaxNorm<S>(x)) + std::abs(ToDouble(a))));
+    ExpectWithin("||softm(x + a1) - softm(x)||_inf", ToDouble(collapse::VecMaxNorm<S>(diff)), bound);
+  }
+};
+
+rc::Gen<Case> ProductCase() {
+  return rc::gen::apply(
+      [](int64_t r, int64_t k, int64_t cols, const ExactMatrix& a, const ExactMatrix& b) {
+        return Case().Matrix("A", gen::Crop(a, r, k)).Matrix("B", gen::Crop(b, k, cols));
+      },
+      gen::UniformDim(1, 4), gen::UniformDim(1, 4), gen::UniformDim(1, 4), gen::Matrix(4, 4, gen::Dyadic(4, 3)),
+      gen::Matrix(4, 4, gen::Dyadic(4, 3)));
+}
+
+bool ProductHypothesesHold(const Case& c) {
+  return c.GetMatrix("A").cols == c.GetMatrix("B").rows && c.GetMatrix("A").rows >= 1 && c.GetMatrix("B").cols >= 1;
+}
+
+/// ||lhs|| <= rhs, exact in rationals; otherwise with a relative budget
+/// gamma_{k + r c + 2}: fl(AB) errs <= gamma_k |A||B| entrywise, and
+/// ||(|A||B|)|| <= the stated right-hand side in each claim that holds; the
+/// norm's own sum adds r c roundings, the product of norms two more.
+template <class S>
+void CheckNormInequality(const char* metric, const S& lhs, const S& rhs, int64_t k, int64_t r, int64_t cols) {
+  if constexpr (ScalarTraits<S>::kExact) {
+    ExpectThat(lhs <= rhs, std::string(metric) + ": " + lhs.str() + " > " + rhs.str());
+  }
+  const double u = ScalarTraits<S>::UnitRoundoff();
+  ExpectWithin(metric, ToDouble(lhs), ToDouble(rhs) * (1 + Gamma(double(k + r * cols + 2), u)));
+}
+
+struct L1Submultiplicative {
+  static constexpr const char* kId = "collapse.fact3.3.l1_submultiplicative";
+  static constexpr const char* kSource = "004 Section 3.1, Fact 3.3 (1)";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"||AB||_1 vs ||A||_1 ||B||_1", "||A||_1 ||B||_1 (1 + gamma_{k + rc + 2}); exact in rationals",
+             "fl(AB) errs <= gamma_k |A||B| entrywise and ||(|A||B|)||_1 <= ||A||_1||B||_1; the norm sums rc "
+             "entries, the right side is one product"}};
+  }
+  static bool HypothesesHold(const Case& c) { return ProductHypothesesHold(c); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return ProductCase();
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> a = c.GetMat<S>("A"), b = c.GetMat<S>("B");
+    CheckNormInequality<S>("||AB||_1 vs ||A||_1 ||B||_1", EntrywiseL1<S>(Mat<S>(a * b)),
+                           S(EntrywiseL1<S>(a) * EntrywiseL1<S>(b)), a.cols(), a.rows(), b.cols());
+  }
+};
+
+struct MaxSubmultiplicative {
+  static constexpr const char* kId = "collapse.fact3.3.max_submultiplicative";
+  static constexpr const char* kSource = "004 Section 3.1, Fact 3.3 (2)";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"||AB||_inf vs ||A||_inf ||B||_inf", "||A||_inf ||B||_inf (1 + gamma_{k + rc + 2}); exact in rationals",
+             "as for the l1 fact: fl(AB) errs <= gamma_k |A||B| entrywise; the claim itself fails by a factor "
+             "up to k, far beyond rounding"}};
+  }
+  static bool HypothesesHold(const Case& c) { return ProductHypothesesHold(c); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return ProductCase();
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> a = c.GetMat<S>("A"), b = c.GetMat<S>("B");
+    CheckNormInequality<S>("||AB||_inf vs ||A||_inf ||B||_inf", MaxNorm<S>(Mat<S>(a * b)),
+                           S(MaxNorm<S>(a) * MaxNorm<S>(b)), a.cols(), a.rows(), b.cols());
+  }
+};
+
+struct L1MaxMixed {
+  static constexpr const char* kId = "collapse.fact3.3.l1_max_mixed";
+  static constexpr const char* kSource = "004 Section 3.1, Fact 3.3 (3)";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"||AB||_1 vs ||A||_1 ||B||_inf", "||A||_1 ||B||_inf (1 + gamma_{k + rc + 2}); exact in rationals",
+             "as for the l1 fact; the claim itself fails by a factor up to c (columns of B)"}};
+  }
+  static bool HypothesesHold(const Case& c) { return ProductHypothesesHold(c); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return ProductCase();
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> a = c.GetMat<S>("A"), b = c.GetMat<S>("B");
+    CheckNormInequality<S>("||AB||_1 vs ||A||_1 ||B||_inf", EntrywiseL1<S>(Mat<S>(a * b)),
+                           S(EntrywiseL1<S>(a) * MaxNorm<S>(b)), a.cols(), a.rows(), b.cols());
+  }
+};
+
+ATTNPROP_REGISTER(ShiftInvariance, double, Mpfr);
+ATTNPROP_REGISTER(L1Submultiplicative, double, Mpfr, Rational);
+ATTNPROP_REGISTER(MaxSubmultiplicative, double, Mpfr, Rational);
+ATTNPROP_REGISTER(L1MaxMixed, double, Mpfr, Rational);
+
+}  // namespace
+}  // namespace attnprop
