@@ -20,6 +20,9 @@
 // default run (100 cases x <= 2 checks x 4 properties/backends) raises a
 // false alarm with probability < 1e-7 (CLT approximation at N = 2000).
 // Rounding in the double sums (relative 2000 u) is far below these bounds.
+// Power: a wrong variance is caught once it is off by more than about
+// 6.5 sd, i.e. relative errors above 6.5 sqrt(2/N) ~ 21% (large d); a 10%
+// error in the scaled variance or the table passes (seen), a 50% / 25% one fails.
 #include <cmath>
 #include <cstdint>
 
