@@ -17,6 +17,12 @@
 //   Statement: 2-d queries q_i = sqrt(2)(i, 1)/h^2 and keys k_j = (j, -j^2/2)
 //   with scaled dot-product attention (scale 1/sqrt(d_k), d_k = 2, causal)
 //   reproduce the Gaussian weights.
+// lecture4.sec7.kernel_can_be_asymmetric (sec 7, item 2)
+//   Statement (existence): the attention kernel kappa(x_i, x_j) =
+//   exp(<x_i W_Q, x_j W_K>/sqrt(d_k)) can be asymmetric (W_Q != W_K).
+//   Witness family: X = I_d (rows x_i = e_i), W_Q, W_K on the 2^-3 grid with
+//   W_Q W_K^T not symmetric; then kappa(x_i,x_j) != kappa(x_j,x_i) for a pair
+//   with (W_Q W_K^T)_ij != (W_Q W_K^T)_ji, certified from the computed values.
 #include <cmath>
 
 #include "generators/scalars.h"
@@ -171,7 +177,58 @@ struct GaussianAsDotProduct {
   }
 };
 
+struct KernelAsymmetric {
+  static constexpr const char* kId = "lecture4.sec7.kernel_can_be_asymmetric";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"score rounding / |s_ij - s_ji|", "1",
+             "the products W_Q W_K^T are exact on the grid; each computed score c M_ij is within gamma_2(u)|c M_ij| "
+             "(scale rounded, one product); the exact gap must exceed both errors so that exp (monotone, "
+             "gap >= 2^-6/sqrt(d) >> u) separates the kernel values"}};
+  }
+
+  static bool NonSymmetric(const ExactMatrix& wq, const ExactMatrix& wk) {
+    const Mat<double> m = wq.As<double>() * wk.As<double>().transpose();
+    return !(m - m.transpose()).isZero(0);
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    const gen::DimRange width{2, 5, 5};
+    return rc::gen::suchThat(
+        gen::Shaped<Case>({{width}}, {{{0, 0}, gen::Dyadic(2, 3)}, {{0, 0}, gen::Dyadic(2, 3)}},
+                          [](const gen::Params& p) { return Case().Matrix("W_Q", p.Matrix(0)).Matrix("W_K", p.Matrix(1)); }),
+        [](const Case& c) { return NonSymmetric(c.GetMatrix("W_Q"), c.GetMatrix("W_K")); });
+  }
+
+  static bool HypothesesHold(const Case& c) { return NonSymmetric(c.GetMatrix("W_Q"), c.GetMatrix("W_K")); }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    using std::exp;
+    using std::sqrt;
+    const Mat<S> wq = c.GetMat<S>("W_Q"), wk = c.GetMat<S>("W_K");
+    const Eigen::Index d = wq.rows();
+    const Mat<S> x = Mat<S>::Identity(d, d);
+    const S scale = S(1) / sqrt(S(double(d)));
+    const Mat<S> s = MaskedScores<S>(Mat<S>(x * wq), Mat<S>(x * wk), scale, Mask::None());
+    const Mat<Mpfr> m = Mat<Mpfr>(c.GetMat<Mpfr>("W_Q") * c.GetMat<Mpfr>("W_K").transpose());
+    Eigen::Index bi = 0, bj = 0;
+    Mpfr best = 0;
+    for (Eigen::Index i = 0; i < d; ++i)
+      for (Eigen::Index j = 0; j < d; ++j)
+        if (abs(Mpfr(m(i, j) - m(j, i))) > best) best = abs(Mpfr(m(i, j) - m(j, i))), bi = i, bj = j;
+    const double g = Gamma(2, ScalarTraits<S>::UnitRoundoff());
+    const Mpfr c_hi = Mpfr(1) / sqrt(Mpfr(double(d)));
+    const Mpfr err = Mpfr(g) * c_hi * (abs(m(bi, bj)) + abs(m(bj, bi)));
+    ExpectWithin("score rounding / |s_ij - s_ji|", ToDouble(Mpfr(err / (c_hi * best))), 1.0);
+    const S kij = exp(s(bi, bj)), kji = exp(s(bj, bi));
+    ExpectThat(kij != kji, "kappa(x_i,x_j) == kappa(x_j,x_i) although the scores differ");
+  }
+};
+
 ATTNPROP_REGISTER(UniformScoresMean, double, Mpfr);
+ATTNPROP_REGISTER(KernelAsymmetric, double, Mpfr);
 ATTNPROP_REGISTER(GaussianLimits, double, Mpfr);
 ATTNPROP_REGISTER(GaussianAsDotProduct, double, Mpfr);
 
