@@ -17,6 +17,11 @@
 //   Statement: 2-d queries q_i = sqrt(2)(i, 1)/h^2 and keys k_j = (j, -j^2/2)
 //   with scaled dot-product attention (scale 1/sqrt(d_k), d_k = 2, causal)
 //   reproduce the Gaussian weights.
+// lecture4.sec7.1.low_temperature_retrieval (sec 7.1 / summary)
+//   Statement: at low temperature attention retrieves the value of the
+//   highest-scoring key. Finite form along tau = 2^-n (n = 0..8), scores
+//   <q, k_j>/tau with a unique top key j*, gap g to the next score:
+//   max_l |out_l - v_{j* l}| <= 2 (T-1) e^{-g/tau} max_{j,l} |v_jl|.
 // lecture4.sec7.kernel_can_be_asymmetric (sec 7, item 2)
 //   Statement (existence): the attention kernel kappa(x_i, x_j) =
 //   exp(<x_i W_Q, x_j W_K>/sqrt(d_k)) can be asymmetric (W_Q != W_K).
@@ -227,7 +232,64 @@ struct KernelAsymmetric {
   }
 };
 
+struct LowTemperatureRetrieval {
+  static constexpr const char* kId = "lecture4.sec7.1.low_temperature_retrieval";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"(|out - v_top| - rate) / max|v|", "gamma_{T+3}(u) + gamma_T(u)",
+             "scores exact (grid products, power-of-two 1/tau); weights relative gamma_{T+3}, output sum gamma_T; "
+             "exact: |out - v*| <= (1 - a*)|v*| + sum_{j != *} a_j |v_j| <= 2 (1 - a*) max|v|, "
+             "1 - a* <= (T-1) e^{-g/tau}"}};
+  }
+
+  static bool UniqueTop(const Case& c) {
+    const Mat<double> s = c.GetMat<double>("K") * c.GetMat<double>("q").transpose();
+    const double top = s.maxCoeff();
+    return (s.array() == top).count() == 1;
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    const gen::DimRange len{1, kMaxLen<S>, kMaxLen<S>}, width{1, 4, 4}, one{1, 1, 1};
+    return rc::gen::suchThat(
+        gen::Shaped<Case>({{len}, {width}, {one}},
+                          {{{2, 1}, gen::Dyadic(2, 2)}, {{0, 1}, gen::Dyadic(2, 2)}, {{0, 1}, gen::Dyadic(8, 4)}},
+                          [](const gen::Params& p) {
+                            return Case().Matrix("q", p.Matrix(0)).Matrix("K", p.Matrix(1)).Matrix("V", p.Matrix(2));
+                          }),
+        [](const Case& c) { return UniqueTop(c); });
+  }
+
+  static bool HypothesesHold(const Case& c) { return UniqueTop(c); }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    using std::exp;
+    const Mat<S> q = c.GetMat<S>("q"), k = c.GetMat<S>("K"), v = c.GetMat<S>("V");
+    const Eigen::Index t = k.rows();
+    const Vec<Mpfr> sc = (c.GetMat<Mpfr>("K") * c.GetMat<Mpfr>("q").transpose()).col(0);
+    Eigen::Index top = 0;
+    for (Eigen::Index j = 1; j < t; ++j)
+      if (sc[j] > sc[top]) top = j;
+    Mpfr gap = -1;
+    for (Eigen::Index j = 0; j < t; ++j)
+      if (j != top && (gap < 0 || sc[top] - sc[j] < gap)) gap = sc[top] - sc[j];
+    const Mpfr vmax = v.template cast<Mpfr>().cwiseAbs().maxCoeff();
+    const double tol = Gamma(double(t + 3), ScalarTraits<S>::UnitRoundoff()) + Gamma(double(t), ScalarTraits<S>::UnitRoundoff());
+    for (int n = 0; n <= 8; ++n) {
+      const S inv_tau = S(std::ldexp(1.0, n));
+      const Mat<S> out = Attention<S>(q, k, v, inv_tau).out;
+      const Mpfr rate = gap < 0 ? Mpfr(0) : Mpfr(2 * Mpfr(double(t - 1)) * exp(Mpfr(-gap * Mpfr(inv_tau))) * vmax);
+      for (Eigen::Index l = 0; l < v.cols(); ++l) {
+        const Mpfr excess = abs(Mpfr(out(0, l)) - Mpfr(v(top, l))) - rate;
+        ExpectWithin("(|out - v_top| - rate) / max|v|", vmax > 0 ? ToDouble(Mpfr(excess / vmax)) : ToDouble(excess), tol);
+      }
+    }
+  }
+};
+
 ATTNPROP_REGISTER(UniformScoresMean, double, Mpfr);
+ATTNPROP_REGISTER(LowTemperatureRetrieval, double, Mpfr);
 ATTNPROP_REGISTER(KernelAsymmetric, double, Mpfr);
 ATTNPROP_REGISTER(GaussianLimits, double, Mpfr);
 ATTNPROP_REGISTER(GaussianAsDotProduct, double, Mpfr);
