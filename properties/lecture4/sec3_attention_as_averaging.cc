@@ -105,5 +105,179 @@ struct SimplexRows {
 
 ATTNPROP_REGISTER(SimplexRows, double, Mpfr);
 
+// ---------------------------------------------------------------------------
+// Section 3, the scalar consequences of Prop 3.1 (the corollary after it).
+//
+// lecture4.cor3.linear_functional_bounds
+//   Statement: for u in R^{d_v}, min_j <u,v_j> <= <u,Attn(X)_i> <= max_j <u,v_j>.
+// lecture4.cor3.norm_bound
+//   Statement: ||Attn(X)_i||_2 <= sum_j A_ij ||v_j||_2 <= max_j ||v_j||_2.
+// lecture4.cor3.jensen
+//   Statement: phi(Attn(X)_i) <= sum_j A_ij phi(v_j) for every convex phi;
+//   checked for phi = ||.||_2^2 (strictly convex) and phi = max_l x_l
+//   (convex, not differentiable).
+// Hypotheses: unmasked attention, Q (t_q x d_k), K (t_k x d_k), V (t_k x d_v),
+//   one functional u_i (row i of U, t_q x d_v) per query row.
+// Rounding (all three): the computed weights a_j >= 0 sum to 1 + eps with
+//   |eps| <= gamma_{T+1} (Prop 3.1 property above); the computed output is
+//   o_l = sum_j a_j v_jl (1 + theta_jl), |theta| <= gamma_T (sequential sum).
+//   A_ij in the middle terms is the computed weight (the inequalities hold
+//   for any nonnegative weights, the slack comes only from eps and theta).
+//   The checker evaluates in MPFR (its gamma terms are below 1e-30).
+
+template <class S>
+rc::Gen<Case> AveragingCase() {
+  const gen::DimRange len{1, kMaxLen<S>, kMaxLen<S>}, width{1, kMaxWidth<S>, kMaxWidth<S>};
+  return gen::Shaped<Case>({{len}, {len}, {width}, {width}},
+                           {{{0, 2}, gen::Dyadic(4, 6)},
+                            {{1, 2}, gen::Dyadic(4, 6)},
+                            {{1, 3}, gen::Dyadic(8, 6)},
+                            {{0, 3}, gen::Dyadic(4, 4)}},
+                           [](const gen::Params& p) {
+                             return Case()
+                                 .Matrix("Q", p.Matrix(0))
+                                 .Matrix("K", p.Matrix(1))
+                                 .Matrix("V", p.Matrix(2))
+                                 .Matrix("U", p.Matrix(3))
+                                 .Scalar("scale", 1.0 / std::sqrt(static_cast<double>(p.dims[2])));
+                           });
+}
+
+/// The computed weights and output, lifted to MPFR for checking.
+struct Averaged {
+  Mat<Mpfr> a, out, v;
+  double g_t, g_t1;  // gamma_T(u), gamma_{T+1}(u) of the backend
+};
+
+template <class S>
+Averaged Average(const Case& c) {
+  const Mat<S> q = c.GetMat<S>("Q"), k = c.GetMat<S>("K"), v = c.GetMat<S>("V");
+  const AttentionResult<S> r = Attention<S>(q, k, v, c.Get<S>("scale"));
+  const double u = ScalarTraits<S>::UnitRoundoff(), t = static_cast<double>(k.rows());
+  return {r.weights.template cast<Mpfr>(), r.out.template cast<Mpfr>(), v.template cast<Mpfr>(), Gamma(t, u),
+          Gamma(t + 1, u)};
+}
+
+double CheckerSlack(double n) { return 4 * Gamma(n + 2, ScalarTraits<Mpfr>::UnitRoundoff()); }
+
+struct LinearFunctionalBounds {
+  static constexpr const char* kId = "lecture4.cor3.linear_functional_bounds";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"<u,o_i> outside [min_j <u,v_j>, max_j <u,v_j>] / B",
+             "gamma_{T+1}(u) + gamma_T(u)(1 + gamma_{T+1}(u)) + 4 gamma_{d_v+2}(u_mpfr)",
+             "<u,o> = sum_j a_j <u,v_j> + R with |R| <= gamma_T sum_j a_j sum_l |u_l||v_jl| <= gamma_T (1+eps) B, "
+             "B = max_j sum_l |u_l||v_jl|; sum_j a_j w_j lies within |eps| B <= gamma_{T+1} B of [min w, max w]"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return AveragingCase<S>();
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Averaged r = Average<S>(c);
+    const Mat<Mpfr> u = c.GetMat<Mpfr>("U");
+    const double tol = r.g_t1 + r.g_t * (1 + r.g_t1) + CheckerSlack(static_cast<double>(u.cols()));
+    for (Eigen::Index i = 0; i < r.a.rows(); ++i) {
+      const Mpfr f = u.row(i).dot(r.out.row(i));
+      Mpfr lo = 0, hi = 0, b = 0;
+      for (Eigen::Index j = 0; j < r.v.rows(); ++j) {
+        const Mpfr w = u.row(i).dot(r.v.row(j));
+        const Mpfr mag = u.row(i).cwiseAbs().dot(r.v.row(j).cwiseAbs());
+        if (j == 0 || w < lo) lo = w;
+        if (j == 0 || w > hi) hi = w;
+        if (mag > b) b = mag;
+      }
+      // Distance outside the interval, relative to B (0 when B = 0: then u is
+      // orthogonal in absolute value to every v_j and <u,o> is exactly 0).
+      const Mpfr outside = f > hi ? Mpfr(f - hi) : f < lo ? Mpfr(lo - f) : Mpfr(0);
+      const double ratio = b > 0 ? ToDouble(Mpfr(outside / b)) : ToDouble(Mpfr(abs(f)));
+      ExpectWithin("<u,o_i> outside [min_j <u,v_j>, max_j <u,v_j>] / B", ratio, tol);
+    }
+  }
+};
+
+struct NormBound {
+  static constexpr const char* kId = "lecture4.cor3.norm_bound";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"(||o_i|| - sum_j A_ij ||v_j||) / sum_j A_ij ||v_j||", "gamma_T(u) + 4 gamma_{d_v+2}(u_mpfr)",
+             "|o - sum_j a_j v_j| <= gamma_T sum_j a_j |v_j| entrywise, so ||o|| <= (1 + gamma_T) sum_j a_j ||v_j||"},
+            {"(sum_j A_ij ||v_j|| - max_j ||v_j||) / max_j ||v_j||", "gamma_{T+1}(u) + 4 gamma_{d_v+2}(u_mpfr)",
+             "sum_j a_j ||v_j|| <= (1 + eps) max_j ||v_j||, |eps| <= gamma_{T+1}"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return AveragingCase<S>();
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    using std::sqrt;
+    const Averaged r = Average<S>(c);
+    const double slack = CheckerSlack(static_cast<double>(r.v.cols()));
+    Mpfr vmax = 0;
+    for (Eigen::Index j = 0; j < r.v.rows(); ++j) vmax = std::max(vmax, Mpfr(r.v.row(j).norm()));
+    for (Eigen::Index i = 0; i < r.a.rows(); ++i) {
+      Mpfr mid = 0;
+      for (Eigen::Index j = 0; j < r.v.rows(); ++j) mid += r.a(i, j) * r.v.row(j).norm();
+      const Mpfr left = r.out.row(i).norm();
+      // 0/0 rows (all values zero) give exact zeros on every side.
+      ExpectWithin("(||o_i|| - sum_j A_ij ||v_j||) / sum_j A_ij ||v_j||",
+                   mid > 0 ? ToDouble(Mpfr((left - mid) / mid)) : ToDouble(left), r.g_t + slack);
+      ExpectWithin("(sum_j A_ij ||v_j|| - max_j ||v_j||) / max_j ||v_j||",
+                   vmax > 0 ? ToDouble(Mpfr((mid - vmax) / vmax)) : ToDouble(mid), r.g_t1 + slack);
+    }
+  }
+};
+
+struct Jensen {
+  static constexpr const char* kId = "lecture4.cor3.jensen";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"(||o_i||^2 - sum_j A_ij ||v_j||^2) / sum_j A_ij ||v_j||^2",
+             "(1 + gamma_{T+1}(u))(1 + gamma_T(u))^2 - 1 + 4 gamma_{d_v+2}(u_mpfr)",
+             "||o|| <= ||sum a_j v_j|| + gamma_T sum a_j ||v_j|| and both terms are <= sqrt(1+eps) R, "
+             "R^2 = sum_j a_j ||v_j||^2 (Jensen for the normalised weights a/(1+eps), and Cauchy-Schwarz)"},
+            {"(max_l o_il - sum_j A_ij max_l v_jl) / sum_j A_ij ||v_j||_inf", "gamma_T(u) + 4 gamma_{d_v+2}(u_mpfr)",
+             "o_l <= sum_j a_j v_jl + gamma_T sum_j a_j |v_jl|; sum_j a_j v_jl <= sum_j a_j max_l v_jl; "
+             "no eps term: max is positively homogeneous and subadditive, so both sides carry the same weights"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return AveragingCase<S>();
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Averaged r = Average<S>(c);
+    const double slack = CheckerSlack(static_cast<double>(r.v.cols()));
+    for (Eigen::Index i = 0; i < r.a.rows(); ++i) {
+      Mpfr r2 = 0, rmax = 0, rinf = 0;
+      for (Eigen::Index j = 0; j < r.v.rows(); ++j) {
+        r2 += r.a(i, j) * r.v.row(j).squaredNorm();
+        rmax += r.a(i, j) * r.v.row(j).maxCoeff();
+        rinf += r.a(i, j) * r.v.row(j).cwiseAbs().maxCoeff();
+      }
+      const Mpfr left2 = r.out.row(i).squaredNorm();
+      ExpectWithin("(||o_i||^2 - sum_j A_ij ||v_j||^2) / sum_j A_ij ||v_j||^2",
+                   r2 > 0 ? ToDouble(Mpfr((left2 - r2) / r2)) : ToDouble(left2),
+                   (1 + r.g_t1) * (1 + r.g_t) * (1 + r.g_t) - 1 + slack);
+      const Mpfr leftm = r.out.row(i).maxCoeff();
+      ExpectWithin("(max_l o_il - sum_j A_ij max_l v_jl) / sum_j A_ij ||v_j||_inf",
+                   rinf > 0 ? ToDouble(Mpfr((leftm - rmax) / rinf)) : ToDouble(Mpfr(leftm - rmax)),
+                   r.g_t + slack);
+    }
+  }
+};
+
+ATTNPROP_REGISTER(LinearFunctionalBounds, double, Mpfr);
+ATTNPROP_REGISTER(NormBound, double, Mpfr);
+ATTNPROP_REGISTER(Jensen, double, Mpfr);
+
 }  // namespace
 }  // namespace attnprop

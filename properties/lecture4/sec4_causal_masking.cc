@@ -1,0 +1,155 @@
+// Lecture 4, section 4 "Causal masking" (003_dd971a1151775776.txt).
+//
+// lecture4.prop4.3.future_jacobian_zero (Prop 4.3)
+//   Statement: d out_i / d X_j = 0 for j > i (causal head).
+//   Checked through difference quotients: for a causal head
+//   out = Attn(X W_Q, X W_K, X W_V, causal), moving row j of X by t H (two
+//   steps t = 2^-4 and 2^-20, exact on the grid) leaves every row i < j of
+//   the output bitwise unchanged, so every difference quotient
+//   (out_i(X + t e_j H) - out_i(X)) / t is exactly 0 and so is its limit.
+//   The same computation on rows i >= j is not constrained (the property
+//   only asserts rows i < j).
+// lecture4.aside4.4.mask_before_vs_after_softmax (Implementation aside 4.4)
+//   Statement: zeroing the forbidden weights after an unmasked softmax
+//   (without renormalising) leaves row sums below one and changes the
+//   derivatives; masking the scores to -inf before softmax normalises over
+//   exactly the allowed positions.
+//   Checked on a score matrix S (T x T, |s| <= 8): (a) after-zeroing rows
+//   i < T-1 sum to < 1 (certified: the missing mass sum_{l>i} p_l >=
+//   e^{-16}/T exceeds the rounding bound); (b) masked-before rows sum to 1
+//   within gamma_{T+1}; (c) derivatives: raising a forbidden score S_il
+//   (l > i) by 1 strictly lowers every after-zeroing weight of row i (its
+//   derivative -p_j p_l is nonzero) but leaves the masked-before row bitwise
+//   unchanged (derivative 0).
+#include <cmath>
+
+#include "generators/scalars.h"
+#include "generators/shape.h"
+#include "model/attention.h"
+#include "properties/framework/property.h"
+
+namespace attnprop {
+namespace {
+
+template <class S>
+constexpr int64_t kMaxLen = std::is_same_v<S, double> ? 10 : 5;
+template <class S>
+constexpr int64_t kMaxWidth = std::is_same_v<S, double> ? 5 : 3;
+
+struct FutureJacobianZero {
+  static constexpr const char* kId = "lecture4.prop4.3.future_jacobian_zero";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"|out_i(X + t e_j H) - out_i(X)| / t, i < j", "0",
+             "row i reads only rows <= i of X: the same operations on the same inputs (bitwise)"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    const gen::DimRange len{2, kMaxLen<S>, kMaxLen<S>}, width{1, kMaxWidth<S>, kMaxWidth<S>}, one{1, 1, 1};
+    return gen::Shaped<Case>(
+        {{len}, {width}, {one}},
+        {{{0, 1}, gen::Dyadic(2, 4)},
+         {{1, 1}, gen::Dyadic(2, 4)},
+         {{1, 1}, gen::Dyadic(2, 4)},
+         {{1, 1}, gen::Dyadic(2, 4)},
+         {{2, 1}, gen::Dyadic(2, 4)},
+         {{}, gen::Dyadic(64, 0)}},
+        [](const gen::Params& p) {
+          const int64_t t = p.dims[0];
+          const int64_t j = 1 + static_cast<int64_t>(std::abs(p.arrays[5][0].ToDouble())) % (t - 1);
+          return Case()
+              .Matrix("X", p.Matrix(0))
+              .Matrix("W_Q", p.Matrix(1))
+              .Matrix("W_K", p.Matrix(2))
+              .Matrix("W_V", p.Matrix(3))
+              .Matrix("H", p.Matrix(4))
+              .Int("j", j)
+              .Scalar("scale", 1.0 / std::sqrt(static_cast<double>(p.dims[1])));
+        });
+  }
+
+  template <class S>
+  static Mat<S> Head(const Mat<S>& x, const Case& c) {
+    return Attention<S>(Mat<S>(x * c.GetMat<S>("W_Q")), Mat<S>(x * c.GetMat<S>("W_K")),
+                        Mat<S>(x * c.GetMat<S>("W_V")), c.Get<S>("scale"), Mask::Causal())
+        .out;
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> x = c.GetMat<S>("X"), h = c.GetMat<S>("H");
+    const Eigen::Index j = c.GetInt("j");
+    const Mat<S> base = Head<S>(x, c);
+    for (const double step : {std::ldexp(1.0, -4), std::ldexp(1.0, -20)}) {
+      Mat<S> moved = x;
+      moved.row(j) += S(step) * h.row(0);
+      const Mat<S> out = Head<S>(moved, c);
+      for (Eigen::Index i = 0; i < j; ++i)
+        ExpectWithin("|out_i(X + t e_j H) - out_i(X)| / t, i < j",
+                     ToDouble(S((out.row(i) - base.row(i)).cwiseAbs().maxCoeff() / S(step))), 0.0);
+    }
+  }
+};
+
+struct MaskBeforeVsAfter {
+  static constexpr const char* kId = "lecture4.aside4.4.mask_before_vs_after_softmax";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"|sum_j A_ij - 1| (masked before)", "gamma_{T+1}(u) + gamma_T(u_mpfr)",
+             "as in Prop 3.1 (normalising the i+1 allowed exp values)"},
+            {"after-zeroing row sum certified < 1", "1 - sum <= gamma_{T+3}(u) + gamma_T(u_mpfr), ratio to missing mass",
+             "each weight within relative gamma_{T+3}; the missing mass sum_{l>i} p_l >= e^{-16}/T is far above"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    const gen::DimRange len{2, kMaxLen<S>, kMaxLen<S>};
+    return gen::Shaped<Case>({{len}}, {{{0, 0}, gen::Dyadic(8, 4)}},
+                             [](const gen::Params& p) { return Case().Matrix("S", p.Matrix(0)); });
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> s = c.GetMat<S>("S");
+    const Eigen::Index t = s.rows();
+    const double u = ScalarTraits<S>::UnitRoundoff(), um = ScalarTraits<Mpfr>::UnitRoundoff();
+    for (Eigen::Index i = 0; i < t; ++i) {
+      const Vec<S> row = s.row(i).transpose();
+      const Vec<S> after = Softmax<S>(row);  // unmasked, then zero j > i
+      Vec<S> masked_row = row;
+      for (Eigen::Index l = i + 1; l < t; ++l) masked_row[l] = -Infinity<S>();
+      const Vec<S> before = Softmax<S>(masked_row);
+      Mpfr sum_after = 0, sum_before = 0, missing = 0;
+      for (Eigen::Index j = 0; j <= i; ++j) sum_after += Mpfr(after[j]), sum_before += Mpfr(before[j]);
+      for (Eigen::Index l = i + 1; l < t; ++l) {
+        missing += Mpfr(after[l]);
+        ExpectThat(before[l] == 0, "masked-before weight nonzero at a forbidden position");
+      }
+      ExpectWithin("|sum_j A_ij - 1| (masked before)", ToDouble(Mpfr(abs(sum_before - 1))),
+                   Gamma(static_cast<double>(t + 1), u) + Gamma(static_cast<double>(t), um));
+      if (i + 1 < t) {
+        // 1 - sum_after should be the missing mass; certify it is > 0.
+        const double err = Gamma(static_cast<double>(t + 3), u) + Gamma(static_cast<double>(t), um);
+        ExpectWithin("after-zeroing row sum certified < 1", err / ToDouble(Mpfr(1 - sum_after)), 1.0);
+        // Derivatives: raise the first forbidden score by 1.
+        Vec<S> bumped = row;
+        bumped[i + 1] += S(1);
+        const Vec<S> after2 = Softmax<S>(bumped);
+        Vec<S> masked2 = bumped;
+        for (Eigen::Index l = i + 1; l < t; ++l) masked2[l] = -Infinity<S>();
+        const Vec<S> before2 = Softmax<S>(masked2);
+        for (Eigen::Index j = 0; j <= i; ++j) {
+          ExpectThat(after2[j] < after[j], "after-zeroing weight did not drop when a forbidden score rose");
+          ExpectThat(before2[j] == before[j], "masked-before weight moved when a forbidden score rose");
+        }
+      }
+    }
+  }
+};
+
+ATTNPROP_REGISTER(FutureJacobianZero, double, Mpfr);
+ATTNPROP_REGISTER(MaskBeforeVsAfter, double, Mpfr);
+
+}  // namespace
+}  // namespace attnprop

@@ -1,0 +1,158 @@
+// Lecture 4, section 5.2 "Why the score is divided by sqrt(d_k)"
+// (003_dd971a1151775776.txt). Statistical claims: Monte Carlo with a fixed
+// seed per case (deterministic) and a stated false-alarm rate.
+//
+// lecture4.lemma5.5.mean_zero_variance_dk_sigma4 (Lemma 5.5)
+//   Statement: independent q, k with iid mean-0 variance-sigma^2 coordinates
+//   have E<q,k> = 0 and Var<q,k> = d_k sigma^4.
+// lecture4.lemma5.5.scaled_variance (sec 5.2)
+//   Statement: Var(<q,k>/sqrt(d_k)) = sigma^4.
+// lecture4.table5.5.std_values (sec 5.2 table)
+//   Statement: with sigma = 1 the standard deviation of <q,k> is 4, 8, 16 for
+//   d_k = 16, 64, 256, and 1 after scaling.
+// Hypotheses: coordinates N(0, sigma^2) (Box-Muller from a SplitMix64 stream
+// seeded by the case: portable and deterministic), sigma in {1/2, 1, 2}
+// (sigma = 1 for the table), d_k in {1, 4, 16, 64, 256}, N = 2000 pairs.
+// Test: with X = <q,k>, E X^4 = (3 d^2 + 6 d) sigma^8, so the sample mean has
+// standard deviation sqrt(d sigma^4 / N) and the sample variance (about a
+// known mean 0) sqrt((2 d^2 + 6 d) sigma^8 / N). Each check allows z = 6.5
+// standard deviations: two-sided normal tail 8e-11 per check, so the
+// default run (100 cases x <= 2 checks x 4 properties/backends) raises a
+// false alarm with probability < 1e-7 (CLT approximation at N = 2000).
+// Rounding in the double sums (relative 2000 u) is far below these bounds.
+// Power: a wrong variance is caught once it is off by more than about
+// 6.5 sd, i.e. relative errors above 6.5 sqrt(2/N) ~ 21% (large d); a 10%
+// error in the scaled variance or the table passes (seen), a 50% / 25% one fails.
+#include <cmath>
+#include <cstdint>
+
+#include "properties/framework/property.h"
+
+namespace attnprop {
+namespace {
+
+constexpr int kPairs = 2000;
+constexpr double kZ = 6.5;
+
+/// SplitMix64: a tiny portable generator (same stream on every platform).
+struct SplitMix {
+  uint64_t state;
+  uint64_t Next() {
+    uint64_t z = (state += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  double Uniform() { return (static_cast<double>(Next() >> 11) + 0.5) * 0x1p-53; }  // in (0, 1)
+  double Normal() {
+    const double kTwoPi = 6.283185307179586;
+    return std::sqrt(-2 * std::log(Uniform())) * std::cos(kTwoPi * Uniform());
+  }
+};
+
+struct Moments {
+  double mean, var;  // var about the known mean 0: (1/N) sum X^2
+};
+
+Moments Sample(int64_t d, double sigma, int64_t seed) {
+  SplitMix rng{static_cast<uint64_t>(seed) * 0x2545f4914f6cdd1dULL + 1};
+  double sum = 0, sum2 = 0;
+  for (int n = 0; n < kPairs; ++n) {
+    double x = 0;
+    for (int64_t l = 0; l < d; ++l) x += sigma * rng.Normal() * sigma * rng.Normal();
+    sum += x, sum2 += x * x;
+  }
+  return {sum / kPairs, sum2 / kPairs};
+}
+
+rc::Gen<Case> Draw(bool unit_sigma, bool table) {
+  return rc::gen::apply(
+      [unit_sigma, table](int k, int s, int64_t seed) {
+        const int64_t d = table ? (int64_t{16} << (2 * (k % 3))) : (int64_t{1} << (2 * k));
+        const double sigma = unit_sigma ? 1.0 : std::ldexp(1.0, s - 1);
+        return Case().Int("d_k", d).Scalar("sigma", sigma).Int("seed", seed);
+      },
+      rc::gen::inRange<int>(0, 5), rc::gen::inRange<int>(0, 3), rc::gen::inRange<int64_t>(0, int64_t{1} << 40));
+}
+
+struct MeanZeroVariance {
+  static constexpr const char* kId = "lecture4.lemma5.5.mean_zero_variance_dk_sigma4";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"|sample mean| / sd", "6.5", "z for a two-sided false-alarm rate 8e-11 (CLT), sd = sqrt(d sigma^4/N)"},
+            {"|sample var - d sigma^4| / sd", "6.5", "sd = sqrt((2d^2+6d) sigma^8 / N) from E X^4 = (3d^2+6d) sigma^8"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return Draw(false, false);
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const int64_t d = c.GetInt("d_k");
+    const double sigma = c.GetScalar("sigma").ToDouble(), s4 = std::pow(sigma, 4), dd = double(d);
+    const Moments m = Sample(d, sigma, c.GetInt("seed"));
+    ExpectWithin("|sample mean| / sd", std::abs(m.mean) / std::sqrt(dd * s4 / kPairs), kZ);
+    ExpectWithin("|sample var - d sigma^4| / sd",
+                 std::abs(m.var - dd * s4) / std::sqrt((2 * dd * dd + 6 * dd) * s4 * s4 / kPairs), kZ);
+  }
+};
+
+struct ScaledVariance {
+  static constexpr const char* kId = "lecture4.lemma5.5.scaled_variance";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"|sample var of <q,k>/sqrt(d) - sigma^4| / sd", "6.5",
+             "sd = sqrt((2 + 6/d) sigma^8 / N): the unscaled bound divided by d"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return Draw(false, false);
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const int64_t d = c.GetInt("d_k");
+    const double sigma = c.GetScalar("sigma").ToDouble(), s4 = std::pow(sigma, 4), dd = double(d);
+    const Moments m = Sample(d, sigma, c.GetInt("seed"));
+    const double scaled_var = m.var / dd;
+    ExpectWithin("|sample var of <q,k>/sqrt(d) - sigma^4| / sd",
+                 std::abs(scaled_var - s4) / std::sqrt((2 + 6 / dd) * s4 * s4 / kPairs), kZ);
+  }
+};
+
+struct TableStd {
+  static constexpr const char* kId = "lecture4.table5.5.std_values";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"|sample std - printed std| / sd_std", "6.5",
+             "|s - t| = |s^2 - t^2|/(s + t) <= |s^2 - t^2|/t: the variance bound divided by the printed t"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return Draw(true, true);
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const int64_t d = c.GetInt("d_k");
+    const double dd = double(d);
+    // The printed table (sigma = 1): unscaled std 4, 8, 16; scaled std 1.
+    const double printed = d == 16 ? 4 : d == 64 ? 8 : 16, printed_scaled = 1;
+    const Moments m = Sample(d, 1.0, c.GetInt("seed"));
+    const double sd_var = std::sqrt((2 * dd * dd + 6 * dd) / kPairs);
+    ExpectWithin("|sample std - printed std| / sd_std", std::abs(std::sqrt(m.var) - printed) / (sd_var / printed), kZ);
+    ExpectWithin("|sample std - printed std| / sd_std",
+                 std::abs(std::sqrt(m.var / dd) - printed_scaled) / (sd_var / dd / printed_scaled), kZ);
+  }
+};
+
+ATTNPROP_REGISTER(MeanZeroVariance, double);
+ATTNPROP_REGISTER(ScaledVariance, double);
+ATTNPROP_REGISTER(TableStd, double);
+
+}  // namespace
+}  // namespace attnprop

@@ -1,0 +1,333 @@
+// Lecture 4, section 5 "Softmax geometry" (003_dd971a1151775776.txt):
+// derivatives of lse and softmax, Gibbs' inequality.
+//
+// lecture4.prop5.1.lse_gradient_is_softmax (Prop 5.1): grad lse(s) = softmax(s).
+// lecture4.prop5.1.lse_hessian (Prop 5.1): Hess lse(s) = diag(p) - p p^T.
+// lecture4.sec5.softmax_jacobian (sec 5): D softmax(s) = diag(p) - p p^T,
+//   (D softmax(s) h)_i = p_i (h_i - sum_j p_j h_j).
+// lecture4.prop5.1.hessian_psd_nullspace_ones (Prop 5.1): diag(p) - p p^T
+//   (p_i > 0) is PSD with nullspace exactly R 1.
+// lecture4.sec5.1.gibbs_inequality (sec 5.1): KL(a||p) >= 0, = 0 iff a = p.
+// lecture4.prop5.2.gibbs_identity (proof of Prop 5.2):
+//   <a,s> + tau H(a) = tau log Z - tau KL(a||p), Z = sum_j e^{s_j/tau},
+//   p = softmax(s/tau), for a in the simplex (0 log 0 = 0).
+//
+// Derivatives are checked by central differences along a drawn direction h,
+// with the truncation error bounded through cumulants: along s + t h,
+// (log p_i)' = h_i - E_p h, (log p_i)'' = -Var_p h, (log p_i)''' = -k3, and
+// lse' = E_p h, lse'' = Var_p h, lse''' = k3, lse'''' = k4, where with
+// H = max|h_j|: |h_i - E h| <= 2H, Var <= H^2, |k3| <= 2H^3, |k4| <= 7H^4.
+// Hence |p_i'''| <= p_i (8 + 6 + 2) H^3 <= 16 H^3. The step t is a power of
+// two and s, h are on grids so that s +- t h is exact in the backend.
+#include <cmath>
+
+#include "generators/scalars.h"
+#include "generators/shape.h"
+#include "model/softmax.h"
+#include "properties/framework/property.h"
+
+namespace attnprop {
+namespace {
+
+template <class S>
+constexpr int64_t kMaxLen = std::is_same_v<S, double> ? 16 : 8;
+
+/// Step: double 2^-13 (balances t^2 truncation against rounding/t and
+/// rounding/t^2); MPFR 2^-30 (s + t h needs < 40 bits, far below its precision).
+template <class S>
+double Step() {
+  return std::is_same_v<S, double> ? std::ldexp(1.0, -13) : std::ldexp(1.0, -30);
+}
+
+/// s (|s| <= 8, grid 2^-6) and h (|h| <= 1, grid 2^-4), both length T.
+template <class S>
+rc::Gen<Case> ScoresAndDirection() {
+  const gen::DimRange len{1, kMaxLen<S>, kMaxLen<S>}, one{1, 1, 1};
+  return gen::Shaped<Case>({{len}, {one}}, {{{0, 1}, gen::Dyadic(8, 6)}, {{0, 1}, gen::Dyadic(1, 4)}},
+                           [](const gen::Params& p) { return Case().Matrix("s", p.Matrix(0)).Matrix("h", p.Matrix(1)); });
+}
+
+template <class S>
+Vec<S> Col(const Case& c, const char* name) {
+  return c.GetMat<S>(name).col(0);
+}
+
+/// Absolute error bound of the computed lse: Z = sum exp(s_j - m) has
+/// relative error gamma_T (exp <= 1 ulp, T-term sum), log turns it into an
+/// absolute gamma_T/(1-gamma_T) plus u|log Z|, the final addition u|lse|.
+template <class S>
+double LseError(const Vec<S>& x) {
+  const double u = ScalarTraits<S>::UnitRoundoff(), t = static_cast<double>(x.size());
+  const double m = ToDouble(x.maxCoeff());
+  return Gamma(t + 3, u) * (2 + 2 * std::abs(m) + 2 * std::log(t + 1));
+}
+
+struct LseGradient {
+  static constexpr const char* kId = "lecture4.prop5.1.lse_gradient_is_softmax";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"|(lse(s+th)-lse(s-th))/2t - <softmax(s),h>|",
+             "t^2 H^3 / 3 + 2 e_lse / (2t) + gamma_{T+3}(u) sum|h|",
+             "central difference truncation t^2/6 |lse'''| <= t^2/6 * 2H^3; each lse has absolute error "
+             "e_lse = gamma_{T+3}(2 + 2|max s| + 2 log(T+1)); each p_j relative error gamma_{T+3}"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return ScoresAndDirection<S>();
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Vec<S> s = Col<S>(c, "s"), h = Col<S>(c, "h");
+    const S t = S(Step<S>());
+    const Vec<S> sp = s + t * h, sm = s - t * h;
+    const Mpfr fd = (Mpfr(LogSumExp<S>(sp)) - Mpfr(LogSumExp<S>(sm))) / (2 * Mpfr(t));
+    const Vec<Mpfr> p = Softmax<S>(s).template cast<Mpfr>();
+    const Mpfr dir = p.dot(h.template cast<Mpfr>());
+    const double hmax = ToDouble(h.cwiseAbs().maxCoeff()), td = Step<S>();
+    const double e_lse = std::max(LseError<S>(sp), LseError<S>(sm));
+    const double tol = td * td * hmax * hmax * hmax / 3 + e_lse / td +
+                       Gamma(static_cast<double>(s.size() + 3), ScalarTraits<S>::UnitRoundoff()) *
+                           ToDouble(h.cwiseAbs().sum()) +
+                       1e-25;  // MPFR checker
+    ExpectWithin("|(lse(s+th)-lse(s-th))/2t - <softmax(s),h>|", ToDouble(Mpfr(abs(fd - dir))), tol);
+  }
+};
+
+struct LseHessian {
+  static constexpr const char* kId = "lecture4.prop5.1.lse_hessian";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"|(lse(s+th)-2lse(s)+lse(s-th))/t^2 - h^T(diag p - pp^T)h|",
+             "t^2 7H^4/12 + 4 e_lse / t^2 + 3 gamma_{T+3}(u) sum_j h_j^2",
+             "second difference truncation t^2/12 |lse''''| <= t^2/12 * 7H^4; three lse values with "
+             "absolute error e_lse each; p_j relative error gamma_{T+3} in sum p h^2 - (sum p h)^2. "
+             "Random h determine the symmetric Hessian through its quadratic form"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return ScoresAndDirection<S>();
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Vec<S> s = Col<S>(c, "s"), h = Col<S>(c, "h");
+    const S t = S(Step<S>());
+    const Vec<S> sp = s + t * h, sm = s - t * h;
+    const Mpfr fd = (Mpfr(LogSumExp<S>(sp)) - 2 * Mpfr(LogSumExp<S>(s)) + Mpfr(LogSumExp<S>(sm))) / (Mpfr(t) * Mpfr(t));
+    const Vec<Mpfr> p = Softmax<S>(s).template cast<Mpfr>(), hh = h.template cast<Mpfr>();
+    const Mat<Mpfr> hess = Mat<Mpfr>(p.asDiagonal()) - p * p.transpose();
+    const Mpfr quad = hh.dot(hess * hh);
+    const double hmax = ToDouble(h.cwiseAbs().maxCoeff()), td = Step<S>();
+    const double e_lse = std::max({LseError<S>(sp), LseError<S>(sm), LseError<S>(s)});
+    const double tol = td * td * 7 * std::pow(hmax, 4) / 12 + 4 * e_lse / (td * td) +
+                       3 * Gamma(static_cast<double>(s.size() + 3), ScalarTraits<S>::UnitRoundoff()) *
+                           ToDouble(h.squaredNorm()) +
+                       1e-25;
+    ExpectWithin("|(lse(s+th)-2lse(s)+lse(s-th))/t^2 - h^T(diag p - pp^T)h|", ToDouble(Mpfr(abs(fd - quad))), tol);
+  }
+};
+
+struct SoftmaxJacobian {
+  static constexpr const char* kId = "lecture4.sec5.softmax_jacobian";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"|(p(s+th)-p(s-th))_i/2t - p_i(h_i - sum_j p_j h_j)|",
+             "16 t^2 H^3 / 6 + 2 gamma_{T+3}(u) / (2t) + 3 gamma_{T+3}(u) H",
+             "central difference truncation t^2/6 |p_i'''| <= t^2/6 * 16 H^3; each computed p_i has "
+             "relative error gamma_{T+3} (p_i <= 1); the formula side p_i(h_i - E h) inherits 3 gamma H"},
+            {"|(diag p - pp^T)h - p o (h - <p,h>1)|_i", "4 gamma_{T+1}(u_mpfr) H",
+             "the two printed forms of the Jacobian agree (evaluated in MPFR from the same p)"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return ScoresAndDirection<S>();
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Vec<S> s = Col<S>(c, "s"), h = Col<S>(c, "h");
+    const S t = S(Step<S>());
+    const Vec<Mpfr> pp = Softmax<S>(Vec<S>(s + t * h)).template cast<Mpfr>(),
+                    pm = Softmax<S>(Vec<S>(s - t * h)).template cast<Mpfr>();
+    const Vec<Mpfr> p = Softmax<S>(s).template cast<Mpfr>(), hh = h.template cast<Mpfr>();
+    const Mat<Mpfr> jac = Mat<Mpfr>(p.asDiagonal()) - p * p.transpose();
+    const Vec<Mpfr> jh = jac * hh;
+    const Mpfr mean = p.dot(hh);
+    const double hmax = ToDouble(h.cwiseAbs().maxCoeff()), td = Step<S>();
+    const double g = Gamma(static_cast<double>(s.size() + 3), ScalarTraits<S>::UnitRoundoff());
+    const double tol = 16 * td * td * hmax * hmax * hmax / 6 + g / td + 3 * g * hmax + 1e-25;
+    for (Eigen::Index i = 0; i < s.size(); ++i) {
+      const Mpfr fd = (pp[i] - pm[i]) / (2 * Mpfr(t));
+      const Mpfr formula = p[i] * (hh[i] - mean);
+      ExpectWithin("|(p(s+th)-p(s-th))_i/2t - p_i(h_i - sum_j p_j h_j)|", ToDouble(Mpfr(abs(fd - formula))), tol);
+      ExpectWithin("|(diag p - pp^T)h - p o (h - <p,h>1)|_i", ToDouble(Mpfr(abs(jh[i] - formula))),
+                   4 * Gamma(static_cast<double>(s.size() + 1), ScalarTraits<Mpfr>::UnitRoundoff()) * (hmax + 1));
+    }
+  }
+};
+
+/// A positive probability vector p = w / sum w (w_j in 1..8) and a vector u
+/// (rational grid). Any positive p is softmax(log p): the Hessian claim's
+/// hypothesis p_i > 0 is all that is used.
+struct HessianPsd {
+  static constexpr const char* kId = "lecture4.prop5.1.hessian_psd_nullspace_ones";
+
+  static std::vector<Tolerance> Tolerances() { return {}; }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    const gen::DimRange len{1, 8, 8}, one{1, 1, 1};
+    return gen::Shaped<Case>({{len}, {one}},
+                             {{{0, 1}, gen::Dyadic(8, 0)}, {{0, 1}, gen::Dyadic(4, 2)}, {{}, gen::Dyadic(4, 2)}},
+                             [](const gen::Params& p) {
+                               ExactMatrix w = p.Matrix(0);
+                               for (Exact& e : w.data) e = Exact(std::abs(e.ToDouble()) + 1);
+                               return Case().Matrix("w", w).Matrix("u", p.Matrix(1)).Scalar("c", p.arrays[2][0]);
+                             });
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Vec<S> w = Col<S>(c, "w"), u = Col<S>(c, "u");
+    const Vec<S> p = w / w.sum();
+    const Mat<S> hess = Mat<S>(p.asDiagonal()) - p * p.transpose();
+    const Eigen::Index t = p.size();
+    // PSD: u^T H u = Var_p(u) >= 0.
+    const S q = u.dot(hess * u);
+    ExpectThat(q >= 0, "u^T (diag p - pp^T) u < 0");
+    // R 1 is in the nullspace: H (c 1) = 0.
+    const Vec<S> ones = Vec<S>::Constant(t, c.Get<S>("c"));
+    ExpectThat((hess * ones).isZero(0), "(diag p - pp^T) c1 != 0");
+    // Nothing else: for u_perp = u - mean(u) 1 (orthogonal to 1),
+    // u_perp^T H u_perp = Var_p(u_perp) >= min_i p_i ||u_perp||^2, which is
+    // > 0 unless u_perp = 0 (then u is in R 1).
+    const Vec<S> up = u - Vec<S>::Constant(t, u.sum() / S(t));
+    const S qp = up.dot(hess * up);
+    ExpectThat(qp >= p.minCoeff() * up.squaredNorm(), "u_perp^T H u_perp < min p ||u_perp||^2");
+    ExpectThat(up.isZero(0) || qp > 0, "nonzero u_perp in the nullspace");
+  }
+};
+
+/// Simplex vectors a = w_a / sum w_a (w_a in 0..8, not all 0) and
+/// p = w_p / sum w_p (w_p in 1..8); in a quarter of the cases a = p.
+/// Also s (grid 2^-6, |s| <= 8) and tau (2^-2..4, grid 2^-2) for the identity.
+template <class S>
+rc::Gen<Case> TwoDistributions() {
+  const gen::DimRange len{1, 6, 6}, one{1, 1, 1};
+  return gen::Shaped<Case>(
+      {{len}, {one}},
+      {{{0, 1}, gen::Dyadic(8, 0)},
+       {{0, 1}, gen::Dyadic(8, 0)},
+       {{}, rc::gen::map(rc::gen::inRange<int>(0, 4), [](int k) { return Exact(static_cast<double>(k)); })},
+       {{0, 1}, gen::Dyadic(8, 6)},
+       {{}, gen::Dyadic(4, 2)}},
+      [](const gen::Params& prm) {
+        ExactMatrix wa = prm.Matrix(0), wp = prm.Matrix(1);
+        for (Exact& e : wa.data) e = Exact(std::abs(e.ToDouble()));
+        for (Exact& e : wp.data) e = Exact(std::abs(e.ToDouble()) + 1);
+        if (prm.arrays[2][0].ToDouble() == 0) wa = wp;
+        double total = 0;
+        for (const Exact& e : wa.data) total += e.ToDouble();
+        if (total == 0) wa.data[0] = Exact(1.0);
+        auto normalise = [](const ExactMatrix& w) {
+          attnprop::Rational sum = 0;
+          for (const Exact& e : w.data) sum += e.ToRational();
+          ExactMatrix r = w;
+          for (Exact& e : r.data) e = Exact(attnprop::Rational(e.ToRational() / sum));
+          return r;
+        };
+        const double tau = std::max(0.25, std::abs(prm.arrays[4][0].ToDouble()));
+        return Case().Matrix("a", normalise(wa)).Matrix("p", normalise(wp)).Matrix("s", prm.Matrix(3)).Scalar("tau", tau);
+      });
+}
+
+struct GibbsInequality {
+  static constexpr const char* kId = "lecture4.sec5.1.gibbs_inequality";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"-KL(a||p) and |KL| when a = p", "gamma_{T+6}(u) (1 + sum_j a_j |log(a_j/p_j)|)",
+             "a, p rounded to the backend (u each), a_j/p_j (u), log turns relative error 4u into absolute "
+             "4u, times a_j and a T-term sum: gamma_{T+6}(L + 1) with L the sum of |terms| (0 when a = p "
+             "up to rounding). When a != p (on this grid ||a-p||_1 >= 1/48^2, so KL >= 9e-8 by Pinsker) "
+             "KL must exceed the same bound: the 'iff' part"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return TwoDistributions<S>();
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    using std::log;
+    const Vec<S> a = Col<S>(c, "a"), p = Col<S>(c, "p");
+    S kl = 0, mag = 0;
+    for (Eigen::Index j = 0; j < a.size(); ++j) {
+      if (a[j] == 0) continue;  // 0 log 0 = 0
+      const S term = a[j] * log(a[j] / p[j]);
+      kl += term;
+      mag += abs(term);
+    }
+    const double tol = Gamma(static_cast<double>(a.size() + 6), ScalarTraits<S>::UnitRoundoff()) * (1 + ToDouble(mag));
+    const bool equal = c.GetMatrix("a") == c.GetMatrix("p");
+    ExpectWithin("-KL(a||p) and |KL| when a = p", equal ? std::abs(ToDouble(kl)) : -ToDouble(kl), tol);
+    if (!equal) ExpectThat(ToDouble(kl) > tol, "KL(a||p) = " + std::to_string(ToDouble(kl)) + " not > 0 with a != p");
+  }
+};
+
+struct GibbsIdentity {
+  static constexpr const char* kId = "lecture4.prop5.2.gibbs_identity";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"|<a,s> + tau H(a) - (tau log Z - tau KL(a||p))|",
+             "gamma_{T+10}(u) (sum a|s| + tau sum a|log a| + tau |log Z| + tau sum a|log(a/p)| + 2 tau)",
+             "every product, quotient, exp and sum carries relative error; with p = softmax(s/tau) "
+             "(relative error gamma_{T+3}) and Z (gamma_{T+1}) the logs carry absolute errors of that size "
+             "(the 2 tau term, weighted by sum a = 1); all sums have at most T terms"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return TwoDistributions<S>();
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    using std::exp;
+    using std::log;
+    const Vec<S> a = Col<S>(c, "a"), s = Col<S>(c, "s");
+    const S tau = c.Get<S>("tau");
+    const Vec<S> st = s / tau;
+    const Vec<S> p = Softmax<S>(st);
+    S z = 0;
+    for (Eigen::Index j = 0; j < s.size(); ++j) z += exp(st[j]);
+    S lin = 0, ent = 0, kl = 0, m1 = 0, m2 = 0, m3 = 0;
+    for (Eigen::Index j = 0; j < a.size(); ++j) {
+      lin += a[j] * s[j];
+      m1 += abs(a[j] * s[j]);
+      if (a[j] == 0) continue;
+      ent -= a[j] * log(a[j]);
+      m2 += abs(a[j] * log(a[j]));
+      kl += a[j] * log(a[j] / p[j]);
+      m3 += abs(a[j] * log(a[j] / p[j]));
+    }
+    const S lhs = lin + tau * ent, rhs = tau * log(z) - tau * kl;
+    const double tol = Gamma(static_cast<double>(a.size() + 10), ScalarTraits<S>::UnitRoundoff()) *
+                       ToDouble(S(m1 + tau * m2 + tau * abs(log(z)) + tau * m3 + 2 * tau));
+    ExpectWithin("|<a,s> + tau H(a) - (tau log Z - tau KL(a||p))|", ToDouble(Mpfr(abs(Mpfr(lhs) - Mpfr(rhs)))), tol);
+  }
+};
+
+ATTNPROP_REGISTER(LseGradient, double, Mpfr);
+ATTNPROP_REGISTER(LseHessian, double, Mpfr);
+ATTNPROP_REGISTER(SoftmaxJacobian, double, Mpfr);
+ATTNPROP_REGISTER(HessianPsd, Rational);
+ATTNPROP_REGISTER(GibbsInequality, double, Mpfr);
+ATTNPROP_REGISTER(GibbsIdentity, double, Mpfr);
+
+}  // namespace
+}  // namespace attnprop

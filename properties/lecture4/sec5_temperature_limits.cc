@@ -1,0 +1,190 @@
+// Lecture 4, sections 5.1-5.2 (003_dd971a1151775776.txt): temperature limits
+// and saturation, as finite statements along explicit sequences with rates.
+//
+// lecture4.rem5.4.tau_to_zero (Rem 5.4)
+//   Statement: as tau -> 0+, softmax(s/tau) -> uniform on M = argmax s.
+//   Finite form along tau_n = 2^-n, n = 0..8: with g = max s - (second
+//   largest distinct value) and m = |M|,
+//     |p_j - 1/m| <= (T - m) e^{-g/tau} / m^2 (j in M),
+//     p_j <= e^{-g/tau} (j not in M),
+//   so the distance is O(e^{-g/tau}) (0 when m = T).
+// lecture4.rem5.4.tau_to_infinity (Rem 5.4)
+//   Statement: as tau -> infinity, softmax(s/tau) -> uniform on all T.
+//   Finite form along tau_n = 2^n, n = 0..20: with R = max s - min s,
+//     |p_j - 1/T| <= (e^{R/tau} - 1) / T, which is O(R / (T tau)).
+// lecture4.rem5.6.saturated_jacobian_vanishes (Rem 5.6)
+//   Statement: if p tends to a one-hot vector, diag(p) - pp^T tends
+//   entrywise to 0. Finite form: max_ij |(diag(p) - pp^T)_ij| <= 1 - max_k p_k
+//   (every entry is p_i(1-p_i) or p_i p_j with i or j off the top), along
+//   s_n = 2^n s (n = 0..6) with a unique argmax, where 1 - max p <=
+//   (T-1) e^{-2^n g}.
+// Rounding: s/tau is exact (tau a power of two, s on a grid, no overflow);
+// computed p_j have relative error <= gamma_{T+3}; the checker works in MPFR
+// from the computed p (its own error below 1e-60).
+#include <cmath>
+
+#include "generators/scalars.h"
+#include "generators/shape.h"
+#include "model/softmax.h"
+#include "properties/framework/property.h"
+
+namespace attnprop {
+namespace {
+
+template <class S>
+constexpr int64_t kMaxLen = std::is_same_v<S, double> ? 12 : 6;
+
+/// Scores on a coarse grid (integers and halves in [-3, 3]) so that ties,
+/// hence argmax sets of size > 1, are common.
+template <class S>
+rc::Gen<Case> CoarseScores() {
+  const gen::DimRange len{1, kMaxLen<S>, kMaxLen<S>}, one{1, 1, 1};
+  return gen::Shaped<Case>({{len}, {one}}, {{{0, 1}, gen::Dyadic(3, 1)}},
+                           [](const gen::Params& p) { return Case().Matrix("s", p.Matrix(0)); });
+}
+
+template <class S>
+double G(double extra) {
+  return Gamma(extra, ScalarTraits<S>::UnitRoundoff());
+}
+
+struct TauToZero {
+  static constexpr const char* kId = "lecture4.rem5.4.tau_to_zero";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"excess over the rate bound, relative", "gamma_{T+3}(u)",
+             "|p_j - 1/m| - rate <= gamma_{T+3} p_j (computed p_j relative error); p_j <= 1"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return CoarseScores<S>();
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    using std::exp;
+    const Vec<S> s = c.GetMat<S>("s").col(0);
+    const Eigen::Index t = s.size();
+    const S top = s.maxCoeff();
+    Eigen::Index m = 0;
+    S second = top;
+    bool has_second = false;
+    for (Eigen::Index j = 0; j < t; ++j) {
+      if (s[j] == top) {
+        ++m;
+      } else if (!has_second || s[j] > second) {
+        second = s[j], has_second = true;
+      }
+    }
+    const Mpfr g = has_second ? Mpfr(Mpfr(top) - Mpfr(second)) : Mpfr(0);
+    const double tol = G<S>(static_cast<double>(t + 3));
+    for (int n = 0; n <= 8; ++n) {
+      const S tau = S(std::ldexp(1.0, -n));
+      const Vec<S> p = Softmax<S>(Vec<S>(s / tau));
+      const Mpfr decay = has_second ? Mpfr(exp(Mpfr(-g / Mpfr(tau)))) : Mpfr(0);
+      for (Eigen::Index j = 0; j < t; ++j) {
+        const Mpfr pj = p[j];
+        const Mpfr excess = s[j] == top ? Mpfr(abs(pj - Mpfr(1) / Mpfr(double(m))) -
+                                               Mpfr(double(t - m)) * decay / Mpfr(double(m * m)))
+                                        : Mpfr(pj - decay);
+        ExpectWithin("excess over the rate bound, relative", ToDouble(excess), tol);
+      }
+    }
+  }
+};
+
+struct TauToInfinity {
+  static constexpr const char* kId = "lecture4.rem5.4.tau_to_infinity";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"excess over the rate bound, relative", "gamma_{T+3}(u)",
+             "|p_j - 1/T| - (e^{R/tau}-1)/T <= gamma_{T+3} p_j; p_j <= 1"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return CoarseScores<S>();
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    using std::exp;
+    const Vec<S> s = c.GetMat<S>("s").col(0);
+    const Eigen::Index t = s.size();
+    const Mpfr r = Mpfr(s.maxCoeff()) - Mpfr(s.minCoeff());
+    const double tol = G<S>(static_cast<double>(t + 3));
+    for (int n = 0; n <= 20; ++n) {
+      const S tau = S(std::ldexp(1.0, n));
+      const Vec<S> p = Softmax<S>(Vec<S>(s / tau));
+      const Mpfr rate = (exp(Mpfr(r / Mpfr(tau))) - 1) / Mpfr(double(t));
+      for (Eigen::Index j = 0; j < t; ++j)
+        ExpectWithin("excess over the rate bound, relative",
+                     ToDouble(Mpfr(abs(Mpfr(p[j]) - Mpfr(1) / Mpfr(double(t))) - rate)), tol);
+    }
+  }
+};
+
+struct SaturatedJacobian {
+  static constexpr const char* kId = "lecture4.rem5.6.saturated_jacobian_vanishes";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"max|diag(p)-pp^T| - (1 - max p)", "3 gamma_{T+3}(u)",
+             "both sides from the computed p (relative error gamma_{T+3}); entries are products of two p's"},
+            {"(1 - max p) - (T-1) e^{-2^n g}", "gamma_{T+3}(u)",
+             "the top weight 1/(1 + sum_l e^{-(top - s_l)2^n}) has 1 - p_top <= sum_l e^{-2^n g}"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::map(rc::gen::suchThat(CoarseScores<S>(),
+                                          [](const Case& c) {
+                                            const ExactMatrix& s = c.GetMatrix("s");
+                                            double top = -1e300;
+                                            int count = 0;
+                                            for (const Exact& e : s.data) top = std::max(top, e.ToDouble());
+                                            for (const Exact& e : s.data) count += e.ToDouble() == top ? 1 : 0;
+                                            return count == 1;
+                                          }),
+                        [](Case c) { return c; });
+  }
+
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix& s = c.GetMatrix("s");
+    double top = -1e300;
+    int count = 0;
+    for (const Exact& e : s.data) top = std::max(top, e.ToDouble());
+    for (const Exact& e : s.data) count += e.ToDouble() == top ? 1 : 0;
+    return count == 1;
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    using std::exp;
+    const Vec<S> s = c.GetMat<S>("s").col(0);
+    const Eigen::Index t = s.size();
+    const S top = s.maxCoeff();
+    S second = top;
+    bool has_second = false;
+    for (Eigen::Index j = 0; j < t; ++j)
+      if (s[j] != top && (!has_second || s[j] > second)) second = s[j], has_second = true;
+    const double tol = G<S>(static_cast<double>(t + 3));
+    for (int n = 0; n <= 6; ++n) {
+      const S scale = S(std::ldexp(1.0, n));
+      const Vec<Mpfr> p = Softmax<S>(Vec<S>(s * scale)).template cast<Mpfr>();
+      const Mat<Mpfr> jac = Mat<Mpfr>(p.asDiagonal()) - p * p.transpose();
+      const Mpfr gap = Mpfr(1) - p.maxCoeff();
+      ExpectWithin("max|diag(p)-pp^T| - (1 - max p)", ToDouble(Mpfr(jac.cwiseAbs().maxCoeff() - gap)), 3 * tol);
+      const Mpfr rate = has_second ? Mpfr(Mpfr(double(t - 1)) * exp(Mpfr(-(Mpfr(top) - Mpfr(second)) * Mpfr(scale))))
+                                   : Mpfr(0);
+      ExpectWithin("(1 - max p) - (T-1) e^{-2^n g}", ToDouble(Mpfr(gap - rate)), tol);
+    }
+  }
+};
+
+ATTNPROP_REGISTER(TauToZero, double, Mpfr);
+ATTNPROP_REGISTER(TauToInfinity, double, Mpfr);
+ATTNPROP_REGISTER(SaturatedJacobian, double, Mpfr);
+
+}  // namespace
+}  // namespace attnprop

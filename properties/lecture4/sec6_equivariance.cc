@@ -1,0 +1,349 @@
+// Lecture 4, section 6 "Permutation equivariance and positional
+// information" (003_dd971a1151775776.txt). Convention (P_pi X)_t = X_{pi^-1(t)}.
+//
+// lecture4.thm6.1.score_weight_conjugation (proof of Thm 6.1)
+//   Statement: S(P X) = P S(X) P^T and A(P X) = P A(X) P^T (unmasked).
+// lecture4.sec6.rowwise_maps_equivariant (sec 6)
+//   Statement: phi_row(P X) = P phi_row(X) for phi applied to every row with
+//   shared parameters (here phi(x) = relu(x W_1 + b) W_2).
+// lecture4.sec6.1.embedding_without_positions_equivariant (sec 6.1)
+//   Statement: iota_0(pi . x) = P_pi iota_0(x), iota_0(x)_t = E_{x_t}.
+// lecture4.sec6.2.sinusoid_inner_product (sec 6.2)
+//   Statement: <r_i(w), r_j(w)> = cos(w (i - j)), r_t(w) = (sin wt, cos wt).
+// lecture4.sec6.2.rope_relative_identity (sec 6.2, Ex. 14)
+//   Statement: <R_{iw} q, R_{jw} k> = q^T R_{(j-i)w} k.
+// lecture4.rem6.3.no_nontrivial_order_automorphism (Rem 6.3)
+//   Statement: no permutation of {1..T} other than the identity preserves
+//   every relation j <= i (checked exhaustively for T <= 7).
+// lecture4.rem6.3.two_position_causal_example (Rem 6.3)
+//   Statement: with equal scores, causal F(v1,v2) = (v1, (v1+v2)/2),
+//   F(v2,v1) = (v2, (v1+v2)/2), and P F(v1,v2) = ((v1+v2)/2, v1) differs
+//   from F(v2,v1) when v1 != v2.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "generators/scalars.h"
+#include "generators/shape.h"
+#include "model/attention.h"
+#include "properties/framework/property.h"
+
+namespace attnprop {
+namespace {
+
+template <class S>
+constexpr int64_t kMaxLen = std::is_same_v<S, double> ? 12 : 6;
+template <class S>
+constexpr int64_t kMaxWidth = std::is_same_v<S, double> ? 6 : 4;
+
+/// pi^-1 as an index list from sort keys (stable: equal keys keep order).
+std::vector<int64_t> InversePermutation(const std::vector<Exact>& keys) {
+  std::vector<int64_t> idx(keys.size());
+  std::iota(idx.begin(), idx.end(), 0);
+  std::stable_sort(idx.begin(), idx.end(),
+                   [&](int64_t a, int64_t b) { return keys[size_t(a)].ToDouble() < keys[size_t(b)].ToDouble(); });
+  return idx;
+}
+
+/// P_pi as a matrix: (P X)_t = X_{pi^-1(t)}, i.e. P(t, pi^-1(t)) = 1.
+template <class S>
+Mat<S> PermutationMatrix(const ExactMatrix& keys) {
+  const std::vector<int64_t> inv = InversePermutation(keys.data);
+  Mat<S> p = Mat<S>::Zero(Eigen::Index(inv.size()), Eigen::Index(inv.size()));
+  for (size_t t = 0; t < inv.size(); ++t) p(Eigen::Index(t), Eigen::Index(inv[t])) = 1;
+  return p;
+}
+
+/// X (T x d), W_Q, W_K (d x d_k), W_1 (d x d_k), b (1 x d_k), W_2 (d_k x d), keys (T x 1).
+template <class S>
+rc::Gen<Case> PermutedInput() {
+  const gen::DimRange len{1, kMaxLen<S>, kMaxLen<S>}, width{1, kMaxWidth<S>, kMaxWidth<S>}, one{1, 1, 1};
+  return gen::Shaped<Case>({{len}, {width}, {width}, {one}},
+                           {{{0, 1}, gen::Dyadic(2, 4)},
+                            {{1, 2}, gen::Dyadic(2, 4)},
+                            {{1, 2}, gen::Dyadic(2, 4)},
+                            {{0, 3}, gen::Dyadic(8, 0)},
+                            {{1, 2}, gen::Dyadic(2, 3)},
+                            {{3, 2}, gen::Dyadic(2, 3)},
+                            {{2, 1}, gen::Dyadic(2, 3)}},
+                           [](const gen::Params& p) {
+                             return Case()
+                                 .Matrix("X", p.Matrix(0))
+                                 .Matrix("W_Q", p.Matrix(1))
+                                 .Matrix("W_K", p.Matrix(2))
+                                 .Matrix("keys", p.Matrix(3))
+                                 .Matrix("W_1", p.Matrix(4))
+                                 .Matrix("b", p.Matrix(5))
+                                 .Matrix("W_2", p.Matrix(6))
+                                 .Scalar("scale", 1.0 / std::sqrt(static_cast<double>(p.dims[2])));
+                           });
+}
+
+struct ScoreWeightConjugation {
+  static constexpr const char* kId = "lecture4.thm6.1.score_weight_conjugation";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"|S(PX) - P S P^T|", "0",
+             "entry (a,b) of both sides is the same dot product of the same rows in the same order: bitwise equal"},
+            {"|A(PX) - P A P^T| / A", "2 gamma_T(u)",
+             "the permuted row has the same max and the same exp values; only the order of the T-term sum "
+             "Z changes: each side is within gamma_{T-1} of e_j/Z, plus one division each"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return PermutedInput<S>();
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> x = c.GetMat<S>("X"), wq = c.GetMat<S>("W_Q"), wk = c.GetMat<S>("W_K");
+    const Mat<S> p = PermutationMatrix<S>(c.GetMatrix("keys"));
+    const S scale = c.Get<S>("scale");
+    const Mat<S> px = p * x;
+    const Mat<S> s = MaskedScores<S>(Mat<S>(x * wq), Mat<S>(x * wk), scale, Mask::None());
+    const Mat<S> sp = MaskedScores<S>(Mat<S>(px * wq), Mat<S>(px * wk), scale, Mask::None());
+    const Mat<S> conj = p * s * p.transpose();
+    ExpectWithin("|S(PX) - P S P^T|", ToDouble(S((sp - conj).cwiseAbs().maxCoeff())), 0.0);
+    const Mat<S> v = Mat<S>::Zero(x.rows(), 1);
+    const Mat<S> a = Attention<S>(Mat<S>(x * wq), Mat<S>(x * wk), v, scale).weights;
+    const Mat<S> ap = Attention<S>(Mat<S>(px * wq), Mat<S>(px * wk), v, scale).weights;
+    const Mat<S> aconj = p * a * p.transpose();
+    const double g = Gamma(static_cast<double>(x.rows()), ScalarTraits<S>::UnitRoundoff());
+    for (Eigen::Index i = 0; i < a.rows(); ++i)
+      for (Eigen::Index j = 0; j < a.cols(); ++j)
+        if (aconj(i, j) != 0)
+          ExpectWithin("|A(PX) - P A P^T| / A", ToDouble(Mpfr(abs(Mpfr(ap(i, j)) - Mpfr(aconj(i, j))) / Mpfr(aconj(i, j)))),
+                       2 * g);
+        else
+          ExpectThat(ap(i, j) == 0, "A(PX) nonzero where P A P^T is zero (an underflowed weight)");
+  }
+};
+
+struct RowwiseMaps {
+  static constexpr const char* kId = "lecture4.sec6.rowwise_maps_equivariant";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"|phi_row(PX) - P phi_row(X)|", "0", "each output row is the same computation on the same input row"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return PermutedInput<S>();
+  }
+
+  template <class S>
+  static Mat<S> Phi(const Mat<S>& x, const Case& c) {
+    const Mat<S> w1 = c.GetMat<S>("W_1"), b = c.GetMat<S>("b"), w2 = c.GetMat<S>("W_2");
+    Mat<S> h = x * w1;
+    for (Eigen::Index i = 0; i < h.rows(); ++i)
+      for (Eigen::Index j = 0; j < h.cols(); ++j) h(i, j) = std::max(S(h(i, j) + b(0, j)), S(0));
+    return h * w2;
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> x = c.GetMat<S>("X");
+    const Mat<S> p = PermutationMatrix<S>(c.GetMatrix("keys"));
+    const Mat<S> lhs = Phi<S>(Mat<S>(p * x), c), rhs = p * Phi<S>(x, c);
+    ExpectWithin("|phi_row(PX) - P phi_row(X)|", ToDouble(S((lhs - rhs).cwiseAbs().maxCoeff())), 0.0);
+  }
+};
+
+struct EmbeddingWithoutPositions {
+  static constexpr const char* kId = "lecture4.sec6.1.embedding_without_positions_equivariant";
+
+  static std::vector<Tolerance> Tolerances() { return {}; }
+
+  /// E (vocabulary 8 x d), tokens x (T x 1, ids 0..7), keys (T x 1).
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    const gen::DimRange len{1, kMaxLen<S>, kMaxLen<S>}, width{1, kMaxWidth<S>, kMaxWidth<S>}, one{1, 1, 1},
+        vocab{8, 8, 8};
+    return gen::Shaped<Case>(
+        {{len}, {width}, {one}, {vocab}},
+        {{{3, 1}, gen::Dyadic(4, 4)}, {{0, 2}, gen::Dyadic(7, 0)}, {{0, 2}, gen::Dyadic(8, 0)}},
+        [](const gen::Params& p) {
+          ExactMatrix tokens = p.Matrix(1);
+          for (Exact& e : tokens.data) e = Exact(std::abs(e.ToDouble()));
+          return Case().Matrix("E", p.Matrix(0)).Matrix("x", tokens).Matrix("keys", p.Matrix(2));
+        });
+  }
+
+  template <class S>
+  static Mat<S> Embed(const Mat<S>& e, const std::vector<int64_t>& tokens) {
+    Mat<S> r(Eigen::Index(tokens.size()), e.cols());
+    for (size_t t = 0; t < tokens.size(); ++t) r.row(Eigen::Index(t)) = e.row(Eigen::Index(tokens[t]));
+    return r;
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> e = c.GetMat<S>("E");
+    const ExactMatrix& x = c.GetMatrix("x");
+    std::vector<int64_t> tokens;
+    for (const Exact& t : x.data) tokens.push_back(static_cast<int64_t>(t.ToDouble()));
+    const std::vector<int64_t> inv = InversePermutation(c.GetMatrix("keys").data);
+    std::vector<int64_t> permuted(tokens.size());  // (pi . x)_t = x_{pi^-1(t)}
+    for (size_t t = 0; t < tokens.size(); ++t) permuted[t] = tokens[size_t(inv[t])];
+    const Mat<S> p = PermutationMatrix<S>(c.GetMatrix("keys"));
+    ExpectThat(Embed<S>(e, permuted) == Mat<S>(p * Embed<S>(e, tokens)), "iota_0(pi . x) != P iota_0(x)");
+  }
+};
+
+/// w on the 2^-6 grid (|w| <= 2), positions i, j in 0..63.
+template <class S>
+rc::Gen<Case> AnglesCase() {
+  return rc::gen::apply(
+      [](Exact w, int64_t i, int64_t j, ExactMatrix q, ExactMatrix k) {
+        return Case().Scalar("w", w).Int("i", i).Int("j", j).Matrix("q", q).Matrix("k", k);
+      },
+      gen::Dyadic(2, 6), rc::gen::inRange<int64_t>(0, 64), rc::gen::inRange<int64_t>(0, 64),
+      gen::Matrix(2, 1, gen::Dyadic(4, 4)), gen::Matrix(2, 1, gen::Dyadic(4, 4)));
+}
+
+/// Absolute error of fl(sin(fl(w t))) (or cos): the argument w t is exact
+/// (a 2^-6 grid value times an integer below 2^6, well under 53 bits), the
+/// library function is within 1 ulp: <= 2u.
+struct SinusoidInnerProduct {
+  static constexpr const char* kId = "lecture4.sec6.2.sinusoid_inner_product";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"|<r_i,r_j> - cos(w(i-j))|", "16 u",
+             "w t and w(i-j) are exact; four sin/cos values within 2u each (1 ulp), each product of two of them "
+             "within 4u + u (values <= 1), one sum u: 2(5u) + 2u on the left side, 2u on the right side"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return AnglesCase<S>();
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    using std::cos;
+    using std::sin;
+    const S w = c.Get<S>("w"), i = S(double(c.GetInt("i"))), j = S(double(c.GetInt("j")));
+    const S lhs = sin(w * i) * sin(w * j) + cos(w * i) * cos(w * j);
+    const S rhs = cos(w * (i - j));
+    ExpectWithin("|<r_i,r_j> - cos(w(i-j))|", ToDouble(Mpfr(abs(Mpfr(lhs) - Mpfr(rhs)))),
+                 16 * ScalarTraits<S>::UnitRoundoff());
+  }
+};
+
+template <class S>
+Mat<S> Rotation(const S& theta) {
+  using std::cos;
+  using std::sin;
+  Mat<S> r(2, 2);
+  r << cos(theta), -sin(theta), sin(theta), cos(theta);
+  return r;
+}
+
+struct RopeRelativeIdentity {
+  static constexpr const char* kId = "lecture4.sec6.2.rope_relative_identity";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"|<R_iw q, R_jw k> - q^T R_(j-i)w k|", "32 u ||q||_1 ||k||_1",
+             "angles i w, j w, (j-i) w exact; rotation entries within 2u (1 ulp), |entries| <= 1; a rotated "
+             "vector's components are within 2u||x||_1 + gamma_2 ||x||_1 <= 4.1u||x||_1; the 2-term dot adds "
+             "gamma_2: left side within 2(4.1u)2 + 2.1u, right side within 2(4.1u) + 2.1u (times ||q||_1||k||_1)"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return AnglesCase<S>();
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const S w = c.Get<S>("w"), i = S(double(c.GetInt("i"))), j = S(double(c.GetInt("j")));
+    const Mat<S> q = c.GetMat<S>("q"), k = c.GetMat<S>("k");
+    const S lhs = (Rotation<S>(S(i * w)) * q).col(0).dot((Rotation<S>(S(j * w)) * k).col(0));
+    const S rhs = q.col(0).dot((Rotation<S>(S((j - i) * w)) * k).col(0));
+    const double mag = ToDouble(S(q.cwiseAbs().sum() * k.cwiseAbs().sum()));
+    ExpectWithin("|<R_iw q, R_jw k> - q^T R_(j-i)w k|", ToDouble(Mpfr(abs(Mpfr(lhs) - Mpfr(rhs)))),
+                 32 * ScalarTraits<S>::UnitRoundoff() * mag);
+  }
+};
+
+struct NoOrderAutomorphism {
+  static constexpr const char* kId = "lecture4.rem6.3.no_nontrivial_order_automorphism";
+
+  static std::vector<Tolerance> Tolerances() { return {}; }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::map(rc::gen::inRange<int64_t>(1, 8), [](int64_t t) { return Case().Int("T", t); });
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const int64_t t = c.GetInt("T");
+    std::vector<int64_t> pi(static_cast<size_t>(t));
+    std::iota(pi.begin(), pi.end(), 0);
+    int64_t preserving = 0;
+    bool identity_preserves = false;
+    do {  // all T! permutations
+      bool preserves = true;
+      for (int64_t i = 0; i < t && preserves; ++i)
+        for (int64_t j = 0; j <= i && preserves; ++j) preserves = pi[size_t(j)] <= pi[size_t(i)];
+      if (preserves) {
+        ++preserving;
+        identity_preserves = std::is_sorted(pi.begin(), pi.end());
+      }
+    } while (std::next_permutation(pi.begin(), pi.end()));
+    ExpectThat(preserving == 1 && identity_preserves,
+               std::to_string(preserving) + " permutations of " + std::to_string(t) + " preserve j <= i");
+  }
+};
+
+struct TwoPositionCausal {
+  static constexpr const char* kId = "lecture4.rem6.3.two_position_causal_example";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"|F - printed value|", "0",
+             "equal scores give weights exactly 1 and (1/2, 1/2); v on the 2^-4 grid: halves and their sum exact"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::map(rc::gen::suchThat(gen::Matrix(2, 2, gen::Dyadic(8, 4)),
+                                          [](const ExactMatrix& v) { return !(v(0, 0) == v(1, 0) && v(0, 1) == v(1, 1)); }),
+                        [](const ExactMatrix& v) { return Case().Matrix("V", v); });
+  }
+
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix& v = c.GetMatrix("V");
+    return v.rows == 2 && !(v(0, 0) == v(1, 0) && v(0, 1) == v(1, 1));
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> v = c.GetMat<S>("V");
+    Mat<S> swap(2, 2);
+    swap << 0, 1, 1, 0;
+    const Mat<S> qk = Mat<S>::Zero(2, 1);  // all scores equal (0)
+    auto f = [&](const Mat<S>& vals) { return Attention<S>(qk, qk, vals, S(1), Mask::Causal()).out; };
+    const Mat<S> f12 = f(v), f21 = f(Mat<S>(swap * v));
+    const Mat<S> mid = (v.row(0) + v.row(1)) / S(2);
+    Mat<S> expect12(2, v.cols()), expect21(2, v.cols());
+    expect12 << v.row(0), mid;
+    expect21 << v.row(1), mid;
+    ExpectWithin("|F - printed value|", ToDouble(S((f12 - expect12).cwiseAbs().maxCoeff())), 0.0);
+    ExpectWithin("|F - printed value|", ToDouble(S((f21 - expect21).cwiseAbs().maxCoeff())), 0.0);
+    const Mat<S> pf = swap * f12;
+    ExpectThat(pf != f21, "P F(v1,v2) == F(v2,v1) although v1 != v2");
+  }
+};
+
+ATTNPROP_REGISTER(ScoreWeightConjugation, double, Mpfr);
+ATTNPROP_REGISTER(RowwiseMaps, double, Mpfr, Rational);
+ATTNPROP_REGISTER(EmbeddingWithoutPositions, double, Mpfr, Rational);
+ATTNPROP_REGISTER(SinusoidInnerProduct, double, Mpfr);
+ATTNPROP_REGISTER(RopeRelativeIdentity, double, Mpfr);
+ATTNPROP_REGISTER(NoOrderAutomorphism, double);
+ATTNPROP_REGISTER(TwoPositionCausal, double, Mpfr);
+
+}  // namespace
+}  // namespace attnprop

@@ -1,0 +1,298 @@
+// Lecture 4, section 7 "Attention as kernel smoothing"
+// (003_dd971a1151775776.txt).
+//
+// lecture4.sec7.1.uniform_scores_mean (sec 7.1, reconstructed [R])
+//   Statement: uniform scores give the mean of the values. Scores are made
+//   uniform by a zero query (all <q_i, k_j> = 0), unmasked.
+// lecture4.ex7.4.gaussian_kernel_limits (Ex. 7.4, reconstructed [R]: the
+//   masked Gaussian positional kernel S_ij = -(i-j)^2/(2h^2), j <= i, CATALOG.md)
+//   Statement: h -> 0 gives A -> I, h -> infinity gives the causal running
+//   average A_ij = 1/i (1-based). Finite form (0-based rows i, i+1 allowed):
+//   along h = 2^-n (n = 0..4): 1 - A_ii <= i e^{-1/(2h^2)};
+//   along h = 2^n (n = 0..16): |A_ij - 1/(i+1)| <= (e^{i^2/(2h^2)} - 1)/(i+1).
+// lecture4.ex7.4.gaussian_kernel_as_dot_product (Ex. 7 / 7.4, [R]: the
+//   displayed queries and keys are elided; this reconstruction uses
+//   -(i-j)^2/(2h^2) = (ij - j^2/2)/h^2 - i^2/(2h^2), the last term constant
+//   in each row, so softmax ignores it)
+//   Statement: 2-d queries q_i = sqrt(2)(i, 1)/h^2 and keys k_j = (j, -j^2/2)
+//   with scaled dot-product attention (scale 1/sqrt(d_k), d_k = 2, causal)
+//   reproduce the Gaussian weights.
+// lecture4.sec7.1.low_temperature_retrieval (sec 7.1 / summary)
+//   Statement: at low temperature attention retrieves the value of the
+//   highest-scoring key. Finite form along tau = 2^-n (n = 0..8), scores
+//   <q, k_j>/tau with a unique top key j*, gap g to the next score:
+//   max_l |out_l - v_{j* l}| <= 2 (T-1) e^{-g/tau} max_{j,l} |v_jl|.
+// lecture4.sec7.kernel_can_be_asymmetric (sec 7, item 2)
+//   Statement (existence): the attention kernel kappa(x_i, x_j) =
+//   exp(<x_i W_Q, x_j W_K>/sqrt(d_k)) can be asymmetric (W_Q != W_K).
+//   Witness family: X = I_d (rows x_i = e_i), W_Q, W_K on the 2^-3 grid with
+//   W_Q W_K^T not symmetric; then kappa(x_i,x_j) != kappa(x_j,x_i) for a pair
+//   with (W_Q W_K^T)_ij != (W_Q W_K^T)_ji, certified from the computed values.
+#include <cmath>
+
+#include "generators/scalars.h"
+#include "generators/shape.h"
+#include "model/attention.h"
+#include "properties/framework/property.h"
+
+namespace attnprop {
+namespace {
+
+template <class S>
+constexpr int64_t kMaxLen = std::is_same_v<S, double> ? 16 : 8;
+
+struct UniformScoresMean {
+  static constexpr const char* kId = "lecture4.sec7.1.uniform_scores_mean";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"|out_i - mean_j v_j| / mean_j |v_j|", "gamma_{T+3}(u) + gamma_{T+1}(u_mpfr)",
+             "weights exp(0)/T rounded once (1/T has relative error <= u after the T-term sum of ones, "
+             "exact); products u, T-term sum gamma_{T-1}; the checker's mean in MPFR"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    const gen::DimRange len{1, kMaxLen<S>, kMaxLen<S>}, width{1, 6, 6};
+    return gen::Shaped<Case>({{len}, {width}, {width}}, {{{0, 1}, gen::Dyadic(4, 4)}, {{0, 2}, gen::Dyadic(8, 6)}},
+                             [](const gen::Params& p) { return Case().Matrix("K", p.Matrix(0)).Matrix("V", p.Matrix(1)); });
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> k = c.GetMat<S>("K"), v = c.GetMat<S>("V");
+    const Eigen::Index t = k.rows();
+    const Mat<S> q = Mat<S>::Zero(3, k.cols());  // three queries, all scores 0
+    const Mat<S> out = Attention<S>(q, k, v, S(1)).out;
+    const Mat<Mpfr> vm = v.template cast<Mpfr>();
+    const double tol = Gamma(static_cast<double>(t + 3), ScalarTraits<S>::UnitRoundoff()) +
+                       Gamma(static_cast<double>(t + 1), ScalarTraits<Mpfr>::UnitRoundoff());
+    for (Eigen::Index i = 0; i < out.rows(); ++i)
+      for (Eigen::Index l = 0; l < v.cols(); ++l) {
+        const Mpfr mean = vm.col(l).sum() / Mpfr(double(t)), mag = vm.col(l).cwiseAbs().sum() / Mpfr(double(t));
+        const Mpfr diff = abs(Mpfr(out(i, l)) - mean);
+        ExpectWithin("|out_i - mean_j v_j| / mean_j |v_j|", mag > 0 ? ToDouble(Mpfr(diff / mag)) : ToDouble(diff), tol);
+      }
+  }
+};
+
+/// The Gaussian weights of Example 7.4 for bandwidth h (scores exact: h a
+/// power of two, (i-j)^2 an integer).
+template <class S>
+Mat<S> GaussianWeights(Eigen::Index t, const S& h) {
+  Mat<S> s(t, t);
+  for (Eigen::Index i = 0; i < t; ++i)
+    for (Eigen::Index j = 0; j < t; ++j) s(i, j) = -S(double((i - j) * (i - j))) / (2 * h * h);
+  Mat<S> a = Mat<S>::Zero(t, t);
+  for (Eigen::Index i = 0; i < t; ++i) {
+    Vec<S> row = s.row(i).transpose();
+    for (Eigen::Index j = i + 1; j < t; ++j) row[j] = -Infinity<S>();
+    a.row(i) = Softmax<S>(row).transpose();
+  }
+  return a;
+}
+
+rc::Gen<Case> LengthCase(int64_t max_len) {
+  return rc::gen::map(rc::gen::inRange<int64_t>(1, max_len + 1), [](int64_t t) { return Case().Int("T", t); });
+}
+
+struct GaussianLimits {
+  static constexpr const char* kId = "lecture4.ex7.4.gaussian_kernel_limits";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"excess over the rate bound", "gamma_{T+3}(u)",
+             "computed weights have relative error gamma_{T+3} (scores exact); weights <= 1"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return LengthCase(kMaxLen<S>);
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Eigen::Index t = c.GetInt("T");
+    const double tol = Gamma(static_cast<double>(t + 3), ScalarTraits<S>::UnitRoundoff());
+    for (int n = 0; n <= 4; ++n) {  // h -> 0
+      const double h = std::ldexp(1.0, -n);
+      const Mat<S> a = GaussianWeights<S>(t, S(h));
+      for (Eigen::Index i = 0; i < t; ++i) {
+        const Mpfr rate = Mpfr(double(i)) * exp(Mpfr(-1) / Mpfr(2 * h * h));
+        ExpectWithin("excess over the rate bound", ToDouble(Mpfr(Mpfr(1) - Mpfr(a(i, i)) - rate)), tol);
+      }
+    }
+    for (int n = 0; n <= 16; ++n) {  // h -> infinity
+      const double h = std::ldexp(1.0, n);
+      const Mat<S> a = GaussianWeights<S>(t, S(h));
+      for (Eigen::Index i = 0; i < t; ++i) {
+        const Mpfr rate = (exp(Mpfr(double(i * i)) / Mpfr(2 * h * h)) - 1) / Mpfr(double(i + 1));
+        for (Eigen::Index j = 0; j <= i; ++j)
+          ExpectWithin("excess over the rate bound",
+                       ToDouble(Mpfr(abs(Mpfr(a(i, j)) - Mpfr(1) / Mpfr(double(i + 1))) - rate)), tol);
+      }
+    }
+  }
+};
+
+struct GaussianAsDotProduct {
+  static constexpr const char* kId = "lecture4.ex7.4.gaussian_kernel_as_dot_product";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"|A_dot - A_gauss| / A_gauss", "2E(1 + 2E) + 2 gamma_{T+3}(u), E = gamma_8(u) (i j + j^2/2)_max / h^2",
+             "the dot-product scores equal the Gaussian ones up to a per-row constant, within E (sqrt(2) "
+             "rounded, q and k entries, the 2-term dot, the scale: 8 roundings of terms <= (ij + j^2/2)/h^2 "
+             "times sqrt(2)/sqrt(2)); score errors <= E move a softmax weight by a factor within e^{+-2E}; "
+             "both weights carry gamma_{T+3}"}};
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::apply([](int64_t t, int64_t n) { return Case().Int("T", t).Int("log2 h", n); },
+                          rc::gen::inRange<int64_t>(1, kMaxLen<S> + 1), rc::gen::inRange<int64_t>(-2, 5));
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    using std::sqrt;
+    const Eigen::Index t = c.GetInt("T");
+    const double hd = std::ldexp(1.0, static_cast<int>(c.GetInt("log2 h")));
+    const S h = S(hd), root2 = sqrt(S(2));
+    Mat<S> q(t, 2), k(t, 2);
+    for (Eigen::Index i = 0; i < t; ++i) {
+      q(i, 0) = root2 * S(double(i)) / (h * h), q(i, 1) = root2 / (h * h);
+      k(i, 0) = S(double(i)), k(i, 1) = -S(double(i * i)) / 2;
+    }
+    const Mat<S> dot = Attention<S>(q, k, Mat<S>::Zero(t, 1), S(1) / root2, Mask::Causal()).weights;
+    const Mat<S> gauss = GaussianWeights<S>(t, h);
+    const double u = ScalarTraits<S>::UnitRoundoff(), ti = double(t - 1);
+    const double e = Gamma(8, u) * (ti * ti + ti * ti / 2) / (hd * hd) * 2;
+    const double tol = 2 * e * (1 + 2 * e) + 2 * Gamma(double(t + 3), u);
+    for (Eigen::Index i = 0; i < t; ++i)
+      for (Eigen::Index j = 0; j < t; ++j) {
+        if (j > i) {
+          ExpectThat(dot(i, j) == 0 && gauss(i, j) == 0, "weight above the diagonal");
+          continue;
+        }
+        if (gauss(i, j) == 0) {  // both underflow (h = 1/4, far offsets)
+          ExpectThat(dot(i, j) == 0 || ToDouble(dot(i, j)) < 1e-300, "dot weight where the Gaussian one underflows");
+          continue;
+        }
+        ExpectWithin("|A_dot - A_gauss| / A_gauss",
+                     ToDouble(Mpfr(abs(Mpfr(dot(i, j)) - Mpfr(gauss(i, j))) / Mpfr(gauss(i, j)))), tol);
+      }
+  }
+};
+
+struct KernelAsymmetric {
+  static constexpr const char* kId = "lecture4.sec7.kernel_can_be_asymmetric";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"score rounding / |s_ij - s_ji|", "1",
+             "the products W_Q W_K^T are exact on the grid; each computed score c M_ij is within gamma_2(u)|c M_ij| "
+             "(scale rounded, one product); the exact gap must exceed both errors so that exp (monotone, "
+             "gap >= 2^-6/sqrt(d) >> u) separates the kernel values"}};
+  }
+
+  static bool NonSymmetric(const ExactMatrix& wq, const ExactMatrix& wk) {
+    const Mat<double> m = wq.As<double>() * wk.As<double>().transpose();
+    return !(m - m.transpose()).isZero(0);
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    const gen::DimRange width{2, 5, 5};
+    return rc::gen::suchThat(
+        gen::Shaped<Case>({{width}}, {{{0, 0}, gen::Dyadic(2, 3)}, {{0, 0}, gen::Dyadic(2, 3)}},
+                          [](const gen::Params& p) { return Case().Matrix("W_Q", p.Matrix(0)).Matrix("W_K", p.Matrix(1)); }),
+        [](const Case& c) { return NonSymmetric(c.GetMatrix("W_Q"), c.GetMatrix("W_K")); });
+  }
+
+  static bool HypothesesHold(const Case& c) { return NonSymmetric(c.GetMatrix("W_Q"), c.GetMatrix("W_K")); }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    using std::exp;
+    using std::sqrt;
+    const Mat<S> wq = c.GetMat<S>("W_Q"), wk = c.GetMat<S>("W_K");
+    const Eigen::Index d = wq.rows();
+    const Mat<S> x = Mat<S>::Identity(d, d);
+    const S scale = S(1) / sqrt(S(double(d)));
+    const Mat<S> s = MaskedScores<S>(Mat<S>(x * wq), Mat<S>(x * wk), scale, Mask::None());
+    const Mat<Mpfr> m = Mat<Mpfr>(c.GetMat<Mpfr>("W_Q") * c.GetMat<Mpfr>("W_K").transpose());
+    Eigen::Index bi = 0, bj = 0;
+    Mpfr best = 0;
+    for (Eigen::Index i = 0; i < d; ++i)
+      for (Eigen::Index j = 0; j < d; ++j)
+        if (abs(Mpfr(m(i, j) - m(j, i))) > best) best = abs(Mpfr(m(i, j) - m(j, i))), bi = i, bj = j;
+    const double g = Gamma(2, ScalarTraits<S>::UnitRoundoff());
+    const Mpfr c_hi = Mpfr(1) / sqrt(Mpfr(double(d)));
+    const Mpfr err = Mpfr(g) * c_hi * (abs(m(bi, bj)) + abs(m(bj, bi)));
+    ExpectWithin("score rounding / |s_ij - s_ji|", ToDouble(Mpfr(err / (c_hi * best))), 1.0);
+    const S kij = exp(s(bi, bj)), kji = exp(s(bj, bi));
+    ExpectThat(kij != kji, "kappa(x_i,x_j) == kappa(x_j,x_i) although the scores differ");
+  }
+};
+
+struct LowTemperatureRetrieval {
+  static constexpr const char* kId = "lecture4.sec7.1.low_temperature_retrieval";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"(|out - v_top| - rate) / max|v|", "gamma_{T+3}(u) + gamma_T(u)",
+             "scores exact (grid products, power-of-two 1/tau); weights relative gamma_{T+3}, output sum gamma_T; "
+             "exact: |out - v*| <= (1 - a*)|v*| + sum_{j != *} a_j |v_j| <= 2 (1 - a*) max|v|, "
+             "1 - a* <= (T-1) e^{-g/tau}"}};
+  }
+
+  static bool UniqueTop(const Case& c) {
+    const Mat<double> s = c.GetMat<double>("K") * c.GetMat<double>("q").transpose();
+    const double top = s.maxCoeff();
+    return (s.array() == top).count() == 1;
+  }
+
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    const gen::DimRange len{1, kMaxLen<S>, kMaxLen<S>}, width{1, 4, 4}, one{1, 1, 1};
+    return rc::gen::suchThat(
+        gen::Shaped<Case>({{len}, {width}, {one}},
+                          {{{2, 1}, gen::Dyadic(2, 2)}, {{0, 1}, gen::Dyadic(2, 2)}, {{0, 1}, gen::Dyadic(8, 4)}},
+                          [](const gen::Params& p) {
+                            return Case().Matrix("q", p.Matrix(0)).Matrix("K", p.Matrix(1)).Matrix("V", p.Matrix(2));
+                          }),
+        [](const Case& c) { return UniqueTop(c); });
+  }
+
+  static bool HypothesesHold(const Case& c) { return UniqueTop(c); }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    using std::exp;
+    const Mat<S> q = c.GetMat<S>("q"), k = c.GetMat<S>("K"), v = c.GetMat<S>("V");
+    const Eigen::Index t = k.rows();
+    const Vec<Mpfr> sc = (c.GetMat<Mpfr>("K") * c.GetMat<Mpfr>("q").transpose()).col(0);
+    Eigen::Index top = 0;
+    for (Eigen::Index j = 1; j < t; ++j)
+      if (sc[j] > sc[top]) top = j;
+    Mpfr gap = -1;
+    for (Eigen::Index j = 0; j < t; ++j)
+      if (j != top && (gap < 0 || sc[top] - sc[j] < gap)) gap = sc[top] - sc[j];
+    const Mpfr vmax = v.template cast<Mpfr>().cwiseAbs().maxCoeff();
+    const double tol = Gamma(double(t + 3), ScalarTraits<S>::UnitRoundoff()) + Gamma(double(t), ScalarTraits<S>::UnitRoundoff());
+    for (int n = 0; n <= 8; ++n) {
+      const S inv_tau = S(std::ldexp(1.0, n));
+      const Mat<S> out = Attention<S>(q, k, v, inv_tau).out;
+      const Mpfr rate = gap < 0 ? Mpfr(0) : Mpfr(2 * Mpfr(double(t - 1)) * exp(Mpfr(-gap * Mpfr(inv_tau))) * vmax);
+      for (Eigen::Index l = 0; l < v.cols(); ++l) {
+        const Mpfr excess = abs(Mpfr(out(0, l)) - Mpfr(v(top, l))) - rate;
+        ExpectWithin("(|out - v_top| - rate) / max|v|", vmax > 0 ? ToDouble(Mpfr(excess / vmax)) : ToDouble(excess), tol);
+      }
+    }
+  }
+};
+
+ATTNPROP_REGISTER(UniformScoresMean, double, Mpfr);
+ATTNPROP_REGISTER(LowTemperatureRetrieval, double, Mpfr);
+ATTNPROP_REGISTER(KernelAsymmetric, double, Mpfr);
+ATTNPROP_REGISTER(GaussianLimits, double, Mpfr);
+ATTNPROP_REGISTER(GaussianAsDotProduct, double, Mpfr);
+
+}  // namespace
+}  // namespace attnprop
