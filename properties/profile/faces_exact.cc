@@ -123,6 +123,48 @@ ATTNPROP_FACE_CLAIM(VerticesC1D1, "profile.vertices_c1_d1", "001, faces items 3,
   ExpectThat((e.pi.c == 1) == (e.symmetric && e.psd), "c = 1 is " + Tf(e.pi.c == 1) + ", L symmetric PSD is " + Tf(e.symmetric && e.psd));
 });
 
+// profile.P_upper_bound_rho (001, "Let S be symmetric ... If lambda_+ != 0 and
+// rho = ||lambda_-||/||lambda_+||, then P <= 1 - |1 - rho|/sqrt(1 + rho^2), with
+// equality iff lambda_- = rho lambda_+"; P = 1 - ||lambda_+ - lambda_-||/||S||).
+// Checked on S = sym(L) of the cases above (lambda_+- = alpha, beta), without
+// roots: with A = ||alpha||^2, B = ||beta||^2, C = <alpha, beta>, D =
+// ||alpha - beta||^2 = A + B - 2C, ||S||^2 = A + B = A(1 + rho^2) and
+// |1 - rho| ||lambda_+|| = |sqrt A - sqrt B|, so the inequality reads
+// D >= (sqrt A - sqrt B)^2, i.e. sqrt(AB) >= C, i.e. AB >= C^2 (C >= 0);
+// equality iff AB = C^2. Equality side: lambda_- = rho lambda_+ is tested as
+// beta = t alpha with t = C/A (the only candidate; then t = rho).
+struct PUpperBoundRho {
+  static constexpr const char* kId = "profile.P_upper_bound_rho";
+  static constexpr const char* kSource = "001, rho inequality";
+  static std::vector<Tolerance> Tolerances() { return {}; }  // exact
+  static bool HypothesesHold(const Case& c) {
+    if (!SpectrumHypotheses(c)) return false;
+    return c.GetMat<Rational>("spectrum").maxCoeff() > 0;  // lambda_+ != 0
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::suchThat(SpectrumCase(4), [](const Case& c) { return HypothesesHold(c); });
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Exactly e = Evaluate(c);
+    Rational a = 0, b = 0, cc = 0, d = 0;
+    for (size_t j = 0; j < e.alpha.size(); ++j) {
+      a += e.alpha[j] * e.alpha[j], b += e.beta[j] * e.beta[j], cc += e.alpha[j] * e.beta[j];
+      d += (e.alpha[j] - e.beta[j]) * (e.alpha[j] - e.beta[j]);
+    }
+    ExpectThat(d == a + b - 2 * cc && cc >= 0, "internal: D != A + B - 2C");
+    ExpectThat(a * b >= cc * cc, "P > 1 - |1 - rho|/sqrt(1 + rho^2): AB = " + Rational(a * b).str() + " < C^2 = " +
+                                     Rational(cc * cc).str());
+    const Rational t = cc / a;
+    bool proportional = true;
+    for (size_t j = 0; j < e.alpha.size(); ++j) proportional = proportional && e.beta[j] == t * e.alpha[j];
+    ExpectThat((a * b == cc * cc) == proportional,
+               "equality is " + Tf(a * b == cc * cc) + ", lambda_- = rho lambda_+ is " + Tf(proportional));
+  }
+};
+ATTNPROP_REGISTER(PUpperBoundRho, Rational);
+
 #undef ATTNPROP_FACE_CLAIM
 
 }  // namespace
