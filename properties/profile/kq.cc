@@ -259,6 +259,61 @@ struct SignatureNN {
   }
 };
 
+// profile.KQ.H_power_sums: M surjective, H = JG/(2||S||): tr(H^k) = sum_i lambda_i^k,
+// lambda the sorted normalised nonzero spectrum of S (k = 1..6). Double and
+// MPFR: lambda from Eigen's eigen-solver on S (the 2n eigenvalues largest in
+// modulus: exactly 2n are nonzero when M is surjective). Rationals cannot
+// hold lambda (irrational) or ||S||; that exact identity is power_traces.
+struct HPowerSums {
+  static constexpr const char* kId = "profile.KQ.H_power_sums";
+  static constexpr const char* kSource = "001, 'For H = JG/(2||S||), [elided]'";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"max_k |tr(H^k) - sum lambda_i^k| / bound_k", "1",
+             "bound_k = 2n k eta' + (N-2n) eta'^k + gamma_{k(N+2n)+8} tr((|J||M||M|^T/(2||S||))^k) with "
+             "eta' = 2(p(N) u + gamma_{N^2+3}): each computed eigenvalue is within p(N) u ||S||_2 (Weyl, "
+             "profile_checks.h), normalising by the computed ||S|| adds gamma_{N^2+3}; |lambda_i| < 1 makes "
+             "x^k k-Lipschitz; a zero eigenvalue taken for a tiny nonzero one costs <= eta'^k; products as in "
+             "power_traces"}};
+  }
+  static bool HypothesesHold(const Case& c) { return Surjective(c); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return KQCase(3, 2, true);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> wk = c.GetMat<S>("W_K"), wq = c.GetMat<S>("W_Q");
+    const int64_t n = wk.rows(), big_n = wk.cols();
+    const Mat<S> s = SymmetricPart<S>(Mat<S>(wk.transpose() * wq));
+    using std::sqrt;
+    using std::abs;
+    const S s_norm = sqrt(FrobeniusSq<S>(s));
+    const Mat<S> m = StackM<S>(c), j = SwapJ<S>(n);
+    const Mat<S> h = Mat<S>(j * Mat<S>(m * m.transpose())) / S(2 * s_norm);
+    const Mat<S> abs_h = Mat<S>(j * Mat<S>(m.cwiseAbs() * m.cwiseAbs().transpose())) / S(2 * s_norm);
+    const auto eig = SymmetricEigenvalues<S>(s);
+    ExpectThat(eig.has_value(), "eigen-solver did not converge");
+    std::vector<S> mu(eig->data(), eig->data() + eig->size());
+    std::sort(mu.begin(), mu.end(), [](const S& x, const S& y) { return abs(x) > abs(y); });
+    mu.resize(static_cast<size_t>(2 * n));
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    const double nd = static_cast<double>(big_n);
+    const double eta = 2 * (EigenBackwardConstant(big_n) * u + Gamma(nd * nd + 3, u));
+    double worst = 0;
+    for (int k = 1; k <= PowerTraces::kMaxK; ++k) {
+      S sum = 0;
+      for (const S& x : mu) sum += pow(S(x / s_norm), k);
+      const S lhs = TracePower<S>(h, k);
+      const double bound = 2 * static_cast<double>(n) * k * eta + (nd - 2 * static_cast<double>(n)) * std::pow(eta, k) +
+                           Gamma(static_cast<double>(k) * (nd + 2 * static_cast<double>(n)) + 8, u) *
+                               ToDouble(TracePower<S>(abs_h, k));
+      worst = std::max(worst, ToDouble(S(abs(S(lhs - sum)))) / bound);
+    }
+    ExpectWithin("max_k |tr(H^k) - sum lambda_i^k| / bound_k", worst, 1.0);
+  }
+};
+ATTNPROP_REGISTER(HPowerSums, double, Mpfr);
+
 ATTNPROP_REGISTER(SymmetricPartMJM, double, Mpfr, Rational);
 ATTNPROP_REGISTER(PowerTraces, double, Mpfr, Rational);
 ATTNPROP_REGISTER(NonzeroSpectrum, Rational);
