@@ -1,0 +1,205 @@
+// Second moments of L, S, T for random L (001_4e20808ed1137a14.txt, first
+// paragraphs: "Let the entries of L be independent, mean zero, square-
+// integrable with common variance sigma^2. Then [elided] For N > 0 and
+// sigma != 0, the ratios to E||L||^2 are (N+1)/(2N) and (N-1)/(2N)";
+// "Let W_K, W_Q in M_{n x N}(R) have jointly independent, mean-zero, square-
+// integrable entries, with variances sigma_K^2, sigma_Q^2. For L = W_K^T W_Q,
+// [elided] ... the ratios of the last two expectations to the first are
+// (N+1)/(2N) and (N-1)/(2N)"). Reconstruction (CATALOG.md):
+// E||L||^2 = N^2 s^2, E||S||^2 = N(N+1)s^2/2, E||T||^2 = N(N-1)s^2/2, with
+// s^2 = sigma^2 (iid) or n sigma_K^2 sigma_Q^2 (L = W_K^T W_Q).
+//
+// Checked by exact enumeration (CATALOG.md: "exact enumeration for discrete
+// laws"), no sampling and so no false alarm: the entries follow centered
+// two-point laws {x, y}, x < 0 < y, P(x) = y/(y - x), P(y) = -x/(y - x)
+// (mean 0, variance -xy), one law per entry (the claims need independence and
+// a common variance, not identical laws: entries here get different laws with
+// the same variance by swapping the roles of x and y, {-y, -x}). Every sign
+// pattern of the N^2 (or 2nN) entries is enumerated with its probability and
+// the expectations are summed exactly in rationals.
+// Sizes: iid N in [1,3] (<= 512 outcomes); KQ (n, N) with 2nN <= 12.
+#include <functional>
+
+#include "properties/profile/lambda_checks.h"
+
+namespace attnprop {
+namespace {
+
+struct TwoPointLaw {
+  Rational x, y;  // x < 0 < y
+  Rational Px() const { return y / (y - x); }
+  Rational Py() const { return -x / (y - x); }
+  Rational Variance() const { return -x * y; }
+};
+
+/// Law of entry k: the base law, or its mirror {-y, -x} when bit k of
+/// `mirror` is set (same variance, different law).
+TwoPointLaw EntryLaw(const TwoPointLaw& base, int64_t mirror, int64_t k) {
+  if ((mirror >> (k % 62)) & 1) return {-base.y, -base.x};
+  return base;
+}
+
+/// Sum over all 2^count outcomes of prob * f(values).
+Rational Enumerate(const std::vector<TwoPointLaw>& laws, const std::function<Rational(const std::vector<Rational>&)>& f) {
+  const size_t count = laws.size();
+  std::vector<Rational> values(count);
+  Rational total = 0;
+  for (uint64_t bits = 0; bits < (uint64_t{1} << count); ++bits) {
+    Rational prob = 1;
+    for (size_t k = 0; k < count; ++k) {
+      const bool hi = (bits >> k) & 1;
+      values[k] = hi ? laws[k].y : laws[k].x;
+      prob *= hi ? laws[k].Py() : laws[k].Px();
+    }
+    total += prob * f(values);
+  }
+  return total;
+}
+
+struct Moments {
+  Rational l, s, t;
+};
+
+rc::Gen<Case> LawCase(bool kq) {
+  return rc::gen::apply(
+      [kq](int64_t n, int64_t big_n, const Exact& x, const Exact& y, const Exact& x2, const Exact& y2, int64_t mirror) {
+        if (!kq) n = 1;
+        while (2 * n * big_n > 12) --big_n;  // enumeration size
+        return Case()
+            .Int("n", n)
+            .Int("N", big_n)
+            .Scalar("x", Exact(Rational(-x.ToRational())))
+            .Scalar("y", y)
+            .Scalar("x_Q", Exact(Rational(-x2.ToRational())))
+            .Scalar("y_Q", y2)
+            .Int("mirror", mirror);
+      },
+      gen::Dim(1, 2), gen::Dim(1, 3), gen::PositiveDyadic(4, 2), gen::PositiveDyadic(4, 2), gen::PositiveDyadic(4, 2),
+      gen::PositiveDyadic(4, 2), rc::gen::inRange<int64_t>(0, 4096));
+}
+
+bool LawHypotheses(const Case& c) {
+  return c.GetInt("n") >= 1 && c.GetInt("N") >= 1 && 2 * c.GetInt("n") * c.GetInt("N") <= 12 &&
+         c.Get<Rational>("x") < 0 && c.Get<Rational>("y") > 0 && c.Get<Rational>("x_Q") < 0 &&
+         c.Get<Rational>("y_Q") > 0;
+}
+
+Moments IidMoments(const Case& c, Rational* sigma2) {
+  const int64_t big_n = c.GetInt("N");
+  const TwoPointLaw base{c.Get<Rational>("x"), c.Get<Rational>("y")};
+  *sigma2 = base.Variance();
+  std::vector<TwoPointLaw> laws;
+  for (int64_t k = 0; k < big_n * big_n; ++k) laws.push_back(EntryLaw(base, c.GetInt("mirror"), k));
+  auto mat = [big_n](const std::vector<Rational>& v) {
+    Mat<Rational> l(big_n, big_n);
+    for (int64_t i = 0; i < big_n; ++i)
+      for (int64_t j = 0; j < big_n; ++j) l(i, j) = v[static_cast<size_t>(i * big_n + j)];
+    return l;
+  };
+  return {Enumerate(laws, [&](const std::vector<Rational>& v) { return FrobeniusSq<Rational>(mat(v)); }),
+          Enumerate(laws, [&](const std::vector<Rational>& v) { return FrobeniusSq<Rational>(SymmetricPart<Rational>(mat(v))); }),
+          Enumerate(laws, [&](const std::vector<Rational>& v) { return FrobeniusSq<Rational>(AntisymmetricPart<Rational>(mat(v))); })};
+}
+
+Moments KQMoments(const Case& c, Rational* sk2, Rational* sq2) {
+  const int64_t n = c.GetInt("n"), big_n = c.GetInt("N");
+  const TwoPointLaw kb{c.Get<Rational>("x"), c.Get<Rational>("y")}, qb{c.Get<Rational>("x_Q"), c.Get<Rational>("y_Q")};
+  *sk2 = kb.Variance(), *sq2 = qb.Variance();
+  std::vector<TwoPointLaw> laws;
+  for (int64_t k = 0; k < n * big_n; ++k) laws.push_back(EntryLaw(kb, c.GetInt("mirror"), k));
+  for (int64_t k = 0; k < n * big_n; ++k) laws.push_back(EntryLaw(qb, c.GetInt("mirror"), n * big_n + k));
+  auto mat = [n, big_n](const std::vector<Rational>& v) {
+    Mat<Rational> wk(n, big_n), wq(n, big_n);
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < big_n; ++j) {
+        wk(i, j) = v[static_cast<size_t>(i * big_n + j)];
+        wq(i, j) = v[static_cast<size_t>(n * big_n + i * big_n + j)];
+      }
+    return Mat<Rational>(wk.transpose() * wq);
+  };
+  return {Enumerate(laws, [&](const std::vector<Rational>& v) { return FrobeniusSq<Rational>(mat(v)); }),
+          Enumerate(laws, [&](const std::vector<Rational>& v) { return FrobeniusSq<Rational>(SymmetricPart<Rational>(mat(v))); }),
+          Enumerate(laws, [&](const std::vector<Rational>& v) { return FrobeniusSq<Rational>(AntisymmetricPart<Rational>(mat(v))); })};
+}
+
+void ExpectMoments(const Moments& m, int64_t big_n, const Rational& s2) {
+  const Rational nn(big_n);
+  ExpectThat(m.l == nn * nn * s2, "E||L||^2 = " + m.l.str() + " != N^2 s^2 = " + Rational(nn * nn * s2).str());
+  ExpectThat(m.s == nn * (nn + 1) * s2 / 2, "E||S||^2 = " + m.s.str() + " != N(N+1)s^2/2");
+  ExpectThat(m.t == nn * (nn - 1) * s2 / 2, "E||T||^2 = " + m.t.str() + " != N(N-1)s^2/2");
+}
+void ExpectRatios(const Moments& m, int64_t big_n) {
+  const Rational nn(big_n);
+  ExpectThat(m.s / m.l == (nn + 1) / (2 * nn), "E||S||^2 / E||L||^2 = " + Rational(m.s / m.l).str() + " != (N+1)/(2N)");
+  ExpectThat(m.t / m.l == (nn - 1) / (2 * nn), "E||T||^2 / E||L||^2 = " + Rational(m.t / m.l).str() + " != (N-1)/(2N)");
+}
+
+struct ExpectIidNorms {
+  static constexpr const char* kId = "profile.expect_iid.norms";
+  static constexpr const char* kSource = "001, first paragraph (elided display)";
+  static std::vector<Tolerance> Tolerances() { return {}; }  // exact enumeration
+  static bool HypothesesHold(const Case& c) { return LawHypotheses(c); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return LawCase(false);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    Rational s2;
+    ExpectMoments(IidMoments(c, &s2), c.GetInt("N"), s2);
+  }
+};
+struct ExpectIidRatios {
+  static constexpr const char* kId = "profile.expect_iid.ratios";
+  static constexpr const char* kSource = "001, second paragraph";
+  static std::vector<Tolerance> Tolerances() { return {}; }
+  static bool HypothesesHold(const Case& c) { return LawHypotheses(c); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return LawCase(false);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    Rational s2;
+    ExpectRatios(IidMoments(c, &s2), c.GetInt("N"));
+  }
+};
+struct ExpectKQNorms {
+  static constexpr const char* kId = "profile.expect_KQ.norms";
+  static constexpr const char* kSource = "001, third paragraph (elided display)";
+  static std::vector<Tolerance> Tolerances() { return {}; }
+  static bool HypothesesHold(const Case& c) { return LawHypotheses(c); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return LawCase(true);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    Rational sk2, sq2;
+    const Moments m = KQMoments(c, &sk2, &sq2);
+    ExpectMoments(m, c.GetInt("N"), Rational(c.GetInt("n")) * sk2 * sq2);
+  }
+};
+struct ExpectKQRatios {
+  static constexpr const char* kId = "profile.expect_KQ.ratios";
+  static constexpr const char* kSource = "001, fourth paragraph";
+  static std::vector<Tolerance> Tolerances() { return {}; }
+  static bool HypothesesHold(const Case& c) { return LawHypotheses(c); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return LawCase(true);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    Rational sk2, sq2;
+    ExpectRatios(KQMoments(c, &sk2, &sq2), c.GetInt("N"));
+  }
+};
+
+ATTNPROP_REGISTER(ExpectIidNorms, Rational);
+ATTNPROP_REGISTER(ExpectIidRatios, Rational);
+ATTNPROP_REGISTER(ExpectKQNorms, Rational);
+ATTNPROP_REGISTER(ExpectKQRatios, Rational);
+
+}  // namespace
+}  // namespace attnprop

@@ -1,0 +1,135 @@
+// Faces of the profile and its scaling under L -> S (001_4e20808ed1137a14.txt:
+// faces item 1, "a = 0 exactly when L is symmetric, and a = 1 exactly when L
+// is antisymmetric"; "If the symmetric part S of L is nonzero, pi(L) =
+// (a,b,c,d) and pi(S) = (0,b_S,c_S,d_S), then (b,c,d) = (1-a)(b_S,c_S,d_S)").
+//
+// profile.face_a
+//   Statement: for L != 0, a = 0 <=> L = L^T and a = 1 <=> L = -L^T.
+//   a = ||T||^2/||L||^2 needs no eigenvalues: exact in rationals. Cases: dyadic
+//   L != 0 of four shapes (general, symmetric, antisymmetric, rank one).
+//   Floating: T = 0 computed iff L_ij = L_ji exactly (differences of doubles
+//   vanish only for equal operands), and an antisymmetric dyadic L has T = L
+//   exactly, so a = 0 and a = 1 are decided exactly; otherwise 0 < a < 1 must
+//   hold with margin: for these dyadics ||S||^2, ||T||^2 >= 1/64 and
+//   ||L||^2 <= 4096 N^2 (entries <= 64), so min(a, 1-a) >= 1/(2^18 N^2) >> the gamma_{2N^2+8}
+//   error of a.
+// profile.bcd_scaling
+//   Statement: S != 0 => (b, c, d) = (1 - a)(b_S, c_S, d_S).
+//   Cases: L = x y^T + T (T antisymmetric, x, y dyadic) and, in double/MPFR,
+//   general dyadic L; S != 0 required. Rational: rank(S) <= 2 for the first
+//   shape, so both profiles come from the exact route of model/profile.h.
+//   Floating: the two profiles use the same computed spectrum (sym(S) = S
+//   exactly), so they differ only in the normalisations ||L||^2, ||S||^2.
+#include "properties/profile/lambda_checks.h"
+
+namespace attnprop {
+namespace {
+
+template <class S>
+constexpr int64_t kMaxN = std::is_same_v<S, double> ? 8 : 4;
+
+rc::Gen<Case> FaceCase(int64_t max_n, int shapes) {
+  return rc::gen::apply(
+      [](int64_t n, int shape, const ExactMatrix& x_full, const ExactMatrix& y_full) {
+        const Mat<Rational> x = gen::Crop(x_full, n, n).As<Rational>(), y = gen::Crop(y_full, n, n).As<Rational>();
+        Mat<Rational> l;
+        switch (shape) {
+          case 0: l = x.col(0) * y.col(0).transpose() + (y - y.transpose()); break;  // rank(S) <= 2
+          case 1: l = x + x.transpose(); break;
+          case 2: l = x - x.transpose(); break;
+          case 3: l = x.col(0) * y.col(0).transpose(); break;
+          default: l = x; break;
+        }
+        if (l.isZero()) l(0, 0) = 1;
+        return Case().Int("shape", shape).Matrix("L", ToExact(l));
+      },
+      gen::Dim(1, max_n), rc::gen::inRange(0, shapes), gen::Matrix(max_n, max_n, gen::Dyadic(8, 2)),
+      gen::Matrix(max_n, max_n, gen::Dyadic(8, 2)));
+}
+
+struct FaceA {
+  static constexpr const char* kId = "profile.face_a";
+  static constexpr const char* kSource = "001, faces item 1";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"margin violation: gamma_{2N^2+8} - min(a, 1 - a) (a not on a face)", "0",
+             "a is computed within gamma_{2N^2+8}; off the faces the exact min(a, 1-a) >= 1/(2^18 N^2) for these "
+             "dyadic cases, so a computed a within the error of 0 or 1 there would be a violation"}};
+  }
+  static bool HypothesesHold(const Case& c) {
+    const Mat<Rational> l = c.GetMat<Rational>("L");
+    return l.rows() == l.cols() && l.rows() >= 1 && !l.isZero();
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return FaceCase(kMaxN<S>, 5);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> l = c.GetMat<S>("L");
+    const S a = FrobeniusSq<S>(AntisymmetricPart<S>(l)) / FrobeniusSq<S>(l);
+    const bool symmetric = l == l.transpose(), antisymmetric = l == Mat<S>(-l.transpose());
+    ExpectThat((a == 0) == symmetric, std::string("a = 0 is ") + (a == 0 ? "true" : "false") + ", L symmetric is " +
+                                          (symmetric ? "true" : "false"));
+    ExpectThat((a == 1) == antisymmetric, std::string("a = 1 is ") + (a == 1 ? "true" : "false") +
+                                              ", L antisymmetric is " + (antisymmetric ? "true" : "false"));
+    if (!symmetric && !antisymmetric) {
+      const double nd = static_cast<double>(l.rows());
+      const double err = Gamma(2 * nd * nd + 8, ScalarTraits<S>::UnitRoundoff());
+      const double margin = std::min(ToDouble(a), ToDouble(S(1 - a)));
+      ExpectWithin("margin violation: gamma_{2N^2+8} - min(a, 1 - a) (a not on a face)", std::max(0.0, err - margin), 0.0);
+    }
+  }
+};
+
+struct BcdScaling {
+  static constexpr const char* kId = "profile.bcd_scaling";
+  static constexpr const char* kSource = "001, 'If the symmetric part S of L is nonzero ...'";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"max |(b,c,d) - (1-a)(b_S,c_S,d_S)|", "gamma_{4N^2+12} (0 in rationals)",
+             "same spectrum on both sides; 1 - a errs by gamma_{2N^2+6} absolute, b, b_S, ... by gamma_{N^2+3} relative "
+             "each, the numerators agree bit for bit; b, c, d, b_S, ... <= 1 and 1 - a <= 1, plus u for 1 - a, "
+             "u for the product and u for each division"}};
+  }
+  static bool HypothesesHold(const Case& c) {
+    const Mat<Rational> l = c.GetMat<Rational>("L");
+    return l.rows() == l.cols() && l.rows() >= 1 && !SymmetricPart<Rational>(l).isZero();
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    // Rational: only the rank(S) <= 2 shape (exact spectrum route).
+    if constexpr (ScalarTraits<S>::kExact) {
+      return rc::gen::suchThat(FaceCase(kMaxN<S>, 1), [](const Case& c) { return HypothesesHold(c); });
+    } else {
+      return rc::gen::suchThat(FaceCase(kMaxN<S>, 5), [](const Case& c) { return HypothesesHold(c); });
+    }
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> l = c.GetMat<S>("L");
+    const Mat<S> s = SymmetricPart<S>(l);
+    std::optional<ProfileValue<S>> pl, ps;
+    if constexpr (ScalarTraits<S>::kExact) {
+      pl = ProfileRankTwoExact(l);
+      ps = ProfileRankTwoExact(s);
+      RC_PRE(pl.has_value() && ps.has_value());  // stored cases with rank(S) > 2
+    } else {
+      pl = Profile<S>(l);
+      ps = Profile<S>(s);
+      ExpectThat(pl.has_value() && ps.has_value(), "eigen-solver did not converge");
+    }
+    ExpectThat(ps->a == 0, "a_S != 0");
+    const S f = 1 - pl->a;
+    using std::abs;
+    const S worst = std::max({S(abs(pl->b - f * ps->b)), S(abs(pl->c - f * ps->c)), S(abs(pl->d - f * ps->d))});
+    if constexpr (ScalarTraits<S>::kExact) ExpectThat(worst == 0, "(b,c,d) != (1-a)(b_S,c_S,d_S)");
+    const double nd = static_cast<double>(l.rows());
+    ExpectWithin("max |(b,c,d) - (1-a)(b_S,c_S,d_S)|", ToDouble(worst),
+                 Gamma(4 * nd * nd + 12, ScalarTraits<S>::UnitRoundoff()));
+  }
+};
+
+ATTNPROP_REGISTER(FaceA, double, Mpfr, Rational);
+ATTNPROP_REGISTER(BcdScaling, double, Mpfr, Rational);
+
+}  // namespace
+}  // namespace attnprop

@@ -1,0 +1,325 @@
+// The symmetric part of L = W_K^T W_Q (001_4e20808ed1137a14.txt, "For
+// W_K, W_Q in M_{n x N}(R), set [M, J, G] The symmetric part of W_K^T W_Q is
+// S = 1/2 M^T J M. For every k >= 1, [elided] If M is surjective and n >= 1,
+// the nonzero spectrum of S, with multiplicity, is the spectrum of 1/2 JG.
+// Its sorted normalized nonzero spectrum lambda exists uniquely and belongs
+// to Lambda_n."; also "If L has rank at most n ..." and the signature
+// proposition). Reconstruction (CATALOG.md): M = [W_K; W_Q] (2n x N),
+// J = [[0, I], [I, 0]], G = M M^T; "for every k": tr(S^k) = tr((1/2 JG)^k).
+//
+// profile.KQ.symmetric_part_MJM        sym(W_K^T W_Q) = 1/2 M^T J M.
+// profile.KQ.power_traces              tr(S^k) = tr((1/2 JG)^k), k = 1..6.
+// profile.KQ.nonzero_spectrum          M surjective: char_S(x) = x^{N-2n} char_{JG/2}(x)
+//   and char_{JG/2}(0) != 0 (equal polynomials <=> equal spectra with
+//   multiplicity; exact, rationals only: the spectra are irrational).
+// profile.KQ.normalized_spectrum_in_Lambda_n  M surjective: S has exactly n
+//   positive and n negative eigenvalues (then lambda = sorted nonzero
+//   spectrum / ||S|| is a unit vector with lambda_n < 0 < lambda_{n+1}, i.e.
+//   in Lambda_n; sorting makes it unique). Exact inertia (model/charpoly.h).
+// profile.rank_le_n_inertia            rank L <= n => sym(L) has <= n positive
+//   and <= n negative eigenvalues (L = X Y^T, X, Y in Q^{N x n}: every rank
+//   <= n matrix has this form).
+// profile.signature_n_n_N_minus_2n     (Q, K) surjective => the form
+//   S(x,y) = 1/2(<Kx,Qy> + <Qx,Ky>), Gram matrix 1/2(K^T Q + Q^T K), has
+//   signature (n, n, N - 2n).
+// Cases: dyadic W_K, W_Q, n in [1,3], N in [1,7] (surjective claims:
+// N = 2n + [0,2], a non-surjective draw made surjective by adding 64N to the
+// leading 2n x 2n diagonal of M, which makes that block strictly diagonally
+// dominant).
+#include "model/charpoly.h"
+#include "properties/profile/lambda_checks.h"
+
+namespace attnprop {
+namespace {
+
+rc::Gen<Case> KQCase(int64_t max_n, int64_t max_big_n, bool surjective) {
+  return rc::gen::apply(
+      [surjective](int64_t n, int64_t big_n, const ExactMatrix& k_full, const ExactMatrix& q_full) {
+        if (surjective) big_n = 2 * n + big_n % 3;
+        Mat<Rational> wk = gen::Crop(k_full, n, big_n).As<Rational>(), wq = gen::Crop(q_full, n, big_n).As<Rational>();
+        if (surjective) {
+          Mat<Rational> m(2 * n, big_n);
+          m << wk, wq;
+          if (Eigen::FullPivLU<Mat<Rational>>(m).rank() < 2 * n) {
+            for (int64_t i = 0; i < 2 * n; ++i) m(i, i) += 64 * big_n;
+            wk = m.topRows(n), wq = m.bottomRows(n);
+          }
+        }
+        return Case().Matrix("W_K", ToExact(wk)).Matrix("W_Q", ToExact(wq));
+      },
+      gen::Dim(1, max_n), gen::Dim(1, max_big_n), gen::Matrix(max_n, 2 * max_n + 2, gen::Dyadic(8, 2)),
+      gen::Matrix(max_n, 2 * max_n + 2, gen::Dyadic(8, 2)));
+}
+
+template <class S>
+Mat<S> StackM(const Case& c) {
+  const Mat<S> wk = c.GetMat<S>("W_K"), wq = c.GetMat<S>("W_Q");
+  Mat<S> m(wk.rows() + wq.rows(), wk.cols());
+  m << wk, wq;
+  return m;
+}
+template <class S>
+Mat<S> SwapJ(int64_t n) {
+  Mat<S> j = Mat<S>::Zero(2 * n, 2 * n);
+  for (int64_t i = 0; i < n; ++i) j(i, n + i) = j(n + i, i) = 1;
+  return j;
+}
+
+bool KQShapes(const Case& c) {
+  const ExactMatrix &k = c.GetMatrix("W_K"), &q = c.GetMatrix("W_Q");
+  return k.rows == q.rows && k.cols == q.cols && k.rows >= 1 && k.cols >= 1;
+}
+bool Surjective(const Case& c) {
+  if (!KQShapes(c)) return false;
+  const Mat<Rational> m = StackM<Rational>(c);
+  return Eigen::FullPivLU<Mat<Rational>>(m).rank() == m.rows();
+}
+
+template <class S>
+constexpr int64_t kMaxBigN = std::is_same_v<S, double> ? 7 : 5;
+
+struct SymmetricPartMJM {
+  static constexpr const char* kId = "profile.KQ.symmetric_part_MJM";
+  static constexpr const char* kSource = "001, 'The symmetric part of W_K^T W_Q is S = 1/2 M^T J M'";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"max_ij |sym(W_K^T W_Q) - M^T J M/2|_ij / (|W_K|^T|W_Q| + |W_Q|^T|W_K|)_ij", "2 gamma_{n+2}",
+             "each side is a sum of the same 2n products in different groupings: inner products gamma_n "
+             "relative to the absolute sums, one addition and the (exact) halving: gamma_{n+1} per side"}};
+  }
+  static bool HypothesesHold(const Case& c) { return KQShapes(c); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return KQCase(3, kMaxBigN<S>, false);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> wk = c.GetMat<S>("W_K"), wq = c.GetMat<S>("W_Q");
+    const int64_t n = wk.rows();
+    const Mat<S> lhs = SymmetricPart<S>(Mat<S>(wk.transpose() * wq));
+    const Mat<S> m = StackM<S>(c);
+    const Mat<S> rhs = Mat<S>(m.transpose() * SwapJ<S>(n) * m) / S(2);
+    const Mat<S> scale = Mat<S>(wk.cwiseAbs().transpose() * wq.cwiseAbs() + wq.cwiseAbs().transpose() * wk.cwiseAbs());
+    if constexpr (ScalarTraits<S>::kExact) ExpectThat(lhs == rhs, "sym(W_K^T W_Q) != M^T J M / 2");
+    double worst = 0;
+    using std::abs;
+    for (int64_t i = 0; i < lhs.rows(); ++i)
+      for (int64_t j = 0; j < lhs.cols(); ++j) {
+        const S err = abs(S(lhs(i, j) - rhs(i, j)));
+        if (scale(i, j) == 0) ExpectThat(err == 0, "nonzero difference where all products vanish");
+        else worst = std::max(worst, ToDouble(S(err / scale(i, j))));
+      }
+    ExpectWithin("max_ij |sym(W_K^T W_Q) - M^T J M/2|_ij / (|W_K|^T|W_Q| + |W_Q|^T|W_K|)_ij", worst,
+                 2 * Gamma(static_cast<double>(n) + 2, ScalarTraits<S>::UnitRoundoff()));
+  }
+};
+
+template <class S>
+S TracePower(const Mat<S>& x, int k) {
+  Mat<S> p = x;
+  for (int i = 1; i < k; ++i) p = Mat<S>(p * x);
+  return p.trace();
+}
+
+struct PowerTraces {
+  static constexpr const char* kId = "profile.KQ.power_traces";
+  static constexpr const char* kSource = "001, 'For every k >= 1, [elided]' (CATALOG.md: tr(S^k) = tr((JG/2)^k))";
+  static constexpr int kMaxK = 6;
+  static std::vector<Tolerance> Tolerances() {
+    return {{"max_k |tr(S^k) - tr((JG/2)^k)| / (tr(|S|^k) + tr((|J||M||M|^T/2)^k))", "gamma_{k(N+2n)+8}",
+             "a product of k matrices errs entrywise by gamma_{(k-1)d} times the product of the absolute "
+             "matrices (d the inner dimension); S and G = M M^T carry gamma_{n+1} and gamma_N already; the "
+             "trace adds gamma_d; the absolute matrices bound the true ones entrywise"}};
+  }
+  static bool HypothesesHold(const Case& c) { return KQShapes(c); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return KQCase(3, kMaxBigN<S>, false);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> wk = c.GetMat<S>("W_K"), wq = c.GetMat<S>("W_Q");
+    const int64_t n = wk.rows(), big_n = wk.cols();
+    const Mat<S> s = SymmetricPart<S>(Mat<S>(wk.transpose() * wq));
+    const Mat<S> m = StackM<S>(c), j = SwapJ<S>(n);
+    const Mat<S> h = Mat<S>(j * Mat<S>(m * m.transpose())) / S(2);
+    const Mat<S> abs_s = Mat<S>(wk.cwiseAbs().transpose() * wq.cwiseAbs() + wq.cwiseAbs().transpose() * wk.cwiseAbs()) / S(2);
+    const Mat<S> abs_h = Mat<S>(j * Mat<S>(m.cwiseAbs() * m.cwiseAbs().transpose())) / S(2);
+    double worst = 0;
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    for (int k = 1; k <= kMaxK; ++k) {
+      const S lhs = TracePower<S>(s, k), rhs = TracePower<S>(h, k);
+      if constexpr (ScalarTraits<S>::kExact) ExpectThat(lhs == rhs, "tr(S^k) != tr((JG/2)^k) at k = " + std::to_string(k));
+      using std::abs;
+      const S scale = TracePower<S>(abs_s, k) + TracePower<S>(abs_h, k);
+      if (scale == 0) {
+        ExpectThat(lhs == rhs, "traces differ where every product vanishes");
+        continue;
+      }
+      worst = std::max(worst, ToDouble(S(abs(S(lhs - rhs)) / scale)) /
+                                  Gamma(static_cast<double>(k * (big_n + 2 * n) + 8), u));
+    }
+    // Reported as a ratio to the k-dependent bound: the bound is 1.
+    ExpectWithin("max_k |tr(S^k) - tr((JG/2)^k)| / (tr(|S|^k) + tr((|J||M||M|^T/2)^k))", worst, 1.0);
+  }
+};
+
+struct NonzeroSpectrum {
+  static constexpr const char* kId = "profile.KQ.nonzero_spectrum";
+  static constexpr const char* kSource = "001, 'If M is surjective and n >= 1, the nonzero spectrum of S ...'";
+  static std::vector<Tolerance> Tolerances() { return {}; }  // exact
+  static bool HypothesesHold(const Case& c) { return Surjective(c); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return KQCase(3, 2, true);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<Rational> wk = c.GetMat<Rational>("W_K"), wq = c.GetMat<Rational>("W_Q");
+    const int64_t n = wk.rows(), big_n = wk.cols();
+    const Mat<Rational> s = SymmetricPart<Rational>(Mat<Rational>(wk.transpose() * wq));
+    const Mat<Rational> m = StackM<Rational>(c);
+    const Mat<Rational> h = Mat<Rational>(SwapJ<Rational>(n) * Mat<Rational>(m * m.transpose())) / Rational(2);
+    const std::vector<Rational> cs = CharPoly(s), ch = CharPoly(h);
+    ExpectThat(ch[0] != 0, "JG/2 is singular: 0 in its spectrum");
+    std::vector<Rational> shifted(static_cast<size_t>(big_n + 1), Rational(0));
+    for (size_t i = 0; i < ch.size(); ++i) shifted[i + static_cast<size_t>(big_n - 2 * n)] = ch[i];
+    ExpectThat(cs == shifted, "char_S(x) != x^{N-2n} char_{JG/2}(x): the nonzero spectra differ");
+  }
+};
+
+struct NormalizedSpectrumInLambda {
+  static constexpr const char* kId = "profile.KQ.normalized_spectrum_in_Lambda_n";
+  static constexpr const char* kSource = "001, 'Its sorted normalized nonzero spectrum lambda exists uniquely and belongs to Lambda_n'";
+  static std::vector<Tolerance> Tolerances() { return {}; }  // exact
+  static bool HypothesesHold(const Case& c) { return Surjective(c); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return KQCase(3, 2, true);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<Rational> wk = c.GetMat<Rational>("W_K"), wq = c.GetMat<Rational>("W_Q");
+    const int64_t n = wk.rows(), big_n = wk.cols();
+    const Mat<Rational> s = SymmetricPart<Rational>(Mat<Rational>(wk.transpose() * wq));
+    const InertiaValue in = SymmetricInertia(s);
+    // lambda has 2n entries (the nonzero eigenvalues), n of each sign, and
+    // unit norm (sum mu_i^2 = ||S||^2): the definition of Lambda_n.
+    ExpectThat(in.positive == n && in.negative == n && in.zero == big_n - 2 * n,
+               "inertia of S is (" + std::to_string(in.positive) + ", " + std::to_string(in.negative) + ", " +
+                   std::to_string(in.zero) + "), not (n, n, N - 2n): lambda not in Lambda_n");
+  }
+};
+
+struct RankLeNInertia {
+  static constexpr const char* kId = "profile.rank_le_n_inertia";
+  static constexpr const char* kSource = "001, 'If L in M_N(R) has rank at most n, ...'";
+  static std::vector<Tolerance> Tolerances() { return {}; }  // exact
+  static bool HypothesesHold(const Case& c) { return KQShapes(c); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return KQCase(3, 6, false);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    // L = W_K^T W_Q (N x N, rank <= n); its rank is checked, not assumed.
+    const Mat<Rational> wk = c.GetMat<Rational>("W_K"), wq = c.GetMat<Rational>("W_Q");
+    const int64_t n = wk.rows();
+    const Mat<Rational> l = wk.transpose() * wq;
+    ExpectThat(Eigen::FullPivLU<Mat<Rational>>(l).rank() <= n, "rank L > n");
+    const InertiaValue in = SymmetricInertia(SymmetricPart<Rational>(l));
+    ExpectThat(in.positive + in.negative + in.zero == l.rows(), "inertia does not add up to N");
+    ExpectThat(in.positive <= n && in.negative <= n,
+               "sym(L) has " + std::to_string(in.positive) + " positive and " + std::to_string(in.negative) +
+                   " negative eigenvalues, rank L <= n = " + std::to_string(n));
+  }
+};
+
+struct SignatureNN {
+  static constexpr const char* kId = "profile.signature_n_n_N_minus_2n";
+  static constexpr const char* kSource = "001, signature proposition";
+  static std::vector<Tolerance> Tolerances() { return {}; }  // exact
+  static bool HypothesesHold(const Case& c) { return Surjective(c); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return KQCase(3, 2, true);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    // Q, K : C -> H as n x N matrices (W_Q, W_K); Gram matrix of S in the
+    // standard basis: S(e_i, e_j) = 1/2(<K e_i, Q e_j> + <Q e_i, K e_j>).
+    const Mat<Rational> k = c.GetMat<Rational>("W_K"), q = c.GetMat<Rational>("W_Q");
+    const int64_t n = k.rows(), big_n = k.cols();
+    Mat<Rational> gram(big_n, big_n);
+    for (int64_t i = 0; i < big_n; ++i)
+      for (int64_t j = 0; j < big_n; ++j) gram(i, j) = (k.col(i).dot(q.col(j)) + q.col(i).dot(k.col(j))) / 2;
+    const InertiaValue in = SymmetricInertia(gram);
+    ExpectThat(in == InertiaValue{n, n, big_n - 2 * n},
+               "signature (" + std::to_string(in.positive) + ", " + std::to_string(in.negative) + ", " +
+                   std::to_string(in.zero) + ") != (n, n, N - 2n)");
+  }
+};
+
+// profile.KQ.H_power_sums: M surjective, H = JG/(2||S||): tr(H^k) = sum_i lambda_i^k,
+// lambda the sorted normalised nonzero spectrum of S (k = 1..6). Double and
+// MPFR: lambda from Eigen's eigen-solver on S (the 2n eigenvalues largest in
+// modulus: exactly 2n are nonzero when M is surjective). Rationals cannot
+// hold lambda (irrational) or ||S||; that exact identity is power_traces.
+struct HPowerSums {
+  static constexpr const char* kId = "profile.KQ.H_power_sums";
+  static constexpr const char* kSource = "001, 'For H = JG/(2||S||), [elided]'";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"max_k |tr(H^k) - sum lambda_i^k| / bound_k", "1",
+             "bound_k = 2n k eta' + (N-2n) eta'^k + gamma_{k(N+2n)+8} tr((|J||M||M|^T/(2||S||))^k) with "
+             "eta' = 2(p(N) u + gamma_{N^2+3}): each computed eigenvalue is within p(N) u ||S||_2 (Weyl, "
+             "profile_checks.h), normalising by the computed ||S|| adds gamma_{N^2+3}; |lambda_i| < 1 makes "
+             "x^k k-Lipschitz; a zero eigenvalue taken for a tiny nonzero one costs <= eta'^k; products as in "
+             "power_traces"}};
+  }
+  static bool HypothesesHold(const Case& c) { return Surjective(c); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return KQCase(3, 2, true);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> wk = c.GetMat<S>("W_K"), wq = c.GetMat<S>("W_Q");
+    const int64_t n = wk.rows(), big_n = wk.cols();
+    const Mat<S> s = SymmetricPart<S>(Mat<S>(wk.transpose() * wq));
+    using std::sqrt;
+    using std::abs;
+    const S s_norm = sqrt(FrobeniusSq<S>(s));
+    const Mat<S> m = StackM<S>(c), j = SwapJ<S>(n);
+    const Mat<S> h = Mat<S>(j * Mat<S>(m * m.transpose())) / S(2 * s_norm);
+    const Mat<S> abs_h = Mat<S>(j * Mat<S>(m.cwiseAbs() * m.cwiseAbs().transpose())) / S(2 * s_norm);
+    const auto eig = SymmetricEigenvalues<S>(s);
+    ExpectThat(eig.has_value(), "eigen-solver did not converge");
+    std::vector<S> mu(eig->data(), eig->data() + eig->size());
+    std::sort(mu.begin(), mu.end(), [](const S& x, const S& y) { return abs(x) > abs(y); });
+    mu.resize(static_cast<size_t>(2 * n));
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    const double nd = static_cast<double>(big_n);
+    const double eta = 2 * (EigenBackwardConstant(big_n) * u + Gamma(nd * nd + 3, u));
+    double worst = 0;
+    for (int k = 1; k <= PowerTraces::kMaxK; ++k) {
+      S sum = 0;
+      for (const S& x : mu) sum += pow(S(x / s_norm), k);
+      const S lhs = TracePower<S>(h, k);
+      const double bound = 2 * static_cast<double>(n) * k * eta + (nd - 2 * static_cast<double>(n)) * std::pow(eta, k) +
+                           Gamma(static_cast<double>(k) * (nd + 2 * static_cast<double>(n)) + 8, u) *
+                               ToDouble(TracePower<S>(abs_h, k));
+      worst = std::max(worst, ToDouble(S(abs(S(lhs - sum)))) / bound);
+    }
+    ExpectWithin("max_k |tr(H^k) - sum lambda_i^k| / bound_k", worst, 1.0);
+  }
+};
+ATTNPROP_REGISTER(HPowerSums, double, Mpfr);
+
+ATTNPROP_REGISTER(SymmetricPartMJM, double, Mpfr, Rational);
+ATTNPROP_REGISTER(PowerTraces, double, Mpfr, Rational);
+ATTNPROP_REGISTER(NonzeroSpectrum, Rational);
+ATTNPROP_REGISTER(NormalizedSpectrumInLambda, Rational);
+ATTNPROP_REGISTER(RankLeNInertia, Rational);
+ATTNPROP_REGISTER(SignatureNN, Rational);
+
+}  // namespace
+}  // namespace attnprop

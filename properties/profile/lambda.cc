@@ -1,0 +1,146 @@
+// Bounds on Lambda_m (001_4e20808ed1137a14.txt, "For m >= 1, let Lambda_m
+// ...", "For lambda in Lambda_m, [elided] Moreover, 0 <= 2C <= 1 and
+// 0 <= P <= 1.", "Every lambda in Lambda_m has |lambda_i| < 1."). C, P,
+// lambda_+- as reconstructed in CATALOG.md (see lambda_checks.h).
+//
+// profile.Lambda.C_bounds      0 <= 2C <= 1 on Lambda_m.
+// profile.Lambda.P_bounds      0 <= P <= 1 on Lambda_m (P <= 1 is immediate
+//   from ||.|| >= 0; P >= 0 is ||lambda_+ - lambda_-||^2 <= 1, compared as a
+//   square in rationals).
+// profile.Lambda.entries_lt_1  |lambda_i| < 1 for every lambda in Lambda_m.
+// profile.Lambda.elided_bounds (elided display; the CATALOG.md candidates,
+//   each a labelled reconstruction): ||lambda_+||^2 + ||lambda_-||^2 = 1;
+//   |I| < 1; I^2 + 4C^2 <= 1, with I = ||lambda_+||^2 - ||lambda_-||^2.
+// Hypotheses: lambda in Lambda_m (checked exactly for stored cases).
+// Cases: exact rational points of Lambda_m, m in [1,5] (lambda_checks.h);
+// double and MPFR see lambda rounded to nearest (input error u relative per
+// entry, budgeted below).
+#include "properties/profile/lambda_checks.h"
+
+namespace attnprop {
+namespace {
+
+template <class S>
+constexpr int64_t kMaxM = std::is_same_v<S, double> ? 5 : 4;
+
+struct LambdaCBounds {
+  static constexpr const char* kId = "profile.Lambda.C_bounds";
+  static constexpr const char* kSource = "001, 'Moreover, 0 <= 2C <= 1'";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"2C - 1", "gamma_{m+3} (0 in rationals)",
+             "C is a sum of m nonnegative products of entries each rounded by u: relative error gamma_{m+3}, "
+             "and the exact C <= ||lambda_+|| ||lambda_-|| <= 1/2"}};
+  }
+  static bool HypothesesHold(const Case& c) { return LambdaHypothesis(c); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return LambdaCase(kMaxM<S>);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Vec<S> lam = GetLambda<S>(c);
+    const S two_c = 2 * LambdaC<S>(lam);
+    ExpectThat(two_c >= 0, "2C < 0");
+    if constexpr (ScalarTraits<S>::kExact) ExpectThat(two_c <= 1, "2C = " + two_c.str() + " > 1");
+    ExpectWithin("2C - 1", std::max(0.0, ToDouble(S(two_c - 1))),
+                 Gamma(static_cast<double>(lam.size() / 2) + 3, ScalarTraits<S>::UnitRoundoff()));
+  }
+};
+
+struct LambdaPBounds {
+  static constexpr const char* kId = "profile.Lambda.P_bounds";
+  static constexpr const char* kSource = "001, 'Moreover, ... 0 <= P <= 1'";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"-P", "gamma_{m+12} (0 in rationals: ||lambda_+ - lambda_-||^2 <= 1 exactly)",
+             "D = ||lambda_+ - lambda_-||^2 <= ||lambda||^2 = 1; each difference of two u-rounded positives errs "
+             "by <= 2u(lambda+_i + lambda-_i), so D moves by <= 8u + gamma_{m+2}; sqrt and 1 - sqrt add 2u, "
+             "and sqrt(1 + e) - 1 <= e/2"}};
+  }
+  static bool HypothesesHold(const Case& c) { return LambdaHypothesis(c); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return LambdaCase(kMaxM<S>);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Vec<S> lam = GetLambda<S>(c);
+    const S d = OneMinusPSq<S>(lam);
+    if constexpr (ScalarTraits<S>::kExact) {
+      ExpectThat(d >= 0, "||lambda_+ - lambda_-||^2 < 0");
+      ExpectThat(d <= 1, "P < 0: ||lambda_+ - lambda_-||^2 = " + d.str() + " > 1");
+      ExpectWithin("-P", 0.0, 0.0);
+    } else {
+      using std::sqrt;
+      const S p = 1 - sqrt(d);
+      ExpectThat(p <= 1, "P > 1");
+      ExpectWithin("-P", std::max(0.0, ToDouble(S(-p))),
+                   Gamma(static_cast<double>(lam.size() / 2) + 12, ScalarTraits<S>::UnitRoundoff()));
+    }
+  }
+};
+
+struct LambdaEntriesLt1 {
+  static constexpr const char* kId = "profile.Lambda.entries_lt_1";
+  static constexpr const char* kSource = "001, 'Every lambda in Lambda_m has |lambda_i| < 1'";
+  // No tolerance: rounding is monotone and 1 is representable, so a rounded
+  // entry can only reach 1 if the exact one is within u of 1; the generated
+  // points have 1 - |lambda_i| >= 2/(|p|^2 + 1) >= 2/146.
+  static std::vector<Tolerance> Tolerances() { return {}; }
+  static bool HypothesesHold(const Case& c) { return LambdaHypothesis(c); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return LambdaCase(kMaxM<S>);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Vec<S> lam = GetLambda<S>(c);
+    using std::abs;
+    for (int64_t i = 0; i < lam.size(); ++i)
+      ExpectThat(abs(lam[i]) < 1, "|lambda_" + std::to_string(i + 1) + "| >= 1");
+  }
+};
+
+struct LambdaElidedBounds {
+  static constexpr const char* kId = "profile.Lambda.elided_bounds";
+  static constexpr const char* kSource = "001, 'For lambda in Lambda_m, [elided]' (CATALOG.md candidates)";
+  static std::vector<Tolerance> Tolerances() {
+    return {{"|‖λ₊‖² + ‖λ₋‖² - 1|", "gamma_{2m+3} (0 in rationals)",
+             "2m squares of u-rounded entries (gamma_3 each) summed (gamma_{2m}); exact value 1"},
+            {"I² + 4C² - 1", "4 gamma_{m+5} (0 in rationals)",
+             "I = A - B and C err by gamma_{m+3}(A + B) = gamma_{m+3} and gamma_{m+3} C; squaring doubles a "
+             "relative error, |I|, 2C <= 1, plus u for each of the three operations"}};
+  }
+  static bool HypothesesHold(const Case& c) { return LambdaHypothesis(c); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return LambdaCase(kMaxM<S>);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Vec<S> lam = GetLambda<S>(c);
+    const Vec<S> lp = LambdaPlus<S>(lam), lm = LambdaMinus<S>(lam);
+    const S a = Dot<S>(lp, lp), b = Dot<S>(lm, lm), cc = Dot<S>(lp, lm);
+    const S i_val = a - b;
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    const double m = static_cast<double>(lam.size() / 2);
+    using std::abs;
+    // Candidate 1: ||lambda_+||^2 + ||lambda_-||^2 = 1.
+    if constexpr (ScalarTraits<S>::kExact) ExpectThat(a + b == 1, "||lambda_+||^2 + ||lambda_-||^2 != 1");
+    ExpectWithin("|‖λ₊‖² + ‖λ₋‖² - 1|", ToDouble(S(abs(a + b - 1))), Gamma(2 * m + 3, u));
+    // Candidate 2: |I| < 1 (strict; both parts have a nonzero entry, so
+    // |I| <= 1 - min(A, B), far from 1 for the generated points).
+    ExpectThat(abs(i_val) < 1, "|I| >= 1");
+    // Candidate 3: I^2 + 4C^2 <= 1.
+    const S lhs = i_val * i_val + 4 * cc * cc;
+    if constexpr (ScalarTraits<S>::kExact) ExpectThat(lhs <= 1, "I^2 + 4C^2 = " + lhs.str() + " > 1");
+    ExpectWithin("I² + 4C² - 1", std::max(0.0, ToDouble(S(lhs - 1))), 4 * Gamma(m + 5, u));
+  }
+};
+
+ATTNPROP_REGISTER(LambdaCBounds, double, Mpfr, Rational);
+ATTNPROP_REGISTER(LambdaPBounds, double, Mpfr, Rational);
+ATTNPROP_REGISTER(LambdaEntriesLt1, double, Mpfr, Rational);
+ATTNPROP_REGISTER(LambdaElidedBounds, double, Mpfr, Rational);
+
+}  // namespace
+}  // namespace attnprop

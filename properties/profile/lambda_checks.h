@@ -1,0 +1,130 @@
+// Points of Lambda_m (001_4e20808ed1137a14.txt, "For m >= 1, let Lambda_m
+// consist of the unit vectors lambda_1 <= ... <= lambda_2m with
+// lambda_m < 0 < lambda_{m+1}") and the functionals on it, as reconstructed
+// in shared/claims/CATALOG.md: lambda_+ = (lambda_2m, ..., lambda_{m+1}),
+// lambda_- = (-lambda_1, ..., -lambda_m), C = <lambda_+, lambda_->,
+// P = 1 - ||lambda_+ - lambda_-||, iota(lambda)_i = -lambda_{2m+1-i}.
+//
+// Generated exactly: a rational unit vector v in R^{2m} (inverse
+// stereographic projection of a dyadic p, zero entries avoided), entries
+// made positive, the first m negated, then sorted: every point of Lambda_m
+// with rational entries is reachable this way. One case in four with m even
+// is a fixed point of iota: w in Q^m with ||w||^2 = 1/2 from pairs
+// ((v_1 + v_2)/2, (v_1 - v_2)/2, ...) of a unit v in Q^m, lambda = sort(-w, w).
+// (For m = 1 no rational fixed point exists: it would need 2 w^2 = 1.)
+#pragma once
+
+#include <algorithm>
+#include <vector>
+
+#include "generators/claims_shapes.h"
+#include "generators/scalars.h"
+#include "properties/framework/property.h"
+#include "properties/profile/profile_checks.h"
+
+namespace attnprop {
+
+/// A unit vector of Q^n with no zero entry, from the dyadic p (>= n-1 entries).
+inline Vec<Rational> NonzeroUnitVector(ExactMatrix p, int64_t n) {
+  for (int64_t i = 0; i + 1 < n; ++i)
+    if (p(0, i).ToRational() == 0) p(0, i) = Exact(Rational(1, 8));
+  for (;;) {
+    const Vec<Rational> v = RationalUnitVector(p, n, false);
+    bool nonzero = true;
+    for (int64_t i = 0; i < n; ++i) nonzero = nonzero && v[i] != 0;
+    if (nonzero) return v;
+    p(0, 0) = Exact(Rational(p(0, 0).ToRational() + Rational(1, 8)));
+  }
+}
+
+inline rc::Gen<Case> LambdaCase(int64_t max_m) {
+  return rc::gen::apply(
+      [](int64_t m, int kind, const ExactMatrix& p) {
+        const int64_t n = 2 * m;
+        std::vector<Rational> lam;
+        if (kind == 0 && m % 2 == 0) {
+          const Vec<Rational> v = NonzeroUnitVector(p, m);
+          for (int64_t i = 0; i < m; i += 2) {
+            const Rational x = (v[i] + v[i + 1]) / 2, y = (v[i] - v[i + 1]) / 2;
+            if (x == 0 || y == 0) break;
+            lam.push_back(abs(x)), lam.push_back(-abs(x)), lam.push_back(abs(y)), lam.push_back(-abs(y));
+          }
+          if (static_cast<int64_t>(lam.size()) != n) lam.clear();
+        }
+        if (lam.empty()) {
+          const Vec<Rational> v = NonzeroUnitVector(p, n);
+          for (int64_t i = 0; i < n; ++i) lam.push_back(i < m ? Rational(-abs(v[i])) : Rational(abs(v[i])));
+        }
+        std::sort(lam.begin(), lam.end());
+        ExactMatrix out(1, n);
+        for (int64_t i = 0; i < n; ++i) out(0, i) = Exact(lam[static_cast<size_t>(i)]);
+        return Case().Matrix("lambda", out);
+      },
+      gen::Dim(1, max_m), rc::gen::inRange(0, 4), gen::Matrix(1, 2 * max_m, gen::Dyadic(4, 2)));
+}
+
+/// lambda in Lambda_m, checked exactly (the stored case's hypothesis).
+inline bool InLambda(const Vec<Rational>& lam) {
+  const int64_t n = lam.size();
+  if (n < 2 || n % 2 != 0) return false;
+  for (int64_t i = 0; i + 1 < n; ++i)
+    if (lam[i] > lam[i + 1]) return false;
+  return lam[n / 2 - 1] < 0 && lam[n / 2] > 0 && lam.squaredNorm() == 1;
+}
+
+inline bool LambdaHypothesis(const Case& c) {
+  const ExactMatrix& l = c.GetMatrix("lambda");
+  return l.rows == 1 && InLambda(c.GetMat<Rational>("lambda").row(0).transpose());
+}
+
+template <class S>
+Vec<S> GetLambda(const Case& c) {
+  return c.GetMat<S>("lambda").row(0).transpose();
+}
+
+template <class S>
+Vec<S> LambdaPlus(const Vec<S>& lam) {
+  const int64_t m = lam.size() / 2;
+  Vec<S> out(m);
+  for (int64_t i = 0; i < m; ++i) out[i] = lam[lam.size() - 1 - i];
+  return out;
+}
+template <class S>
+Vec<S> LambdaMinus(const Vec<S>& lam) {
+  const int64_t m = lam.size() / 2;
+  Vec<S> out(m);
+  for (int64_t i = 0; i < m; ++i) out[i] = -lam[i];
+  return out;
+}
+template <class S>
+Vec<S> Iota(const Vec<S>& lam) {
+  const int64_t n = lam.size();
+  Vec<S> out(n);
+  for (int64_t i = 0; i < n; ++i) out[i] = -lam[n - 1 - i];
+  return out;
+}
+/// The matrix of iota: minus the reversal permutation.
+template <class S>
+Mat<S> IotaMatrix(int64_t n) {
+  Mat<S> r = Mat<S>::Zero(n, n);
+  for (int64_t i = 0; i < n; ++i) r(i, n - 1 - i) = -1;
+  return r;
+}
+template <class S>
+S Dot(const Vec<S>& x, const Vec<S>& y) {
+  S s = 0;
+  for (int64_t i = 0; i < x.size(); ++i) s += x[i] * y[i];
+  return s;
+}
+template <class S>
+S LambdaC(const Vec<S>& lam) {
+  return Dot<S>(LambdaPlus<S>(lam), LambdaMinus<S>(lam));
+}
+/// ||lambda_+ - lambda_-||^2 = (1 - P)^2 (rationals have no square root).
+template <class S>
+S OneMinusPSq(const Vec<S>& lam) {
+  const Vec<S> d = LambdaPlus<S>(lam) - LambdaMinus<S>(lam);
+  return Dot<S>(d, d);
+}
+
+}  // namespace attnprop

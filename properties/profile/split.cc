@@ -1,0 +1,159 @@
+// The symmetric/antisymmetric split of L and its Pythagoras identity
+// (001_4e20808ed1137a14.txt, "For L in M_N(R), put [S, T] Then L = S + T ...",
+// "For any L in M_N(R), [elided]", "For L != 0, division gives [elided]";
+// the displays are reconstructed in shared/claims/CATALOG.md:
+// S = (L + L^T)/2, T = (L - L^T)/2, Frobenius norms).
+//
+// profile.sym_antisym_split
+//   Statement: S is symmetric, T is antisymmetric and L = S + T.
+// profile.pythagoras
+//   Statement: ||L||^2 = ||S||^2 + ||T||^2 for every L.
+// profile.pythagoras_normalized
+//   Statement: for L != 0, ||S||^2/||L||^2 + ||T||^2/||L||^2 = 1.
+// Hypotheses: L square (the normalised form: L != 0, generated nonzero).
+// Cases: dyadic L (exact in every backend, so the only error is the
+// arithmetic of the conclusion), N in [1,8] (MPFR [1,5]), five shapes
+// (general, symmetric, antisymmetric, rank one, zero for the unnormalised
+// claims) so that S = 0 and T = 0 are visited.
+#include "generators/claims_shapes.h"
+#include "generators/scalars.h"
+#include "properties/framework/property.h"
+#include "properties/profile/profile_checks.h"
+
+namespace attnprop {
+namespace {
+
+template <class S>
+constexpr int64_t kMaxN = std::is_same_v<S, double> ? 8 : 5;
+
+/// Dyadic square L; shape 0 general, 1 symmetric, 2 antisymmetric, 3 rank
+/// one, 4 zero (replaced by e1 e1^T when allow_zero is false).
+rc::Gen<Case> SplitCase(int64_t max_n, bool allow_zero) {
+  return rc::gen::apply(
+      [allow_zero](int64_t n, int shape, const ExactMatrix& x_full, const ExactMatrix& y_full) {
+        const Mat<Rational> x = gen::Crop(x_full, n, n).As<Rational>(), y = gen::Crop(y_full, n, n).As<Rational>();
+        Mat<Rational> l;
+        switch (shape) {
+          case 1: l = x + x.transpose(); break;
+          case 2: l = x - x.transpose(); break;
+          case 3: l = x.col(0) * y.col(0).transpose(); break;
+          case 4: l = Mat<Rational>::Zero(n, n); break;
+          default: l = x; break;
+        }
+        if (!allow_zero && l.isZero()) l(0, 0) = 1;
+        return Case().Int("shape", shape).Matrix("L", ToExact(l));
+      },
+      gen::Dim(1, max_n), rc::gen::inRange(0, 5), gen::Matrix(max_n, max_n, gen::Dyadic(8, 2)),
+      gen::Matrix(max_n, max_n, gen::Dyadic(8, 2)));
+}
+
+bool SquareNonzero(const Case& c, bool allow_zero) {
+  const ExactMatrix& l = c.GetMatrix("L");
+  if (l.rows != l.cols || l.rows < 1) return false;
+  return allow_zero || !c.GetMat<Rational>("L").isZero();
+}
+
+struct SymAntisymSplit {
+  static constexpr const char* kId = "profile.sym_antisym_split";
+  static constexpr const char* kSource = "001, 'For L in M_N(R), put ... Then L = S + T'";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"max_ij |S + T - L|_ij / max(|L_ij|, |L_ji|)", "gamma_2 (0 in rationals)",
+             "S_ij = fl(L_ij + L_ji)/2 and T_ij = fl(L_ij - L_ji)/2 err by u (|L_ij| +- |L_ji|)/2 each "
+             "(halving is exact), their sum by u more: <= (2u + u^2) max(|L_ij|, |L_ji|)"}};
+  }
+  static bool HypothesesHold(const Case& c) { return SquareNonzero(c, true); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return SplitCase(kMaxN<S>, true);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> l = c.GetMat<S>("L");
+    const Mat<S> s = SymmetricPart<S>(l), t = AntisymmetricPart<S>(l);
+    ExpectThat(s == s.transpose(), "S is not symmetric");
+    ExpectThat(t == Mat<S>(-t.transpose()), "T is not antisymmetric");
+    using std::abs;
+    double worst = 0;
+    for (Eigen::Index i = 0; i < l.rows(); ++i)
+      for (Eigen::Index j = 0; j < l.cols(); ++j) {
+        const double scale = std::max(ToDouble(S(abs(l(i, j)))), ToDouble(S(abs(l(j, i)))));
+        const S err = abs(S(s(i, j) + t(i, j)) - l(i, j));
+        if constexpr (ScalarTraits<S>::kExact) ExpectThat(err == 0, "S + T != L");
+        if (scale > 0) worst = std::max(worst, ToDouble(err) / scale);
+        else ExpectThat(err == 0, "S + T != L at a zero pair");
+      }
+    ExpectWithin("max_ij |S + T - L|_ij / max(|L_ij|, |L_ji|)", worst, Gamma(2, ScalarTraits<S>::UnitRoundoff()));
+  }
+};
+
+/// Error of a computed ||X||^2 for X = sym/antisym part of L: entries carry
+/// relative error u, squares gamma_2 more, the sum of N^2 terms gamma_{N^2}.
+double PythagorasBound(int64_t n, double u) {
+  return 2 * Gamma(static_cast<double>(n * n) + 5, u);
+}
+
+struct Pythagoras {
+  static constexpr const char* kId = "profile.pythagoras";
+  static constexpr const char* kSource = "001, 'For any L in M_N(R), [elided]'";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"|‖L‖² - ‖S‖² - ‖T‖²| / ‖L‖²", "2 gamma_{N^2+5} (0 in rationals)",
+             "each of the three sums of N^2 nonnegative squares errs by gamma_{N^2+3} relative (entries of S, T "
+             "err by u, squaring by u, summation gamma_{N^2}); ‖S‖² + ‖T‖² = ‖L‖², so the three errors and "
+             "the final add and subtract total <= 2 gamma_{N^2+5} ‖L‖²"}};
+  }
+  static bool HypothesesHold(const Case& c) { return SquareNonzero(c, true); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return SplitCase(kMaxN<S>, true);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> l = c.GetMat<S>("L");
+    const S ll = FrobeniusSq<S>(l);
+    const S diff = ll - FrobeniusSq<S>(SymmetricPart<S>(l)) - FrobeniusSq<S>(AntisymmetricPart<S>(l));
+    using std::abs;
+    if constexpr (ScalarTraits<S>::kExact) ExpectThat(diff == 0, "‖L‖² != ‖S‖² + ‖T‖²: diff " + diff.str());
+    if (ll == 0) {
+      ExpectThat(diff == 0, "L = 0 but ‖S‖² + ‖T‖² != 0");
+      return;
+    }
+    ExpectWithin("|‖L‖² - ‖S‖² - ‖T‖²| / ‖L‖²", ToDouble(S(abs(diff) / ll)),
+                 PythagorasBound(l.rows(), ScalarTraits<S>::UnitRoundoff()));
+  }
+};
+
+struct PythagorasNormalized {
+  static constexpr const char* kId = "profile.pythagoras_normalized";
+  static constexpr const char* kSource = "001, 'For L != 0, division gives [elided]'";
+
+  static std::vector<Tolerance> Tolerances() {
+    return {{"|‖S‖²/‖L‖² + ‖T‖²/‖L‖² - 1|", "gamma_{2N^2+8} (0 in rationals)",
+             "each ratio errs by gamma_{N^2+3} (numerator) + gamma_{N^2} (denominator) + u (division) relative; "
+             "the two exact ratios sum to 1, plus u for the sum"}};
+  }
+  static bool HypothesesHold(const Case& c) { return SquareNonzero(c, false); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return SplitCase(kMaxN<S>, false);
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> l = c.GetMat<S>("L");
+    const S ll = FrobeniusSq<S>(l);
+    const S sum = FrobeniusSq<S>(SymmetricPart<S>(l)) / ll + FrobeniusSq<S>(AntisymmetricPart<S>(l)) / ll;
+    using std::abs;
+    if constexpr (ScalarTraits<S>::kExact) ExpectThat(sum == 1, "ratios sum to " + sum.str());
+    const double n = static_cast<double>(l.rows());
+    ExpectWithin("|‖S‖²/‖L‖² + ‖T‖²/‖L‖² - 1|", ToDouble(S(abs(sum - 1))),
+                 Gamma(2 * n * n + 8, ScalarTraits<S>::UnitRoundoff()));
+  }
+};
+
+ATTNPROP_REGISTER(SymAntisymSplit, double, Mpfr, Rational);
+ATTNPROP_REGISTER(Pythagoras, double, Mpfr, Rational);
+ATTNPROP_REGISTER(PythagorasNormalized, double, Mpfr, Rational);
+
+}  // namespace
+}  // namespace attnprop
