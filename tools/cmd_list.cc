@@ -17,7 +17,7 @@ namespace {
 
 constexpr const char* kUsage =
     "usage: attnprop list [--store DIR] [--gaps]\n"
-    "  Lists every registered property: id/backend, kind (from the claim catalogue properties/claims.tsv:\n"
+    "  Lists every registered property: id/backend, kind (from the claim catalogue claims/claims.tsv:\n"
     "  identity, inequality, ...; 'ours' for our variants), expectation (registry.tsv), stored cases\n"
     "  (counterexample store), source file, and where the claim is stated. Ends with the catalogue\n"
     "  coverage: how many claims have a property here or in the kernel suite (check-kernel).\n"

@@ -5,7 +5,7 @@
 
 namespace attnprop {
 
-extern const char* const kClaimsTsv;  // generated from properties/claims.tsv
+extern const char* const kClaimsTsv;  // generated from claims/claims.tsv
 
 std::vector<CatalogClaim> ParseCatalog(const std::string& tsv) {
   std::vector<CatalogClaim> rows;

@@ -1,4 +1,4 @@
-// properties/claims.tsv: the claim catalogue (a verbatim copy of
+// claims/claims.tsv: the claim catalogue (a verbatim copy of
 // shared/claims/claims.tsv; the test claims.catalog_in_sync checks the copy).
 // Every claim id, with its source, kind and statement, compiled in so that
 // `attnprop list` can say what each property encodes and which claims have

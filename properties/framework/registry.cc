@@ -87,7 +87,7 @@ std::vector<std::string> RegistryProblems() {
     const bool ours = r.id.size() > 5 && r.id.compare(r.id.size() - 5, 5, ".ours") == 0;
     const std::string base = ours ? r.id.substr(0, r.id.size() - 5) : r.id;
     if (!FindClaim(base) && r.note.rfind("NEW:", 0) != 0)
-      problems.push_back("registry.tsv id " + r.id + " is not in properties/claims.tsv (ids are verbatim; "
+      problems.push_back("registry.tsv id " + r.id + " is not in claims/claims.tsv (ids are verbatim; "
                          "a claim we add needs a note starting NEW:)");
     for (const auto& b : r.backends) {
       listed.insert(r.id + "/" + b);
