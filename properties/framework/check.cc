@@ -22,6 +22,10 @@ void ExpectWithin(const std::string& metric, double observed, double bound) {
   RC_FAIL(std::string(buf));
 }
 
+void ExpectWithin(const Tolerance& tolerance, double observed, double bound) {
+  ExpectWithin(tolerance.metric, observed, bound);
+}
+
 void ExpectThat(bool holds, const std::string& what) {
   if (!holds) RC_FAIL(what);
 }

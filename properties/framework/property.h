@@ -13,6 +13,26 @@
 // refutation must still satisfy them. Without it every case is accepted.
 // Optionally `static constexpr const char* kSource = "lecture 4, sec. 3"`:
 // where the claim is stated (shown by `attnprop list`).
+// Metrics are typed constants (check.h): declare `static inline const
+// Tolerance kRowSum{metric, bound, reason};` in the claim, list it in
+// Tolerances() and pass it to ExpectWithin(kRowSum, observed, bound).
+// Sizes per backend come from SizeBudget<S>::Pick(cheap, costly).
+//
+// A family of claims (several statements over the same hypotheses): put the
+// shared parts in a base struct and derive one small struct per claim, which
+// adds kId, kSource, its tolerances and its Conclusion; register each as
+// usual. No macros:
+//   struct ExpFamily {                                  // shared hypotheses
+//     static bool HypothesesHold(const Case& c);
+//     template <class S> static rc::Gen<Case> Hypotheses();
+//   };
+//   struct ExpRelA : ExpFamily {
+//     static constexpr const char* kId = "collapse.lemma4.2.exp_rel_a";
+//     static inline const Tolerance kRatio{...};
+//     static std::vector<Tolerance> Tolerances() { return {kRatio}; }
+//     template <class S> static void Conclusion(const Case& c);
+//   };
+//   ATTNPROP_REGISTER(ExpRelA, double, Mpfr);
 // Registration makes one PropertyDef per scalar. The expectation (holds, or
 // known-refuted) lives in properties/registry.tsv, the one visible place.
 #pragma once
@@ -27,6 +47,7 @@
 #include "model/scalar.h"
 #include "properties/framework/case.h"
 #include "properties/framework/check.h"
+#include "properties/framework/size_budget.h"
 
 namespace attnprop {
 
