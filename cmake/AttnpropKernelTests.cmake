@@ -2,11 +2,15 @@
 #                           [CASES <n>] [TIMEOUT <seconds>]
 #                           [DISPATCH <target>...] [LABELS <label>...])
 #
-# Registers the kernel property suite (properties/kernel_suite) with ctest
-# for a kernel built as a shared or module library that implements
-# kernels/attnprop_kernel.h: one test per dtype,
+# Registers attnprop's kernel properties with ctest for a kernel built as a
+# shared or module library that implements kernels/attnprop_kernel.h: one
+# test per dtype,
 #   kernel.<name>/f32, kernel.<name>/f64
-# each running `attnprop check-kernel <library> --filter '*/kernel-<dtype>'`.
+# each running `attnprop check-kernel <library> --backend kernel-<dtype>`,
+# with the kernel's counterexample store in
+# <current binary dir>/counterexamples/<name>[-<target>]-<dtype>: a failure
+# is saved there and replayed first by the next run, and the failure prints
+# the `attnprop reproduce ... --kernel <library> <store file>` line.
 # With DISPATCH (attnprop's own kernel: scalar avx2 avx512 auto), one test per
 # dispatch target and dtype, kernel.<name>/<target>/<dtype>, with
 # ATTNPROP_KERNEL_TARGET=<target> in the test's environment; a target the CPU
@@ -43,7 +47,7 @@ function(attnprop_add_kernel_tests)
       endif()
       add_test(NAME ${_test}
                COMMAND attnprop check-kernel $<TARGET_FILE:${ARG_TARGET}> --cases ${ARG_CASES}
-                       --filter "*/kernel-${_dtype}" --save-dir ${_save})
+                       --backend kernel-${_dtype} --store ${_save})
       set_tests_properties(${_test} PROPERTIES LABELS "kernel;${ARG_LABELS}" SKIP_RETURN_CODE 77)
       if(ARG_TIMEOUT)
         set_tests_properties(${_test} PROPERTIES TIMEOUT ${ARG_TIMEOUT})

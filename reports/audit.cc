@@ -7,8 +7,17 @@
 
 namespace attnprop::report {
 
-bool AsExpected(Verdict v, Expectation e) {
-  return (v == Verdict::kHolds && e == Expectation::kHolds) || (v == Verdict::kRefuted && e == Expectation::kRefuted);
+
+Counts CountVerdicts(const Report& r) {
+  Counts c;
+  for (const auto& e : r.entries) {
+    c.holds += e.result.verdict == Verdict::kHolds;
+    c.refuted += e.result.verdict == Verdict::kRefuted;
+    c.errors += e.result.verdict == Verdict::kError;
+    c.skipped += e.result.verdict == Verdict::kSkipped;
+    c.unexpected += !e.as_expected();
+  }
+  return c;
 }
 
 const char* ExpectationName(Expectation e) { return e == Expectation::kRefuted ? "refuted" : "holds"; }

@@ -162,12 +162,10 @@ std::string ToHtml(const Report& r) {
     << Escape(run.generated) << " by <code>attnprop " << Escape(run.command) << "</code>"
     << (run.store.empty() ? "" : " | store " + Escape(run.store)) << "</div></header>\n<main>\n";
 
-  int holds = 0, refuted = 0, errors = 0, unexpected = 0, flagged = 0;
+  const Counts n = CountVerdicts(r);
+  const int holds = n.holds, refuted = n.refuted, errors = n.errors, unexpected = n.unexpected;
+  int flagged = 0;
   for (const auto& e : r.entries) {
-    holds += e.result.verdict == Verdict::kHolds;
-    refuted += e.result.verdict == Verdict::kRefuted;
-    errors += e.result.verdict == Verdict::kError;
-    unexpected += !e.as_expected;
     for (const auto& m : e.result.metrics) flagged += AuditFlags(m) != 0;
   }
   h << "<h2>Summary</h2>\n<div class=\"cards\">"
@@ -185,7 +183,7 @@ std::string ToHtml(const Report& r) {
     const auto& p = e.result;
     h << "<tr><td class=\"nw\"><code>" << Escape(p.id) << "</code></td><td>" << p.backend << "</td><td>"
       << ExpectationName(e.expect) << "</td><td>" << VerdictName(p.verdict) << "</td><td class=\""
-      << (e.as_expected ? "ok\">ok" : "bad\">UNEXPECTED") << "</td><td class=\"num\">" << p.cases
+      << (e.judgement.skipped() ? "ok\">skipped" : e.as_expected() ? "ok\">ok" : "bad\">UNEXPECTED") << "</td><td class=\"num\">" << p.cases
       << "</td><td class=\"num\">" << p.discarded << "</td><td class=\"num\">" << p.replayed.size()
       << "</td><td class=\"num\">" << Seconds(p.seconds) << "</td><td><code>" << Escape(e.file) << "</code></td></tr>\n";
   }
@@ -247,11 +245,11 @@ std::string ToHtml(const Report& r) {
   bool any = false;
   for (const auto& e : r.entries) {
     const auto& p = e.result;
-    if (p.counterexample.empty() && p.replayed.empty() && p.verdict == Verdict::kHolds) continue;
+    if (p.verdict == Verdict::kSkipped || (p.counterexample.empty() && p.replayed.empty() && p.verdict == Verdict::kHolds)) continue;
     any = true;
     h << "<h3><code>" << Escape(p.id) << "/" << p.backend << "</code>: "
       << (p.verdict == Verdict::kRefuted ? "refuted as stated" : VerdictName(p.verdict)) << " <span class=\""
-      << (e.as_expected ? "ok\">(as expected)" : "bad\">(UNEXPECTED)") << "</span></h3>\n";
+      << (e.as_expected() ? "ok\">(as expected)" : "bad\">(UNEXPECTED)") << "</span></h3>\n";
     if (!p.message.empty()) h << "<pre>" << Escape(p.message) << "</pre>\n";
     if (!p.counterexample.empty())
       h << "<p>Counterexample (exact values; "

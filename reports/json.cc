@@ -33,22 +33,18 @@ std::string ToJson(const Report& r) {
   run["store"] = TextOrNull(r.run.store);
   doc["run"] = run;
 
-  int holds = 0, refuted = 0, errors = 0, unexpected = 0;
+  const Counts counts = CountVerdicts(r);
   std::vector<int> flag_counts(AllFlags().size(), 0);
   Json props = Json::array();
   for (const auto& e : r.entries) {
     const PropertyResult& p = e.result;
-    holds += p.verdict == Verdict::kHolds;
-    refuted += p.verdict == Verdict::kRefuted;
-    errors += p.verdict == Verdict::kError;
-    unexpected += !e.as_expected;
     Json j;
     j["id"] = p.id;
     j["backend"] = p.backend;
     j["file"] = e.file;
     j["expect"] = ExpectationName(e.expect);
     j["verdict"] = VerdictName(p.verdict);
-    j["as_expected"] = e.as_expected;
+    j["as_expected"] = e.as_expected();
     j["cases"] = p.cases;
     j["discarded"] = p.discarded;
     j["shrink_steps"] = p.shrink_steps;
@@ -105,10 +101,11 @@ std::string ToJson(const Report& r) {
   }
   Json summary;
   summary["properties"] = r.entries.size();
-  summary["holds"] = holds;
-  summary["refuted"] = refuted;
-  summary["error"] = errors;
-  summary["unexpected"] = unexpected;
+  summary["holds"] = counts.holds;
+  summary["refuted"] = counts.refuted;
+  summary["error"] = counts.errors;
+  summary["skipped"] = counts.skipped;
+  summary["unexpected"] = counts.unexpected;
   Json flags;
   for (size_t i = 0; i < AllFlags().size(); ++i) flags[AllFlags()[i].second] = flag_counts[i];
   summary["flags"] = flags;

@@ -1,6 +1,7 @@
 // junit.xml: one testcase per property and backend (classname = claim id,
 // name = backend). A verdict other than registry.tsv's expectation is a
-// <failure>; an error verdict is an <error>.
+// <failure>; an error verdict is an <error>; a property that could not run
+// here (a dispatch target this CPU lacks) is <skipped>. Judge decides which.
 #include <sstream>
 
 #include "reports/format.h"
@@ -9,13 +10,15 @@
 namespace attnprop::report {
 
 std::string ToJUnit(const Report& r) {
-  int failures = 0, errors = 0;
+  int failures = 0, errors = 0, skipped = 0;
   double total = 0;
   for (const auto& e : r.entries) {
     total += e.result.seconds;
     if (e.result.verdict == Verdict::kError) {
       ++errors;
-    } else if (!e.as_expected) {
+    } else if (e.judgement.skipped()) {
+      ++skipped;
+    } else if (!e.as_expected()) {
       ++failures;
     }
   }
@@ -24,7 +27,7 @@ std::string ToJUnit(const Report& r) {
   x << "<testsuites name=\"attnprop\" tests=\"" << r.entries.size() << "\" failures=\"" << failures << "\" errors=\""
     << errors << "\" time=\"" << Seconds(total) << "\">\n";
   x << "  <testsuite name=\"attnprop." << Escape(r.run.command) << "\" tests=\"" << r.entries.size()
-    << "\" failures=\"" << failures << "\" errors=\"" << errors << "\" skipped=\"0\" time=\"" << Seconds(total)
+    << "\" failures=\"" << failures << "\" errors=\"" << errors << "\" skipped=\"" << skipped << "\" time=\"" << Seconds(total)
     << "\" timestamp=\"" << Escape(r.run.generated) << "\">\n";
   x << "    <properties>\n";
   const std::pair<const char*, std::string> props[] = {
@@ -41,9 +44,11 @@ std::string ToJUnit(const Report& r) {
     if (!p.counterexample.empty()) detail += "\ncounterexample:\n" + p.counterexample;
     if (!p.reproduce.empty()) detail += "\nreproduce: attnprop reproduce " + p.id + "/" + p.backend + " " + p.reproduce;
     const std::string summary = std::string("expected ") + ExpectationName(e.expect) + ", got " + VerdictName(p.verdict);
-    if (p.verdict == Verdict::kError) {
+    if (e.judgement.skipped()) {
+      x << "      <skipped message=\"" << Escape(p.message) << "\"/>\n";
+    } else if (p.verdict == Verdict::kError) {
       x << "      <error message=\"" << Escape(summary) << "\" type=\"error\">" << Escape(detail) << "</error>\n";
-    } else if (!e.as_expected) {
+    } else if (!e.as_expected()) {
       x << "      <failure message=\"" << Escape(summary) << "\" type=\"unexpected-verdict\">" << Escape(detail)
         << "</failure>\n";
     }
@@ -51,7 +56,7 @@ std::string ToJUnit(const Report& r) {
                                         ExpectationName(e.expect) + "), " + std::to_string(p.cases) + " cases, " +
                                         std::to_string(p.discarded) + " discarded, " +
                                         std::to_string(p.replayed.size()) + " stored cases replayed" +
-                                        (e.as_expected && !detail.empty() ? "\n" + detail : ""))
+                                        (e.as_expected() && !detail.empty() ? "\n" + detail : ""))
       << "</system-out>\n";
     x << "    </testcase>\n";
   }

@@ -41,20 +41,17 @@ std::string ToMarkdown(const Report& r) {
   md << "Generated " << run.generated << " by `attnprop " << run.command << "`"
      << (run.store.empty() ? "" : "; counterexample store `" + run.store + "`") << ".\n\n";
 
-  int holds = 0, refuted = 0, errors = 0, unexpected = 0;
+  const Counts n = CountVerdicts(r);
   std::map<std::string, int> flag_counts;
   for (const auto& e : r.entries) {
-    holds += e.result.verdict == Verdict::kHolds;
-    refuted += e.result.verdict == Verdict::kRefuted;
-    errors += e.result.verdict == Verdict::kError;
-    unexpected += !e.as_expected;
     for (const auto& m : e.result.metrics)
       for (const auto& [bit, name] : AllFlags())
         if (AuditFlags(m) & bit) ++flag_counts[name];
   }
   md << "## Summary\n\n";
-  md << "**" << r.entries.size() << " properties**: " << holds << " hold, " << refuted << " refuted, " << errors
-     << " errors; **" << unexpected << " unexpected** (verdict differs from `properties/registry.tsv`).  \n";
+  md << "**" << r.entries.size() << " properties**: " << n.holds << " hold, " << n.refuted << " refuted, " << n.errors
+     << " errors" << (n.skipped ? ", " + std::to_string(n.skipped) + " skipped" : "") << "; **" << n.unexpected
+     << " unexpected** (verdict differs from `properties/registry.tsv`).  \n";
   md << "Audit flags:";
   for (const auto& [bit, name] : AllFlags()) md << " " << name << " " << flag_counts[name] << (bit == kNonfinite ? "." : ",");
   md << "\n\n";
@@ -65,7 +62,7 @@ std::string ToMarkdown(const Report& r) {
   for (const auto& e : r.entries) {
     const auto& p = e.result;
     md << "| " << Code(p.id) << " | " << p.backend << " | " << ExpectationName(e.expect) << " | "
-       << VerdictName(p.verdict) << " | " << (e.as_expected ? "ok" : "**UNEXPECTED**") << " | " << p.cases << " | "
+       << VerdictName(p.verdict) << " | " << (e.judgement.skipped() ? "skipped" : e.as_expected() ? "ok" : "**UNEXPECTED**") << " | " << p.cases << " | "
        << p.discarded << " | " << p.replayed.size() << " | " << Seconds(p.seconds) << " |\n";
   }
 
@@ -103,11 +100,11 @@ std::string ToMarkdown(const Report& r) {
   bool any = false;
   for (const auto& e : r.entries) {
     const auto& p = e.result;
-    if (p.counterexample.empty() && p.replayed.empty() && p.verdict == Verdict::kHolds) continue;
+    if (p.verdict == Verdict::kSkipped || (p.counterexample.empty() && p.replayed.empty() && p.verdict == Verdict::kHolds)) continue;
     any = true;
     md << "\n### " << p.id << "/" << p.backend << ": "
        << (p.verdict == Verdict::kRefuted ? "refuted as stated" : VerdictName(p.verdict))
-       << (e.as_expected ? " (as expected)" : " (UNEXPECTED)") << "\n\n";
+       << (e.as_expected() ? " (as expected)" : " (UNEXPECTED)") << "\n\n";
     if (!p.message.empty()) md << "```text\n" << p.message << "\n```\n\n";
     if (!p.counterexample.empty()) {
       md << "Counterexample (exact values; "

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "properties/framework/judge.h"
 #include "properties/framework/registry.h"
 #include "properties/framework/runner.h"
 
@@ -25,7 +26,7 @@ struct RunInfo {
   int max_size = 0;
   bool shrink = true;
   int mpfr_bits = 0;
-  std::string kernel;      // ActiveKernelPath()
+  std::string kernel;      // the kernels the kernel backends ran against (KernelSummary), or "none"
   std::string store;       // the counterexample store replayed ("" = none)
   std::string generated;   // UTC, ISO 8601 ("2026-11-29T14:00:00Z")
 };
@@ -35,7 +36,8 @@ struct Entry {
   PropertyResult result;
   std::string file;        // source file, relative to the repository
   Expectation expect = Expectation::kHolds;
-  bool as_expected = false;
+  Judgement judgement;     // Judge(result, expect): the one verdict policy
+  bool as_expected() const { return judgement.as_expected(); }
 };
 
 struct Report {
@@ -43,10 +45,14 @@ struct Report {
   std::vector<Entry> entries;
 };
 
-/// An entry whose verdict is what registry.tsv expects: holds for a claim
-/// expected to hold, refuted for one registered refuted.
-bool AsExpected(Verdict v, Expectation e);
+/// Verdict counts over a report's entries (every writer's summary).
+struct Counts {
+  int holds = 0, refuted = 0, errors = 0, skipped = 0, unexpected = 0;
+};
+Counts CountVerdicts(const Report& r);
+
 const char* ExpectationName(Expectation e);
+
 /// A source path relative to the repository ("properties/...") from an
 /// absolute __FILE__ path; unchanged when outside it.
 std::string RelativeSource(const std::string& file);
@@ -111,5 +117,9 @@ void EnsureWritableDir(const std::string& dir);
 /// Writes the four files into `dir`, each through a temporary file and a
 /// rename. Throws std::runtime_error on failure.
 void WriteReports(const Report& r, const std::string& dir);
+
+/// Writes report.json's text to `path` (check-kernel --json). Throws
+/// std::runtime_error on failure.
+void WriteJsonReport(const Report& r, const std::string& path);
 
 }  // namespace attnprop::report

@@ -103,7 +103,7 @@ Entry Run(Expectation expect, uint64_t seed) {
   e.result.seconds = 0.25;  // normalised timing
   e.file = RelativeSource(def.file);
   e.expect = expect;
-  e.as_expected = AsExpected(e.result.verdict, expect);
+  e.judgement = Judge(e.result, expect);
   return e;
 }
 
@@ -171,13 +171,13 @@ TEST(Fixture, VerdictsAndFlagsAreTheIntendedOnes) {
   // x - x is exactly 0: any positive bound is loose, and this one has no reason.
   EXPECT_EQ(AuditFlags(r.entries[2].result.metrics[1]), unsigned{kUnjustified | kLoose});
   const auto& pinned = r.entries[3];
-  EXPECT_TRUE(pinned.as_expected);
+  EXPECT_TRUE(pinned.as_expected());
   EXPECT_TRUE(pinned.result.pinned_refutation);
   ASSERT_EQ(pinned.result.replayed.size(), 1u);
   EXPECT_EQ(pinned.result.replayed[0].origin, "store/approval.pinned.txt:3");
   EXPECT_EQ(AuditFlags(pinned.result.metrics[0]), unsigned{kFail | kNonfinite});
   const auto& unexpected = r.entries[4];
-  EXPECT_FALSE(unexpected.as_expected);
+  EXPECT_FALSE(unexpected.as_expected());
   ASSERT_TRUE(unexpected.result.counterexample_case.has_value());
   EXPECT_EQ(unexpected.result.counterexample_case->GetScalar("x"), Exact(50.125));  // shrunk to the edge
   EXPECT_FALSE(unexpected.result.reproduce.empty());

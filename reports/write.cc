@@ -6,7 +6,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "properties/framework/store.h"
+#include "properties/framework/atomic_file.h"
 #include "reports/report.h"
 
 namespace attnprop::report {
@@ -34,5 +34,7 @@ void WriteReports(const Report& r, const std::string& dir) {
   for (size_t i = 0; i < names.size(); ++i)
     WriteFileAtomically((std::filesystem::path(dir) / names[i]).string(), texts[i]);
 }
+
+void WriteJsonReport(const Report& r, const std::string& path) { WriteFileAtomically(path, ToJson(r)); }
 
 }  // namespace attnprop::report

@@ -3,7 +3,7 @@
 //   attnprop run [options]             run properties, one line each
 //   attnprop audit [--out DIR] [...]   the main job: run everything, write the report
 //   attnprop reproduce ID [FILE|TOKEN] replay a case without a new search
-//   attnprop check-kernel PATH.so ...  the kernel property suite
+//   attnprop check-kernel PATH.so ...  the kernel properties on a user's kernel library
 // Each has --help. Exit status: 0 everything as registry.tsv expects, 1 a
 // verdict differs, 2 bad usage or input (see tools/cli.h).
 #include <iostream>
@@ -13,7 +13,6 @@
 #include "properties/framework/options.h"
 #include "properties/framework/registry.h"
 #include "tools/cli.h"
-#include "tools/commands.h"
 
 namespace {
 
@@ -26,10 +25,10 @@ constexpr const char* kUsage =
     "  audit [--out DIR] [options]  the main job: run every property, write report.json, report.md,\n"
     "                               report.html and junit.xml with the tolerance audit into DIR\n"
     "  reproduce ID [FILE|TOKEN]    replay a stored case, a case file or a reproduce token\n"
-    "  check-kernel PATH.so         check an attention kernel through the C ABI\n"
+    "  check-kernel PATH.so         check an attention kernel library through the C ABI (the kernel\n"
+    "                               properties only; run and audit check attnprop's own kernel too)\n"
     "\n"
-    "environment: ATTNPROP_MPFR_BITS (MPFR precision, default 256), RC_PARAMS (seed, max_success, ...),\n"
-    "             ATTNPROP_KERNEL (the kernel named in the banner and reports)\n"
+    "environment: ATTNPROP_MPFR_BITS (MPFR precision, default 256), RC_PARAMS (seed, max_success, ...)\n"
     "exit status: 0 everything as registry.tsv expects, 1 some verdict differs, 2 bad usage or input\n";
 
 }  // namespace
@@ -40,7 +39,7 @@ int main(int argc, char** argv) {
   if (args.empty()) return cli::UsageError("", "no command given", kUsage);
   try {
     InitMpfrPrecisionFromEnvironment();
-    const auto problems = RegistryProblems();
+    const auto problems = JoinRegistry();
     if (!problems.empty()) {
       for (const auto& p : problems) std::cerr << "attnprop: " << p << "\n";
       return cli::kBadInput;
@@ -55,7 +54,7 @@ int main(int argc, char** argv) {
     if (cmd == "run") return cli::Run(args);
     if (cmd == "audit") return cli::Audit(args);
     if (cmd == "reproduce") return cli::Reproduce(args);
-    if (cmd == "check-kernel") return CmdCheckKernel(args);
+    if (cmd == "check-kernel") return cli::CheckKernel(args);
     std::cerr << "attnprop: unknown command '" << cmd << "'\n\n" << kUsage;
     return cli::kBadInput;
   } catch (const std::exception& e) {

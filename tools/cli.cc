@@ -3,7 +3,12 @@
 #include <fnmatch.h>
 #include <unistd.h>
 
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
+#include <stdexcept>
+
+#include "properties/framework/backend.h"
 
 #include "properties/framework/registry.h"
 #include "properties/framework/store.h"
@@ -21,9 +26,24 @@ bool ParseUint(const std::string& s, uint64_t* out) {
   return true;
 }
 
-bool ParseSelection(const std::vector<std::string>& args, bool audit, Selection* s, bool* help, std::string* error) {
-  s->options.store_dir = DefaultStoreDir();
-  if (audit) s->out = "attnprop-report";
+namespace {
+
+bool ParseSeconds(const std::string& s, double lo, double hi, double* out) {
+  char* end = nullptr;
+  const double v = std::strtod(s.c_str(), &end);
+  if (s.empty() || *end || !(v >= lo && v <= hi)) return false;
+  *out = v;
+  return true;
+}
+
+}  // namespace
+
+bool ParseSelection(const std::vector<std::string>& args, Mode mode, Selection* s, bool* help, std::string* error) {
+  const bool check_kernel = mode == Mode::kCheckKernel;
+  s->options.store_dir = check_kernel ? "" : DefaultStoreDir();
+  if (mode == Mode::kAudit) s->out = "attnprop-report";
+  s->own_kernel = !check_kernel;
+  bool store_given = false, no_store = false;
   *help = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -41,8 +61,7 @@ bool ParseSelection(const std::vector<std::string>& args, bool audit, Selection*
       if (!value(&s->filter)) return *error = "--filter needs a glob", false;
     } else if (a == "--backend") {
       if (!value(&s->backend)) return *error = "--backend needs a name", false;
-      if (s->backend != "double" && s->backend != "mpfr" && s->backend != "rational" && s->backend != "float")
-        return *error = "unknown backend '" + s->backend + "' (double, mpfr, rational, float)", false;
+      if (!FindBackend(s->backend)) return *error = "unknown backend '" + s->backend + "' (" + BackendNames() + ")", false;
     } else if (a == "--cases") {
       if (!value(&v) || !ParseUint(v, &n) || n < 1 || n > 1000000)
         return *error = "--cases needs an integer in [1, 1000000]", false;
@@ -52,28 +71,67 @@ bool ParseSelection(const std::vector<std::string>& args, bool audit, Selection*
       s->options.seed = n;
     } else if (a == "--store") {
       if (!value(&s->options.store_dir) || s->options.store_dir.empty()) return *error = "--store needs a directory", false;
+      store_given = true;
     } else if (a == "--no-store") {
-      s->options.store_dir.clear();
+      no_store = true;
     } else if (a == "--no-save") {
       s->save = false;
     } else if (a == "--out") {
       if (!value(&s->out) || s->out.empty()) return *error = "--out needs a directory", false;
+    } else if (a == "--timeout") {
+      if (!value(&v) || !ParseSeconds(v, 0.01, 3600, &s->timeout_s)) return *error = "--timeout needs seconds in [0.01, 3600]", false;
+    } else if (a == "--budget") {
+      if (!value(&v) || !ParseSeconds(v, 0.1, 36000, &s->options.shrink_budget_s))
+        return *error = "--budget needs seconds in [0.1, 36000]", false;
+    } else if (a == "--json" && check_kernel) {
+      if (!value(&s->json) || s->json.empty()) return *error = "--json needs a file name", false;
+    } else if (a == "--kernel" && !check_kernel) {
+      if (!value(&s->kernel_path) || s->kernel_path.empty()) return *error = "--kernel needs a library path", false;
+    } else if (check_kernel && !a.empty() && a[0] != '-') {
+      if (!s->kernel_path.empty()) return *error = "more than one library given ('" + s->kernel_path + "', '" + a + "')", false;
+      s->kernel_path = a;
     } else {
       return *error = "unknown option '" + a + "'", false;
     }
   }
+  if (check_kernel && s->kernel_path.empty()) return *error = "no kernel library given", false;
+  // check-kernel keeps its counterexamples per kernel: ./attnprop-counterexamples/<library name>.
+  if (check_kernel && !store_given) s->options.store_dir = KernelStoreDir("attnprop-counterexamples", s->kernel_path);
+  if (no_store) s->options.store_dir.clear();
   if (s->save) s->options.save_dir = s->options.store_dir;
   return true;
 }
 
-std::vector<const PropertyDef*> Select(const Selection& s) {
-  std::vector<const PropertyDef*> out;
-  for (const auto& d : Registry()) {
+std::vector<ksuite::KernelInstance> KernelsFor(const Selection& s) {
+  std::vector<ksuite::KernelInstance> kernels;
+  if (s.own_kernel) kernels = ksuite::OwnKernelInstances();
+  for (auto& k : kernels) k.timeout_s = s.timeout_s;
+  if (!s.kernel_path.empty()) {
+    const ksuite::LoadResult load = ksuite::LoadKernel(s.kernel_path, s.timeout_s);
+    if (load.status != ksuite::LoadStatus::kOk) throw std::runtime_error(load.error);
+    kernels.push_back(ksuite::UserKernelInstance(load, s.timeout_s));
+  }
+  return kernels;
+}
+
+std::vector<PropertyDef> Select(const Selection& s, const std::vector<ksuite::KernelInstance>& kernels, bool model) {
+  std::vector<PropertyDef> out;
+  for (auto& d : ksuite::PropertiesFor(kernels, model)) {
     if (fnmatch(s.filter.c_str(), d.Name().c_str(), 0) != 0) continue;
-    if (!s.backend.empty() && d.backend != s.backend) continue;
-    out.push_back(&d);
+    if (!s.backend.empty() && d.backend != s.backend && BaseBackend(d.backend) != s.backend) continue;
+    out.push_back(std::move(d));
   }
   return out;
+}
+
+std::string KernelStoreDir(const std::string& store, const std::string& kernel_path) {
+  return (std::filesystem::path(store) / "kernels" / std::filesystem::path(kernel_path).stem()).string();
+}
+
+std::string ShellQuote(const std::string& s) {
+  std::string r = "'";
+  for (char ch : s) r += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return r + "'";
 }
 
 Progress::Progress(size_t total) : total_(total), tty_(isatty(STDERR_FILENO) == 1) {}

@@ -1,5 +1,6 @@
 // The attnprop command's subcommands (one file each, tools/cmd_*.cc) and the
-// pieces they share: option parsing, the progress display, exit statuses.
+// pieces they share: option parsing, the kernels a run checks, the progress
+// display, exit statuses.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,7 @@
 
 #include "properties/framework/property.h"
 #include "properties/framework/runner.h"
+#include "properties/kernel_suite/kernel_backend.h"
 
 namespace attnprop::cli {
 
@@ -15,31 +17,52 @@ namespace attnprop::cli {
 inline constexpr int kOk = 0;          // everything as registry.tsv expects
 inline constexpr int kUnexpected = 1;  // some verdict or stored case differs
 inline constexpr int kBadInput = 2;    // usage error, unknown id, malformed input, unwritable output
+inline constexpr int kSkipped = 77;    // check-kernel: nothing could run here (a dispatch target this CPU lacks)
 
 int List(const std::vector<std::string>& args);
 int Run(const std::vector<std::string>& args);
 int Audit(const std::vector<std::string>& args);
+int CheckKernel(const std::vector<std::string>& args);
 int Reproduce(const std::vector<std::string>& args);
 
 /// Prints "attnprop <cmd>: <error>" and the command's usage to stderr;
 /// returns kBadInput.
 int UsageError(const std::string& cmd, const std::string& error, const char* usage);
 
-/// Options shared by run and audit.
+enum class Mode { kRun, kAudit, kCheckKernel };
+
+/// Options shared by run, audit and check-kernel.
 struct Selection {
   std::string filter = "*";
   std::string backend;
-  std::string out;        // report directory ("" = none)
-  bool save = true;       // save new counterexamples into the store
-  RunOptions options;     // seed, cases, store
+  std::string out;           // report directory ("" = none)
+  std::string json;          // check-kernel --json FILE: report.json also written there
+  bool save = true;          // save new counterexamples into the store
+  RunOptions options;        // seed, cases, store
+  std::string kernel_path;   // --kernel PATH.so (run, audit) or check-kernel's PATH.so
+  bool own_kernel = true;    // attnprop's own kernel on every dispatch target (not for check-kernel)
+  double timeout_s = 5;      // per kernel call
 };
 
-/// Parses run/audit options; on error returns false with *error set.
-/// --help sets *help.
-bool ParseSelection(const std::vector<std::string>& args, bool audit, Selection* s, bool* help, std::string* error);
+/// Parses options; on error returns false with *error set. --help sets *help.
+bool ParseSelection(const std::vector<std::string>& args, Mode mode, Selection* s, bool* help, std::string* error);
 
-/// Properties matching the selection, in registration order.
-std::vector<const PropertyDef*> Select(const Selection& s);
+/// The kernels a run checks: attnprop's own on every dispatch target (when
+/// s.own_kernel), and the library at s.kernel_path (loaded and probed in a
+/// child). Throws std::runtime_error with the loader's message when the
+/// library cannot be used.
+std::vector<ksuite::KernelInstance> KernelsFor(const Selection& s);
+
+/// The properties matching the selection, in registration order, bound to
+/// the kernels (model backends only when `model`).
+std::vector<PropertyDef> Select(const Selection& s, const std::vector<ksuite::KernelInstance>& kernels, bool model);
+
+/// The store of a kernel under test inside a store directory:
+/// DIR/kernels/<library file name without extension>.
+std::string KernelStoreDir(const std::string& store, const std::string& kernel_path);
+
+/// Single-quoted for a POSIX shell.
+std::string ShellQuote(const std::string& s);
 
 /// A progress bar on a terminal (stderr), nothing otherwise.
 class Progress {

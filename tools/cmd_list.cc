@@ -7,7 +7,6 @@
 
 #include "properties/framework/catalog.h"
 #include "properties/framework/registry.h"
-#include "properties/kernel_suite/suite.h"
 #include "properties/framework/store.h"
 #include "reports/report.h"
 #include "tools/cli.h"
@@ -20,7 +19,8 @@ constexpr const char* kUsage =
     "  Lists every registered property: id/backend, kind (from the claim catalogue claims/claims.tsv:\n"
     "  identity, inequality, ...; 'ours' for our variants), expectation (registry.tsv), stored cases\n"
     "  (counterexample store), source file, and where the claim is stated. Ends with the catalogue\n"
-    "  coverage: how many claims have a property here or in the kernel suite (check-kernel).\n"
+    "  coverage: how many catalogue claims have a property. Kernel backends are listed once\n"
+    "  (kernel-f32, kernel-f64); a run binds them to each kernel it checks (kernel-f32@avx2, ...).\n"
     "  --store DIR   counterexample store to count (default: the source tree's properties/counterexamples)\n"
     "  --gaps        list instead the catalogue claims that have no property yet, with their statements\n";
 
@@ -31,11 +31,10 @@ std::string KindOf(const std::string& id) {
   return "-";
 }
 
-/// Claim ids with a property: registered ones and the kernel suite's.
+/// Claim ids with a property.
 std::set<std::string> CoveredIds() {
   std::set<std::string> ids;
   for (const auto& d : Registry()) ids.insert(d.id);
-  for (const auto& k : ksuite::KernelProperties()) ids.insert(k.id);
   return ids;
 }
 
@@ -84,7 +83,7 @@ int List(const std::vector<std::string>& args) {
   size_t have = 0;
   for (const auto& c : Catalog()) have += covered.count(c.id);
   std::cout << "catalogue coverage: " << have << " of " << Catalog().size()
-            << " claims have a property (here or in check-kernel's suite); `attnprop list --gaps` lists the rest\n";
+            << " claims have a property; `attnprop list --gaps` lists the rest\n";
   return kOk;
 }
 

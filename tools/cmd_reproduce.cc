@@ -1,5 +1,9 @@
-// attnprop reproduce ID [FILE|TOKEN]: replays one case, or a claim's stored
-// cases, without a new random search.
+// attnprop reproduce ID [FILE|TOKEN] [--kernel PATH.so]: replays one case, or
+// a claim's stored cases, without a new random search. Kernel backends are
+// bound as in a run: attnprop's own kernel per target (ID/kernel-f32@avx2),
+// and --kernel's library as plain ID/kernel-f32.
+#include <algorithm>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -8,14 +12,14 @@
 #include "properties/framework/options.h"
 #include "properties/framework/registry.h"
 #include "properties/framework/store.h"
-#include "rapidcheck/detail/Configuration.h"
+#include "properties/framework/rc_bridge.h"
 #include "tools/cli.h"
 
 namespace attnprop::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: attnprop reproduce ID [FILE|TOKEN] [--store DIR]\n"
+    "usage: attnprop reproduce ID [FILE|TOKEN] [--store DIR] [--kernel PATH.so] [--timeout S]\n"
     "  Replays cases of one property without a new random search.\n"
     "  ID      id/backend (e.g. lecture4.prop3.1.simplex_rows/double), or a claim id for all its backends\n"
     "  FILE    a counterexample store file ([case ...] ... [end] entries), or one case as Case text\n"
@@ -23,6 +27,9 @@ constexpr const char* kUsage =
     "  TOKEN   RapidCheck's reproduce string as printed by a failure (reproduce=... or its value)\n"
     "  (none)  the claim's cases in the counterexample store\n"
     "  --store DIR   counterexample store (default: the source tree's properties/counterexamples)\n"
+    "  --kernel PATH.so  the kernel library behind ID/kernel-f32 and ID/kernel-f64 (as check-kernel\n"
+    "                printed it); attnprop's own kernel is ID/kernel-f32@scalar, @avx2, @avx512\n"
+    "  --timeout S   time limit of one kernel call, seconds (default 5)\n"
     "exit status: 0 every case holds (or, for stored cases, behaves as its expect= says),\n"
     "             1 a case refutes the claim (or a stored case misbehaves), 2 bad usage or input\n";
 
@@ -103,6 +110,7 @@ bool LooksLikeToken(const std::string& s) {
 int Reproduce(const std::vector<std::string>& args) {
   std::vector<std::string> positional;
   std::string store = DefaultStoreDir();
+  Selection sel;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--help" || args[i] == "-h") {
       std::cout << kUsage;
@@ -110,6 +118,14 @@ int Reproduce(const std::vector<std::string>& args) {
     } else if (args[i] == "--store") {
       if (i + 1 >= args.size()) return UsageError("reproduce", "--store needs a directory", kUsage);
       store = args[++i];
+    } else if (args[i] == "--kernel") {
+      if (i + 1 >= args.size()) return UsageError("reproduce", "--kernel needs a library path", kUsage);
+      sel.kernel_path = args[++i];
+    } else if (args[i] == "--timeout") {
+      char* end = nullptr;
+      if (i + 1 >= args.size() || !(std::strtod(args[i + 1].c_str(), &end) > 0) || *end)
+        return UsageError("reproduce", "--timeout needs seconds", kUsage);
+      sel.timeout_s = std::strtod(args[++i].c_str(), nullptr);
     } else if (args[i].rfind("--", 0) == 0) {
       return UsageError("reproduce", "unknown option '" + args[i] + "'", kUsage);
     } else {
@@ -119,17 +135,32 @@ int Reproduce(const std::vector<std::string>& args) {
   if (positional.empty()) return UsageError("reproduce", "no property id given", kUsage);
   if (positional.size() > 2) return UsageError("reproduce", "too many arguments", kUsage);
   const std::string& id = positional[0];
-  std::vector<const PropertyDef*> defs;
-  for (const auto& d : Registry())
-    if (d.Name() == id || d.id == id) defs.push_back(&d);
-  if (defs.empty()) {
-    std::cerr << "attnprop reproduce: unknown property '" << id << "' (attnprop list shows them)\n";
+  std::vector<ksuite::KernelInstance> kernels;
+  try {
+    kernels = KernelsFor(sel);
+  } catch (const std::exception& e) {
+    std::cerr << "attnprop reproduce: " << e.what() << "\n";
     return kBadInput;
   }
+  const std::vector<PropertyDef> all = ksuite::PropertiesFor(kernels, /*model=*/true);
+  std::vector<const PropertyDef*> defs;
+  for (const auto& d : all)
+    if (d.Name() == id || d.id == id) defs.push_back(&d);
+  if (defs.empty()) {
+    std::cerr << "attnprop reproduce: unknown property '" << id << "' (attnprop list shows them"
+              << (sel.kernel_path.empty() && id.find("/kernel-") != std::string::npos && id.find('@') == std::string::npos
+                      ? "; a kernel library's properties need --kernel PATH.so"
+                      : "")
+              << ")\n";
+    return kBadInput;
+  }
+  // A kernel library's store is its own directory (as check-kernel and run --kernel keep it).
+  if (!sel.kernel_path.empty() && positional.size() == 1 && store == DefaultStoreDir())
+    store = KernelStoreDir("attnprop-counterexamples", sel.kernel_path);
 
   try {
     RunOptions o = OptionsFromEnvironment();
-    PrintBanner(std::cout, o, ActiveKernelPath());
+    PrintBanner(std::cout, o, ksuite::KernelSummary(kernels));
     if (positional.size() == 1) {
       const auto cases = LoadStore(store, defs[0]->id);
       if (cases.empty()) {
@@ -168,20 +199,20 @@ int Reproduce(const std::vector<std::string>& args) {
       return kBadInput;
     }
     const std::string token = arg.rfind("reproduce=", 0) == 0 ? arg : "reproduce=" + arg;
-    rc::detail::Configuration config;
+    std::vector<std::string> names;
     try {
-      config = rc::detail::configFromString(token);
+      names = ReproduceTokenProperties(token);
     } catch (const std::exception& e) {
-      std::cerr << "attnprop reproduce: malformed reproduce token: " << e.what() << "\n";
+      std::cerr << "attnprop reproduce: " << e.what() << "\n";
       return kBadInput;
     }
     const PropertyDef* def = nullptr;
     for (const auto* d : defs)
-      if (config.reproduce.count(d->Name())) def = d;
+      if (std::find(names.begin(), names.end(), d->Name()) != names.end()) def = d;
     if (!def) {
-      std::string names;
-      for (const auto& [k, v] : config.reproduce) names += (names.empty() ? "" : ", ") + k;
-      std::cerr << "attnprop reproduce: the token is for " << (names.empty() ? "no property" : names) << ", not " << id
+      std::string list;
+      for (const auto& k : names) list += (list.empty() ? "" : ", ") + k;
+      std::cerr << "attnprop reproduce: the token is for " << (list.empty() ? "no property" : list) << ", not " << id
                 << "\n";
       return kBadInput;
     }

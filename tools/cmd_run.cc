@@ -1,12 +1,20 @@
-// attnprop run and attnprop audit: run the selected properties through the
-// one runner (the counterexample store first), print a line each, and (audit,
-// or run --out) write the report in four formats.
+// attnprop run, attnprop audit and attnprop check-kernel: one run path. The
+// selected properties (kernel backends bound to the run's kernels) go
+// through the one runner (the counterexample store first), Judge says what
+// each result means, a line each is printed, and (audit, or --out) the
+// report is written in four formats. check-kernel is this path restricted
+// to the kernel properties of one library, with a store of its own.
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <set>
+#include <sstream>
 
+#include "properties/framework/catalog.h"
+#include "properties/framework/judge.h"
 #include "properties/framework/options.h"
 #include "properties/framework/registry.h"
 #include "properties/framework/store.h"
@@ -18,70 +26,178 @@ namespace {
 
 constexpr const char* kRunUsage =
     "usage: attnprop run [--filter GLOB] [--backend B] [--cases N] [--seed S] [--store DIR] [--no-store]\n"
-    "                    [--no-save] [--out DIR]\n"
-    "  Runs properties (stored cases first, then N random cases), one line each.\n"
-    "  --filter GLOB   only properties whose id/backend matches GLOB (e.g. 'lecture4.*')\n"
-    "  --backend B     only backend B (double, mpfr, rational, float)\n"
-    "  --cases N       random cases per property (default 100)\n"
-    "  --seed S        base seed (default 20261129; same seed, same cases)\n"
-    "  --store DIR     counterexample store (default: the source tree's properties/counterexamples)\n"
-    "  --no-store      replay no stored cases and save none\n"
-    "  --no-save       replay the store but do not add new counterexamples to it\n"
-    "  --out DIR       also write report.json, report.md, report.html, junit.xml into DIR\n"
+    "                    [--no-save] [--out DIR] [--kernel PATH.so] [--timeout S] [--budget S]\n"
+    "  Runs properties (stored cases first, then N random cases), one line each. Kernel backends run\n"
+    "  against attnprop's own kernel on every dispatch target (kernel-f32@avx2, ...; a target this CPU\n"
+    "  lacks is reported as skipped) and, with --kernel, against that library too (kernel-f32, kernel-f64).\n"
+    "  --filter GLOB    only properties whose id/backend matches GLOB (e.g. 'lecture4.*')\n"
+    "  --backend B      only backend B (double, float, mpfr, rational, kernel-f32, kernel-f64, or a full\n"
+    "                   name such as kernel-f32@avx2)\n"
+    "  --cases N        random cases per property (default 100)\n"
+    "  --seed S         base seed (default 20261129; same seed, same cases)\n"
+    "  --store DIR      counterexample store (default: the source tree's properties/counterexamples;\n"
+    "                   a --kernel library's cases live in DIR/kernels/<library name>)\n"
+    "  --no-store       replay no stored cases and save none\n"
+    "  --no-save        replay the store but do not add new counterexamples to it\n"
+    "  --out DIR        also write report.json, report.md, report.html, junit.xml into DIR\n"
+    "  --kernel PATH.so also check this kernel library (kernels/attnprop_kernel.h), in a sandbox\n"
+    "  --timeout S      time limit of one kernel call, seconds (default 5)\n"
+    "  --budget S       time spent shrinking one failure, seconds (default 20)\n"
     "exit status: 0 every verdict as registry.tsv expects, 1 some verdict differs, 2 bad usage or input\n";
 
 constexpr const char* kAuditUsage =
     "usage: attnprop audit [--out DIR] [--filter GLOB] [--backend B] [--cases N] [--seed S] [--store DIR]\n"
-    "                      [--no-store] [--no-save]\n"
-    "  The main job: runs every registered property (stored cases first) and writes the report with\n"
-    "  the tolerance audit (observed error against each declared bound; flags FAIL, LOOSE,\n"
-    "  UNJUSTIFIED, NONFINITE) into DIR: report.json, report.md, report.html, junit.xml.\n"
-    "  --out DIR       report directory (default ./attnprop-report); created if needed\n"
+    "                      [--no-store] [--no-save] [--kernel PATH.so] [--timeout S] [--budget S]\n"
+    "  The main job: runs every registered property (stored cases first), the kernel properties against\n"
+    "  attnprop's own kernel on every dispatch target this CPU supports (and --kernel's library), and\n"
+    "  writes the report with the tolerance audit (observed error against each declared bound; flags\n"
+    "  FAIL, LOOSE, UNJUSTIFIED, NONFINITE) into DIR: report.json, report.md, report.html, junit.xml.\n"
+    "  --out DIR        report directory (default ./attnprop-report); created if needed\n"
     "  other options as for `attnprop run`\n"
     "exit status: 0 every verdict as registry.tsv expects, 1 some verdict differs, 2 bad usage or input\n";
 
+constexpr const char* kCheckUsage =
+    "usage: attnprop check-kernel PATH.so [options]\n"
+    "  Checks an attention kernel library (kernels/attnprop_kernel.h, ABI v1): the attention claims and\n"
+    "  the ABI contract, as <id>/kernel-f32 and <id>/kernel-f64, against the MPFR reference. The library\n"
+    "  is loaded with dlopen; every call runs in a forked child (guard pages, canaries, a time limit).\n"
+    "  --cases N        random cases per property (default 100)\n"
+    "  --seed S         base seed (default 20261129; same seed, same cases)\n"
+    "  --filter GLOB    only properties whose <id>/<backend> matches (e.g. 'abi.*', '*/kernel-f64')\n"
+    "  --backend B      only kernel-f32 or kernel-f64\n"
+    "  --timeout S      time limit of one kernel call (default 5)\n"
+    "  --budget S       time spent shrinking one failure (default 20)\n"
+    "  --store DIR      this kernel's counterexample store: replayed first, new counterexamples saved\n"
+    "                   (default ./attnprop-counterexamples/kernels/<library name>)\n"
+    "  --no-store, --no-save   as for `attnprop run`\n"
+    "  --out DIR        write report.json, report.md, report.html, junit.xml into DIR\n"
+    "  --json FILE      write report.json to FILE too\n"
+    "  A failure prints its shrunk counterexample and the command that replays it:\n"
+    "    attnprop reproduce ID --kernel PATH.so STORE_FILE\n"
+    "environment: ATTNPROP_KERNEL_TARGET (a dispatch target, for kernels with attnprop's extension),\n"
+    "             ATTNPROP_MPFR_BITS\n"
+    "exit status: 0 all hold, 1 some property fails, 2 usage or library error, 77 the dispatch target\n"
+    "             asked for is not supported here (skipped)\n";
+
 /// Reads every store file the run will replay, before any property runs:
 /// a malformed file stops the command with its name and line.
-void CheckStore(const std::vector<const PropertyDef*>& defs, const std::string& dir) {
-  if (dir.empty()) return;
-  std::set<std::string> ids;
-  for (const auto* d : defs)
-    if (ids.insert(d->id).second) LoadStore(dir, d->id);
+void CheckStores(const std::vector<PropertyDef>& defs, const std::vector<RunOptions>& options) {
+  std::set<std::string> seen;
+  for (size_t i = 0; i < defs.size(); ++i)
+    if (!options[i].store_dir.empty() && seen.insert(options[i].store_dir + "\n" + defs[i].id).second)
+      LoadStore(options[i].store_dir, defs[i].id);
   // A store file whose claim is not registered is replayed by nothing.
-  std::error_code ec;
-  if (!std::filesystem::is_directory(dir, ec)) return;
-  for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
-    if (e.path().extension() != ".txt") continue;
-    const std::string id = e.path().stem().string();
-    if (!FindRow(id)) std::cerr << "attnprop: warning: " << e.path().string() << " names no registered claim\n";
+  std::set<std::string> dirs;
+  for (const auto& o : options)
+    if (!o.store_dir.empty()) dirs.insert(o.store_dir);
+  for (const auto& dir : dirs) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) continue;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
+      if (e.path().extension() != ".txt") continue;
+      const std::string id = e.path().stem().string();
+      if (!FindRow(id)) std::cerr << "attnprop: warning: " << e.path().string() << " names no registered claim\n";
+    }
   }
 }
 
-int Execute(const std::string& cmd, const std::vector<std::string>& args, bool audit) {
-  const char* usage = audit ? kAuditUsage : kRunUsage;
+/// What the claim states: the catalogue's statement, or the registry note of
+/// a claim we added.
+std::string Statement(const PropertyDef& d) {
+  if (const CatalogClaim* c = FindClaim(d.id)) return c->statement;
+  return d.row ? d.row->note : "";
+}
+
+std::string Indent(const std::string& text, const char* pad) {
+  std::istringstream in(text);
+  std::string out;
+  for (std::string line; std::getline(in, line);) out += pad + line + "\n";
+  return out;
+}
+
+/// The details of a result that is not as expected (or not a plain pass).
+void PrintDetails(const PropertyDef& d, const PropertyResult& r, const Judgement& j, const Selection& s,
+                  const RunOptions& o, bool check_kernel) {
+  if (check_kernel) {
+    std::cout << "\nFAIL " << d.Name() << " (" << VerdictName(r.verdict) << ")\n  claim: " << Statement(d) << "\n";
+  } else {
+    std::cout << "    " << j.why << "\n";
+  }
+  if (!r.message.empty() && (check_kernel || j.why.find(r.message) == std::string::npos))
+    std::cout << Indent(r.message, "    ");
+  if (!r.counterexample.empty())
+    std::cout << "    shrunk counterexample (" << r.shrink_steps << " shrink steps)"
+              << (r.confirmed ? (*r.confirmed ? ", confirmed" : ", NOT confirmed at higher precision") : "") << ":\n"
+              << Indent(r.counterexample, "      ");
+  const std::string kernel = s.kernel_path.empty() || BaseBackend(d.backend) != d.backend
+                                 ? ""
+                                 : " --kernel " + ShellQuote(s.kernel_path);
+  // The store file that holds the counterexample: just saved, or replayed from.
+  std::string file = r.saved_to;
+  for (const auto& rep : r.replayed)
+    if (file.empty() && rep.regression) file = StorePath(o.store_dir, d.id);
+  if (!file.empty())
+    std::cout << "    replay: attnprop reproduce " << ShellQuote(d.Name()) << kernel << " " << ShellQuote(file) << "\n";
+  if (!r.reproduce.empty())
+    std::cout << "    rerun:  attnprop reproduce " << ShellQuote(d.Name()) << kernel << " " << r.reproduce << "\n";
+  if (!r.saved_to.empty() || o.save_dir.empty() || r.store_entry.empty()) return;
+  std::cout << "    as a store entry:\n" << Indent(r.store_entry, "      ");
+}
+
+int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode mode) {
+  const bool check_kernel = mode == Mode::kCheckKernel;
+  const char* usage = mode == Mode::kAudit ? kAuditUsage : check_kernel ? kCheckUsage : kRunUsage;
   Selection s;
   s.options = OptionsFromEnvironment();
   bool help = false;
   std::string error;
-  if (!ParseSelection(args, audit, &s, &help, &error)) return UsageError(cmd, error, usage);
+  if (!ParseSelection(args, mode, &s, &help, &error)) return UsageError(cmd, error, usage);
   if (help) {
     std::cout << usage;
     return kOk;
   }
-  const auto defs = Select(s);
+  // Outputs are checked before any work: an unwritable place is bad input.
+  try {
+    if (!s.out.empty()) report::EnsureWritableDir(s.out);
+    if (!s.json.empty()) {
+      const auto parent = std::filesystem::path(s.json).parent_path();
+      report::EnsureWritableDir(parent.empty() ? "." : parent.string());
+    }
+  } catch (const std::exception& e) {
+    std::cerr << "attnprop " << cmd << ": " << e.what() << "\n";
+    return kBadInput;
+  }
+  std::vector<ksuite::KernelInstance> kernels;
+  try {
+    kernels = KernelsFor(s);
+  } catch (const std::exception& e) {
+    std::cerr << "attnprop " << cmd << ": " << e.what() << "\n";
+    return kBadInput;
+  }
+  const std::vector<PropertyDef> defs = Select(s, kernels, /*model=*/!check_kernel);
   if (defs.empty())
     return UsageError(cmd, "no property matches --filter '" + s.filter + "'" +
                                (s.backend.empty() ? "" : " --backend " + s.backend) + " (attnprop list shows them)",
                       usage);
+  // Per property: the store it replays and saves to. A kernel under test
+  // has its own directory; attnprop's own kernel shares the claims' store.
+  std::vector<RunOptions> options(defs.size(), s.options);
+  if (!check_kernel && !s.kernel_path.empty())
+    for (size_t i = 0; i < defs.size(); ++i) {
+      const BackendInfo* b = FindBackend(defs[i].backend);
+      if (!(b && b->kernel && BaseBackend(defs[i].backend) == defs[i].backend)) continue;
+      for (std::string* dir : {&options[i].store_dir, &options[i].save_dir})
+        if (!dir->empty()) *dir = KernelStoreDir(*dir, s.kernel_path);
+    }
   try {
-    CheckStore(defs, s.options.store_dir);
-    if (!s.out.empty()) report::EnsureWritableDir(s.out);
+    CheckStores(defs, options);
   } catch (const std::exception& e) {
     std::cerr << "attnprop " << cmd << ": " << e.what() << "\n";
     return kBadInput;
   }
 
-  PrintBanner(std::cout, s.options, ActiveKernelPath());
+  const std::string kernel_summary = ksuite::KernelSummary(kernels);
+  PrintBanner(std::cout, s.options, kernel_summary);
   std::cout << "store " << (s.options.store_dir.empty() ? "none" : s.options.store_dir)
             << (s.options.save_dir.empty() ? " (read only)" : "") << " | " << defs.size() << " properties\n";
 
@@ -93,49 +209,55 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, bool a
   rep.run.max_size = s.options.max_size;
   rep.run.shrink = s.options.shrink;
   rep.run.mpfr_bits = MpfrPrecisionBits();
-  rep.run.kernel = ActiveKernelPath();
+  rep.run.kernel = kernel_summary;
   rep.run.store = s.options.store_dir;
   rep.run.generated = report::UtcNow();
 
   Progress progress(defs.size());
-  int unexpected = 0;
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<size_t> unexpected;
+  size_t skipped = 0;
   for (size_t i = 0; i < defs.size(); ++i) {
-    const PropertyDef& d = *defs[i];
+    const PropertyDef& d = defs[i];
     progress.Start(i, d.Name());
     report::Entry e;
     try {
-      e.result = RunProperty(d, s.options);
+      e.result = RunProperty(d, options[i]);
     } catch (const std::exception& ex) {
       progress.Clear();
       std::cerr << "attnprop " << cmd << ": " << d.Name() << ": " << ex.what() << "\n";
       return kBadInput;
     }
-    const RegistryRow* row = FindRow(d.id);
-    e.expect = row ? row->expect : Expectation::kHolds;
-    e.as_expected = report::AsExpected(e.result.verdict, e.expect);
+    e.expect = d.row ? d.row->expect : Expectation::kHolds;
+    e.judgement = Judge(e.result, d);
     e.file = report::RelativeSource(d.file);
-    unexpected += !e.as_expected;
+    if (!e.as_expected()) unexpected.push_back(i);
+    skipped += e.judgement.skipped();
     const PropertyResult& r = e.result;
     double worst = 0;
     for (const auto& m : r.metrics) worst = std::max(worst, m.max_ratio);
     progress.Clear();
-    std::cout << "[" << i + 1 << "/" << defs.size() << "] " << std::left << std::setw(52) << d.Name() << " "
-              << std::setw(8) << VerdictName(r.verdict) << (e.as_expected ? "ok         " : "UNEXPECTED ")
-              << std::right << std::setw(5) << r.cases << " cases " << std::setw(4) << r.discarded << " discarded "
-              << std::setw(2) << r.replayed.size() << " stored  worst err/bound " << std::setprecision(3) << worst
-              << "  " << std::fixed << std::setprecision(2) << r.seconds << " s" << std::defaultfloat
-              << std::setprecision(6) << "\n";
-    if (!e.as_expected || r.verdict != Verdict::kHolds) {
-      if (!r.message.empty()) std::cout << "    " << r.message << "\n";
-      if (!r.counterexample.empty()) std::cout << "    counterexample:\n" << r.counterexample;
-      if (!r.reproduce.empty()) std::cout << "    reproduce: attnprop reproduce " << d.Name() << " " << r.reproduce << "\n";
-      if (!r.saved_to.empty()) std::cout << "    saved to " << r.saved_to << "\n";
+    std::cout << "[" << i + 1 << "/" << defs.size() << "] " << std::left << std::setw(60) << d.Name() << " "
+              << std::setw(8) << VerdictName(r.verdict)
+              << (e.judgement.skipped() ? "skipped    " : e.as_expected() ? "ok         " : "UNEXPECTED ") << std::right
+              << std::setw(5) << r.cases << " cases " << std::setw(4) << r.discarded << " discarded " << std::setw(2)
+              << r.replayed.size() << " stored  worst err/bound " << std::setprecision(3) << worst << "  "
+              << std::fixed << std::setprecision(2) << r.seconds << " s" << std::defaultfloat << std::setprecision(6)
+              << "\n";
+    if (e.judgement.skipped() && i + 1 < defs.size() && defs[i + 1].skip_reason == d.skip_reason) {
+      // One reason line per run of skipped properties.
+    } else if (e.judgement.skipped()) {
+      std::cout << "    " << e.judgement.why << "\n";
+    } else if (!check_kernel && (!e.as_expected() || r.verdict != Verdict::kHolds)) {
+      PrintDetails(d, r, e.judgement, s, options[i], false);
     }
     rep.entries.push_back(std::move(e));
   }
   progress.Clear();
-  std::cout << defs.size() - static_cast<size_t>(unexpected) << " as expected, " << unexpected << " unexpected\n";
-  if (audit) {
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (check_kernel)
+    for (size_t i : unexpected) PrintDetails(defs[i], rep.entries[i].result, rep.entries[i].judgement, s, options[i], true);
+  if (mode == Mode::kAudit) {
     // The audit's flagged rows; the full table is in the report.
     size_t metrics = 0, flagged = 0;
     for (const auto& e : rep.entries) {
@@ -150,24 +272,40 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, bool a
     }
     std::cout << "audit: " << metrics << " metrics, " << flagged << " flagged\n";
   }
-  if (!s.out.empty()) {
-    try {
+  try {
+    if (!s.out.empty()) {
       report::WriteReports(rep, s.out);
-    } catch (const std::exception& ex) {
-      std::cerr << "attnprop " << cmd << ": " << ex.what() << "\n";
-      return kBadInput;
+      std::cout << "report written to " << s.out << "/{";
+      const auto names = report::ReportFileNames();
+      for (size_t k = 0; k < names.size(); ++k) std::cout << (k ? "," : "") << names[k];
+      std::cout << "}\n";
     }
-    std::cout << "report written to " << s.out << "/{";
-    const auto names = report::ReportFileNames();
-    for (size_t k = 0; k < names.size(); ++k) std::cout << (k ? "," : "") << names[k];
-    std::cout << "}\n";
+    if (!s.json.empty()) report::WriteJsonReport(rep, s.json);
+  } catch (const std::exception& ex) {
+    std::cerr << "attnprop " << cmd << ": " << ex.what() << "\n";
+    return kBadInput;
   }
-  return unexpected ? kUnexpected : kOk;
+  const size_t ran = defs.size() - skipped;
+  if (check_kernel) {
+    std::cout << "\n" << ran - unexpected.size() << " of " << ran << " properties hold on " << s.kernel_path;
+    if (skipped) std::cout << " (" << skipped << " skipped)";
+    std::cout << " (" << std::fixed << std::setprecision(1) << seconds << " s)\n";
+    if (ran == 0) {
+      std::cout << "SKIPPED: " << defs[0].skip_reason << "\n";
+      return kSkipped;
+    }
+  } else {
+    std::cout << defs.size() - unexpected.size() - skipped << " as expected, " << unexpected.size() << " unexpected";
+    if (skipped) std::cout << ", " << skipped << " skipped";
+    std::cout << "\n";
+  }
+  return unexpected.empty() ? kOk : kUnexpected;
 }
 
 }  // namespace
 
-int Run(const std::vector<std::string>& args) { return Execute("run", args, false); }
-int Audit(const std::vector<std::string>& args) { return Execute("audit", args, true); }
+int Run(const std::vector<std::string>& args) { return Execute("run", args, Mode::kRun); }
+int Audit(const std::vector<std::string>& args) { return Execute("audit", args, Mode::kAudit); }
+int CheckKernel(const std::vector<std::string>& args) { return Execute("check-kernel", args, Mode::kCheckKernel); }
 
 }  // namespace attnprop::cli

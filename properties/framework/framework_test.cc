@@ -58,7 +58,7 @@ TEST(Case, MalformedTextNamesTheLine) {
 }
 
 TEST(Registry, EveryRowHasItsPropertyAndBack) {
-  const auto problems = RegistryProblems();
+  const auto problems = JoinRegistry();
   for (const auto& p : problems) ADD_FAILURE() << p;
 }
 

@@ -4,26 +4,13 @@
 #include <ostream>
 #include <stdexcept>
 
-#include "rapidcheck/detail/Configuration.h"
+#include "properties/framework/rc_bridge.h"
 
 namespace attnprop {
 
 RunOptions OptionsFromEnvironment() {
-  RunOptions o;
   const char* env = std::getenv("RC_PARAMS");
-  if (!env || !*env) return o;
-  rc::detail::Configuration config;
-  try {
-    config = rc::detail::configFromString(env);
-  } catch (const std::exception& e) {
-    throw std::invalid_argument(std::string("malformed RC_PARAMS: ") + e.what());
-  }
-  const std::string s(env);
-  if (s.find("seed=") != std::string::npos) o.seed = config.testParams.seed;
-  o.max_success = config.testParams.maxSuccess;
-  o.max_size = config.testParams.maxSize;
-  o.shrink = !config.testParams.disableShrinking;
-  return o;
+  return OptionsFromRcParams(env ? env : "", RunOptions{});
 }
 
 int InitMpfrPrecisionFromEnvironment() {
@@ -39,15 +26,9 @@ int InitMpfrPrecisionFromEnvironment() {
   return SetMpfrPrecisionBits(bits);
 }
 
-std::string ActiveKernelPath() {
-  const char* env = std::getenv("ATTNPROP_KERNEL");
-  return env && *env ? env : "none";
-}
-
-void PrintBanner(std::ostream& os, const RunOptions& o, const std::string& kernel_path) {
+void PrintBanner(std::ostream& os, const RunOptions& o, const std::string& kernels) {
   os << "attnprop | seed " << o.seed << " | cases " << o.max_success << " (max_size " << o.max_size
-     << (o.shrink ? "" : ", noshrink") << ") | mpfr " << MpfrPrecisionBits() << " bits | kernel " << kernel_path
-     << "\n";
+     << (o.shrink ? "" : ", noshrink") << ") | mpfr " << MpfrPrecisionBits() << " bits | kernel " << kernels << "\n";
 }
 
 }  // namespace attnprop

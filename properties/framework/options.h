@@ -20,11 +20,8 @@ RunOptions OptionsFromEnvironment();
 /// std::invalid_argument on a malformed or out-of-range value.
 int InitMpfrPrecisionFromEnvironment();
 
-/// The kernel the run checks, for the banner and the reports: the path in
-/// ATTNPROP_KERNEL, or "none". The one place that says so.
-std::string ActiveKernelPath();
-
-/// "attnprop <version> | seed S | cases N | mpfr B bits | kernel K".
-void PrintBanner(std::ostream& os, const RunOptions& o, const std::string& kernel_path);
+/// "attnprop | seed S | cases N | mpfr B bits | kernel K": `kernels` says
+/// which kernels the kernel backends run against (see KernelSummary).
+void PrintBanner(std::ostream& os, const RunOptions& o, const std::string& kernels);
 
 }  // namespace attnprop

@@ -45,11 +45,14 @@
 #include <vector>
 
 #include "model/scalar.h"
+#include "properties/framework/backend.h"
 #include "properties/framework/case.h"
 #include "properties/framework/check.h"
 #include "properties/framework/size_budget.h"
 
 namespace attnprop {
+
+struct RegistryRow;  // registry.h
 
 struct PropertyDef {
   std::string id;       // claim id, verbatim from claims.tsv
@@ -66,6 +69,11 @@ struct PropertyDef {
   /// HypothesesHold when the claim defines it; default: accept).
   std::function<bool(const Case&)> hypotheses_hold = [](const Case&) { return true; };
   std::vector<Tolerance> tolerances;
+  /// Non-empty: the property cannot run here (a kernel dispatch target this
+  /// CPU lacks); it is reported as skipped with this reason.
+  std::string skip_reason;
+  /// Its registry.tsv row, joined once at start-up (JoinRegistry).
+  const RegistryRow* row = nullptr;
 
   std::string Name() const { return id + "/" + backend; }
 };
@@ -85,11 +93,11 @@ template <class Claim, class S>
 PropertyDef MakeDef(const char* file) {
   PropertyDef d;
   d.id = Claim::kId;
-  d.backend = ScalarTraits<S>::kBackend;
+  d.backend = BackendOf<S>::kName;
   d.file = file;
   d.hypotheses = [] { return Claim::template Hypotheses<S>(); };
   d.conclusion = [](const Case& c) { Claim::template Conclusion<S>(c); };
-  if constexpr (ScalarTraits<S>::kExact) {
+  if constexpr (BackendOf<S>::kConfirmInItself) {
     d.confirm = d.conclusion;
   } else {
     d.confirm = [](const Case& c) {
@@ -99,7 +107,13 @@ PropertyDef MakeDef(const char* file) {
   }
   if constexpr (requires { Claim::kSource; }) d.source = Claim::kSource;
   if constexpr (HasHypothesesHold<Claim>) d.hypotheses_hold = [](const Case& c) { return bool(Claim::HypothesesHold(c)); };
-  d.tolerances = Claim::Tolerances();
+  // Tolerances per backend where they differ (a model bound and a kernel
+  // bound): `template <class S> static std::vector<Tolerance> Tolerances()`.
+  if constexpr (requires { Claim::template Tolerances<S>(); }) {
+    d.tolerances = Claim::template Tolerances<S>();
+  } else {
+    d.tolerances = Claim::Tolerances();
+  }
   return d;
 }
 }  // namespace internal

@@ -1,5 +1,6 @@
 #include "properties/framework/registry.h"
 
+#include "properties/framework/backend.h"
 #include "properties/framework/catalog.h"
 
 #include <set>
@@ -62,6 +63,7 @@ std::vector<RegistryRow> ParseRegistry(const std::string& tsv) {
     }
     if (!f[3].empty() && f[3] != "-") r.labels = Split(f[3], ',');
     r.note = f[4];
+    r.line = n;
     rows.push_back(std::move(r));
   }
   return rows;
@@ -78,25 +80,34 @@ const RegistryRow* FindRow(const std::string& id) {
   return nullptr;
 }
 
-std::vector<std::string> RegistryProblems() {
+std::vector<std::string> JoinRegistry() {
   std::vector<std::string> problems;
   std::set<std::string> listed;
   for (const auto& r : RegistryRows()) {
+    const std::string at = "registry.tsv line " + std::to_string(r.line) + ": ";
     // Ids are the contract: a row is a catalogue claim, our variant of one
     // (suffix .ours), or a claim we added (note starting "NEW:").
     const bool ours = r.id.size() > 5 && r.id.compare(r.id.size() - 5, 5, ".ours") == 0;
     const std::string base = ours ? r.id.substr(0, r.id.size() - 5) : r.id;
     if (!FindClaim(base) && r.note.rfind("NEW:", 0) != 0)
-      problems.push_back("registry.tsv id " + r.id + " is not in claims/claims.tsv (ids are verbatim; "
+      problems.push_back(at + r.id + " is not in claims/claims.tsv (ids are verbatim; "
                          "a claim we add needs a note starting NEW:)");
     for (const auto& b : r.backends) {
+      if (!FindBackend(b) || BaseBackend(b) != b) {
+        problems.push_back(at + r.id + ": unknown backend '" + b + "' (" + BackendNames() + ")");
+        continue;
+      }
       listed.insert(r.id + "/" + b);
       if (!FindProperty(r.id + "/" + b))
-        problems.push_back("registry.tsv lists " + r.id + "/" + b + " but no property is registered");
+        problems.push_back(at + r.id + "/" + b + " is listed but no property is registered under that name");
     }
   }
-  for (const auto& d : Registry())
-    if (!listed.count(d.Name())) problems.push_back(d.Name() + " is registered but not listed in registry.tsv");
+  for (auto& d : Registry()) {
+    d.row = FindRow(d.id);
+    if (!listed.count(d.Name()))
+      problems.push_back(d.Name() + " (registered in " + d.file + ") has no backend '" + d.backend +
+                         "' in " + (d.row ? "registry.tsv line " + std::to_string(d.row->line) : "registry.tsv (no row)"));
+  }
   return problems;
 }
 

@@ -19,15 +19,19 @@ struct RegistryRow {
   Expectation expect = Expectation::kHolds;
   std::vector<std::string> labels;  // extra ctest labels beyond the backend
   std::string note;                 // why refuted, or what is ours
+  int line = 0;                     // its line in registry.tsv
 };
 
 /// The rows of registry.tsv, in file order.
 const std::vector<RegistryRow>& RegistryRows();
 /// The row of a claim id, or null.
 const RegistryRow* FindRow(const std::string& id);
-/// Mismatches between registry.tsv and the registered properties (a row
-/// without its property, a property without its row); empty when consistent.
-std::vector<std::string> RegistryProblems();
+/// Joins registry.tsv to the registered properties, once, at start-up: sets
+/// each PropertyDef::row, and returns the configuration errors (a row
+/// without its property, a property without its row, an unknown backend, an
+/// id not in the catalogue), each naming the row's line and the property's
+/// file; empty when consistent. Idempotent.
+std::vector<std::string> JoinRegistry();
 
 /// Parses the TSV text (exposed for tests). Throws std::runtime_error naming
 /// the line on a malformed row.

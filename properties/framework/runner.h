@@ -1,9 +1,16 @@
-// The one runner: owns the RapidCheck loop for a property and records what
-// the audit and the reports need. The ctest tests and the attnprop command
-// both run properties through RunProperty.
+// The one runner: owns the run of one property (stored cases first, then the
+// random cases through RapidCheck, then the shrunk counterexample confirmed)
+// and records what the audit and the reports need. ctest, `attnprop run`,
+// `audit`, `reproduce` and `check-kernel` all run properties through
+// RunProperty; Judge (judge.h) decides what a result means.
+//   runner.cc     this orchestration
+//   rc_bridge.cc  the RapidCheck loop (the only file that includes rc::detail)
+//   replay.cc     the store-replay phase
+//   audit_stats.cc  observed error per metric (the tolerance audit's numbers)
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -21,6 +28,10 @@ struct RunOptions {
   int max_success = 100;         // cases that must pass
   int max_size = 100;            // RapidCheck size; > 100 is UB in this snapshot
   bool shrink = true;
+  /// Shrinking one failure stops after this many seconds (a kernel that hangs
+  /// on every case would otherwise cost a time limit per shrink step); the
+  /// smallest failing case found so far is the counterexample.
+  double shrink_budget_s = 20;
   std::string reproduce;         // a reproduce token ("reproduce=...") or empty
   /// The counterexample store replayed before the random cases ("" = none).
   std::string store_dir;
@@ -29,7 +40,9 @@ struct RunOptions {
   std::string save_dir;
 };
 
-enum class Verdict { kHolds, kRefuted, kError };
+/// kSkipped: the property could not run here (a kernel dispatch target this
+/// CPU lacks); never counted as holding.
+enum class Verdict { kHolds, kRefuted, kError, kSkipped };
 const char* VerdictName(Verdict v);
 
 /// Observed errors of one tolerance metric over the counted cases (shrink
@@ -45,6 +58,7 @@ struct MetricStats {
   double mean_in_u = 0;      // mean observed / unit roundoff (0 if exact)
   double max_bound = 0;      // largest finite bound seen (0: an exact check)
   bool nonfinite = false;    // some observed error or bound was NaN or inf
+  int64_t finite_count = 0;  // checks with finite error and bound
   std::vector<double> ratios;  // one per case, for histograms
   std::string worst_case;      // Case::ToText of the case with max_ratio
 };
@@ -55,12 +69,13 @@ struct ReplayOutcome {
   std::string origin;  // FILE:LINE
   StoredCase::Expect expect = StoredCase::Expect::kHolds;
   bool ok = false;     // behaved as its `expect` says (see RunProperty)
+  bool regression = false;  // an expect=holds case that fails the claim again
   std::string detail;  // what was seen
 };
 
 struct PropertyResult {
   std::string id;
-  std::string backend;
+  std::string backend;  // full backend name ("kernel-f32@avx2")
   Verdict verdict = Verdict::kError;
   int cases = 0;       // cases run to completion (passed, or the failure)
   int discarded = 0;   // cases whose hypotheses were not met
@@ -72,6 +87,7 @@ struct PropertyResult {
   std::optional<Case> counterexample_case;
   std::string reproduce;       // token for RC_PARAMS / attnprop reproduce
   int shrink_steps = 0;
+  bool shrink_budget_hit = false;  // shrinking stopped at RunOptions::shrink_budget_s
   /// The counterexample, re-checked in the higher-precision `confirm`: true
   /// when it fails there too (a real refutation, not a rounding artefact).
   std::optional<bool> confirmed;
@@ -90,16 +106,18 @@ struct PropertyResult {
 ///    pinned_refutation is set and the verdict is refuted.
 /// A stored case that does not behave so makes the verdict kError. A new
 /// counterexample of a claim registered `holds` is saved to options.save_dir.
-/// Throws StoreError for a malformed store file, std::invalid_argument or
-/// rc::detail::ConfigurationException for a bad reproduce token.
+/// A property whose def.skip_reason is set is not run (kSkipped).
+/// Throws StoreError for a malformed store file, std::invalid_argument for a
+/// bad reproduce token.
 PropertyResult RunProperty(const PropertyDef& def, const RunOptions& options);
 
-/// Replays one case as RunProperty replays a stored one.
+/// Replays one case as RunProperty replays a stored one (replay.cc).
 ReplayOutcome ReplayCase(const PropertyDef& def, const StoredCase& stored);
 
 /// Runs the conclusion on one given case (a stored counterexample): nullopt
 /// when it holds, else the failure message; a case without the fields the
-/// claim reads in this backend gives a message starting with kCaseMisfit.
+/// claim reads in this backend gives a message starting with kCaseMisfit
+/// (rc_bridge.cc: it catches RapidCheck's case results).
 std::optional<std::string> CheckCase(const std::function<void(const Case&)>& conclusion, const Case& c);
 
 inline constexpr const char* kCaseMisfit = "the case does not fit the claim in this backend: ";

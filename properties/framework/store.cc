@@ -1,5 +1,8 @@
 #include "properties/framework/store.h"
 
+#include "properties/framework/atomic_file.h"
+#include "properties/framework/backend.h"
+
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -48,17 +51,18 @@ bool ValidName(const std::string& s) {
   });
 }
 
-const std::set<std::string>& KnownBackends() {
-  static const std::set<std::string> k = {"double", "float", "mpfr", "rational"};
-  return k;
-}
-
 }  // namespace
 
 const char* ExpectName(StoredCase::Expect e) { return e == StoredCase::Expect::kRefutes ? "refutes" : "holds"; }
 
 bool StoredCase::AppliesTo(const std::string& backend) const {
-  return backends.empty() || std::find(backends.begin(), backends.end(), backend) != backends.end();
+  // An entry without backends= is a model case: kernel cases name theirs
+  // (kernel-f32 covers every instance, kernel-f32@avx2 one).
+  const BackendInfo* info = FindBackend(backend);
+  if (backends.empty()) return !(info && info->kernel);
+  const std::string base(BaseBackend(backend));
+  return std::find(backends.begin(), backends.end(), backend) != backends.end() ||
+         std::find(backends.begin(), backends.end(), base) != backends.end();
 }
 
 std::vector<StoredCase> ParseStore(const std::string& text, const std::string& file) {
@@ -99,7 +103,7 @@ std::vector<StoredCase> ParseStore(const std::string& text, const std::string& f
       } else if (key == "backends") {
         if (value != "all") {
           for (const auto& b : SplitOn(value, ',')) {
-            if (!KnownBackends().count(b)) fail(line_no, "unknown backend '" + b + "' (double, float, mpfr, rational, or all)");
+            if (!FindBackend(b)) fail(line_no, "unknown backend '" + b + "' (" + BackendNames() + ", or all)");
             c.backends.push_back(b);
           }
         }
@@ -165,35 +169,6 @@ std::vector<StoredCase> LoadStore(const std::string& dir, const std::string& cla
   std::ostringstream text;
   text << in.rdbuf();
   return ParseStore(text.str(), path);
-}
-
-void WriteFileAtomically(const std::string& path, const std::string& text) {
-  const std::filesystem::path target(path);
-  std::filesystem::path dir = target.parent_path();
-  if (dir.empty()) dir = ".";
-  std::string name = ".";  // built piecewise: g++ 12 warns falsely (-Wrestrict) on a + chain
-  name.append(target.filename().string()).append(".tmpXXXXXX");
-  std::string tmp = (dir / name).string();
-  const int fd = mkstemp(tmp.data());
-  if (fd < 0) throw std::runtime_error("cannot write in " + dir.string() + ": " + std::strerror(errno));
-  size_t done = 0;
-  while (done < text.size()) {
-    const ssize_t n = write(fd, text.data() + done, text.size() - done);
-    if (n < 0) {
-      const int err = errno;
-      close(fd);
-      unlink(tmp.c_str());
-      throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(err));
-    }
-    done += static_cast<size_t>(n);
-  }
-  // mkstemp makes the file 0600; a report or store file is for everyone.
-  fchmod(fd, 0644);
-  if (close(fd) != 0 || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    unlink(tmp.c_str());
-    throw std::runtime_error("cannot write " + path + ": " + std::strerror(err));
-  }
 }
 
 bool SaveToStore(const std::string& dir, const std::string& claim_id, StoredCase entry) {

@@ -27,6 +27,9 @@ struct StoredCase {
   Case value;
   std::string origin;                 // "FILE:LINE" of its header, for messages
 
+  /// Whether the entry is replayed in `backend` (a full name such as
+  /// "kernel-f32@avx2"): an entry without backends= applies to every model
+  /// backend and to no kernel backend.
   bool AppliesTo(const std::string& backend) const;
 };
 
@@ -52,10 +55,6 @@ std::vector<StoredCase> LoadStore(const std::string& dir, const std::string& cla
 /// false when the case was already stored. Throws StoreError when the
 /// existing file is malformed or the directory cannot be written.
 bool SaveToStore(const std::string& dir, const std::string& claim_id, StoredCase entry);
-
-/// Writes `text` to `path` through a temporary file in the same directory and
-/// a rename. Throws std::runtime_error naming the path on failure.
-void WriteFileAtomically(const std::string& path, const std::string& text);
 
 /// The store in the source tree this binary was built from
 /// (<source>/properties/counterexamples).

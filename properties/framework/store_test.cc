@@ -10,6 +10,7 @@
 
 #include "properties/framework/property.h"
 #include "properties/framework/runner.h"
+#include "properties/framework/atomic_file.h"
 #include "properties/framework/store.h"
 
 namespace attnprop {

@@ -1,9 +1,9 @@
-// The property test binary: every registered property becomes the gtest
-// `<doc>.<rest of id>/<backend>`, i.e. the ctest name `<id>/<backend>`.
-// The counterexample store (properties/counterexamples) is replayed first.
-// A holds-claim must hold; a known-refuted claim's pinned counterexample must
-// still refute it (in the store, and confirmed at higher precision); the
-// random search may or may not find another.
+// The property test binary: every property becomes the gtest
+// `<doc>.<rest of id>/<backend>`, i.e. the ctest name `<id>/<backend>`;
+// kernel backends run against attnprop's own kernel once per dispatch target
+// (`<id>/kernel-f32@avx2`). The counterexample store (properties/
+// counterexamples) is replayed first. Judge (judge.h) decides pass or fail,
+// as for `attnprop run`; a dispatch target this CPU lacks is a gtest skip.
 //   attnprop_properties [--property=ID/BACKEND] [--store=DIR] [--store-out=DIR] [gtest flags]
 // --store: the store replayed (default: the source tree's); --store-out:
 // where a new counterexample is saved (default: nowhere; never the source
@@ -11,13 +11,16 @@
 // Environment: RC_PARAMS (seed, max_success, reproduce=...), ATTNPROP_MPFR_BITS.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <iostream>
 
+#include "properties/framework/judge.h"
 #include "properties/framework/options.h"
+#include "properties/framework/rc_bridge.h"
 #include "properties/framework/registry.h"
 #include "properties/framework/store.h"
-#include "rapidcheck/detail/Configuration.h"
+#include "properties/kernel_suite/kernel_backend.h"
 
 namespace attnprop {
 namespace {
@@ -31,8 +34,8 @@ class PropertyTest : public ::testing::Test {
   void TestBody() override {
     RunOptions o = g_options;
     if (!g_reproduce_env.empty()) {
-      const auto cfg = rc::detail::configFromString(g_reproduce_env);
-      if (cfg.reproduce.count(def_->Name())) o.reproduce = g_reproduce_env;
+      const auto names = ReproduceTokenProperties(g_reproduce_env.substr(g_reproduce_env.find("reproduce=")));
+      if (std::find(names.begin(), names.end(), def_->Name()) != names.end()) o.reproduce = g_reproduce_env;
     }
     const PropertyResult r = RunProperty(*def_, o);
     std::cout << def_->Name() << ": " << VerdictName(r.verdict) << " after " << r.cases << " cases ("
@@ -40,32 +43,21 @@ class PropertyTest : public ::testing::Test {
     for (const auto& rep : r.replayed)
       std::cout << "  stored case " << rep.name << " (expect " << ExpectName(rep.expect)
                 << "): " << (rep.ok ? "ok" : "NOT OK") << ", " << rep.detail << "\n";
-    const RegistryRow* row = FindRow(def_->id);
-    ASSERT_NE(row, nullptr);
-    std::string store_note;
-    if (!r.store_entry.empty()) {
-      store_note = r.saved_to.empty() ? "\nStore entry (paste into " + StorePath(DefaultStoreDir(), def_->id) + "):\n"
-                                      : "\nSaved to " + r.saved_to + ":\n";
-      store_note += r.store_entry;
-    }
-    if (row->expect == Expectation::kHolds) {
-      EXPECT_STREQ(VerdictName(r.verdict), "holds")
-          << def_->Name() << " " << VerdictName(r.verdict) << ": " << r.message << "\nShrunk counterexample ("
-          << r.shrink_steps << " shrink steps):\n"
-          << r.counterexample << "Reproduce: RC_PARAMS=\"" << r.reproduce << "\" ctest -R '^" << def_->Name()
-          << "$' --output-on-failure" << store_note;
-    } else {
-      EXPECT_STREQ(VerdictName(r.verdict), "refuted")
-          << def_->Name() << " is registered as refuted but " << VerdictName(r.verdict) << ": " << r.message;
-      EXPECT_TRUE(r.pinned_refutation)
-          << def_->Name() << " is registered as refuted but no pinned counterexample (expect=refutes, backend "
-          << def_->backend << ") in " << StorePath(g_options.store_dir, def_->id)
-          << " reproduces: it must still refute, satisfy the hypotheses and be confirmed at higher precision."
-          << store_note;
-      if (r.confirmed.has_value() && !r.pinned_refutation) {
-        EXPECT_TRUE(*r.confirmed) << "the random counterexample does not survive higher precision\n" << r.counterexample;
-      }
-    }
+    const Judgement j = Judge(r, *def_);
+    if (j.skipped()) GTEST_SKIP() << j.why;
+    std::string details;
+    if (!r.counterexample.empty())
+      details += "\nShrunk counterexample (" + std::to_string(r.shrink_steps) + " shrink steps):\n" + r.counterexample;
+    if (!r.reproduce.empty())
+      details += "Reproduce: RC_PARAMS=\"" + r.reproduce + "\" ctest -R '^" + def_->Name() + "$' --output-on-failure";
+    if (!r.store_entry.empty())
+      details += (r.saved_to.empty() ? "\nStore entry (paste into " + StorePath(DefaultStoreDir(), def_->id) + "):\n"
+                                     : "\nSaved to " + r.saved_to + ":\n") +
+                 r.store_entry;
+    EXPECT_TRUE(j.as_expected()) << def_->Name() << ": " << j.why << details;
+    if (j.as_expected() && r.verdict == Verdict::kRefuted && !r.pinned_refutation)
+      std::cout << "note: refuted by the search alone; pin the counterexample in "
+                << StorePath(g_options.store_dir, def_->id) << details << "\n";
   }
 
  private:
@@ -83,6 +75,8 @@ int main(int argc, char** argv) {
     if (std::strncmp(argv[i], "--store=", 8) == 0) store = argv[i] + 8;
     if (std::strncmp(argv[i], "--store-out=", 12) == 0) store_out = argv[i] + 12;
   }
+  const std::vector<ksuite::KernelInstance> kernels = ksuite::OwnKernelInstances();
+  std::vector<PropertyDef> defs;
   try {
     g_options = OptionsFromEnvironment();
     g_options.store_dir = store;
@@ -90,21 +84,22 @@ int main(int argc, char** argv) {
     InitMpfrPrecisionFromEnvironment();
     const char* env = std::getenv("RC_PARAMS");
     if (env && std::strstr(env, "reproduce=")) g_reproduce_env = env;
-    const auto problems = RegistryProblems();
+    const auto problems = JoinRegistry();
     if (!problems.empty()) {
       for (const auto& p : problems) std::cerr << "attnprop: " << p << "\n";
       return 2;
     }
+    defs = ksuite::PropertiesFor(kernels, /*model=*/true);
   } catch (const std::exception& e) {
     std::cerr << "attnprop: " << e.what() << "\n";
     return 2;
   }
-  if (!only.empty() && !FindProperty(only)) {
+  if (!only.empty() && std::none_of(defs.begin(), defs.end(), [&](const PropertyDef& d) { return d.Name() == only; })) {
     std::cerr << "attnprop: no property named '" << only << "'\n";
     return 2;
   }
-  PrintBanner(std::cout, g_options, ActiveKernelPath());
-  for (const auto& def : Registry()) {
+  PrintBanner(std::cout, g_options, ksuite::KernelSummary(kernels));
+  for (const auto& def : defs) {
     const auto dot = def.id.find('.');
     const std::string suite = def.id.substr(0, dot), name = def.id.substr(dot + 1) + "/" + def.backend;
     const PropertyDef* p = &def;

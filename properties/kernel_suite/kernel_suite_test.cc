@@ -1,39 +1,71 @@
-// Tests of the kernel property suite itself, on the plug-ins built from
-// plugins/plugin_kernel.cc: the correct reference passes every property;
-// each broken kernel is refuted by the property expected to catch it, with a
-// shrunk counterexample that replays; a crash and a hang are reported as the
+// Tests of the kernel backends, on the plug-ins built from
+// plugins/plugin_kernel.cc, through the one run path (PropertiesFor, then
+// RunProperty and Judge as every command runs them): the correct reference
+// passes every kernel property; each broken kernel is refuted by the
+// property expected to catch it, with a shrunk counterexample that is saved
+// to its store and replays there; a crash and a hang are reported as the
 // outcome of a case; load errors are clear.
 #include <gtest/gtest.h>
 
 #include <unistd.h>
 
+#include <filesystem>
+#include <fnmatch.h>
 #include <iostream>
+#include <list>
 #include <sstream>
 
+#include "properties/framework/backend.h"
+#include "properties/framework/judge.h"
 #include "properties/framework/options.h"
-#include "properties/kernel_suite/suite.h"
+#include "properties/framework/registry.h"
+#include "properties/framework/replay.h"
+#include "properties/kernel_suite/kernel_backend.h"
 
 namespace attnprop::ksuite {
 namespace {
 
 std::string Plugin(const std::string& name) { return std::string(ATTNPROP_PLUGIN_DIR) + "/" + name + ".so"; }
 
-SuiteReport RunOn(const std::string& plugin, const std::string& filter, int cases, double timeout_s = 5,
-                double budget_s = 20) {
-  SuiteOptions o;
-  o.path = Plugin(plugin);
-  o.filter = filter;
-  o.cases = cases;
-  o.timeout_s = timeout_s;
-  o.budget_s = budget_s;
-  o.save_dir = "kernel-suite-test-cases";
-  return RunSuite(o, std::cout);
+struct Outcome {
+  PropertyDef def;
+  PropertyResult result;
+};
+
+/// Runs the kernel properties matching `filter` on a plug-in, saving new
+/// counterexamples into `store` (a fresh directory).
+std::vector<Outcome> RunOn(const std::string& plugin, const std::string& filter, int cases, double timeout_s = 5,
+                           double budget_s = 20, const std::string& store = "") {
+  EXPECT_TRUE(JoinRegistry().empty());
+  const LoadResult load = LoadKernel(Plugin(plugin), timeout_s);
+  EXPECT_EQ(load.status, LoadStatus::kOk) << load.error;
+  if (load.status != LoadStatus::kOk) return {};
+  // The instances must outlive the bound definitions.
+  static std::list<std::vector<KernelInstance>> kept;
+  kept.push_back({UserKernelInstance(load, timeout_s)});
+  RunOptions o;
+  o.max_success = cases;
+  o.shrink_budget_s = budget_s;
+  o.store_dir = o.save_dir = store;
+  std::vector<Outcome> out;
+  for (auto& d : PropertiesFor(kept.back(), /*model=*/false)) {
+    if (fnmatch(filter.c_str(), d.Name().c_str(), 0) != 0) continue;
+    PropertyResult r = RunProperty(d, o);
+    out.push_back({std::move(d), std::move(r)});
+  }
+  return out;
 }
 
-const PropertyOutcome* Find(const SuiteReport& r, const std::string& name) {
-  for (const auto& p : r.properties)
-    if (p.name == name) return &p;
+const Outcome* Find(const std::vector<Outcome>& r, const std::string& name) {
+  for (const auto& p : r)
+    if (p.def.Name() == name) return &p;
   return nullptr;
+}
+
+std::string FreshDir(const std::string& name) {
+  const std::string dir = "kernel-suite-test-cases/" + name;
+  std::filesystem::remove_all(dir);
+  return dir;
 }
 
 class Reference : public ::testing::TestWithParam<const char*> {};
@@ -42,17 +74,19 @@ class Reference : public ::testing::TestWithParam<const char*> {};
 // over key blocks with online rescaling and FMA): the bounds admit both.
 TEST_P(Reference, EveryPropertyHolds) {
   InitMpfrPrecisionFromEnvironment();
-  const SuiteReport r = RunOn(GetParam(), "*", 20);  // kernel.reference*_plugin/* run 30 more
-  ASSERT_EQ(r.load.status, LoadStatus::kOk) << r.load.error;
-  // Every property of the suite ran, once per dtype (f64_only ones once).
+  const auto r = RunOn(GetParam(), "*", 20);  // kernel.reference*_plugin/* run 30 more
+  // Every registered kernel property ran, once per kernel backend it has.
   size_t expected = 0;
-  for (const auto& p : KernelProperties()) expected += p.f64_only ? 1 : 2;
-  ASSERT_EQ(r.properties.size(), expected);
-  for (const auto& p : r.properties) {
-    EXPECT_EQ(p.result.verdict, Verdict::kHolds) << p.name << ": " << p.result.message << "\n" << p.result.counterexample;
-    EXPECT_GE(p.result.cases, 20) << p.name << " ran too few cases (" << p.result.discarded << " discarded)";
+  for (const auto& d : Registry()) {
+    const BackendInfo* b = FindBackend(d.backend);
+    expected += b && b->kernel;
   }
-  EXPECT_TRUE(r.AllHold());
+  ASSERT_EQ(r.size(), expected);
+  for (const auto& p : r) {
+    EXPECT_EQ(p.result.verdict, Verdict::kHolds) << p.def.Name() << ": " << p.result.message << "\n" << p.result.counterexample;
+    EXPECT_TRUE(Judge(p.result, p.def).as_expected()) << p.def.Name();
+    EXPECT_GE(p.result.cases, 20) << p.def.Name() << " ran too few cases (" << p.result.discarded << " discarded)";
+  }
 }
 
 INSTANTIATE_TEST_SUITE_P(Kernels, Reference, ::testing::Values("reference", "reference_online"));
@@ -68,25 +102,32 @@ class Broken : public ::testing::TestWithParam<BrokenCase> {};
 TEST_P(Broken, CaughtByTheExpectedPropertyWithAShrunkCounterexample) {
   InitMpfrPrecisionFromEnvironment();
   const BrokenCase& b = GetParam();
-  const SuiteReport r = RunOn(b.plugin, b.property, 30);
-  ASSERT_EQ(r.load.status, LoadStatus::kOk) << r.load.error;
-  const PropertyOutcome* p = Find(r, b.property);
+  const std::string store = FreshDir(std::string(b.plugin) + "-" + std::to_string(std::hash<std::string>{}(b.property)));
+  const auto r = RunOn(b.plugin, b.property, 30, 5, 20, store);
+  const Outcome* p = Find(r, b.property);
   ASSERT_NE(p, nullptr) << b.property << " did not run";
   ASSERT_EQ(p->result.verdict, Verdict::kRefuted) << b.plugin << " was not caught by " << b.property;
+  EXPECT_FALSE(Judge(p->result, p->def).as_expected());
   EXPECT_NE(p->result.message.find(b.message), std::string::npos) << p->result.message;
   ASSERT_TRUE(p->result.counterexample_case.has_value());
-  EXPECT_FALSE(p->replay.empty());
-  std::cout << b.plugin << " caught by " << p->name << ": " << p->result.message << "\nshrunk ("
+  EXPECT_FALSE(p->result.saved_to.empty()) << "the counterexample was not saved to the kernel's store";
+  std::cout << b.plugin << " caught by " << p->def.Name() << ": " << p->result.message << "\nshrunk ("
             << p->result.shrink_steps << " steps):\n"
             << p->result.counterexample;
-  // The counterexample replays from its file, and still fails.
-  SuiteOptions o;
-  o.path = Plugin(b.plugin);
-  o.filter = b.property;
-  o.replay_file = p->case_file;
-  const SuiteReport again = RunSuite(o, std::cout);
-  ASSERT_EQ(again.properties.size(), 1u);
-  EXPECT_EQ(again.properties[0].result.verdict, Verdict::kRefuted) << "the saved counterexample does not replay";
+  // The saved counterexample replays on the property it was saved from, and still fails.
+  const StorePhase replay = ReplayStore(p->def, store);
+  ASSERT_EQ(replay.cases.size(), 1u);
+  EXPECT_TRUE(replay.regression.has_value()) << "the saved counterexample does not replay: " << replay.outcomes[0].detail;
+  // ...and on that property only: another backend's run does not replay it.
+  PropertyDef other = p->def;
+  other.backend = BaseBackend(p->def.backend) == "kernel-f32" ? "kernel-f64" : "kernel-f32";
+  EXPECT_TRUE(ReplayStore(other, store).cases.empty());
+  // A second run replays it before any random case.
+  const auto again = RunOn(b.plugin, b.property, 30, 5, 20, store);
+  ASSERT_EQ(again.size(), 1u);
+  EXPECT_EQ(again[0].result.verdict, Verdict::kRefuted);
+  ASSERT_EQ(again[0].result.replayed.size(), 1u);
+  EXPECT_TRUE(again[0].result.replayed[0].regression);
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -116,9 +157,9 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(Isolation, ACrashIsReportedWithItsShrunkCase) {
   InitMpfrPrecisionFromEnvironment();
-  const SuiteReport r = RunOn("broken_crash", "lecture4.prop7.2.nadaraya_watson_form/kernel-f32", 30);
-  ASSERT_EQ(r.properties.size(), 1u);
-  const PropertyOutcome& p = r.properties[0];
+  const auto r = RunOn("broken_crash", "lecture4.prop7.2.nadaraya_watson_form/kernel-f32", 30);
+  ASSERT_EQ(r.size(), 1u);
+  const Outcome& p = r[0];
   ASSERT_EQ(p.result.verdict, Verdict::kRefuted);
   EXPECT_NE(p.result.message.find("signal 11"), std::string::npos) << p.result.message;
   ASSERT_TRUE(p.result.counterexample_case.has_value());
@@ -132,9 +173,9 @@ TEST(Isolation, ACrashIsReportedWithItsShrunkCase) {
 
 TEST(Isolation, AHangIsReportedAsATimeout) {
   InitMpfrPrecisionFromEnvironment();
-  const SuiteReport r = RunOn("broken_hang", "abi.repeatable/kernel-f32", 30, 0.25, 8);
-  ASSERT_EQ(r.properties.size(), 1u);
-  const PropertyOutcome& p = r.properties[0];
+  const auto r = RunOn("broken_hang", "abi.repeatable/kernel-f32", 30, 0.25, 8);
+  ASSERT_EQ(r.size(), 1u);
+  const Outcome& p = r[0];
   ASSERT_EQ(p.result.verdict, Verdict::kRefuted);
   EXPECT_NE(p.result.message.find("timed out"), std::string::npos) << p.result.message;
   ASSERT_TRUE(p.result.counterexample_case.has_value());

@@ -1,0 +1,61 @@
+#include "properties/framework/audit_stats.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnprop {
+
+MetricAccumulator::MetricAccumulator(const std::vector<Tolerance>& tolerances, double u) : u_(u) {
+  for (const auto& t : tolerances) {
+    MetricStats m;
+    m.tolerance = t;
+    stats_.push_back(m);
+  }
+}
+
+void MetricAccumulator::StartCase(const Case& c) {
+  pending_.clear();
+  current_ = c;
+}
+
+void MetricAccumulator::Observe(const Observation& o) { pending_.push_back(o); }
+
+MetricStats& MetricAccumulator::StatsFor(const std::string& metric) {
+  for (auto& s : stats_)
+    if (s.tolerance.metric == metric) return s;
+  // A metric with no declared tolerance: the audit flags it UNJUSTIFIED.
+  MetricStats m;
+  m.tolerance.metric = metric;
+  stats_.push_back(m);
+  return stats_.back();
+}
+
+void MetricAccumulator::Commit() {
+  for (const auto& o : pending_) {
+    MetricStats& m = StatsFor(o.metric);
+    const bool finite = std::isfinite(o.observed) && std::isfinite(o.bound);
+    double ratio = o.bound > 0 ? o.observed / o.bound : (o.observed == 0 ? 0.0 : HUGE_VAL);
+    if (!finite) ratio = HUGE_VAL;
+    m.nonfinite = m.nonfinite || !finite;
+    m.ratios.push_back(ratio);
+    ++m.count;
+    m.mean_ratio += (ratio - m.mean_ratio) / static_cast<double>(m.count);
+    if (m.count == 1 || ratio > m.max_ratio) {
+      m.max_ratio = ratio;
+      if (current_) m.worst_case = current_->ToText();
+    }
+    if (finite) {
+      ++m.finite_count;
+      m.max_observed = std::max(m.max_observed, o.observed);
+      m.max_bound = std::max(m.max_bound, o.bound);
+      m.mean_observed += (o.observed - m.mean_observed) / static_cast<double>(m.finite_count);
+      if (u_ > 0) {
+        m.max_in_u = std::max(m.max_in_u, o.observed / u_);
+        m.mean_in_u = m.mean_observed / u_;
+      }
+    }
+  }
+  pending_.clear();
+}
+
+}  // namespace attnprop

@@ -1,0 +1,42 @@
+// The tolerance audit's numbers: per metric, the observed error against its
+// bound over the counted cases. Observations of a case are held until the
+// runner says whether the case counts (a random case) or not (a shrink step).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "properties/framework/check.h"
+#include "properties/framework/runner.h"
+
+namespace attnprop {
+
+class MetricAccumulator : public ObservationSink {
+ public:
+  /// One MetricStats per declared tolerance, in order; `u` is the backend's
+  /// unit roundoff (0 for exact backends).
+  MetricAccumulator(const std::vector<Tolerance>& tolerances, double u);
+
+  /// A new case begins: observations until Commit or Drop belong to it.
+  void StartCase(const Case& c);
+  void Observe(const Observation& o) override;
+  /// The case counts: its observations enter the statistics.
+  void Commit();
+  /// The case does not count (a shrink step, a discarded case).
+  void Drop() { pending_.clear(); }
+
+  /// The case being run (the last StartCase), if any.
+  const std::optional<Case>& current() const { return current_; }
+  std::vector<MetricStats>& stats() { return stats_; }
+
+ private:
+  MetricStats& StatsFor(const std::string& metric);
+
+  std::vector<MetricStats> stats_;
+  double u_;
+  std::vector<Observation> pending_;
+  std::optional<Case> current_;
+};
+
+}  // namespace attnprop

@@ -1,0 +1,137 @@
+// Everything that touches rc::detail lives in this file.
+#include "properties/framework/rc_bridge.h"
+
+#include <stdexcept>
+#include <unordered_map>
+
+#include "rapidcheck/detail/Configuration.h"
+#include "rapidcheck/detail/TestListener.h"
+
+namespace attnprop {
+namespace {
+
+using CaseType = rc::detail::CaseResult::Type;
+
+/// RapidCheck prefixes a failure with "FILE:LINE:\nRC_FAIL(expr)\n\n": the
+/// harness's own source location, not the claim's. Keep only the message.
+std::string CleanDescription(const std::string& d) {
+  const auto nl = d.find('\n');
+  if (nl == std::string::npos || nl == 0 || d[nl - 1] != ':' || d.compare(nl + 1, 3, "RC_") != 0) return d;
+  const auto blank = d.find("\n\n", nl);
+  return blank == std::string::npos ? d : d.substr(blank + 2);
+}
+
+class Listener : public rc::detail::TestListener {
+ public:
+  explicit Listener(CaseEvents& events) : events_(events) {}
+  void onTestCaseFinished(const rc::detail::CaseDescription& d) override {
+    events_.CaseFinished(d.result.type == CaseType::Discard, d.result.type == CaseType::Failure);
+  }
+  void onShrinkTried(const rc::detail::CaseDescription&, bool accepted) override { events_.ShrinkTried(accepted); }
+  void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
+
+ private:
+  CaseEvents& events_;
+};
+
+rc::detail::Configuration ParseConfig(const std::string& text, const char* what) {
+  try {
+    return rc::detail::configFromString(text);
+  } catch (const std::exception& e) {
+    throw std::invalid_argument(std::string("malformed ") + what + ": " + e.what());
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> CheckCase(const std::function<void(const Case&)>& conclusion, const Case& c) {
+  try {
+    conclusion(c);
+  } catch (const rc::detail::CaseResult& r) {
+    if (r.type == CaseType::Failure) return CleanDescription(r.description);
+    return std::nullopt;  // discard: the hypotheses do not hold
+  } catch (const std::out_of_range& e) {
+    return std::string(kCaseMisfit) + e.what();  // Case::Get* on a missing field
+  } catch (const std::exception& e) {
+    return std::string("exception: ") + e.what();
+  }
+  return std::nullopt;
+}
+
+RandomPhase RunRandomPhase(const std::string& name, const rc::Gen<Case>& gen,
+                           const std::function<void(const Case&)>& body, const RunOptions& options, uint64_t seed,
+                           CaseEvents& events) {
+  rc::detail::TestParams params;
+  params.seed = seed;
+  params.maxSuccess = options.max_success;
+  params.maxSize = std::min(options.max_size, 100);  // > 100 is UB in this snapshot
+  params.disableShrinking = !options.shrink;
+
+  rc::detail::TestMetadata metadata;
+  metadata.id = name;
+  metadata.description = name;
+
+  std::unordered_map<std::string, rc::detail::Reproduce> reproduce_map;
+  if (!options.reproduce.empty()) {
+    reproduce_map = ParseConfig(options.reproduce, "reproduce token").reproduce;
+    if (!reproduce_map.count(name))
+      throw std::invalid_argument("the reproduce token is for another property, not " + name);
+  }
+
+  Listener listener(events);
+  const rc::detail::TestResult r = rc::detail::checkTestable(
+      [&] {
+        const Case c = *gen;
+        body(c);
+      },
+      metadata, params, listener, reproduce_map);
+
+  RandomPhase out;
+  rc::detail::SuccessResult success;
+  rc::detail::FailureResult failure;
+  rc::detail::GaveUpResult gave_up;
+  rc::detail::Error error;
+  if (r.match(success)) {
+    out.outcome = RandomPhase::Outcome::kPassed;
+  } else if (r.match(failure)) {
+    out.outcome = RandomPhase::Outcome::kFailed;
+    out.description = CleanDescription(failure.description);
+    rc::detail::Configuration config;
+    config.reproduce[name] = failure.reproduce;
+    std::string token = rc::detail::configToMinimalString(config);
+    // Keep only the reproduce=... part: seed and sizes are inside it.
+    const auto pos = token.find("reproduce=");
+    if (pos != std::string::npos) {
+      token = token.substr(pos);
+      const auto end = token.find(' ');
+      if (end != std::string::npos) token.resize(end);
+    }
+    out.reproduce = token;
+  } else if (r.match(gave_up)) {
+    out.outcome = RandomPhase::Outcome::kGaveUp;
+    out.description = "gave up: " + gave_up.description;
+  } else if (r.match(error)) {
+    out.outcome = RandomPhase::Outcome::kError;
+    out.description = error.description;
+  }
+  return out;
+}
+
+std::vector<std::string> ReproduceTokenProperties(const std::string& token) {
+  const std::string text = token.rfind("reproduce=", 0) == 0 ? token : "reproduce=" + token;
+  std::vector<std::string> names;
+  for (const auto& [k, v] : ParseConfig(text, "reproduce token").reproduce) names.push_back(k);
+  return names;
+}
+
+RunOptions OptionsFromRcParams(const std::string& params, RunOptions o) {
+  if (params.empty()) return o;
+  const rc::detail::Configuration config = ParseConfig(params, "RC_PARAMS");
+  if (params.find("seed=") != std::string::npos) o.seed = config.testParams.seed;
+  o.max_success = config.testParams.maxSuccess;
+  o.max_size = config.testParams.maxSize;
+  o.shrink = !config.testParams.disableShrinking;
+  return o;
+}
+
+}  // namespace attnprop

@@ -1,0 +1,52 @@
+// The RapidCheck bridge: the one file (rc_bridge.cc) that uses rc::detail.
+// The snapshot's checkTestable returns a structured result without printing
+// (NOTES.md), which is how attnprop owns its reporting; reproduce tokens and
+// RC_PARAMS are parsed here too.
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "properties/framework/case.h"
+#include "properties/framework/runner.h"
+
+namespace attnprop {
+
+/// What the random phase reports as it goes (the runner counts cases and
+/// keeps the shrunk case).
+class CaseEvents {
+ public:
+  virtual void CaseFinished(bool discarded, bool failed) = 0;
+  virtual void ShrinkTried(bool accepted) = 0;
+  virtual ~CaseEvents() = default;
+};
+
+struct RandomPhase {
+  enum class Outcome { kPassed, kFailed, kGaveUp, kError };
+  Outcome outcome = Outcome::kError;
+  std::string description;  // failure or error, without RapidCheck's own source location
+  std::string reproduce;    // "reproduce=..." for a failure
+};
+
+/// Runs `body` on cases drawn from `gen` (RapidCheck's loop with shrinking);
+/// `name` is the property's id/backend (the reproduce token's key). Throws
+/// std::invalid_argument when options.reproduce is malformed or for another
+/// property.
+RandomPhase RunRandomPhase(const std::string& name, const rc::Gen<Case>& gen,
+                           const std::function<void(const Case&)>& body, const RunOptions& options, uint64_t seed,
+                           CaseEvents& events);
+
+/// The property names a reproduce token ("reproduce=..." or its value) is
+/// for. Throws std::invalid_argument when it is malformed.
+std::vector<std::string> ReproduceTokenProperties(const std::string& token);
+
+/// RunOptions from an RC_PARAMS string (seed, max_success, max_size,
+/// noshrink); the seed stays `defaults.seed` unless given. Throws
+/// std::invalid_argument on a malformed string.
+RunOptions OptionsFromRcParams(const std::string& params, RunOptions defaults);
+
+}  // namespace attnprop

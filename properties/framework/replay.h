@@ -1,0 +1,25 @@
+// The store-replay phase of a run (replay.cc): a property's stored cases,
+// replayed before any random case.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "properties/framework/runner.h"
+
+namespace attnprop {
+
+struct StorePhase {
+  std::vector<StoredCase> cases;        // the entries that apply to the backend, in file order
+  std::vector<ReplayOutcome> outcomes;  // one per entry of `cases`
+  std::vector<std::string> problems;    // entries that misbehave (make the verdict kError)
+  std::optional<size_t> pinned;         // first expect=refutes entry that reproduced fully
+  std::optional<size_t> regression;     // first expect=holds entry that fails the claim again
+};
+
+/// Replays the cases of def's claim in `dir` that apply to def's backend
+/// ("" = none). Throws StoreError for a malformed store file.
+StorePhase ReplayStore(const PropertyDef& def, const std::string& dir);
+
+}  // namespace attnprop

@@ -1,0 +1,276 @@
+#include "properties/kernel_suite/call.h"
+
+#include <rapidcheck.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+
+#include "model/attention.h"
+
+namespace attnprop::ksuite {
+namespace {
+
+void Store(DType t, const Exact& e, unsigned char* dst) {
+  const double d = e.ToDouble();
+  if (t == DType::kF32) {
+    const float f = static_cast<float>(d);
+    if (static_cast<double>(f) != d && !std::isnan(d))
+      throw std::logic_error("kernel suite: input " + e.ToString() + " is not exact in float (generator bug)");
+    std::memcpy(dst, &f, 4);
+  } else {
+    std::memcpy(dst, &d, 8);
+  }
+}
+
+double Load(DType t, const unsigned char* src) {
+  if (t == DType::kF32) {
+    float f;
+    std::memcpy(&f, src, 4);
+    return static_cast<double>(f);
+  }
+  double d;
+  std::memcpy(&d, src, 8);
+  return d;
+}
+
+void Mutate(attnprop_attention_args* a, Mutation m) {
+  switch (m) {
+    case Mutation::kNone: case Mutation::kCount: break;
+    case Mutation::kNullQ: a->q = nullptr; break;
+    case Mutation::kNullK: a->k = nullptr; break;
+    case Mutation::kNullV: a->v = nullptr; break;
+    case Mutation::kNullOut: a->out = nullptr; break;
+    case Mutation::kBatch0: a->batch = 0; break;
+    case Mutation::kTq0: a->t_q = 0; break;
+    case Mutation::kTk0: a->t_k = 0; break;
+    case Mutation::kDk0: a->d_k = 0; break;
+    case Mutation::kDv0: a->d_v = 0; break;
+    case Mutation::kNegativeTk: a->t_k = -1; break;
+    case Mutation::kStructSize0: a->struct_size = 0; break;
+    case Mutation::kStructSizeShort: a->struct_size = sizeof(attnprop_attention_args) - 8; break;
+    case Mutation::kScaleNan: a->scale = std::numeric_limits<double>::quiet_NaN(); break;
+    case Mutation::kScaleInf: a->scale = std::numeric_limits<double>::infinity(); break;
+    case Mutation::kCausal2: a->causal = 2; break;
+    case Mutation::kCausalNegative: a->causal = -1; break;
+  }
+}
+
+/// The model in scalar type S, in process: out and lse of every item.
+template <class S>
+CallResult CallModel(const Problem& p, const CallSpec& spec) {
+  if (spec.mutation != Mutation::kNone) throw std::logic_error("argument mutations apply to kernels only");
+  CallResult res;
+  std::vector<Mpfr> out(static_cast<size_t>(p.batch * p.t_q * p.d_v)), lse(static_cast<size_t>(p.batch * p.t_q));
+  const S scale = p.scale.As<S>();
+  for (int64_t b = 0; b < p.batch; ++b) {
+    const AttentionResult<S> r =
+        Attention<S>(Problem::Block(p.q, b, p.t_q).As<S>(), Problem::Block(p.k, b, p.t_k).As<S>(),
+                     Problem::Block(p.v, b, p.t_k).As<S>(), scale, p.causal ? Mask::Causal() : Mask::None());
+    for (int64_t i = 0; i < p.t_q; ++i) {
+      const size_t row = static_cast<size_t>(b * p.t_q + i);
+      for (int64_t c = 0; c < p.d_v; ++c) out[row * static_cast<size_t>(p.d_v) + static_cast<size_t>(c)] = Mpfr(r.out(i, c));
+      lse[row] = Mpfr(r.lse[i]);
+    }
+  }
+  for (int r = 0; r < spec.repeats; ++r) {
+    res.rc.push_back(0);
+    res.out.push_back(out);
+    if (spec.want_lse) res.lse.push_back(lse);
+  }
+  res.outputs_untouched = false;
+  return res;
+}
+
+CallResult CallKernel(const Operator& op, const Problem& p, const CallSpec& spec) {
+  const DType t = op.dtype;
+  const size_t es = op.ElementBytes();
+  auto make_input = [&](const char* name, const ExactMatrix& m) {
+    auto b = std::make_unique<GuardedBuffer>(name, m.data.size() * es, spec.in_place);
+    for (size_t i = 0; i < m.data.size(); ++i) Store(t, m.data[i], b->data() + i * es);
+    return b;
+  };
+  const auto qb = make_input("q", p.q), kb = make_input("k", p.k), vb = make_input("v", p.v);
+  const std::vector<unsigned char> q0(qb->data(), qb->data() + qb->bytes()), k0(kb->data(), kb->data() + kb->bytes()),
+      v0(vb->data(), vb->data() + vb->bytes());
+  const size_t out_n = static_cast<size_t>(p.batch * p.t_q * p.d_v), lse_n = static_cast<size_t>(p.batch * p.t_q);
+  std::vector<std::unique_ptr<GuardedBuffer>> outs, lses;
+  for (int r = 0; r < spec.repeats; ++r) {
+    outs.push_back(std::make_unique<GuardedBuffer>("out", out_n * es, spec.out_place));
+    std::memset(outs.back()->data(), kOutputFill, out_n * es);
+    if (spec.want_lse) {
+      lses.push_back(std::make_unique<GuardedBuffer>("lse", lse_n * es, spec.out_place));
+      std::memset(lses.back()->data(), kOutputFill, lse_n * es);
+    }
+  }
+  SharedBlock shared(sizeof(int) * static_cast<size_t>(1 + spec.repeats));
+  int* rcs = static_cast<int*>(shared.data());
+  const KernelEntry entry = t == DType::kF32 ? op.library->f32 : op.library->f64;
+  std::vector<attnprop_attention_args> args(static_cast<size_t>(spec.repeats));
+  for (int r = 0; r < spec.repeats; ++r) {
+    attnprop_attention_args& a = args[static_cast<size_t>(r)];
+    a.struct_size = sizeof(attnprop_attention_args);
+    a.batch = p.batch;
+    a.t_q = p.t_q;
+    a.t_k = p.t_k;
+    a.d_k = p.d_k;
+    a.d_v = p.d_v;
+    a.scale = p.scale.ToDouble();
+    a.causal = p.causal;
+    a.q = qb->data();
+    a.k = kb->data();
+    a.v = vb->data();
+    a.out = outs[static_cast<size_t>(r)]->data();
+    a.lse = spec.want_lse ? lses[static_cast<size_t>(r)]->data() : nullptr;
+    Mutate(&a, spec.mutation);
+  }
+  const ChildOutcome o = RunInChild(
+      [&] {
+        for (int r = 0; r < spec.repeats; ++r) {
+          rcs[1 + r] = entry(&args[static_cast<size_t>(r)]);
+          rcs[0] = r + 1;
+        }
+      },
+      op.timeout_s);
+
+  CallResult res;
+  const int done = rcs[0];
+  for (int r = 0; r < done; ++r) res.rc.push_back(rcs[1 + r]);
+  if (o.kind != ChildOutcome::Kind::kFinished) {
+    res.crash = o.kind == ChildOutcome::Kind::kTimeout ? "timed out after " + std::to_string(op.timeout_s) + " s (killed)"
+                                                       : o.Describe();
+    if (o.have_fault_address) {
+      std::string where;
+      std::vector<const GuardedBuffer*> all{qb.get(), kb.get(), vb.get()};
+      for (auto& b : outs) all.push_back(b.get());
+      for (auto& b : lses) all.push_back(b.get());
+      for (const GuardedBuffer* b : all)
+        if (b->Describe(o.fault_address, &where)) {
+          res.crash += ": " + where;
+          break;
+        }
+    }
+    if (spec.repeats > 1) res.crash += " (in call " + std::to_string(done + 1) + " of " + std::to_string(spec.repeats) + ")";
+  }
+  auto read = [&](const GuardedBuffer& b, size_t n, std::vector<std::vector<Mpfr>>* values,
+                  std::vector<std::vector<unsigned char>>* bytes) {
+    bytes->emplace_back(b.data(), b.data() + b.bytes());
+    std::vector<Mpfr> v(n);
+    for (size_t i = 0; i < n; ++i) v[i] = Mpfr(Load(t, b.data() + i * es));
+    values->push_back(std::move(v));
+    for (size_t i = 0; i < b.bytes(); ++i) res.outputs_untouched = res.outputs_untouched && b.data()[i] == kOutputFill;
+    if (res.output_slack.empty()) res.output_slack = b.SlackDamage();
+  };
+  for (int r = 0; r < spec.repeats; ++r) {
+    read(*outs[static_cast<size_t>(r)], out_n, &res.out, &res.out_bytes);
+    if (spec.want_lse) read(*lses[static_cast<size_t>(r)], lse_n, &res.lse, &res.lse_bytes);
+  }
+  for (const GuardedBuffer* b : {qb.get(), kb.get(), vb.get()})
+    if (res.input_slack.empty()) res.input_slack = b->SlackDamage();
+  auto compare = [&](const GuardedBuffer& b, const std::vector<unsigned char>& before, const ExactMatrix& m) {
+    if (!res.inputs_changed.empty()) return;
+    for (size_t i = 0; i < before.size(); i += es) {
+      if (std::memcmp(before.data() + i, b.data() + i, es) != 0) {
+        const size_t e = i / es;
+        res.inputs_changed = b.name() + "[" + std::to_string(e / static_cast<size_t>(m.cols)) + "][" +
+                             std::to_string(e % static_cast<size_t>(m.cols)) + "] changed from " +
+                             Num(Load(t, before.data() + i)) + " to " + Num(Load(t, b.data() + i));
+        return;
+      }
+    }
+  };
+  compare(*qb, q0, p.q);
+  compare(*kb, k0, p.k);
+  compare(*vb, v0, p.v);
+  return res;
+}
+
+bool SameValues(const std::vector<Mpfr>& a, size_t a_off, const std::vector<Mpfr>& b, size_t b_off, size_t n) {
+  for (size_t i = 0; i < n; ++i) {
+    const Mpfr &x = a[a_off + i], &y = b[b_off + i];
+    if (isnan(x) && isnan(y)) continue;
+    if (!(x == y) || signbit(x) != signbit(y)) return false;
+  }
+  return true;
+}
+
+bool SameBytes(const std::vector<unsigned char>& a, size_t a_off, const std::vector<unsigned char>& b, size_t b_off,
+               size_t n, size_t bytes_per) {
+  return std::memcmp(a.data() + a_off * bytes_per, b.data() + b_off * bytes_per, n * bytes_per) == 0;
+}
+
+}  // namespace
+
+double Operator::UnitRoundoff() const {
+  if (kind == Kind::kModelMpfr) return ScalarTraits<Mpfr>::UnitRoundoff();
+  return dtype == DType::kF32 ? 0x1p-24 : 0x1p-53;
+}
+
+double Operator::MinNormal() const {
+  if (kind == Kind::kModelMpfr) return 0;
+  return dtype == DType::kF32 ? static_cast<double>(std::numeric_limits<float>::min())
+                              : std::numeric_limits<double>::min();
+}
+
+const char* MutationName(Mutation m) {
+  switch (m) {
+    case Mutation::kNone: return "none";
+    case Mutation::kNullQ: return "q = NULL";
+    case Mutation::kNullK: return "k = NULL";
+    case Mutation::kNullV: return "v = NULL";
+    case Mutation::kNullOut: return "out = NULL";
+    case Mutation::kBatch0: return "batch = 0";
+    case Mutation::kTq0: return "t_q = 0";
+    case Mutation::kTk0: return "t_k = 0";
+    case Mutation::kDk0: return "d_k = 0";
+    case Mutation::kDv0: return "d_v = 0";
+    case Mutation::kNegativeTk: return "t_k = -1";
+    case Mutation::kStructSize0: return "struct_size = 0";
+    case Mutation::kStructSizeShort: return "struct_size = sizeof(v1 args) - 8";
+    case Mutation::kScaleNan: return "scale = NaN";
+    case Mutation::kScaleInf: return "scale = +inf";
+    case Mutation::kCausal2: return "causal = 2";
+    case Mutation::kCausalNegative: return "causal = -1";
+    case Mutation::kCount: break;
+  }
+  return "?";
+}
+
+CallResult Call(const Operator& op, const Problem& p, const CallSpec& spec) {
+  switch (op.kind) {
+    case Operator::Kind::kModelDouble: return CallModel<double>(p, spec);
+    case Operator::Kind::kModelMpfr: return CallModel<Mpfr>(p, spec);
+    case Operator::Kind::kKernel: break;
+  }
+  if (!op.library) throw std::logic_error("kernel suite: a kernel operator without a library");
+  return CallKernel(op, p, spec);
+}
+
+void RequireSuccess(const CallResult& r, const std::string& what) {
+  if (!r.crash.empty()) RC_FAIL(what + ": the kernel " + r.crash);
+  for (size_t i = 0; i < r.rc.size(); ++i)
+    if (r.rc[i] != 0) RC_FAIL(what + ": the kernel returned " + std::to_string(r.rc[i]) + " on valid arguments");
+}
+
+bool SameOut(const CallResult& a, size_t a_off, const CallResult& b, size_t b_off, size_t n, size_t bytes_per) {
+  if (!a.out_bytes.empty() && !b.out_bytes.empty()) return SameBytes(a.out_bytes[0], a_off, b.out_bytes[0], b_off, n, bytes_per);
+  return SameValues(a.out[0], a_off, b.out[0], b_off, n);
+}
+
+bool SameLse(const CallResult& a, size_t a_off, const CallResult& b, size_t b_off, size_t n, size_t bytes_per) {
+  if (!a.lse_bytes.empty() && !b.lse_bytes.empty()) return SameBytes(a.lse_bytes[0], a_off, b.lse_bytes[0], b_off, n, bytes_per);
+  return SameValues(a.lse[0], a_off, b.lse[0], b_off, n);
+}
+
+std::string Num(double x) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%a (%.9g)", x, x);
+  return buf;
+}
+
+std::string Num(const Mpfr& x) { return Num(ToDouble(x)); }
+
+}  // namespace attnprop::ksuite

@@ -1,0 +1,82 @@
+// The attention operator a property's calls go through, and one call of it:
+// the reference model in double or MPFR (in process), or a kernel through
+// the ABI (in a forked child, buffers against guard pages, a time limit).
+// Outputs come back as MPFR values (exact for f32/f64 kernel outputs), so one
+// check reads every backend alike.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model/scalar.h"
+#include "properties/kernel_suite/kernel_library.h"
+#include "properties/kernel_suite/problem.h"
+#include "properties/kernel_suite/sandbox.h"
+
+namespace attnprop::ksuite {
+
+struct Operator {
+  enum class Kind { kModelDouble, kModelMpfr, kKernel };
+  Kind kind = Kind::kKernel;
+  DType dtype = DType::kF32;               // storage of inputs and outputs (model: f64 inputs)
+  const KernelLibrary* library = nullptr;  // kKernel
+  double timeout_s = 5;                    // kKernel: per call
+
+  bool IsKernel() const { return kind == Kind::kKernel; }
+  /// u of the arithmetic: 2^-24 (f32 kernel), 2^-53 (f64 kernel, double model), MPFR's.
+  double UnitRoundoff() const;
+  /// Below this a computed weight may be flushed to 0 (0 for MPFR: no underflow in range).
+  double MinNormal() const;
+  /// Bytes per element of the storage type.
+  size_t ElementBytes() const { return dtype == DType::kF32 ? 4 : 8; }
+};
+
+/// The way a call's arguments are made invalid (argument validation).
+enum class Mutation {
+  kNone, kNullQ, kNullK, kNullV, kNullOut, kBatch0, kTq0, kTk0, kDk0, kDv0, kNegativeTk,
+  kStructSize0, kStructSizeShort, kScaleNan, kScaleInf, kCausal2, kCausalNegative, kCount
+};
+const char* MutationName(Mutation m);
+
+struct CallSpec {
+  bool want_lse = true;
+  GuardedBuffer::Place out_place = GuardedBuffer::Place::kEnd;
+  GuardedBuffer::Place in_place = GuardedBuffer::Place::kEnd;
+  int repeats = 1;  // calls in the same child, each into fresh out/lse
+  Mutation mutation = Mutation::kNone;  // kernels only
+};
+
+/// Output buffers are pre-filled with this byte: NaN in f32 and f64, so an
+/// element the kernel never writes fails every check.
+inline constexpr unsigned char kOutputFill = 0xFF;
+
+struct CallResult {
+  std::string crash;              // non-empty: crashed or timed out (how, where)
+  std::vector<int> rc;            // return code per repeat (those that ran)
+  std::vector<std::vector<Mpfr>> out, lse;  // per repeat, stacked row-major
+  std::vector<std::vector<unsigned char>> out_bytes, lse_bytes;  // raw bytes (kernels only)
+  std::string output_slack;       // canary damage around out/lse ("" if none)
+  std::string input_slack;        // canary damage around q/k/v
+  std::string inputs_changed;     // first input element the kernel changed
+  bool outputs_untouched = true;  // every out/lse byte still kOutputFill
+};
+
+/// One call (op.timeout_s per kernel call).
+CallResult Call(const Operator& op, const Problem& p, const CallSpec& spec = {});
+
+/// Fails the case (RC_FAIL) when the call crashed, timed out or returned
+/// nonzero; `what` names the call in the message.
+void RequireSuccess(const CallResult& r, const std::string& what);
+
+/// Whether n elements of a's out (lse) from a_off equal n of b's from b_off
+/// bit for bit: the bytes for a kernel, the values and signs (NaN = NaN) for
+/// the model.
+bool SameOut(const CallResult& a, size_t a_off, const CallResult& b, size_t b_off, size_t n, size_t bytes_per);
+bool SameLse(const CallResult& a, size_t a_off, const CallResult& b, size_t b_off, size_t n, size_t bytes_per);
+
+/// "%a (%.9g)" of a value, for messages.
+std::string Num(double x);
+std::string Num(const Mpfr& x);
+
+}  // namespace attnprop::ksuite

@@ -1,0 +1,44 @@
+// Generators of attention problems for the attention claims and the kernel
+// contract: shape first (so shrinking reaches the smallest shape first), then
+// entries (dyadic values, shrinking toward 0 and integers), exactly
+// representable in the backend's storage type.
+#pragma once
+
+#include <rapidcheck.h>
+
+#include <cstdint>
+
+#include "model/exact.h"
+#include "properties/framework/case.h"
+#include "properties/kernel_suite/problem.h"
+
+namespace attnprop::ksuite {
+
+/// What the entries must fit, and how much a case may cost: f32 or f64
+/// storage, and a costly backend (MPFR) gets smaller shapes.
+struct InputKind {
+  DType dtype = DType::kF64;
+  bool costly = false;
+};
+
+struct ShapeSpec {
+  int64_t max_batch = 2;
+  int64_t max_t = 48;  // at the largest size; see ProblemGen
+  int64_t max_d = 20;
+  enum class Causal { kNo, kYes, kEither } causal = Causal::kEither;
+  enum class Lengths { kAny, kEqual, kQueriesFewer, kQueriesMore, kUnequal } lengths = Lengths::kAny;
+  bool identity_v = false;  // V = [I 0] per item (d_v >= t_k): out is the weight matrix
+  bool dk_ne_dv = false;
+  bool min_batch_2 = false;
+  int64_t min_t_k = 1;      // e.g. 2 where keys are split
+  bool wide_f64_inputs = true;  // f64: entries with 30 fraction bits (no float holds them)
+};
+
+/// A problem of the given shape class. Lengths and widths grow with
+/// RapidCheck's size; a costly backend caps them at 12 and 6.
+rc::Gen<Case> ProblemGen(InputKind in, ShapeSpec s);
+
+/// A value of the entries' kind for dtype t (used for perturbations).
+rc::Gen<Exact> EntryGen(DType t, int64_t magnitude);
+
+}  // namespace attnprop::ksuite
