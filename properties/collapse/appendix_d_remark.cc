@@ -22,7 +22,7 @@
 // All rational; backends double, MPFR, rational.
 #include <string>
 
-#include "properties/collapse/collapse_model.h"
+#include "properties/collapse/collapse_cases.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {

@@ -10,7 +10,7 @@
 // [-1,1] (half +-1). Backends double, MPFR (exp).
 #include <cmath>
 
-#include "properties/collapse/collapse_model.h"
+#include "properties/collapse/collapse_cases.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {
