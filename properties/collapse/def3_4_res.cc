@@ -150,8 +150,7 @@ struct ResNormLeNorm {
                      ResObjective<S>(z, box.hi) <= EntrywiseMaxNorm<S>(z),
                  "a minimiser (box corner) has ||Z - 1y^T|| > ||Z||");
     }
-    ExpectWithin(kMidrange, ToDouble(EntrywiseMaxNorm<S>(Res<S>(z))),
-                 norm * (1 + Gamma(2, u)));
+    ExpectWithin(kMidrange, ToDouble(EntrywiseMaxNorm<S>(Res<S>(z))), norm * (1 + Gamma(2, u)));
     const ResArgmin<S> box = ResArgminBox<S>(z);
     const double worst = std::max(ToDouble(ResObjective<S>(z, box.lo)), ToDouble(ResObjective<S>(z, box.hi)));
     ExpectWithin(kEveryMinimiser, worst, norm * (1 + Gamma(4, u)));

@@ -89,8 +89,7 @@ void CheckLemmaD4(const Case& c, bool as_printed, const Tolerance& tolerance) {
   const S nb = collapse::VecMaxNorm<S>(b);
   const Vec<S> diff = Softmax<S>(Vec<S>(a + b)) - Softmax<S>(as_printed ? b : a);
   const double u = ScalarTraits<S>::UnitRoundoff();
-  ExpectWithin(tolerance, ToDouble(collapse::VecMaxNorm<S>(diff)),
-               4 * ToDouble(nb) * (1 + u) + SoftmaxBudget<S>(a, b));
+  ExpectWithin(tolerance, ToDouble(collapse::VecMaxNorm<S>(diff)), 4 * ToDouble(nb) * (1 + u) + SoftmaxBudget<S>(a, b));
 }
 
 /// Lemma D.4 as printed and as intended share the hypotheses ||b||_inf <= 1.

@@ -78,8 +78,7 @@ struct CausalComposition {
     const Mat<S> g0 = PrefixMean<S>(Head<S>(f0, c, "2")), g1 = PrefixMean<S>(Head<S>(f1, c, "2"));
     for (Eigen::Index i = 0; i < j; ++i) {
       ExpectThat(f0.row(i) == f1.row(i), "factor F is not causal on this case");
-      ExpectWithin(kEarlierRows,
-                   ToDouble(S((g1.row(i) - g0.row(i)).cwiseAbs().maxCoeff())), 0.0);
+      ExpectWithin(kEarlierRows, ToDouble(S((g1.row(i) - g0.row(i)).cwiseAbs().maxCoeff())), 0.0);
     }
   }
 };

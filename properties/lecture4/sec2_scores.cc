@@ -85,8 +85,7 @@ struct ScoreFactorization : ProjectionFamily {
     const double cs = ToDouble(c.Get<Mpfr>("scale"));
     for (Eigen::Index i = 0; i < lhs.rows(); ++i)
       for (Eigen::Index j = 0; j < lhs.cols(); ++j)
-        ExpectWithin(kEntry, ToDouble(Mpfr(abs(Mpfr(lhs(i, j)) - Mpfr(rhs(i, j))))),
-                     2 * gam * cs * ToDouble(m(i, j)));
+        ExpectWithin(kEntry, ToDouble(Mpfr(abs(Mpfr(lhs(i, j)) - Mpfr(rhs(i, j))))), 2 * gam * cs * ToDouble(m(i, j)));
   }
 };
 

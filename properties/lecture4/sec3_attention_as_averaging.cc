@@ -225,10 +225,8 @@ struct NormBound : AveragingFamily {
       for (Eigen::Index j = 0; j < r.v.rows(); ++j) mid += r.a(i, j) * r.v.row(j).norm();
       const Mpfr left = r.out.row(i).norm();
       // 0/0 rows (all values zero) give exact zeros on every side.
-      ExpectWithin(kOutputNorm,
-                   mid > 0 ? ToDouble(Mpfr((left - mid) / mid)) : ToDouble(left), r.g_t + slack);
-      ExpectWithin(kAverageNorm,
-                   vmax > 0 ? ToDouble(Mpfr((mid - vmax) / vmax)) : ToDouble(mid), r.g_t1 + slack);
+      ExpectWithin(kOutputNorm, mid > 0 ? ToDouble(Mpfr((left - mid) / mid)) : ToDouble(left), r.g_t + slack);
+      ExpectWithin(kAverageNorm, vmax > 0 ? ToDouble(Mpfr((mid - vmax) / vmax)) : ToDouble(mid), r.g_t1 + slack);
     }
   }
 };

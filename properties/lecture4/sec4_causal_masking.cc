@@ -86,8 +86,7 @@ struct FutureJacobianZero {
       moved.row(j) += S(step) * h.row(0);
       const Mat<S> out = Head<S>(moved, c);
       for (Eigen::Index i = 0; i < j; ++i)
-        ExpectWithin(kQuotient,
-                     ToDouble(S((out.row(i) - base.row(i)).cwiseAbs().maxCoeff() / S(step))), 0.0);
+        ExpectWithin(kQuotient, ToDouble(S((out.row(i) - base.row(i)).cwiseAbs().maxCoeff() / S(step))), 0.0);
     }
   }
 };

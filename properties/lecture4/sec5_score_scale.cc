@@ -95,8 +95,7 @@ struct MeanZeroVariance {
     const double sigma = c.GetScalar("sigma").ToDouble(), s4 = std::pow(sigma, 4), dd = double(d);
     const Moments m = Sample(d, sigma, c.GetInt("seed"));
     ExpectWithin(kMean, std::abs(m.mean) / std::sqrt(dd * s4 / kPairs), kZ);
-    ExpectWithin(kVariance,
-                 std::abs(m.var - dd * s4) / std::sqrt((2 * dd * dd + 6 * dd) * s4 * s4 / kPairs), kZ);
+    ExpectWithin(kVariance, std::abs(m.var - dd * s4) / std::sqrt((2 * dd * dd + 6 * dd) * s4 * s4 / kPairs), kZ);
   }
 };
 
@@ -118,8 +117,7 @@ struct ScaledVariance {
     const double sigma = c.GetScalar("sigma").ToDouble(), s4 = std::pow(sigma, 4), dd = double(d);
     const Moments m = Sample(d, sigma, c.GetInt("seed"));
     const double scaled_var = m.var / dd;
-    ExpectWithin(kVariance,
-                 std::abs(scaled_var - s4) / std::sqrt((2 + 6 / dd) * s4 * s4 / kPairs), kZ);
+    ExpectWithin(kVariance, std::abs(scaled_var - s4) / std::sqrt((2 + 6 / dd) * s4 * s4 / kPairs), kZ);
   }
 };
 
@@ -145,8 +143,7 @@ struct TableStd {
     const Moments m = Sample(d, 1.0, c.GetInt("seed"));
     const double sd_var = std::sqrt((2 * dd * dd + 6 * dd) / kPairs);
     ExpectWithin(kStd, std::abs(std::sqrt(m.var) - printed) / (sd_var / printed), kZ);
-    ExpectWithin(kStd,
-                 std::abs(std::sqrt(m.var / dd) - printed_scaled) / (sd_var / dd / printed_scaled), kZ);
+    ExpectWithin(kStd, std::abs(std::sqrt(m.var / dd) - printed_scaled) / (sd_var / dd / printed_scaled), kZ);
   }
 };
 

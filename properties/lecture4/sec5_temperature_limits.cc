@@ -125,8 +125,7 @@ struct TauToInfinity : CoarseScoresFamily {
       const Vec<S> p = Softmax<S>(Vec<S>(s / tau));
       const Mpfr rate = (exp(Mpfr(r / Mpfr(tau))) - 1) / Mpfr(double(t));
       for (Eigen::Index j = 0; j < t; ++j)
-        ExpectWithin(kExcess,
-                     ToDouble(Mpfr(abs(Mpfr(p[j]) - Mpfr(1) / Mpfr(double(t))) - rate)), tol);
+        ExpectWithin(kExcess, ToDouble(Mpfr(abs(Mpfr(p[j]) - Mpfr(1) / Mpfr(double(t))) - rate)), tol);
     }
   }
 };

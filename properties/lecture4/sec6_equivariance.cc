@@ -117,8 +117,7 @@ struct ScoreWeightConjugation : PermutedInputFamily {
     for (Eigen::Index i = 0; i < a.rows(); ++i)
       for (Eigen::Index j = 0; j < a.cols(); ++j)
         if (aconj(i, j) != 0)
-          ExpectWithin(kWeights, ToDouble(Mpfr(abs(Mpfr(ap(i, j)) - Mpfr(aconj(i, j))) / Mpfr(aconj(i, j)))),
-                       2 * g);
+          ExpectWithin(kWeights, ToDouble(Mpfr(abs(Mpfr(ap(i, j)) - Mpfr(aconj(i, j))) / Mpfr(aconj(i, j)))), 2 * g);
         else
           ExpectThat(ap(i, j) == 0, "A(PX) nonzero where P A P^T is zero (an underflowed weight)");
   }
@@ -228,8 +227,7 @@ struct SinusoidInnerProduct : AnglesFamily {
     const S w = c.Get<S>("w"), i = S(double(c.GetInt("i"))), j = S(double(c.GetInt("j")));
     const S lhs = sin(w * i) * sin(w * j) + cos(w * i) * cos(w * j);
     const S rhs = cos(w * (i - j));
-    ExpectWithin(kInnerProduct, ToDouble(Mpfr(abs(Mpfr(lhs) - Mpfr(rhs)))),
-                 16 * ScalarTraits<S>::UnitRoundoff());
+    ExpectWithin(kInnerProduct, ToDouble(Mpfr(abs(Mpfr(lhs) - Mpfr(rhs)))), 16 * ScalarTraits<S>::UnitRoundoff());
   }
 };
 
@@ -259,8 +257,7 @@ struct RopeRelativeIdentity : AnglesFamily {
     const S lhs = (Rotation<S>(S(i * w)) * q).col(0).dot((Rotation<S>(S(j * w)) * k).col(0));
     const S rhs = q.col(0).dot((Rotation<S>(S((j - i) * w)) * k).col(0));
     const double mag = ToDouble(S(q.cwiseAbs().sum() * k.cwiseAbs().sum()));
-    ExpectWithin(kRelative, ToDouble(Mpfr(abs(Mpfr(lhs) - Mpfr(rhs)))),
-                 32 * ScalarTraits<S>::UnitRoundoff() * mag);
+    ExpectWithin(kRelative, ToDouble(Mpfr(abs(Mpfr(lhs) - Mpfr(rhs)))), 32 * ScalarTraits<S>::UnitRoundoff() * mag);
   }
 };
 

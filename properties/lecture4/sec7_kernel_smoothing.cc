@@ -125,8 +125,7 @@ struct GaussianLimits {
       for (Eigen::Index i = 0; i < t; ++i) {
         const Mpfr rate = (exp(Mpfr(double(i * i)) / Mpfr(2 * h * h)) - 1) / Mpfr(double(i + 1));
         for (Eigen::Index j = 0; j <= i; ++j)
-          ExpectWithin(kExcess,
-                       ToDouble(Mpfr(abs(Mpfr(a(i, j)) - Mpfr(1) / Mpfr(double(i + 1))) - rate)), tol);
+          ExpectWithin(kExcess, ToDouble(Mpfr(abs(Mpfr(a(i, j)) - Mpfr(1) / Mpfr(double(i + 1))) - rate)), tol);
       }
     }
   }
@@ -175,8 +174,7 @@ struct GaussianAsDotProduct {
           ExpectThat(dot(i, j) == 0 || ToDouble(dot(i, j)) < 1e-300, "dot weight where the Gaussian one underflows");
           continue;
         }
-        ExpectWithin(kRelative,
-                     ToDouble(Mpfr(abs(Mpfr(dot(i, j)) - Mpfr(gauss(i, j))) / Mpfr(gauss(i, j)))), tol);
+        ExpectWithin(kRelative, ToDouble(Mpfr(abs(Mpfr(dot(i, j)) - Mpfr(gauss(i, j))) / Mpfr(gauss(i, j)))), tol);
       }
   }
 };

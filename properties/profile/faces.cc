@@ -123,8 +123,7 @@ struct BcdScaling {
     const S worst = std::max({S(abs(pl->b - f * ps->b)), S(abs(pl->c - f * ps->c)), S(abs(pl->d - f * ps->d))});
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(worst == 0, "(b,c,d) != (1-a)(b_S,c_S,d_S)");
     const double nd = static_cast<double>(l.rows());
-    ExpectWithin(kScaling, ToDouble(worst),
-                 Gamma(4 * nd * nd + 12, ScalarTraits<S>::UnitRoundoff()));
+    ExpectWithin(kScaling, ToDouble(worst), Gamma(4 * nd * nd + 12, ScalarTraits<S>::UnitRoundoff()));
   }
 };
 

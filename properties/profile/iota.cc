@@ -95,8 +95,7 @@ struct IotaInvariance : LambdaFamily {
     S abs_cubes = 0;
     for (int64_t i = 0; i < lam.size(); ++i) abs_cubes += abs(lam[i] * lam[i] * lam[i]);
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(cubes(il) == -cubes(lam), "sum cubes not odd under iota");
-    ExpectWithin(kCubes, ToDouble(S(abs(cubes(il) + cubes(lam)))),
-                 2 * Gamma(n + 3, u) * ToDouble(abs_cubes));
+    ExpectWithin(kCubes, ToDouble(S(abs(cubes(il) + cubes(lam)))), 2 * Gamma(n + 3, u) * ToDouble(abs_cubes));
     // I candidate 3: sum artanh lambda_i (|lambda_i| < 1), floating only.
     if constexpr (!ScalarTraits<S>::kExact) {
       using std::atanh;
@@ -106,8 +105,7 @@ struct IotaInvariance : LambdaFamily {
         s2 += atanh(il[i]);
         abs_sum += abs(atanh(lam[i]));
       }
-      ExpectWithin(kArtanh, ToDouble(S(abs(s1 + s2))),
-                   2 * (2 * n + 2) * u * ToDouble(abs_sum) * 1.01);
+      ExpectWithin(kArtanh, ToDouble(S(abs(s1 + s2))), 2 * (2 * n + 2) * u * ToDouble(abs_sum) * 1.01);
     }
   }
 };

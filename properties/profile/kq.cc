@@ -121,8 +121,7 @@ struct SymmetricPartMJM : KQFamily {
         if (scale(i, j) == 0) ExpectThat(err == 0, "nonzero difference where all products vanish");
         else worst = std::max(worst, ToDouble(S(err / scale(i, j))));
       }
-    ExpectWithin(kRelative, worst,
-                 2 * Gamma(static_cast<double>(n) + 2, ScalarTraits<S>::UnitRoundoff()));
+    ExpectWithin(kRelative, worst, 2 * Gamma(static_cast<double>(n) + 2, ScalarTraits<S>::UnitRoundoff()));
   }
 };
 

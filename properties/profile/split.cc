@@ -120,8 +120,7 @@ struct Pythagoras : SplitFamily<true> {
       ExpectThat(diff == 0, "L = 0 but ‖S‖² + ‖T‖² != 0");
       return;
     }
-    ExpectWithin(kPythagoras, ToDouble(S(abs(diff) / ll)),
-                 PythagorasBound(l.rows(), ScalarTraits<S>::UnitRoundoff()));
+    ExpectWithin(kPythagoras, ToDouble(S(abs(diff) / ll)), PythagorasBound(l.rows(), ScalarTraits<S>::UnitRoundoff()));
   }
 };
 
@@ -142,8 +141,7 @@ struct PythagorasNormalized : SplitFamily<false> {
     using std::abs;
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(sum == 1, "ratios sum to " + sum.str());
     const double n = static_cast<double>(l.rows());
-    ExpectWithin(kRatios, ToDouble(S(abs(sum - 1))),
-                 Gamma(2 * n * n + 8, ScalarTraits<S>::UnitRoundoff()));
+    ExpectWithin(kRatios, ToDouble(S(abs(sum - 1))), Gamma(2 * n * n + 8, ScalarTraits<S>::UnitRoundoff()));
   }
 };
 
