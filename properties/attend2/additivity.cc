@@ -18,12 +18,12 @@ namespace {
 struct Attend2Additivity {
   static constexpr const char* kId = "attend2.additivity";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|lhs - rhs|", "gamma_11(u) * max_i(|v_i| + |v_i'|)",
-             "each attend2 is 2 products, 1 sum, 1 division on shared weights (gamma_3 of the convex "
-             "combination of |v|), the sums v+v' add 1 rounding, the final sum 1, the checker's "
-             "difference 1: gamma_4 + gamma_3 + u(1+gamma_3) + u <= gamma_11; weights sum to 1(1+u)"}};
-  }
+  static inline const Tolerance kDifference{
+      "|lhs - rhs|", "gamma_11(u) * max_i(|v_i| + |v_i'|)",
+      "each attend2 is 2 products, 1 sum, 1 division on shared weights (gamma_3 of the convex "
+      "combination of |v|), the sums v+v' add 1 rounding, the final sum 1, the checker's "
+      "difference 1: gamma_4 + gamma_3 + u(1+gamma_3) + u <= gamma_11; weights sum to 1(1+u)"};
+  static std::vector<Tolerance> Tolerances() { return {kDifference}; }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -58,7 +58,7 @@ struct Attend2Additivity {
       const S w0 = c.Get<S>("w0"), w1 = c.Get<S>("w1");
       lhs = Attend2FromWeights<S>(w0, w1, v0 + v0p, v1 + v1p);
       rhs = Attend2FromWeights<S>(w0, w1, v0, v1) + Attend2FromWeights<S>(w0, w1, v0p, v1p);
-      ExpectWithin<S>("|lhs - rhs|", abs(lhs - rhs), S(0));
+      ExpectWithin<S>(kDifference, abs(lhs - rhs), S(0));
     } else {
       const S s0 = c.Get<S>("s0"), s1 = c.Get<S>("s1");
       lhs = Attend2<S>(s0, s1, v0 + v0p, v1 + v1p);
@@ -67,7 +67,7 @@ struct Attend2Additivity {
       const Mpfr diff = abs(Mpfr(lhs) - Mpfr(rhs));
       using std::abs;
       const double scale = std::max(ToDouble(abs(v0)) + ToDouble(abs(v0p)), ToDouble(abs(v1)) + ToDouble(abs(v1p)));
-      ExpectWithin("|lhs - rhs|", ToDouble(diff), Gamma(11, ScalarTraits<S>::UnitRoundoff()) * scale);
+      ExpectWithin(kDifference, ToDouble(diff), Gamma(11, ScalarTraits<S>::UnitRoundoff()) * scale);
     }
   }
 };

@@ -25,7 +25,7 @@
 #include <cmath>
 #include <string>
 
-#include "properties/collapse/collapse_model.h"
+#include "properties/collapse/collapse_cases.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {
@@ -47,12 +47,11 @@ S MaxBalance(const Mat<S>& e) {
 struct SoftmaxRatioBound {
   static constexpr const char* kId = "collapse.lemmaB.1.softmax_ratio_bound";
   static constexpr const char* kSource = "004 Appendix B, Lemma B.1";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"max_ij max(P_ij / (e^{D_ii} P~_ij), e^{-D_ii} P~_ij / P_ij)",
-             "1 + gamma_{2n+12} (1 + 4(||A||_inf + ||E||_inf))",
-             "each softmax entry errs relatively <= (2max|arg| + n + 3)u; A - E rounds (relative effect "
-             "2u(|A|+|E|)); D_ii (max - min) and its exp err <= 2u||E|| + u relatively"}};
-  }
+  static inline const Tolerance kRatio{
+      "max_ij max(P_ij / (e^{D_ii} P~_ij), e^{-D_ii} P~_ij / P_ij)", "1 + gamma_{2n+12} (1 + 4(||A||_inf + ||E||_inf))",
+      "each softmax entry errs relatively <= (2max|arg| + n + 3)u; A - E rounds (relative effect "
+      "2u(|A|+|E|)); D_ii (max - min) and its exp err <= 2u||E|| + u relatively"};
+  static std::vector<Tolerance> Tolerances() { return {kRatio}; }
   static bool HypothesesHold(const Case& c) {
     const ExactMatrix& a = c.GetMatrix("A");
     const ExactMatrix& e = c.GetMatrix("E");
@@ -81,7 +80,7 @@ struct SoftmaxRatioBound {
     }
     const double u = ScalarTraits<S>::UnitRoundoff();
     const double n = double(a.rows());
-    ExpectWithin("max_ij max(P_ij / (e^{D_ii} P~_ij), e^{-D_ii} P~_ij / P_ij)", worst,
+    ExpectWithin(kRatio, worst,
                  1 + Gamma(2 * n + 12, u) * (1 + 4 * (ToDouble(MaxNorm<S>(a)) + ToDouble(MaxNorm<S>(e)))));
   }
 };
@@ -89,12 +88,12 @@ struct SoftmaxRatioBound {
 struct ThetaBalance {
   static constexpr const char* kId = "collapse.lemmaB.2.theta_balance";
   static constexpr const char* kSource = "004 Appendix B, Lemma B.2";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"max_i D_ii of E = beta Res(X) W Res(X)^T", "1 + gamma_{2d+4} 2 beta d^3 ||Res X||^2 eta^2; exact: 1",
-             "X has 2 fraction bits and |X| <= 4, so Res(X) (midrange) is exact in double; E's entries are sums "
-             "of d^2 products of 4 factors, |E_ij| <= beta d^3 ||Res X||^2 eta^2, each with gamma_{2d+3} "
-             "relative error; the difference max - min adds one rounding"}};
-  }
+  static inline const Tolerance kBalance{
+      "max_i D_ii of E = beta Res(X) W Res(X)^T", "1 + gamma_{2d+4} 2 beta d^3 ||Res X||^2 eta^2; exact: 1",
+      "X has 2 fraction bits and |X| <= 4, so Res(X) (midrange) is exact in double; E's entries are sums "
+      "of d^2 products of 4 factors, |E_ij| <= beta d^3 ||Res X||^2 eta^2, each with gamma_{2d+3} "
+      "relative error; the difference max - min adds one rounding"};
+  static std::vector<Tolerance> Tolerances() { return {kBalance}; }
   static bool HypothesesHold(const Case& c) {
     const Mat<Rational> x = c.GetMat<Rational>("X"), wq = c.GetMat<Rational>("Wq"), wk = c.GetMat<Rational>("Wk"),
                         wv = c.GetMat<Rational>("Wv");
@@ -149,7 +148,7 @@ struct ThetaBalance {
     const double u = ScalarTraits<S>::UnitRoundoff();
     const double d = double(x.cols());
     const double rn = ToDouble(MaxNorm<S>(r)), et = ToDouble(eta);
-    ExpectWithin("max_i D_ii of E = beta Res(X) W Res(X)^T", ToDouble(balance),
+    ExpectWithin(kBalance, ToDouble(balance),
                  1 + Gamma(2 * d + 4, u) * 2 * ToDouble(beta) * d * d * d * rn * rn * et * et);
   }
 };

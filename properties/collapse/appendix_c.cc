@@ -10,7 +10,7 @@
 //   MPFR (exp).
 #include <cmath>
 
-#include "properties/collapse/collapse_model.h"
+#include "properties/collapse/collapse_cases.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {
@@ -19,14 +19,13 @@ namespace {
 struct GProperties {
   static constexpr const char* kId = "collapse.lemmaC.1.g_properties";
   static constexpr const char* kSource = "004 Appendix C.1, proof of Lemma C.1";
-  static std::vector<Tolerance> Tolerances() {
-    constexpr const char* kReason =
-        "g(x) = 2(exp(x) - 1): exp errs <= 0.51 ulp of e^x, the subtraction and doubling one rounding each, "
-        "2Hx one more; the difference of the two sides one more";
-    return {{"eps - g(eps)", "gamma_3 e^eps", kReason},
-            {"2H g(eps) - g(2H eps)", "gamma_4 (2H e^eps + e^{2H eps}) 2", kReason},
-            {"g(eps) + g(2eps) - 2g(2eps)", "gamma_4 (e^eps + 3 e^{2eps}) 2", kReason}};
-  }
+  static constexpr const char* kReason =
+      "g(x) = 2(exp(x) - 1): exp errs <= 0.51 ulp of e^x, the subtraction and doubling one rounding each, "
+      "2Hx one more; the difference of the two sides one more";
+  static inline const Tolerance kBelowG{"eps - g(eps)", "gamma_3 e^eps", kReason};
+  static inline const Tolerance kHeads{"2H g(eps) - g(2H eps)", "gamma_4 (2H e^eps + e^{2H eps}) 2", kReason};
+  static inline const Tolerance kSum{"g(eps) + g(2eps) - 2g(2eps)", "gamma_4 (e^eps + 3 e^{2eps}) 2", kReason};
+  static std::vector<Tolerance> Tolerances() { return {kBelowG, kHeads, kSum}; }
   static bool HypothesesHold(const Case& c) { return c.Get<Rational>("eps") >= 0 && c.GetInt("H") >= 1; }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -41,9 +40,9 @@ struct GProperties {
     const double e1 = std::exp(ToDouble(eps)), e2 = std::exp(2 * ToDouble(eps)),
                  eh = std::exp(2 * h * ToDouble(eps));
     const S g1 = collapse::G<S>(eps), g2 = collapse::G<S>(S(2 * eps)), g2h = collapse::G<S>(S(2 * h * eps));
-    ExpectWithin("eps - g(eps)", ToDouble(S(eps - g1)), Gamma(3, u) * e1);
-    ExpectWithin("2H g(eps) - g(2H eps)", ToDouble(S(2 * h * g1 - g2h)), Gamma(4, u) * (2 * h * e1 + eh) * 2);
-    ExpectWithin("g(eps) + g(2eps) - 2g(2eps)", ToDouble(S(g1 + g2 - 2 * g2)), Gamma(4, u) * (e1 + 3 * e2) * 2);
+    ExpectWithin(kBelowG, ToDouble(S(eps - g1)), Gamma(3, u) * e1);
+    ExpectWithin(kHeads, ToDouble(S(2 * h * g1 - g2h)), Gamma(4, u) * (2 * h * e1 + eh) * 2);
+    ExpectWithin(kSum, ToDouble(S(g1 + g2 - 2 * g2)), Gamma(4, u) * (e1 + 3 * e2) * 2);
   }
 };
 

@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "properties/collapse/collapse_model.h"
+#include "properties/collapse/collapse_cases.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {
@@ -81,7 +81,7 @@ double PairBudget(const Mat<S>& x, const Mat<S>& y, const Mat<S>& w, const Mat<S
 }
 
 template <class S>
-void CheckD5(const Case& c, bool part2, const char* metric) {
+void CheckD5(const Case& c, bool part2, const Tolerance& tolerance) {
   const Mat<S> x = c.GetMat<S>("X"), y = c.GetMat<S>("Y"), wq = c.GetMat<S>("Wq"), wk = c.GetMat<S>("Wk"),
                wv = c.GetMat<S>("Wv");
   const Mat<S> w = wq * wk.transpose();
@@ -92,44 +92,43 @@ void CheckD5(const Case& c, bool part2, const char* metric) {
   const S lhs = part2 ? MaxNorm<S>(Mat<S>(px * x * wv - py * y * wv)) : MaxNorm<S>(Mat<S>(px - py));
   const S rhs = S((part2 ? k2 : k1) * dxy);
   const double u = ScalarTraits<S>::UnitRoundoff();
-  ExpectWithin(metric, ToDouble(lhs), ToDouble(rhs) * (1 + Gamma(6, u)) + PairBudget<S>(x, y, w, wv, part2));
+  ExpectWithin(tolerance, ToDouble(lhs), ToDouble(rhs) * (1 + Gamma(6, u)) + PairBudget<S>(x, y, w, wv, part2));
 }
 
-struct D5Part1 {
-  static constexpr const char* kId = "collapse.lemmaD.5.part1";
-  static constexpr const char* kSource = "004 Appendix D.2, Lemma D.5 Part 1";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"||softm(X) - softm(Y)||_inf", "K1 ||X-Y|| (1 + gamma_6) + gamma_{2n+2d+10} (2 + 6 s d^2)",
-             "s = max|XWX^T| + max|YWY^T|: the scores carry gamma_{2d+2} d^2-term sums, each softmax entry "
-             "(2 max|score| + n + 3)u; K1 ||X-Y|| is a product of 4 factors"}};
-  }
+/// Both parts of Lemma D.5 share their hypotheses (||Y - X|| <= 2||X||,
+/// square weights) and their cases.
+struct D5Family {
   static bool HypothesesHold(const Case& c) { return PairHypothesesHold(c); }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return PairCase();
-  }
-  template <class S>
-  static void Conclusion(const Case& c) {
-    CheckD5<S>(c, false, "||softm(X) - softm(Y)||_inf");
   }
 };
 
-struct D5Part2 {
-  static constexpr const char* kId = "collapse.lemmaD.5.part2";
-  static constexpr const char* kSource = "004 Appendix D.2, Lemma D.5 Part 2";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"||softmv(X) - softmv(Y)||_inf",
-             "K2 ||X-Y|| (1 + gamma_6) + part-1 budget (1 + n d (||X||+||Y||) ||Wv||)",
-             "part 1's budget for softm, carried through P X Wv (n d products of size ||X|| ||Wv||)"}};
-  }
-  static bool HypothesesHold(const Case& c) { return PairHypothesesHold(c); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return PairCase();
-  }
+struct D5Part1 : D5Family {
+  static constexpr const char* kId = "collapse.lemmaD.5.part1";
+  static constexpr const char* kSource = "004 Appendix D.2, Lemma D.5 Part 1";
+  static inline const Tolerance kDistance{
+      "||softm(X) - softm(Y)||_inf", "K1 ||X-Y|| (1 + gamma_6) + gamma_{2n+2d+10} (2 + 6 s d^2)",
+      "s = max|XWX^T| + max|YWY^T|: the scores carry gamma_{2d+2} d^2-term sums, each softmax entry "
+      "(2 max|score| + n + 3)u; K1 ||X-Y|| is a product of 4 factors"};
+  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
   template <class S>
   static void Conclusion(const Case& c) {
-    CheckD5<S>(c, true, "||softmv(X) - softmv(Y)||_inf");
+    CheckD5<S>(c, false, kDistance);
+  }
+};
+
+struct D5Part2 : D5Family {
+  static constexpr const char* kId = "collapse.lemmaD.5.part2";
+  static constexpr const char* kSource = "004 Appendix D.2, Lemma D.5 Part 2";
+  static inline const Tolerance kDistance{
+      "||softmv(X) - softmv(Y)||_inf", "K2 ||X-Y|| (1 + gamma_6) + part-1 budget (1 + n d (||X||+||Y||) ||Wv||)",
+      "part 1's budget for softm, carried through P X Wv (n d products of size ||X|| ||Wv||)"};
+  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    CheckD5<S>(c, true, kDistance);
   }
 };
 

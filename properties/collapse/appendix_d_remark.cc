@@ -22,7 +22,7 @@
 // All rational; backends double, MPFR, rational.
 #include <string>
 
-#include "properties/collapse/collapse_model.h"
+#include "properties/collapse/collapse_cases.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {
@@ -38,6 +38,18 @@ std::vector<S> Eps(const S& eta, const S& phi0, int64_t h, int64_t l_max) {
     eps.push_back(S(2 * phi0 * eta * power));
   }
   return eps;
+}
+
+/// C = max_l 3 eta (eps_l^2 + 1), in S.
+template <class S>
+S BigC(const Case& c) {
+  const S eta = c.Get<S>("eta"), phi0 = c.Get<S>("phi0");
+  S big_c = 0;
+  for (const S& e : Eps<S>(eta, phi0, c.GetInt("H"), c.GetInt("L"))) {
+    const S v = S(3 * eta * (e * e + 1));
+    if (v > big_c) big_c = v;
+  }
+  return big_c;
 }
 
 bool AllEpsInOpenUnit(const Case& c) {
@@ -69,10 +81,10 @@ rc::Gen<Case> ParamCase(bool case1) {
 struct CLe6Eta {
   static constexpr const char* kId = "collapse.remarkD.2.C_le_6eta";
   static constexpr const char* kSource = "004 Appendix D.1, Remark D.2";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"C / (6 eta)", "1 + gamma_{L+6}; exact: 1",
-             "eps_l is a product of L+2 roundings, C two more, 6 eta one: relative gamma_{L+6}"}};
-  }
+  static inline const Tolerance kRatio{
+      "C / (6 eta)", "1 + gamma_{L+6}; exact: 1",
+      "eps_l is a product of L+2 roundings, C two more, 6 eta one: relative gamma_{L+6}"};
+  static std::vector<Tolerance> Tolerances() { return {kRatio}; }
   static bool HypothesesHold(const Case& c) { return AllEpsInOpenUnit(c); }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -80,26 +92,22 @@ struct CLe6Eta {
   }
   template <class S>
   static void Conclusion(const Case& c) {
-    const S eta = c.Get<S>("eta"), phi0 = c.Get<S>("phi0");
-    S big_c = 0;
-    for (const S& e : Eps<S>(eta, phi0, c.GetInt("H"), c.GetInt("L"))) {
-      const S v = S(3 * eta * (e * e + 1));
-      if (v > big_c) big_c = v;
-    }
+    const S eta = c.Get<S>("eta");
+    const S big_c = BigC<S>(c);
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(big_c <= 6 * eta, "C > 6 eta: C = " + big_c.str());
     const double u = ScalarTraits<S>::UnitRoundoff();
-    ExpectWithin("C / (6 eta)", ToDouble(S(big_c / (6 * eta))), 1 + Gamma(double(c.GetInt("L") + 6), u));
+    ExpectWithin(kRatio, ToDouble(S(big_c / (6 * eta))), 1 + Gamma(double(c.GetInt("L") + 6), u));
   }
 };
 
 struct Case1FinalBound {
   static constexpr const char* kId = "collapse.remarkD.2.case1_final_bound";
   static constexpr const char* kSource = "004 Appendix D.1, Remark D.2 Case 1";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"(C^L + ... + 1) / (1 + 10 C)", "1 + gamma_{3L+8}; exact: 1",
-             "C carries gamma_{L+4}; the geometric sum of L+1 powers relative gamma_{2L+2} more (nonnegative "
-             "terms), 1 + 10C and the quotient two more"}};
-  }
+  static inline const Tolerance kRatio{
+      "(C^L + ... + 1) / (1 + 10 C)", "1 + gamma_{3L+8}; exact: 1",
+      "C carries gamma_{L+4}; the geometric sum of L+1 powers relative gamma_{2L+2} more (nonnegative "
+      "terms), 1 + 10C and the quotient two more"};
+  static std::vector<Tolerance> Tolerances() { return {kRatio}; }
   static bool HypothesesHold(const Case& c) {
     const Rational eta = c.Get<Rational>("eta"), phi0 = c.Get<Rational>("phi0");
     if (!AllEpsInOpenUnit(c) || eta > 1) return false;
@@ -113,12 +121,7 @@ struct Case1FinalBound {
   }
   template <class S>
   static void Conclusion(const Case& c) {
-    const S eta = c.Get<S>("eta"), phi0 = c.Get<S>("phi0");
-    S big_c = 0;
-    for (const S& e : Eps<S>(eta, phi0, c.GetInt("H"), c.GetInt("L"))) {
-      const S v = S(3 * eta * (e * e + 1));
-      if (v > big_c) big_c = v;
-    }
+    const S big_c = BigC<S>(c);
     S sum = 0, power = 1;
     for (int64_t k = 0; k <= c.GetInt("L"); ++k) {
       sum += power;
@@ -128,16 +131,16 @@ struct Case1FinalBound {
     if constexpr (ScalarTraits<S>::kExact)
       ExpectThat(sum <= rhs, "C^L+...+1 = " + sum.str() + " > 1 + 10C = " + rhs.str() + " (C = " + big_c.str() + ")");
     const double u = ScalarTraits<S>::UnitRoundoff();
-    ExpectWithin("(C^L + ... + 1) / (1 + 10 C)", ToDouble(S(sum / rhs)), 1 + Gamma(double(3 * c.GetInt("L") + 8), u));
+    ExpectWithin(kRatio, ToDouble(S(sum / rhs)), 1 + Gamma(double(3 * c.GetInt("L") + 8), u));
   }
 };
 
 struct Case2EtaChoice {
   static constexpr const char* kId = "collapse.remarkD.2.case2_eta_choice";
   static constexpr const char* kSource = "004 Appendix D.1, Remark D.2 Case 2";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"max_l eps_l", "1 + gamma_{L+3}; exact: 1", "eps_l is a product of L+2 roundings"}};
-  }
+  static inline const Tolerance kMaxEps{"max_l eps_l", "1 + gamma_{L+3}; exact: 1",
+                                        "eps_l is a product of L+2 roundings"};
+  static std::vector<Tolerance> Tolerances() { return {kMaxEps}; }
   static bool HypothesesHold(const Case& c) {
     const Rational eta = c.Get<Rational>("eta"), phi0 = c.Get<Rational>("phi0");
     const int64_t h = c.GetInt("H"), l = c.GetInt("L");
@@ -161,7 +164,7 @@ struct Case2EtaChoice {
       if (e > worst) worst = e;
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(worst <= 1, "max_l eps_l = " + worst.str() + " > 1");
     const double u = ScalarTraits<S>::UnitRoundoff();
-    ExpectWithin("max_l eps_l", ToDouble(worst), 1 + Gamma(double(c.GetInt("L") + 3), u));
+    ExpectWithin(kMaxEps, ToDouble(worst), 1 + Gamma(double(c.GetInt("L") + 3), u));
   }
 };
 

@@ -74,13 +74,14 @@ std::string VecText<Rational>(const Vec<Rational>& v) {
 struct ResArgminUnique {
   static constexpr const char* kId = "collapse.def3.4.res_argmin_unique";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"width of argmin set max_j(hi_j - lo_j)", "8 u ||Z||_inf (0 in rationals)",
-             "R = fl(fl(max-min)/2) errs <= u||Z||; lo = fl(max - R), hi = fl(min + R) err <= u||Z|| + "
-             "2u||Z||(1+u) each; their difference adds one rounding: <= 7u||Z||(1+O(u)) < 8u||Z||"},
-            {"objective at both box corners - R", "4 u ||Z||_inf (0 in rationals)",
-             "|Z_ij - y_j| at a corner: corner err <= 3.1u||Z|| (above) plus one subtraction rounding"}};
-  }
+  static inline const Tolerance kWidth{
+      "width of argmin set max_j(hi_j - lo_j)", "8 u ||Z||_inf (0 in rationals)",
+      "R = fl(fl(max-min)/2) errs <= u||Z||; lo = fl(max - R), hi = fl(min + R) err <= u||Z|| + "
+      "2u||Z||(1+u) each; their difference adds one rounding: <= 7u||Z||(1+O(u)) < 8u||Z||"};
+  static inline const Tolerance kCornerGap{
+      "objective at both box corners - R", "4 u ||Z||_inf (0 in rationals)",
+      "|Z_ij - y_j| at a corner: corner err <= 3.1u||Z|| (above) plus one subtraction rounding"};
+  static std::vector<Tolerance> Tolerances() { return {kWidth, kCornerGap}; }
 
   static bool HypothesesHold(const Case& c) { return c.GetMatrix("Z").rows >= 1; }
 
@@ -99,7 +100,7 @@ struct ResArgminUnique {
     const double corner_tol = 4 * u * norm;
     const double gap_lo = ToDouble(S(ResObjective<S>(z, box.lo) - box.value));
     const double gap_hi = ToDouble(S(ResObjective<S>(z, box.hi) - box.value));
-    ExpectWithin("objective at both box corners - R", gap_lo > gap_hi ? gap_lo : gap_hi, corner_tol);
+    ExpectWithin(kCornerGap, gap_lo > gap_hi ? gap_lo : gap_hi, corner_tol);
     // R is a lower bound for every y (each column's half range), so both
     // corners are minimisers; uniqueness needs lo == hi.
     Eigen::Index widest = 0;
@@ -114,21 +115,22 @@ struct ResArgminUnique {
                             " (objectives " + VecText<S>(Vec<S>::Constant(1, ResObjective<S>(z, y1))) + ", " +
                             VecText<S>(Vec<S>::Constant(1, ResObjective<S>(z, y2))) + ")");
     }
-    ExpectWithin("width of argmin set max_j(hi_j - lo_j)", width, 8 * u * norm);
+    ExpectWithin(kWidth, width, 8 * u * norm);
   }
 };
 
 struct ResNormLeNorm {
   static constexpr const char* kId = "collapse.res.norm_le_norm";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"||Res(Z)||_inf (midrange selection)", "||Z||_inf (1 + gamma_2)",
-             "mid = fl(fl(max+min)/2) errs <= u||Z||; Res_ij = fl(Z_ij - mid) <= (|Z_ij - mid*| + u||Z||)(1+u) "
-             "with |Z_ij - mid*| <= R <= ||Z||"},
-            {"||Z - 1 y^T||_inf at both box corners (every minimiser)", "||Z||_inf (1 + gamma_4)",
-             "every minimiser attains R <= ||Z|| (y = 0 is a candidate); the corners carry <= 3.1u||Z|| "
-             "error and the subtraction one rounding"}};
-  }
+  static inline const Tolerance kMidrange{
+      "||Res(Z)||_inf (midrange selection)", "||Z||_inf (1 + gamma_2)",
+      "mid = fl(fl(max+min)/2) errs <= u||Z||; Res_ij = fl(Z_ij - mid) <= (|Z_ij - mid*| + u||Z||)(1+u) "
+      "with |Z_ij - mid*| <= R <= ||Z||"};
+  static inline const Tolerance kEveryMinimiser{
+      "||Z - 1 y^T||_inf at both box corners (every minimiser)", "||Z||_inf (1 + gamma_4)",
+      "every minimiser attains R <= ||Z|| (y = 0 is a candidate); the corners carry <= 3.1u||Z|| "
+      "error and the subtraction one rounding"};
+  static std::vector<Tolerance> Tolerances() { return {kMidrange, kEveryMinimiser}; }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -148,24 +150,24 @@ struct ResNormLeNorm {
                      ResObjective<S>(z, box.hi) <= EntrywiseMaxNorm<S>(z),
                  "a minimiser (box corner) has ||Z - 1y^T|| > ||Z||");
     }
-    ExpectWithin("||Res(Z)||_inf (midrange selection)", ToDouble(EntrywiseMaxNorm<S>(Res<S>(z))),
-                 norm * (1 + Gamma(2, u)));
+    ExpectWithin(kMidrange, ToDouble(EntrywiseMaxNorm<S>(Res<S>(z))), norm * (1 + Gamma(2, u)));
     const ResArgmin<S> box = ResArgminBox<S>(z);
     const double worst = std::max(ToDouble(ResObjective<S>(z, box.lo)), ToDouble(ResObjective<S>(z, box.hi)));
-    ExpectWithin("||Z - 1 y^T||_inf at both box corners (every minimiser)", worst, norm * (1 + Gamma(4, u)));
+    ExpectWithin(kEveryMinimiser, worst, norm * (1 + Gamma(4, u)));
   }
 };
 
 struct ResTranslationInvariance {
   static constexpr const char* kId = "collapse.res.translation_invariance";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"||Res(Z + 1c^T) - Res(Z)||_inf (midrange selection)", "gamma_8 (||Z||_inf + ||c||_inf)",
-             "Z+1c^T rounds once (u(|Z|+|c|)); each Res entry then errs <= 3u(1+u) x its matrix's max "
-             "(mid sum + final subtraction); the difference rounds once: <= 7u(||Z||+||c||)(1+O(u))"},
-            {"|argmin box of Z + 1c^T - (box of Z + c)|", "gamma_8 (||Z||_inf + ||c||_inf)",
-             "corners carry <= 3.1u x max entry each (see res_argmin_unique), plus the shift c's rounding"}};
-  }
+  static inline const Tolerance kMidrange{
+      "||Res(Z + 1c^T) - Res(Z)||_inf (midrange selection)", "gamma_8 (||Z||_inf + ||c||_inf)",
+      "Z+1c^T rounds once (u(|Z|+|c|)); each Res entry then errs <= 3u(1+u) x its matrix's max "
+      "(mid sum + final subtraction); the difference rounds once: <= 7u(||Z||+||c||)(1+O(u))"};
+  static inline const Tolerance kArgminSet{
+      "|argmin box of Z + 1c^T - (box of Z + c)|", "gamma_8 (||Z||_inf + ||c||_inf)",
+      "corners carry <= 3.1u x max entry each (see res_argmin_unique), plus the shift c's rounding"};
+  static std::vector<Tolerance> Tolerances() { return {kMidrange, kArgminSet}; }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -180,13 +182,13 @@ struct ResTranslationInvariance {
     const double u = ScalarTraits<S>::UnitRoundoff();
     const double bound = Gamma(8, u) * (ToDouble(EntrywiseMaxNorm<S>(z)) + ToDouble(EntrywiseMaxNorm<S>(Mat<S>(shift))));
     const Mat<S> diff = Res<S>(z_shift) - Res<S>(z);
-    ExpectWithin("||Res(Z + 1c^T) - Res(Z)||_inf (midrange selection)", ToDouble(EntrywiseMaxNorm<S>(diff)), bound);
+    ExpectWithin(kMidrange, ToDouble(EntrywiseMaxNorm<S>(diff)), bound);
     // Every minimiser: the argmin set moves by exactly c.
     const ResArgmin<S> b0 = ResArgminBox<S>(z), b1 = ResArgminBox<S>(z_shift);
     const Vec<S> dlo = b1.lo - b0.lo - shift, dhi = b1.hi - b0.hi - shift;
     const S set_err = dlo.cwiseAbs().maxCoeff() > dhi.cwiseAbs().maxCoeff() ? S(dlo.cwiseAbs().maxCoeff())
                                                                           : S(dhi.cwiseAbs().maxCoeff());
-    ExpectWithin("|argmin box of Z + 1c^T - (box of Z + c)|", ToDouble(set_err), bound);
+    ExpectWithin(kArgminSet, ToDouble(set_err), bound);
     if constexpr (ScalarTraits<S>::kExact) {
       ExpectThat(diff.isZero(), "Res(Z + 1c^T) != Res(Z) exactly");
       ExpectThat(set_err == 0, "argmin(Z + 1c^T) != argmin(Z) + c exactly");

@@ -65,7 +65,7 @@ bool PairHypothesesHold(const Case& c) {
 
 /// Shared conclusion: ||Res(A) - Res(B)|| <= factor * eps (+ rounding).
 template <class S>
-void CheckResPerturbation(const Case& c, int factor, const char* metric) {
+void CheckResPerturbation(const Case& c, int factor, const Tolerance& tolerance) {
   const Mat<S> a = c.GetMat<S>("A"), b = c.GetMat<S>("B");
   const S eps = c.Get<S>("eps");
   const double u = ScalarTraits<S>::UnitRoundoff();
@@ -75,7 +75,7 @@ void CheckResPerturbation(const Case& c, int factor, const char* metric) {
     if (!(observed <= factor * eps)) {
       const ResArgmin<S> ba = ResArgminBox<S>(a), bb = ResArgminBox<S>(b);
       const bool unique = ba.lo == ba.hi && bb.lo == bb.hi;
-      ExpectThat(false, std::string(metric) + " = " + observed.str() + " > " + std::to_string(factor) + " eps = " +
+      ExpectThat(false, tolerance.metric + " = " + observed.str() + " > " + std::to_string(factor) + " eps = " +
                             Rational(factor * eps).str() +
                             (unique ? " (argmin of A and of B unique: every selection fails)"
                                     : " (an argmin is not unique)"));
@@ -85,50 +85,46 @@ void CheckResPerturbation(const Case& c, int factor, const char* metric) {
   // difference adds one rounding.
   const double bound = factor * ToDouble(eps) * (1 + u) +
                        Gamma(4, u) * (ToDouble(EntrywiseMaxNorm<S>(a)) + ToDouble(EntrywiseMaxNorm<S>(b)));
-  ExpectWithin(metric, ToDouble(observed), bound);
+  ExpectWithin(tolerance, ToDouble(observed), bound);
 }
 
-struct ResPerturbation {
-  static constexpr const char* kId = "collapse.lemma4.1.res_perturbation";
-
-  static std::vector<Tolerance> Tolerances() {
-    return {{"||Res(A) - Res(B)||_inf", "eps (1 + u) + gamma_4 (||A||_inf + ||B||_inf); exact: eps",
-             "each computed Res entry errs <= 3u(1+u) x its matrix's max (midrange sum, final subtraction), "
-             "the difference rounds once"}};
-  }
-
+/// The printed lemma and our variant share their hypotheses and cases.
+struct ResPerturbationFamily {
   static bool HypothesesHold(const Case& c) { return PairHypothesesHold(c); }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return PerturbedPair();
-  }
-
-  template <class S>
-  static void Conclusion(const Case& c) {
-    CheckResPerturbation<S>(c, 1, "||Res(A) - Res(B)||_inf");
   }
 };
 
-struct ResPerturbationOurs {
-  static constexpr const char* kId = "collapse.lemma4.1.res_perturbation.ours";
+struct ResPerturbation : ResPerturbationFamily {
+  static constexpr const char* kId = "collapse.lemma4.1.res_perturbation";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"||Res(A) - Res(B)||_inf (vs 2 eps)", "2 eps (1 + u) + gamma_4 (||A||_inf + ||B||_inf); exact: 2 eps",
-             "as for the printed lemma: each computed Res entry errs <= 3u(1+u) x its matrix's max, the "
-             "difference rounds once"}};
-  }
-
-  static bool HypothesesHold(const Case& c) { return PairHypothesesHold(c); }
-
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return PerturbedPair();
-  }
+  static inline const Tolerance kDistance{
+      "||Res(A) - Res(B)||_inf", "eps (1 + u) + gamma_4 (||A||_inf + ||B||_inf); exact: eps",
+      "each computed Res entry errs <= 3u(1+u) x its matrix's max (midrange sum, final subtraction), "
+      "the difference rounds once"};
+  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
 
   template <class S>
   static void Conclusion(const Case& c) {
-    CheckResPerturbation<S>(c, 2, "||Res(A) - Res(B)||_inf (vs 2 eps)");
+    CheckResPerturbation<S>(c, 1, kDistance);
+  }
+};
+
+struct ResPerturbationOurs : ResPerturbationFamily {
+  static constexpr const char* kId = "collapse.lemma4.1.res_perturbation.ours";
+
+  static inline const Tolerance kDistance{
+      "||Res(A) - Res(B)||_inf (vs 2 eps)", "2 eps (1 + u) + gamma_4 (||A||_inf + ||B||_inf); exact: 2 eps",
+      "as for the printed lemma: each computed Res entry errs <= 3u(1+u) x its matrix's max, the "
+      "difference rounds once"};
+  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    CheckResPerturbation<S>(c, 2, kDistance);
   }
 };
 

@@ -16,36 +16,15 @@
 #include <cmath>
 #include <string>
 
-#include "properties/collapse/collapse_model.h"
+#include "properties/collapse/collapse_cases.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {
 namespace {
 
-rc::Gen<Case> ExpPerturbationCase() {
-  return rc::gen::apply(
-      [](int64_t n, const ExactMatrix& a, const ExactMatrix& r, Exact eps) {
-        ExactMatrix b(1, n);
-        for (int64_t j = 0; j < n; ++j) b(0, j) = Exact(eps.ToRational() * r(0, j).ToRational());
-        return Case().Matrix("a", gen::Crop(a, 1, n)).Matrix("b", b).Scalar("eps", eps);
-      },
-      gen::UniformDim(1, 5), gen::Matrix(1, 5, gen::Dyadic(8, 20)),
-      gen::Matrix(1, 5, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 10))),
-      gen::PositiveDyadic(2, 10));
-}
-
-/// ||b||_inf <= eps, exactly; a and b the same length.
-bool ExpHypothesesHold(const Case& c) {
-  const Mat<Rational> a = c.GetMat<Rational>("a"), b = c.GetMat<Rational>("b");
-  const Rational eps = c.Get<Rational>("eps");
-  if (a.rows() != 1 || b.rows() != 1 || a.cols() != b.cols() || a.cols() < 1) return false;
-  for (Eigen::Index j = 0; j < b.cols(); ++j)
-    if (b(0, j) > eps || -b(0, j) > eps) return false;
-  return true;
-}
-
 constexpr const char* kExpBudget =
     "(1 + |a_i| + |b_i|) (e^{a_i+b_i} + e^{a_i}) e^eps gamma_4 (per i; for alpha: summed over i, gamma_{n+4})";
+constexpr const char* kExpBound = "1 (budget in the denominator: see reason)";
 constexpr const char* kExpReason =
     "a_i + b_i rounds (relative error u|a_i+b_i| in its exp), each exp errs <= 0.51 ulp, e^eps - 1 and the "
     "product one rounding each, the subtraction/sum one (n) more";
@@ -53,7 +32,7 @@ constexpr const char* kExpReason =
 enum class Which { kExpA, kExpAB, kAlphaA, kAlphaAB };
 
 template <class S>
-void CheckExp(const Case& c, Which which, const char* metric) {
+void CheckExp(const Case& c, Which which, const Tolerance& tolerance) {
   using std::abs;
   using std::exp;
   const Mat<S> a = c.GetMat<S>("a"), b = c.GetMat<S>("b");
@@ -83,43 +62,74 @@ void CheckExp(const Case& c, Which which, const char* metric) {
     const S rhs = factor * (which == Which::kAlphaA ? alpha_a : alpha_ab);
     worst = ToDouble(lhs) / (ToDouble(rhs) + Gamma(n + 4, u) * budget_sum);
   }
-  ExpectWithin(metric, worst, 1.0);
+  ExpectWithin(tolerance, worst, 1.0);
 }
 
-#define COLLAPSE_EXP_CLAIM(Name, id, which, metric)                                                 \
-  struct Name {                                                                                    \
-    static constexpr const char* kId = id;                                                         \
-    static constexpr const char* kSource = "004 Section 4.2, Lemma 4.2";                           \
-    static std::vector<Tolerance> Tolerances() { return {{metric, "1 (budget in the denominator: " \
-                                                                  "see reason)", kExpReason}}; }   \
-    static bool HypothesesHold(const Case& c) { return ExpHypothesesHold(c); }                     \
-    template <class S>                                                                             \
-    static rc::Gen<Case> Hypotheses() {                                                            \
-      return ExpPerturbationCase();                                                                \
-    }                                                                                              \
-    template <class S>                                                                             \
-    static void Conclusion(const Case& c) {                                                        \
-      CheckExp<S>(c, which, metric);                                                               \
-    }                                                                                              \
-  };                                                                                               \
-  ATTNPROP_REGISTER(Name, double, Mpfr)
+/// The four claims of Lemma 4.2 share their hypotheses (||b||_inf <= eps,
+/// exactly; a and b the same length) and their cases; each adds its ratio.
+struct ExpFamily {
+  static constexpr const char* kSource = "004 Section 4.2, Lemma 4.2";
+  static bool HypothesesHold(const Case& c) { return collapse::PerturbationWithin(c, c.Get<Rational>("eps")); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return collapse::PerturbedVectorCase(2);
+  }
+};
 
-COLLAPSE_EXP_CLAIM(ExpRelA, "collapse.lemma4.2.exp_rel_a", Which::kExpA,
-                   "max_i |e^{a+b}-e^a|_i / ((e^eps-1) e^{a_i} + budget)");
-COLLAPSE_EXP_CLAIM(ExpRelAB, "collapse.lemma4.2.exp_rel_aplusb", Which::kExpAB,
-                   "max_i |e^{a+b}-e^a|_i / ((e^eps-1) e^{a_i+b_i} + budget)");
-COLLAPSE_EXP_CLAIM(AlphaRelA, "collapse.lemma4.2.alpha_rel_a", Which::kAlphaA,
-                   "|alpha(a+b)-alpha(a)| / ((e^eps-1) alpha(a) + budget)");
-COLLAPSE_EXP_CLAIM(AlphaRelAB, "collapse.lemma4.2.alpha_rel_aplusb", Which::kAlphaAB,
-                   "|alpha(a+b)-alpha(a)| / ((e^eps-1) alpha(a+b) + budget)");
+struct ExpRelA : ExpFamily {
+  static constexpr const char* kId = "collapse.lemma4.2.exp_rel_a";
+  static inline const Tolerance kRatio{"max_i |e^{a+b}-e^a|_i / ((e^eps-1) e^{a_i} + budget)", kExpBound,
+                                       kExpReason};
+  static std::vector<Tolerance> Tolerances() { return {kRatio}; }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    CheckExp<S>(c, Which::kExpA, kRatio);
+  }
+};
+ATTNPROP_REGISTER(ExpRelA, double, Mpfr);
+
+struct ExpRelAB : ExpFamily {
+  static constexpr const char* kId = "collapse.lemma4.2.exp_rel_aplusb";
+  static inline const Tolerance kRatio{"max_i |e^{a+b}-e^a|_i / ((e^eps-1) e^{a_i+b_i} + budget)", kExpBound,
+                                       kExpReason};
+  static std::vector<Tolerance> Tolerances() { return {kRatio}; }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    CheckExp<S>(c, Which::kExpAB, kRatio);
+  }
+};
+ATTNPROP_REGISTER(ExpRelAB, double, Mpfr);
+
+struct AlphaRelA : ExpFamily {
+  static constexpr const char* kId = "collapse.lemma4.2.alpha_rel_a";
+  static inline const Tolerance kRatio{"|alpha(a+b)-alpha(a)| / ((e^eps-1) alpha(a) + budget)", kExpBound,
+                                       kExpReason};
+  static std::vector<Tolerance> Tolerances() { return {kRatio}; }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    CheckExp<S>(c, Which::kAlphaA, kRatio);
+  }
+};
+ATTNPROP_REGISTER(AlphaRelA, double, Mpfr);
+
+struct AlphaRelAB : ExpFamily {
+  static constexpr const char* kId = "collapse.lemma4.2.alpha_rel_aplusb";
+  static inline const Tolerance kRatio{"|alpha(a+b)-alpha(a)| / ((e^eps-1) alpha(a+b) + budget)", kExpBound,
+                                       kExpReason};
+  static std::vector<Tolerance> Tolerances() { return {kRatio}; }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    CheckExp<S>(c, Which::kAlphaAB, kRatio);
+  }
+};
+ATTNPROP_REGISTER(AlphaRelAB, double, Mpfr);
 
 struct Eq2 {
   static constexpr const char* kId = "collapse.lemma4.2.eq2";
   static constexpr const char* kSource = "004 Section 4.2, proof of Lemma 4.2, Eq. (2)";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"max{|e^{-b}-1|, |e^b-1|} - (e^eps - 1)", "gamma_3 e^eps",
-             "each exp errs <= 0.51 ulp of a value <= e^eps, each subtraction one rounding"}};
-  }
+  static inline const Tolerance kExcess{"max{|e^{-b}-1|, |e^b-1|} - (e^eps - 1)", "gamma_3 e^eps",
+                                        "each exp errs <= 0.51 ulp of a value <= e^eps, each subtraction one rounding"};
+  static std::vector<Tolerance> Tolerances() { return {kExcess}; }
   static bool HypothesesHold(const Case& c) {
     const Rational b = c.Get<Rational>("b"), eps = c.Get<Rational>("eps");
     return b <= eps && -b <= eps;
@@ -138,8 +148,7 @@ struct Eq2 {
     const S l1 = abs(S(exp(S(-b)) - 1)), l2 = abs(S(exp(b) - 1));
     const S lhs = l1 > l2 ? l1 : l2;
     const double u = ScalarTraits<S>::UnitRoundoff();
-    ExpectWithin("max{|e^{-b}-1|, |e^b-1|} - (e^eps - 1)", ToDouble(S(lhs - (exp(eps) - 1))),
-                 Gamma(3, u) * std::exp(ToDouble(eps)));
+    ExpectWithin(kExcess, ToDouble(S(lhs - (exp(eps) - 1))), Gamma(3, u) * std::exp(ToDouble(eps)));
   }
 };
 ATTNPROP_REGISTER(Eq2, double, Mpfr);

@@ -10,35 +10,14 @@
 // [-1,1] (half +-1). Backends double, MPFR (exp).
 #include <cmath>
 
-#include "properties/collapse/collapse_model.h"
+#include "properties/collapse/collapse_cases.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {
 namespace {
 
-rc::Gen<Case> AlphaCase() {
-  return rc::gen::apply(
-      [](int64_t n, const ExactMatrix& a, const ExactMatrix& r, Exact eps) {
-        ExactMatrix b(1, n);
-        for (int64_t j = 0; j < n; ++j) b(0, j) = Exact(eps.ToRational() * r(0, j).ToRational());
-        return Case().Matrix("a", gen::Crop(a, 1, n)).Matrix("b", b).Scalar("eps", eps);
-      },
-      gen::UniformDim(1, 5), gen::Matrix(1, 5, gen::Dyadic(8, 20)),
-      gen::Matrix(1, 5, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 10))),
-      gen::PositiveDyadic(2, 10));
-}
-
-bool AlphaHypothesesHold(const Case& c) {
-  const Mat<Rational> a = c.GetMat<Rational>("a"), b = c.GetMat<Rational>("b");
-  const Rational eps = c.Get<Rational>("eps");
-  if (a.rows() != 1 || b.rows() != 1 || a.cols() != b.cols() || a.cols() < 1) return false;
-  for (Eigen::Index j = 0; j < b.cols(); ++j)
-    if (b(0, j) > eps || -b(0, j) > eps) return false;
-  return true;
-}
-
 template <class S>
-void CheckAlphaInverse(const Case& c, bool rel_to_a, const char* metric) {
+void CheckAlphaInverse(const Case& c, bool rel_to_a, const Tolerance& tolerance) {
   using std::abs;
   using std::exp;
   const Mat<S> a = c.GetMat<S>("a"), b = c.GetMat<S>("b");
@@ -56,7 +35,7 @@ void CheckAlphaInverse(const Case& c, bool rel_to_a, const char* metric) {
   const double u = ScalarTraits<S>::UnitRoundoff();
   const double n = double(a.cols());
   const double budget = Gamma(n + 6, u) * spread * (ToDouble(inv_a) + ToDouble(inv_ab)) * std::exp(ToDouble(eps));
-  ExpectWithin(metric, ToDouble(lhs) / (ToDouble(rhs) + budget), 1.0);
+  ExpectWithin(tolerance, ToDouble(lhs) / (ToDouble(rhs) + budget), 1.0);
 }
 
 constexpr const char* kReason =
@@ -64,37 +43,37 @@ constexpr const char* kReason =
     "inversion, e^eps - 1, product and difference one rounding each: budget gamma_{n+6} spread "
     "(alpha(a)^-1 + alpha(a+b)^-1) e^eps, added to the right-hand side";
 
-struct AlphaInvRelA {
-  static constexpr const char* kId = "collapse.lemma4.3.alpha_inv_rel_a";
-  static constexpr const char* kSource = "004 Section 4.2, Lemma 4.3 (1)";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|alpha(a+b)^-1 - alpha(a)^-1| / ((e^eps-1) alpha(a)^-1 + budget)", "1", kReason}};
-  }
-  static bool HypothesesHold(const Case& c) { return AlphaHypothesesHold(c); }
+/// Both claims of Lemma 4.3 share their hypotheses (||b||_inf <= eps,
+/// exactly; a and b the same length) and their cases.
+struct AlphaInvFamily {
+  static bool HypothesesHold(const Case& c) { return collapse::PerturbationWithin(c, c.Get<Rational>("eps")); }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return AlphaCase();
-  }
-  template <class S>
-  static void Conclusion(const Case& c) {
-    CheckAlphaInverse<S>(c, true, "|alpha(a+b)^-1 - alpha(a)^-1| / ((e^eps-1) alpha(a)^-1 + budget)");
+    return collapse::PerturbedVectorCase(2);
   }
 };
 
-struct AlphaInvRelAB {
-  static constexpr const char* kId = "collapse.lemma4.3.alpha_inv_rel_aplusb";
-  static constexpr const char* kSource = "004 Section 4.2, Lemma 4.3 (2)";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|alpha(a+b)^-1 - alpha(a)^-1| / ((e^eps-1) alpha(a+b)^-1 + budget)", "1", kReason}};
-  }
-  static bool HypothesesHold(const Case& c) { return AlphaHypothesesHold(c); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return AlphaCase();
-  }
+struct AlphaInvRelA : AlphaInvFamily {
+  static constexpr const char* kId = "collapse.lemma4.3.alpha_inv_rel_a";
+  static constexpr const char* kSource = "004 Section 4.2, Lemma 4.3 (1)";
+  static inline const Tolerance kRatio{"|alpha(a+b)^-1 - alpha(a)^-1| / ((e^eps-1) alpha(a)^-1 + budget)", "1",
+                                       kReason};
+  static std::vector<Tolerance> Tolerances() { return {kRatio}; }
   template <class S>
   static void Conclusion(const Case& c) {
-    CheckAlphaInverse<S>(c, false, "|alpha(a+b)^-1 - alpha(a)^-1| / ((e^eps-1) alpha(a+b)^-1 + budget)");
+    CheckAlphaInverse<S>(c, true, kRatio);
+  }
+};
+
+struct AlphaInvRelAB : AlphaInvFamily {
+  static constexpr const char* kId = "collapse.lemma4.3.alpha_inv_rel_aplusb";
+  static constexpr const char* kSource = "004 Section 4.2, Lemma 4.3 (2)";
+  static inline const Tolerance kRatio{"|alpha(a+b)^-1 - alpha(a)^-1| / ((e^eps-1) alpha(a+b)^-1 + budget)", "1",
+                                       kReason};
+  static std::vector<Tolerance> Tolerances() { return {kRatio}; }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    CheckAlphaInverse<S>(c, false, kRatio);
   }
 };
 

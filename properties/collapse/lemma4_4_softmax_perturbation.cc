@@ -17,32 +17,11 @@
 // r in [-1,1] (half +-1). Backends double, MPFR (exp).
 #include <cmath>
 
-#include "properties/collapse/collapse_model.h"
+#include "properties/collapse/collapse_cases.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {
 namespace {
-
-rc::Gen<Case> SoftmaxPerturbationCase(int64_t max_eps) {
-  return rc::gen::apply(
-      [](int64_t n, const ExactMatrix& a, const ExactMatrix& r, Exact eps) {
-        ExactMatrix b(1, n);
-        for (int64_t j = 0; j < n; ++j) b(0, j) = Exact(eps.ToRational() * r(0, j).ToRational());
-        return Case().Matrix("a", gen::Crop(a, 1, n)).Matrix("b", b).Scalar("eps", eps);
-      },
-      gen::UniformDim(1, 5), gen::Matrix(1, 5, gen::Dyadic(8, 20)),
-      gen::Matrix(1, 5, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 10))),
-      gen::PositiveDyadic(max_eps, 10));
-}
-
-/// b's entries are within [-bound, bound], exactly; a and b the same length.
-bool WithinBound(const Case& c, const Rational& bound) {
-  const Mat<Rational> a = c.GetMat<Rational>("a"), b = c.GetMat<Rational>("b");
-  if (a.rows() != 1 || b.rows() != 1 || a.cols() != b.cols() || a.cols() < 1) return false;
-  for (Eigen::Index j = 0; j < b.cols(); ++j)
-    if (b(0, j) > bound || -b(0, j) > bound) return false;
-  return true;
-}
 
 /// Budget for ||softm(x) - softm(y)||: x = a + b rounds (abs err u(|a|+|b|),
 /// which moves softm by <= 2(e^e-1) ~ 2e), each softmax entry errs <=
@@ -60,14 +39,14 @@ constexpr const char* kBudgetReason =
 struct SoftmaxPerturbation {
   static constexpr const char* kId = "collapse.lemma4.4.softmax_perturbation";
   static constexpr const char* kSource = "004 Section 4.3, Lemma 4.4";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"||softm(a+b) - softm(a)||_inf", "2(e^eps - 1) + gamma_{n+8}(1 + 4(||a||+||b||)) + gamma_3 e^eps",
-             kBudgetReason}};
-  }
-  static bool HypothesesHold(const Case& c) { return WithinBound(c, c.Get<Rational>("eps")); }
+  static inline const Tolerance kDistance{"||softm(a+b) - softm(a)||_inf",
+                                          "2(e^eps - 1) + gamma_{n+8}(1 + 4(||a||+||b||)) + gamma_3 e^eps",
+                                          kBudgetReason};
+  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
+  static bool HypothesesHold(const Case& c) { return collapse::PerturbationWithin(c, c.Get<Rational>("eps")); }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return SoftmaxPerturbationCase(2);
+    return collapse::PerturbedVectorCase(2);
   }
   template <class S>
   static void Conclusion(const Case& c) {
@@ -76,7 +55,7 @@ struct SoftmaxPerturbation {
     const S eps = c.Get<S>("eps");
     const Vec<S> diff = Softmax<S>(Vec<S>(a + b)) - Softmax<S>(a);
     const double u = ScalarTraits<S>::UnitRoundoff();
-    ExpectWithin("||softm(a+b) - softm(a)||_inf", ToDouble(collapse::VecMaxNorm<S>(diff)),
+    ExpectWithin(kDistance, ToDouble(collapse::VecMaxNorm<S>(diff)),
                  ToDouble(S(2 * (exp(eps) - 1))) + SoftmaxBudget<S>(a, b) + Gamma(3, u) * std::exp(ToDouble(eps)));
   }
 };
@@ -84,13 +63,13 @@ struct SoftmaxPerturbation {
 struct SoftmaxLipschitzExp {
   static constexpr const char* kId = "collapse.corD.3.softmax_lipschitz_exp";
   static constexpr const char* kSource = "004 Appendix D.2, Corollary D.3";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"||softm(a+b) - softm(a)||_inf", "2(e^{||b||} - 1) + gamma_{n+8}(1 + 4(||a||+||b||)) + gamma_3 e^{||b||}",
-             kBudgetReason}};
-  }
+  static inline const Tolerance kDistance{
+      "||softm(a+b) - softm(a)||_inf", "2(e^{||b||} - 1) + gamma_{n+8}(1 + 4(||a||+||b||)) + gamma_3 e^{||b||}",
+      kBudgetReason};
+  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return SoftmaxPerturbationCase(2);
+    return collapse::PerturbedVectorCase(2);
   }
   template <class S>
   static void Conclusion(const Case& c) {
@@ -99,61 +78,59 @@ struct SoftmaxLipschitzExp {
     const S nb = collapse::VecMaxNorm<S>(b);
     const Vec<S> diff = Softmax<S>(Vec<S>(a + b)) - Softmax<S>(a);
     const double u = ScalarTraits<S>::UnitRoundoff();
-    ExpectWithin("||softm(a+b) - softm(a)||_inf", ToDouble(collapse::VecMaxNorm<S>(diff)),
+    ExpectWithin(kDistance, ToDouble(collapse::VecMaxNorm<S>(diff)),
                  ToDouble(S(2 * (exp(nb) - 1))) + SoftmaxBudget<S>(a, b) + Gamma(3, u) * std::exp(ToDouble(nb)));
   }
 };
 
 template <class S>
-void CheckLemmaD4(const Case& c, bool as_printed, const char* metric) {
+void CheckLemmaD4(const Case& c, bool as_printed, const Tolerance& tolerance) {
   const Vec<S> a = c.GetMat<S>("a").row(0).transpose(), b = c.GetMat<S>("b").row(0).transpose();
   const S nb = collapse::VecMaxNorm<S>(b);
   const Vec<S> diff = Softmax<S>(Vec<S>(a + b)) - Softmax<S>(as_printed ? b : a);
   const double u = ScalarTraits<S>::UnitRoundoff();
-  ExpectWithin(metric, ToDouble(collapse::VecMaxNorm<S>(diff)),
-               4 * ToDouble(nb) * (1 + u) + SoftmaxBudget<S>(a, b));
+  ExpectWithin(tolerance, ToDouble(collapse::VecMaxNorm<S>(diff)), 4 * ToDouble(nb) * (1 + u) + SoftmaxBudget<S>(a, b));
 }
 
-struct LemmaD4 {
-  static constexpr const char* kId = "collapse.lemmaD.4";
-  static constexpr const char* kSource = "004 Appendix D.2, Lemma D.4";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"||softm(a+b) - softm(b)||_inf", "4||b||(1+u) + gamma_{n+8}(1 + 4(||a||+||b||))", kBudgetReason}};
-  }
-  static bool HypothesesHold(const Case& c) { return WithinBound(c, Rational(1)); }
+/// Lemma D.4 as printed and as intended share the hypotheses ||b||_inf <= 1.
+struct LemmaD4Family {
+  static bool HypothesesHold(const Case& c) { return collapse::PerturbationWithin(c, Rational(1)); }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return SoftmaxPerturbationCase(1);
-  }
-  template <class S>
-  static void Conclusion(const Case& c) {
-    CheckLemmaD4<S>(c, true, "||softm(a+b) - softm(b)||_inf");
+    return collapse::PerturbedVectorCase(1);
   }
 };
 
-struct LemmaD4Ours {
-  static constexpr const char* kId = "collapse.lemmaD.4.ours";
-  static constexpr const char* kSource = "004 Appendix D.2, Lemma D.4 (OURS: softm(a) for softm(b))";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"||softm(a+b) - softm(a)||_inf", "4||b||(1+u) + gamma_{n+8}(1 + 4(||a||+||b||))", kBudgetReason}};
-  }
-  static bool HypothesesHold(const Case& c) { return WithinBound(c, Rational(1)); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return SoftmaxPerturbationCase(1);
-  }
+struct LemmaD4 : LemmaD4Family {
+  static constexpr const char* kId = "collapse.lemmaD.4";
+  static constexpr const char* kSource = "004 Appendix D.2, Lemma D.4";
+  static inline const Tolerance kDistance{"||softm(a+b) - softm(b)||_inf",
+                                          "4||b||(1+u) + gamma_{n+8}(1 + 4(||a||+||b||))", kBudgetReason};
+  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
   template <class S>
   static void Conclusion(const Case& c) {
-    CheckLemmaD4<S>(c, false, "||softm(a+b) - softm(a)||_inf");
+    CheckLemmaD4<S>(c, true, kDistance);
+  }
+};
+
+struct LemmaD4Ours : LemmaD4Family {
+  static constexpr const char* kId = "collapse.lemmaD.4.ours";
+  static constexpr const char* kSource = "004 Appendix D.2, Lemma D.4 (OURS: softm(a) for softm(b))";
+  static inline const Tolerance kDistance{"||softm(a+b) - softm(a)||_inf",
+                                          "4||b||(1+u) + gamma_{n+8}(1 + 4(||a||+||b||))", kBudgetReason};
+  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    CheckLemmaD4<S>(c, false, kDistance);
   }
 };
 
 struct ExpInequality {
   static constexpr const char* kId = "collapse.lemmaD.4.exp_inequality";
   static constexpr const char* kSource = "004 Appendix D.2, proof of Lemma D.4";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"(e^x - 1) - 2x", "gamma_2 e", "exp errs <= 0.51 ulp of a value <= e, the subtraction one rounding"}};
-  }
+  static inline const Tolerance kExcess{"(e^x - 1) - 2x", "gamma_2 e",
+                                        "exp errs <= 0.51 ulp of a value <= e, the subtraction one rounding"};
+  static std::vector<Tolerance> Tolerances() { return {kExcess}; }
   static bool HypothesesHold(const Case& c) {
     const Rational x = c.Get<Rational>("x");
     return x > 0 && x <= 1;
@@ -168,7 +145,7 @@ struct ExpInequality {
     using std::exp;
     const S x = c.Get<S>("x");
     const double u = ScalarTraits<S>::UnitRoundoff();
-    ExpectWithin("(e^x - 1) - 2x", ToDouble(S(exp(x) - 1 - 2 * x)), Gamma(2, u) * std::exp(1.0));
+    ExpectWithin(kExcess, ToDouble(S(exp(x) - 1 - 2 * x)), Gamma(2, u) * std::exp(1.0));
   }
 };
 

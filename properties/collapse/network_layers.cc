@@ -24,7 +24,7 @@
 #include <string>
 #include <vector>
 
-#include "properties/collapse/collapse_model.h"
+#include "properties/collapse/collapse_cases.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {
@@ -104,9 +104,9 @@ double LayerBudget(const Mat<S>& x, const std::vector<Head<S>>& heads) {
 struct IdentityViaZeroValues {
   static constexpr const char* kId = "collapse.sec1.identity_via_zero_values";
   static constexpr const char* kSource = "004 Section 1 (Rank Collapse and Skip Connections)";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"||S(X) - X||_inf", "0", "every head adds softm(.) X 0 = +-0 exactly (finite times 0), and X + 0 = X"}};
-  }
+  static inline const Tolerance kIdentity{
+      "||S(X) - X||_inf", "0", "every head adds softm(.) X 0 = +-0 exactly (finite times 0), and X + 0 = X"};
+  static std::vector<Tolerance> Tolerances() { return {kIdentity}; }
   static bool HypothesesHold(const Case& c) { return NetworkHypothesesHold(c, true); }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -117,18 +117,18 @@ struct IdentityViaZeroValues {
     const Mat<S> x0 = c.GetMat<S>("X");
     Mat<S> x = x0;
     for (int64_t l = 0; l < c.GetInt("L"); ++l) x = collapse::Layer<S>(x, LayerHeads<S>(c, l));
-    ExpectWithin("||S(X) - X||_inf", ToDouble(MaxNorm<S>(Mat<S>(x - x0))), 0.0);
+    ExpectWithin(kIdentity, ToDouble(MaxNorm<S>(Mat<S>(x - x0))), 0.0);
   }
 };
 
 struct LayerNormGrowth {
   static constexpr const char* kId = "collapse.lemmaD.7.part1";
   static constexpr const char* kSource = "004 Appendix D.4, Lemma D.7 Part 1";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"||X_{l+1}||_inf", "(1 + H eta)||X_l||_inf (1 + gamma_2) + layer budget",
-             "layer budget: scores gamma_{2d+2}; softmax entries (2 max|score| + n + 3)u; P X Wv gamma_{n+d}; "
-             "skip and head sums H+1 roundings: gamma_{2n+2d+H+8} (||X|| + sum_h (1+2s_h) n d ||X|| ||Wv_h|| (1+n))"}};
-  }
+  static inline const Tolerance kNextNorm{
+      "||X_{l+1}||_inf", "(1 + H eta)||X_l||_inf (1 + gamma_2) + layer budget",
+      "layer budget: scores gamma_{2d+2}; softmax entries (2 max|score| + n + 3)u; P X Wv gamma_{n+d}; "
+      "skip and head sums H+1 roundings: gamma_{2n+2d+H+8} (||X|| + sum_h (1+2s_h) n d ||X|| ||Wv_h|| (1+n))"};
+  static std::vector<Tolerance> Tolerances() { return {kNextNorm}; }
   static bool HypothesesHold(const Case& c) { return NetworkHypothesesHold(c, false); }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -143,18 +143,18 @@ struct LayerNormGrowth {
     const double bound = (1 + double(c.GetInt("H")) * ToDouble(c.Get<S>("eta"))) * ToDouble(MaxNorm<S>(x)) *
                              (1 + Gamma(2, u)) +
                          LayerBudget<S>(x, heads);
-    ExpectWithin("||X_{l+1}||_inf", ToDouble(MaxNorm<S>(next)), bound);
+    ExpectWithin(kNextNorm, ToDouble(MaxNorm<S>(next)), bound);
   }
 };
 
 struct LayerNormPower {
   static constexpr const char* kId = "collapse.lemmaD.7.part2";
   static constexpr const char* kSource = "004 Appendix D.4, Lemma D.7 Part 2";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"max_l ||X_l||_inf / (phi0 (1+H eta)^l + budget_l)", "1",
-             "phi0 = ||X_0|| (the smallest allowed); budget_l = the per-layer budget of part 1 accumulated, "
-             "each layer's amplified by (1+H eta) and the power's l roundings gamma_{l+2} phi0(1+H eta)^l"}};
-  }
+  static inline const Tolerance kRatio{
+      "max_l ||X_l||_inf / (phi0 (1+H eta)^l + budget_l)", "1",
+      "phi0 = ||X_0|| (the smallest allowed); budget_l = the per-layer budget of part 1 accumulated, "
+      "each layer's amplified by (1+H eta) and the power's l roundings gamma_{l+2} phi0(1+H eta)^l"};
+  static std::vector<Tolerance> Tolerances() { return {kRatio}; }
   static bool HypothesesHold(const Case& c) { return NetworkHypothesesHold(c, false); }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -175,7 +175,7 @@ struct LayerNormPower {
       const double allowed = phi0 * power * (1 + Gamma(double(l) + 3, u)) + budget;
       worst = std::max(worst, allowed > 0 ? ToDouble(MaxNorm<S>(x)) / allowed : (MaxNorm<S>(x) > 0 ? 2.0 : 0.0));
     }
-    ExpectWithin("max_l ||X_l||_inf / (phi0 (1+H eta)^l + budget_l)", worst, 1.0);
+    ExpectWithin(kRatio, worst, 1.0);
   }
 };
 
@@ -183,11 +183,11 @@ struct LayerNormPower {
 struct LayerLipschitz {
   static constexpr const char* kId = "collapse.lemmaD.6.layer_lipschitz";
   static constexpr const char* kSource = "004 Appendix D.3, Lemma D.6";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"||softmv(X_l) - softmv(Y)||_inf", "3 eta (eps_l^2 + 1)(1 + gamma_{l+6}) + layer budgets of X_l and Y",
-             "eps_l is a product of l+2 roundings, the bound 3 more; softmv(X_l), softmv(Y) and X_l itself carry "
-             "the layer budget of part 1 (scores, softmax, P X Wv)"}};
-  }
+  static inline const Tolerance kDistance{
+      "||softmv(X_l) - softmv(Y)||_inf", "3 eta (eps_l^2 + 1)(1 + gamma_{l+6}) + layer budgets of X_l and Y",
+      "eps_l is a product of l+2 roundings, the bound 3 more; softmv(X_l), softmv(Y) and X_l itself carry "
+      "the layer budget of part 1 (scores, softmax, P X Wv)"};
+  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
   static bool HypothesesHold(const Case& c) {
     if (!NetworkHypothesesHold(c, false) || c.GetInt("L") != 1) return false;
     const int64_t d = c.GetMatrix("X").cols;
@@ -242,7 +242,7 @@ struct LayerLipschitz {
     const S eps = S(2 * eta * c.Get<S>("phi0") * S(1 + S(double(c.GetInt("H"))) * eta));
     const double u = ScalarTraits<S>::UnitRoundoff();
     const double budget = LayerBudget<S>(x0, heads) + LayerBudget<S>(x1, {g}) + LayerBudget<S>(y, {g});
-    ExpectWithin("||softmv(X_l) - softmv(Y)||_inf", ToDouble(MaxNorm<S>(diff)),
+    ExpectWithin(kDistance, ToDouble(MaxNorm<S>(diff)),
                  ToDouble(S(3 * eta * (eps * eps + 1))) * (1 + Gamma(7, u)) + budget);
   }
 };

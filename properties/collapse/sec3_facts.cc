@@ -25,7 +25,7 @@
 // rational.
 #include <string>
 
-#include "properties/collapse/collapse_model.h"
+#include "properties/collapse/collapse_cases.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {
@@ -38,12 +38,12 @@ struct ShiftInvariance {
   static constexpr const char* kId = "collapse.fact3.2.shift_invariance";
   static constexpr const char* kSource = "004 Section 3.1, Fact 3.2";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"||softm(x + a1) - softm(x)||_inf", "gamma_{n+8} (1 + 4 (||x||_inf + |a|))",
-             "x_j + a rounds (abs err <= u(||x||+|a|)), which moves softm by <= 2(e^e - 1) ~ 2e (Lemma 4.4); "
-             "each softmax evaluation errs <= 2u max|arg| (max subtraction) + (n+3)u (exp 0.51ulp, sum, "
-             "division) per entry"}};
-  }
+  static inline const Tolerance kShift{
+      "||softm(x + a1) - softm(x)||_inf", "gamma_{n+8} (1 + 4 (||x||_inf + |a|))",
+      "x_j + a rounds (abs err <= u(||x||+|a|)), which moves softm by <= 2(e^e - 1) ~ 2e (Lemma 4.4); "
+      "each softmax evaluation errs <= 2u max|arg| (max subtraction) + (n+3)u (exp 0.51ulp, sum, "
+      "division) per entry"};
+  static std::vector<Tolerance> Tolerances() { return {kShift}; }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -61,7 +61,7 @@ struct ShiftInvariance {
     const double u = ScalarTraits<S>::UnitRoundoff();
     const double n = double(x.size());
     const double bound = Gamma(n + 8, u) * (1 + 4 * (ToDouble(collapse::VecMaxNorm<S>(x)) + std::abs(ToDouble(a))));
-    ExpectWithin("||softm(x + a1) - softm(x)||_inf", ToDouble(collapse::VecMaxNorm<S>(diff)), bound);
+    ExpectWithin(kShift, ToDouble(collapse::VecMaxNorm<S>(diff)), bound);
   }
 };
 
@@ -83,73 +83,69 @@ bool ProductHypothesesHold(const Case& c) {
 /// ||(|A||B|)|| <= the stated right-hand side in each claim that holds; the
 /// norm's own sum adds r c roundings, the product of norms two more.
 template <class S>
-void CheckNormInequality(const char* metric, const S& lhs, const S& rhs, int64_t k, int64_t r, int64_t cols) {
+void CheckNormInequality(const Tolerance& tolerance, const S& lhs, const S& rhs, int64_t k, int64_t r,
+                         int64_t cols) {
   if constexpr (ScalarTraits<S>::kExact) {
-    ExpectThat(lhs <= rhs, std::string(metric) + ": " + lhs.str() + " > " + rhs.str());
+    ExpectThat(lhs <= rhs, tolerance.metric + ": " + lhs.str() + " > " + rhs.str());
   }
   const double u = ScalarTraits<S>::UnitRoundoff();
-  ExpectWithin(metric, ToDouble(lhs), ToDouble(rhs) * (1 + Gamma(double(k + r * cols + 2), u)));
+  ExpectWithin(tolerance, ToDouble(lhs), ToDouble(rhs) * (1 + Gamma(double(k + r * cols + 2), u)));
 }
 
-struct L1Submultiplicative {
+/// The three norm facts of Fact 3.3 share their hypotheses (A B defined)
+/// and their cases.
+struct ProductFamily {
+  static bool HypothesesHold(const Case& c) { return ProductHypothesesHold(c); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return ProductCase();
+  }
+};
+
+struct L1Submultiplicative : ProductFamily {
   static constexpr const char* kId = "collapse.fact3.3.l1_submultiplicative";
   static constexpr const char* kSource = "004 Section 3.1, Fact 3.3 (1)";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"||AB||_1 vs ||A||_1 ||B||_1", "||A||_1 ||B||_1 (1 + gamma_{k + rc + 2}); exact in rationals",
-             "fl(AB) errs <= gamma_k |A||B| entrywise and ||(|A||B|)||_1 <= ||A||_1||B||_1; the norm sums rc "
-             "entries, the right side is one product"}};
-  }
-  static bool HypothesesHold(const Case& c) { return ProductHypothesesHold(c); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return ProductCase();
-  }
+  static inline const Tolerance kProduct{
+      "||AB||_1 vs ||A||_1 ||B||_1", "||A||_1 ||B||_1 (1 + gamma_{k + rc + 2}); exact in rationals",
+      "fl(AB) errs <= gamma_k |A||B| entrywise and ||(|A||B|)||_1 <= ||A||_1||B||_1; the norm sums rc "
+      "entries, the right side is one product"};
+  static std::vector<Tolerance> Tolerances() { return {kProduct}; }
   template <class S>
   static void Conclusion(const Case& c) {
     const Mat<S> a = c.GetMat<S>("A"), b = c.GetMat<S>("B");
-    CheckNormInequality<S>("||AB||_1 vs ||A||_1 ||B||_1", EntrywiseL1<S>(Mat<S>(a * b)),
-                           S(EntrywiseL1<S>(a) * EntrywiseL1<S>(b)), a.cols(), a.rows(), b.cols());
+    CheckNormInequality<S>(kProduct, EntrywiseL1<S>(Mat<S>(a * b)), S(EntrywiseL1<S>(a) * EntrywiseL1<S>(b)), a.cols(),
+                           a.rows(), b.cols());
   }
 };
 
-struct MaxSubmultiplicative {
+struct MaxSubmultiplicative : ProductFamily {
   static constexpr const char* kId = "collapse.fact3.3.max_submultiplicative";
   static constexpr const char* kSource = "004 Section 3.1, Fact 3.3 (2)";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"||AB||_inf vs ||A||_inf ||B||_inf", "||A||_inf ||B||_inf (1 + gamma_{k + rc + 2}); exact in rationals",
-             "as for the l1 fact: fl(AB) errs <= gamma_k |A||B| entrywise; the claim itself fails by a factor "
-             "up to k, far beyond rounding"}};
-  }
-  static bool HypothesesHold(const Case& c) { return ProductHypothesesHold(c); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return ProductCase();
-  }
+  static inline const Tolerance kProduct{
+      "||AB||_inf vs ||A||_inf ||B||_inf", "||A||_inf ||B||_inf (1 + gamma_{k + rc + 2}); exact in rationals",
+      "as for the l1 fact: fl(AB) errs <= gamma_k |A||B| entrywise; the claim itself fails by a factor "
+      "up to k, far beyond rounding"};
+  static std::vector<Tolerance> Tolerances() { return {kProduct}; }
   template <class S>
   static void Conclusion(const Case& c) {
     const Mat<S> a = c.GetMat<S>("A"), b = c.GetMat<S>("B");
-    CheckNormInequality<S>("||AB||_inf vs ||A||_inf ||B||_inf", MaxNorm<S>(Mat<S>(a * b)),
-                           S(MaxNorm<S>(a) * MaxNorm<S>(b)), a.cols(), a.rows(), b.cols());
+    CheckNormInequality<S>(kProduct, MaxNorm<S>(Mat<S>(a * b)), S(MaxNorm<S>(a) * MaxNorm<S>(b)), a.cols(), a.rows(),
+                           b.cols());
   }
 };
 
-struct L1MaxMixed {
+struct L1MaxMixed : ProductFamily {
   static constexpr const char* kId = "collapse.fact3.3.l1_max_mixed";
   static constexpr const char* kSource = "004 Section 3.1, Fact 3.3 (3)";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"||AB||_1 vs ||A||_1 ||B||_inf", "||A||_1 ||B||_inf (1 + gamma_{k + rc + 2}); exact in rationals",
-             "as for the l1 fact; the claim itself fails by a factor up to c (columns of B)"}};
-  }
-  static bool HypothesesHold(const Case& c) { return ProductHypothesesHold(c); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return ProductCase();
-  }
+  static inline const Tolerance kProduct{
+      "||AB||_1 vs ||A||_1 ||B||_inf", "||A||_1 ||B||_inf (1 + gamma_{k + rc + 2}); exact in rationals",
+      "as for the l1 fact; the claim itself fails by a factor up to c (columns of B)"};
+  static std::vector<Tolerance> Tolerances() { return {kProduct}; }
   template <class S>
   static void Conclusion(const Case& c) {
     const Mat<S> a = c.GetMat<S>("A"), b = c.GetMat<S>("B");
-    CheckNormInequality<S>("||AB||_1 vs ||A||_1 ||B||_inf", EntrywiseL1<S>(Mat<S>(a * b)),
-                           S(EntrywiseL1<S>(a) * MaxNorm<S>(b)), a.cols(), a.rows(), b.cols());
+    CheckNormInequality<S>(kProduct, EntrywiseL1<S>(Mat<S>(a * b)), S(EntrywiseL1<S>(a) * MaxNorm<S>(b)), a.cols(),
+                           a.rows(), b.cols());
   }
 };
 

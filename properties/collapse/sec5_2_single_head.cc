@@ -27,7 +27,7 @@
 #include <cmath>
 #include <string>
 
-#include "properties/collapse/collapse_model.h"
+#include "properties/collapse/collapse_cases.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {
@@ -102,7 +102,7 @@ rc::Gen<Case> Lemma52Case(bool weighted) {
 }
 
 template <class S>
-void CheckLemma52(const Case& c, bool weighted, const char* metric) {
+void CheckLemma52(const Case& c, bool weighted, const Tolerance& tolerance) {
   const Mat<S> x = c.GetMat<S>("X");
   const Mat<S> a = Softm<S>(x, c.GetMat<S>("W1q"), c.GetMat<S>("W1k"), weighted);
   const Mat<S> b = x + a;
@@ -115,45 +115,45 @@ void CheckLemma52(const Case& c, bool weighted, const char* metric) {
                                        ToDouble(MaxNorm<S>(Mat<S>(x * w2q * w2k.transpose() * x.transpose())))
                                  : ToDouble(MaxNorm<S>(b)) + ToDouble(MaxNorm<S>(x));
   const double bound = ToDouble(S(2 * collapse::G<S>(S(2 * eps)))) + Gamma(4 * n + 12, u) * (2 + 8 * scores);
-  ExpectWithin(metric, ToDouble(MaxNorm<S>(diff)), bound);
+  ExpectWithin(tolerance, ToDouble(MaxNorm<S>(diff)), bound);
 }
 
 constexpr const char* kReason =
     "B = X + A rounds (abs err u||B||) and the scores carry gamma_{2n+2}|.|, moving softm by ~2x that; each "
     "softmax entry errs <= (2 max|score| + n + 3)u; 2g(2eps) carries 4u e^{2eps}";
 
-struct Lemma52Weighted {
-  static constexpr const char* kId = "collapse.lemma5.2.single_head_perturbation";
-  static constexpr const char* kSource = "004 Section 5.2, Lemma 5.2 (weighted reading)";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"||softm_2(B) - softm_2(X)||_inf", "2 g(2 eps) + gamma_{4n+12} (2 + 8 (max|scores_B| + max|scores_X|))",
-             kReason}};
-  }
-  static bool HypothesesHold(const Case& c) { return Lemma52HypothesesHold(c, true); }
+/// Both readings share the hypotheses and the cases, each in its reading.
+template <bool kWeighted>
+struct Lemma52Family {
+  static bool HypothesesHold(const Case& c) { return Lemma52HypothesesHold(c, kWeighted); }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return Lemma52Case(true);
-  }
-  template <class S>
-  static void Conclusion(const Case& c) {
-    CheckLemma52<S>(c, true, "||softm_2(B) - softm_2(X)||_inf");
+    return Lemma52Case(kWeighted);
   }
 };
 
-struct Lemma52Plain {
-  static constexpr const char* kId = "collapse.lemma5.2.single_head_perturbation.plain";
-  static constexpr const char* kSource = "004 Section 5.2, Lemma 5.2 (plain reading: softm_i(X) = softm(X))";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"||softm(B) - softm(X)||_inf", "2 g(2 eps) + gamma_{4n+12} (2 + 8 (||B|| + ||X||))", kReason}};
-  }
-  static bool HypothesesHold(const Case& c) { return Lemma52HypothesesHold(c, false); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return Lemma52Case(false);
-  }
+struct Lemma52Weighted : Lemma52Family<true> {
+  static constexpr const char* kId = "collapse.lemma5.2.single_head_perturbation";
+  static constexpr const char* kSource = "004 Section 5.2, Lemma 5.2 (weighted reading)";
+  static inline const Tolerance kDistance{
+      "||softm_2(B) - softm_2(X)||_inf", "2 g(2 eps) + gamma_{4n+12} (2 + 8 (max|scores_B| + max|scores_X|))",
+      kReason};
+  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
   template <class S>
   static void Conclusion(const Case& c) {
-    CheckLemma52<S>(c, false, "||softm(B) - softm(X)||_inf");
+    CheckLemma52<S>(c, true, kDistance);
+  }
+};
+
+struct Lemma52Plain : Lemma52Family<false> {
+  static constexpr const char* kId = "collapse.lemma5.2.single_head_perturbation.plain";
+  static constexpr const char* kSource = "004 Section 5.2, Lemma 5.2 (plain reading: softm_i(X) = softm(X))";
+  static inline const Tolerance kDistance{"||softm(B) - softm(X)||_inf",
+                                          "2 g(2 eps) + gamma_{4n+12} (2 + 8 (||B|| + ||X||))", kReason};
+  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    CheckLemma52<S>(c, false, kDistance);
   }
 };
 

@@ -54,13 +54,13 @@ double PolyMagnitude(const Mat<double>& f, const Mat<double>& g, const Vec<doubl
 struct Bidegree11Decomposition {
   static constexpr const char* kId = "formal.prop.bidegree11_decomposition";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|identity residual| (sum, linearity of L and R, bilinearity of B)",
-             "gamma_{m+K+10} x sum over the identity's P-evaluations of |coefficient| x P_abs(point)",
-             "one evaluation of the product form errs <= gamma_{m+K+2} P_abs (dot of length m+1, one product, "
-             "K-term sum; P_abs = same form on |coefficients|, |point|); a rounded point u1 + c u2 moves P by "
-             "<= gamma_2 P_abs(|u1| + |c||u2|); the identity's <= 8 terms add gamma_8 more"}};
-  }
+  static inline const Tolerance kResidual{
+      "|identity residual| (sum, linearity of L and R, bilinearity of B)",
+      "gamma_{m+K+10} x sum over the identity's P-evaluations of |coefficient| x P_abs(point)",
+      "one evaluation of the product form errs <= gamma_{m+K+2} P_abs (dot of length m+1, one product, "
+      "K-term sum; P_abs = same form on |coefficients|, |point|); a rounded point u1 + c u2 moves P by "
+      "<= gamma_2 P_abs(|u1| + |c||u2|); the identity's <= 8 terms add gamma_8 more"};
+  static std::vector<Tolerance> Tolerances() { return {kResidual}; }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -95,11 +95,10 @@ struct Bidegree11Decomposition {
                       av1 = pa.row(2).transpose(), av2 = pa.row(3).transpose();
     const Vec<double> au12 = au1 + ca * au2, av12 = av1 + ca * av2;
     auto mag = [&](const Vec<double>& a, const Vec<double>& b) { return PolyMagnitude(fa, ga, a, b); };
-    const std::string metric = "|identity residual| (sum, linearity of L and R, bilinearity of B)";
     auto expect_zero = [&](const S& residual, double scale, const char* what) {
       using std::abs;
       if constexpr (ScalarTraits<S>::kExact) ExpectThat(residual == 0, std::string(what) + " fails exactly");
-      ExpectWithin(metric, ToDouble(S(abs(residual))), g * scale);
+      ExpectWithin(kResidual, ToDouble(S(abs(residual))), g * scale);
     };
 
     // P = B + L + R + D.
@@ -126,13 +125,13 @@ struct Bidegree11Decomposition {
 struct Bidegree11Uniqueness {
   static constexpr const char* kId = "formal.prop.bidegree11_uniqueness";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"max |coefficient difference| between the three decompositions",
-             "4 gamma_{4K+m+10} max_entries((|M|^T|F|)^T (|M^-1||M||M^-1||G|))",
-             "M^T F and M^-1 G err <= gamma_K |M|^T|F| and gamma_{2K} |M^-1||M||M^-1||G| (triangular inverse, "
-             "Higham ASNA ch. 8 and 14); the expansions add gamma_{K+1}; the evaluation route adds 4 evaluations of "
-             "<= gamma_{m+K+2} x the same magnitudes"}};
-  }
+  static inline const Tolerance kCoefficients{
+      "max |coefficient difference| between the three decompositions",
+      "4 gamma_{4K+m+10} max_entries((|M|^T|F|)^T (|M^-1||M||M^-1||G|))",
+      "M^T F and M^-1 G err <= gamma_K |M|^T|F| and gamma_{2K} |M^-1||M||M^-1||G| (triangular inverse, "
+      "Higham ASNA ch. 8 and 14); the expansions add gamma_{K+1}; the evaluation route adds 4 evaluations of "
+      "<= gamma_{m+K+2} x the same magnitudes"};
+  static std::vector<Tolerance> Tolerances() { return {kCoefficients}; }
 
   static bool HypothesesHold(const Case& c) {
     const ExactMatrix& mix = c.GetMatrix("M");
@@ -183,9 +182,8 @@ struct Bidegree11Uniqueness {
       ExpectThat(e12 == 0, "expansions of two product forms of the same P differ");
       ExpectThat(e13 == 0, "expansion and evaluation-formula decomposition of the same P differ");
     }
-    const std::string metric = "max |coefficient difference| between the three decompositions";
-    ExpectWithin(metric, ToDouble(e12), bound);
-    ExpectWithin(metric, ToDouble(e13), bound);
+    ExpectWithin(kCoefficients, ToDouble(e12), bound);
+    ExpectWithin(kCoefficients, ToDouble(e13), bound);
   }
 };
 

@@ -47,9 +47,9 @@ namespace attnprop {
 namespace {
 
 template <class S>
-constexpr int64_t kMaxLen = std::is_same_v<S, double> ? 8 : 4;
+constexpr int64_t kMaxLen = SizeBudget<S>::Pick(8, 4);
 template <class S>
-constexpr int64_t kMaxDim = std::is_same_v<S, double> ? 5 : 3;
+constexpr int64_t kMaxDim = SizeBudget<S>::Pick(5, 3);
 constexpr int64_t kMaxHeads = 2;
 
 std::string H(const char* name, int64_t h) { return name + std::to_string(h); }
@@ -256,31 +256,33 @@ std::string Num(const S& v) {
   else return std::to_string(ToDouble(v));
 }
 
-struct NormBoundLVLV {
-  static constexpr const char* kId = "formal.prop.norm_bound_L_V_LV";
-
-  static std::vector<Tolerance> Tolerances() {
-    return {{"||T(x) - x||_inf vs (L + V + LV)||x||_inf",
-             "(L+V+LV)||x||_inf + gamma_{l + 4m + H + 24 + p(m)} (1 + Lbar)(1 + Vbar) ||x||_inf c_p; exact: 0",
-             "every computed quantity (weights summing to 1 +- gamma_{l+2}, the l-term head sums, the m-term "
-             "products V_h a and M y, tanh (<= 2 ulp), the residual sums, the norms: gamma_{m+2}, and the "
-             "operator norms: l2 through the eigen-solver of V^T V, p(m) = 4m^2 + 8) is within relative "
-             "gamma of a term bounded by (1 + Lbar)(1 + Vbar)||x||_inf, Lbar, Vbar the norms of |M|, |V_h| "
-             "(Frobenius for l2), c_p = sqrt(m) for l2 (|.| of a vector), else 1"}};
-  }
-
+/// Both claims share the transformers' hypotheses and cases.
+struct TransformerFamily {
   static bool HypothesesHold(const Case& c) { return TransformerHypothesesHold(c); }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return TransformerCase<S>();
   }
+};
+
+struct NormBoundLVLV : TransformerFamily {
+  static constexpr const char* kId = "formal.prop.norm_bound_L_V_LV";
+
+  static inline const Tolerance kBound{
+      "||T(x) - x||_inf vs (L + V + LV)||x||_inf",
+      "(L+V+LV)||x||_inf + gamma_{l + 4m + H + 24 + p(m)} (1 + Lbar)(1 + Vbar) ||x||_inf c_p; exact: 0",
+      "every computed quantity (weights summing to 1 +- gamma_{l+2}, the l-term head sums, the m-term "
+      "products V_h a and M y, tanh (<= 2 ulp), the residual sums, the norms: gamma_{m+2}, and the "
+      "operator norms: l2 through the eigen-solver of V^T V, p(m) = 4m^2 + 8) is within relative "
+      "gamma of a term bounded by (1 + Lbar)(1 + Vbar)||x||_inf, Lbar, Vbar the norms of |M|, |V_h| "
+      "(Frobenius for l2), c_p = sqrt(m) for l2 (|.| of a vector), else 1"};
+  static std::vector<Tolerance> Tolerances() { return {kBound}; }
 
   template <class S>
   static void Conclusion(const Case& k) {
     const Built<S> b = Build<S>(k);
     const bool aligned = k.GetInt("aligned") != 0;
-    const std::string metric = "||T(x) - x||_inf vs (L + V + LV)||x||_inf";
     using std::abs;
     // L and V: operator norms in the chosen norm.
     const auto m_norm = OpNorm<S>(b.norm, b.m);
@@ -308,7 +310,7 @@ struct NormBoundLVLV {
                                  " > bound " + Num(rhs));
       if (aligned) ExpectThat(lhs == rhs, "aligned case: the bound is not attained (" + Num(lhs) + " < " + Num(rhs) + ")");
       // Recorded for the audit (monotone rounding keeps lhs <= rhs).
-      ExpectWithin(metric, b.norm == NormKind::kL2 ? std::sqrt(ToDouble(lhs)) : ToDouble(lhs),
+      ExpectWithin(kBound, b.norm == NormKind::kL2 ? std::sqrt(ToDouble(lhs)) : ToDouble(lhs),
                    b.norm == NormKind::kL2 ? std::sqrt(ToDouble(rhs)) : ToDouble(rhs));
     } else {
       const double u = ScalarTraits<S>::UnitRoundoff();
@@ -324,7 +326,7 @@ struct NormBoundLVLV {
       const double err = Gamma(l + 4 * m + static_cast<double>(b.values.size()) + 24 + 4 * m * m + 8, u) *
                          (1 + lbar) * (1 + vbar) * xs * (l2 ? std::sqrt(m) : 1.0);
       const double lhs = ToDouble(SeqNorm<S>(b.norm, diff)), rhs = ToDouble(S(factor * SeqNorm<S>(b.norm, b.x)));
-      ExpectWithin(metric, lhs, rhs + err);
+      ExpectWithin(kBound, lhs, rhs + err);
       if (aligned)
         ExpectThat(lhs >= rhs - err, "aligned case: the bound is not attained (" + std::to_string(lhs) + " < " +
                                          std::to_string(rhs) + " - " + std::to_string(err) + ")");
@@ -332,24 +334,18 @@ struct NormBoundLVLV {
   }
 };
 
-struct HeadRowsConvex {
+struct HeadRowsConvex : TransformerFamily {
   static constexpr const char* kId = "formal.proof.head_rows_convex";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|sum_j w_kj - 1|", "gamma_{2l+4} (0 in rationals)",
-             "softmax: e_j/fl(sum e) sums to 1 within gamma_{l+1}; log-barrier: p/fl(sum p), the same; the "
-             "checker's l-term sum adds gamma_l"},
-            {"||A_h(x)_k|| vs ||x||_inf", "||x||_inf (1 + gamma_{2l+m+6}) (0 slack in rationals)",
-             "a_k = fl(sum_j w_j x_j): weights sum to <= 1 + gamma_{l+1}, the l-term sums add gamma_l "
-             "relative to sum_j w_j |x_j|, and the norm's own evaluation gamma_{m+2}"}};
-  }
-
-  static bool HypothesesHold(const Case& c) { return TransformerHypothesesHold(c); }
-
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return TransformerCase<S>();
-  }
+  static inline const Tolerance kRowSum{
+      "|sum_j w_kj - 1|", "gamma_{2l+4} (0 in rationals)",
+      "softmax: e_j/fl(sum e) sums to 1 within gamma_{l+1}; log-barrier: p/fl(sum p), the same; the "
+      "checker's l-term sum adds gamma_l"};
+  static inline const Tolerance kRowNorm{
+      "||A_h(x)_k|| vs ||x||_inf", "||x||_inf (1 + gamma_{2l+m+6}) (0 slack in rationals)",
+      "a_k = fl(sum_j w_j x_j): weights sum to <= 1 + gamma_{l+1}, the l-term sums add gamma_l "
+      "relative to sum_j w_j |x_j|, and the norm's own evaluation gamma_{m+2}"};
+  static std::vector<Tolerance> Tolerances() { return {kRowSum, kRowNorm}; }
 
   template <class S>
   static void Conclusion(const Case& k) {
@@ -366,7 +362,7 @@ struct HeadRowsConvex {
                      "weight w(" + std::to_string(r) + "," + std::to_string(j) + ") is negative or acausal");
         const S sum_err = abs(S(om.row(r).sum()) - 1);
         if constexpr (ScalarTraits<S>::kExact) ExpectThat(sum_err == 0, "weights do not sum to 1");
-        ExpectWithin("|sum_j w_kj - 1|", ToDouble(sum_err), Gamma(2 * ld + 4, u));
+        ExpectWithin(kRowSum, ToDouble(sum_err), Gamma(2 * ld + 4, u));
         const Mat<S> row = a.row(r);
         if constexpr (ScalarTraits<S>::kExact) {
           // l2: squared norms; the audit gets the doubles (monotone rounding).
@@ -374,10 +370,10 @@ struct HeadRowsConvex {
           const S lhs = l2 ? S(row.squaredNorm()) : VecNorm<S>(b.norm, Vec<S>(row.transpose()));
           const S rhs = l2 ? MaxRowNormSq<S>(b.x) : SeqNorm<S>(b.norm, b.x);
           ExpectThat(lhs <= rhs, "||A(x)_k|| > ||x||_inf");
-          ExpectWithin("||A_h(x)_k|| vs ||x||_inf", l2 ? std::sqrt(ToDouble(lhs)) : ToDouble(lhs),
+          ExpectWithin(kRowNorm, l2 ? std::sqrt(ToDouble(lhs)) : ToDouble(lhs),
                        l2 ? std::sqrt(ToDouble(rhs)) : ToDouble(rhs));
         } else {
-          ExpectWithin("||A_h(x)_k|| vs ||x||_inf", ToDouble(VecNorm<S>(b.norm, Vec<S>(row.transpose()))),
+          ExpectWithin(kRowNorm, ToDouble(VecNorm<S>(b.norm, Vec<S>(row.transpose()))),
                        ToDouble(SeqNorm<S>(b.norm, b.x)) * (1 + Gamma(2 * ld + md + 6, u)));
         }
       }

@@ -20,16 +20,16 @@ namespace attnprop {
 namespace {
 
 template <class S>
-constexpr int64_t kMaxLen = std::is_same_v<S, double> ? 10 : 5;
+constexpr int64_t kMaxLen = SizeBudget<S>::Pick(10, 5);
 template <class S>
-constexpr int64_t kMaxWidth = std::is_same_v<S, double> ? 4 : 3;
+constexpr int64_t kMaxWidth = SizeBudget<S>::Pick(4, 3);
 
 struct CausalComposition {
   static constexpr const char* kId = "lecture4.ex12.causal_composition";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|(G o F)(X + e_j H)_i - (G o F)(X)_i|, i < j", "0", "bitwise: row i reads only rows <= i"}};
-  }
+  static inline const Tolerance kEarlierRows{"|(G o F)(X + e_j H)_i - (G o F)(X)_i|, i < j", "0",
+                                             "bitwise: row i reads only rows <= i"};
+  static std::vector<Tolerance> Tolerances() { return {kEarlierRows}; }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -78,8 +78,7 @@ struct CausalComposition {
     const Mat<S> g0 = PrefixMean<S>(Head<S>(f0, c, "2")), g1 = PrefixMean<S>(Head<S>(f1, c, "2"));
     for (Eigen::Index i = 0; i < j; ++i) {
       ExpectThat(f0.row(i) == f1.row(i), "factor F is not causal on this case");
-      ExpectWithin("|(G o F)(X + e_j H)_i - (G o F)(X)_i|, i < j",
-                   ToDouble(S((g1.row(i) - g0.row(i)).cwiseAbs().maxCoeff())), 0.0);
+      ExpectWithin(kEarlierRows, ToDouble(S((g1.row(i) - g0.row(i)).cwiseAbs().maxCoeff())), 0.0);
     }
   }
 };

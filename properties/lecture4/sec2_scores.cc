@@ -31,9 +31,9 @@ namespace attnprop {
 namespace {
 
 template <class S>
-constexpr int64_t kMaxLen = std::is_same_v<S, double> ? 12 : 6;
+constexpr int64_t kMaxLen = SizeBudget<S>::Pick(12, 6);
 template <class S>
-constexpr int64_t kMaxWidth = std::is_same_v<S, double> ? 8 : 4;
+constexpr int64_t kMaxWidth = SizeBudget<S>::Pick(8, 4);
 
 /// X, W_Q, W_K on the 2^-4 grid; d_k drawn 1..kMaxWidth-1 so it is often
 /// smaller than T and d (where the rank bound says something).
@@ -52,20 +52,23 @@ rc::Gen<Case> ProjectionCase() {
                            });
 }
 
-struct ScoreFactorization {
-  static constexpr const char* kId = "lecture4.prop2.4.score_factorization";
-
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|c QK^T - c X(W_Q W_K^T)X^T|_ij", "2 gamma_{2d+d_k+1}(u) c (|X||W_Q||W_K|^T|X|^T)_ij",
-             "each side is a product of four factors with inner sizes d, d_k, d (in either association) "
-             "and one scaling: |fl - exact| <= gamma_{2d+d_k+1} c M entrywise (Higham 3.5); the difference "
-             "of the two sides is at most twice that (0 in rationals)"}};
-  }
-
+/// Both claims of Prop 2.4 share the projections' hypotheses and cases.
+struct ProjectionFamily {
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return ProjectionCase<S>();
   }
+};
+
+struct ScoreFactorization : ProjectionFamily {
+  static constexpr const char* kId = "lecture4.prop2.4.score_factorization";
+
+  static inline const Tolerance kEntry{
+      "|c QK^T - c X(W_Q W_K^T)X^T|_ij", "2 gamma_{2d+d_k+1}(u) c (|X||W_Q||W_K|^T|X|^T)_ij",
+      "each side is a product of four factors with inner sizes d, d_k, d (in either association) "
+      "and one scaling: |fl - exact| <= gamma_{2d+d_k+1} c M entrywise (Higham 3.5); the difference "
+      "of the two sides is at most twice that (0 in rationals)"};
+  static std::vector<Tolerance> Tolerances() { return {kEntry}; }
 
   template <class S>
   static void Conclusion(const Case& c) {
@@ -82,20 +85,14 @@ struct ScoreFactorization {
     const double cs = ToDouble(c.Get<Mpfr>("scale"));
     for (Eigen::Index i = 0; i < lhs.rows(); ++i)
       for (Eigen::Index j = 0; j < lhs.cols(); ++j)
-        ExpectWithin("|c QK^T - c X(W_Q W_K^T)X^T|_ij", ToDouble(Mpfr(abs(Mpfr(lhs(i, j)) - Mpfr(rhs(i, j))))),
-                     2 * gam * cs * ToDouble(m(i, j)));
+        ExpectWithin(kEntry, ToDouble(Mpfr(abs(Mpfr(lhs(i, j)) - Mpfr(rhs(i, j))))), 2 * gam * cs * ToDouble(m(i, j)));
   }
 };
 
-struct ScoreRank {
+struct ScoreRank : ProjectionFamily {
   static constexpr const char* kId = "lecture4.prop2.4.score_rank_le_dk";
 
   static std::vector<Tolerance> Tolerances() { return {}; }
-
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return ProjectionCase<S>();
-  }
 
   template <class S>
   static void Conclusion(const Case& c) {
@@ -109,12 +106,12 @@ struct ScoreRank {
 struct SoftmaxRaisesRank {
   static constexpr const char* kId = "lecture4.rem2.5.softmax_can_raise_rank";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"det A certified nonzero", "|det fl(A) - det A| <= 2 (2 gamma_{T+3}(u) + gamma_{T+3}(u)^2)",
-             "scores are exact (products and differences of 2^-3-grid values below 2^3); each weight "
-             "exp(s_j - m)/Z has relative error <= gamma_{T+3} (exp <= 1 ulp, T-term sum, one division); "
-             "det = a11 a22 - a12 a21 with entries <= 1 moves by at most twice the product error"}};
-  }
+  static inline const Tolerance kDeterminant{
+      "det A certified nonzero", "|det fl(A) - det A| <= 2 (2 gamma_{T+3}(u) + gamma_{T+3}(u)^2)",
+      "scores are exact (products and differences of 2^-3-grid values below 2^3); each weight "
+      "exp(s_j - m)/Z has relative error <= gamma_{T+3} (exp <= 1 ulp, T-term sum, one division); "
+      "det = a11 a22 - a12 a21 with entries <= 1 moves by at most twice the product error"};
+  static std::vector<Tolerance> Tolerances() { return {kDeterminant}; }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -147,7 +144,7 @@ struct SoftmaxRaisesRank {
     const double err = 2 * (2 * g + g * g) + 4 * ScalarTraits<Mpfr>::UnitRoundoff();
     // The audit metric: the error bound relative to |det|, which must be < 1
     // for the sign (hence rank 2 > d_k) to be certified.
-    ExpectWithin("det A certified nonzero", err / ToDouble(Mpfr(abs(det))), 1.0);
+    ExpectWithin(kDeterminant, err / ToDouble(Mpfr(abs(det))), 1.0);
   }
 };
 

@@ -17,19 +17,19 @@ namespace {
 
 /// Sizes per backend: MPFR costs ~10^3 x double per operation (NOTES.md).
 template <class S>
-constexpr int64_t kMaxLen = std::is_same_v<S, double> ? 40 : 12;
+constexpr int64_t kMaxLen = SizeBudget<S>::Pick(40, 12);
 template <class S>
-constexpr int64_t kMaxWidth = std::is_same_v<S, double> ? 16 : 6;
+constexpr int64_t kMaxWidth = SizeBudget<S>::Pick(16, 6);
 
 struct SimplexRows {
   static constexpr const char* kId = "lecture4.prop3.1.simplex_rows";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|sum_j A_ij - 1|", "gamma_{T+1}(u) + gamma_T(u_mpfr)",
-             "computed weights e_j/Z with Z = fl(sum e_j): normalising gives (1+gamma_{T-1})/(1+delta) "
-             "<= gamma_{T+1}; the exp and score errors cancel since Z sums the same e_j; the checker "
-             "sums the T weights in MPFR (gamma_T at its precision)"}};
-  }
+  static inline const Tolerance kRowSum{
+      "|sum_j A_ij - 1|", "gamma_{T+1}(u) + gamma_T(u_mpfr)",
+      "computed weights e_j/Z with Z = fl(sum e_j): normalising gives (1+gamma_{T-1})/(1+delta) "
+      "<= gamma_{T+1}; the exp and score errors cancel since Z sums the same e_j; the checker "
+      "sums the T weights in MPFR (gamma_T at its precision)"};
+  static std::vector<Tolerance> Tolerances() { return {kRowSum}; }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -77,7 +77,7 @@ struct SimplexRows {
                                      std::to_string(ToDouble(a(i, j))) + " is not >= 0");
         sum += Mpfr(a(i, j));
       }
-      ExpectWithin("|sum_j A_ij - 1|", ToDouble(Mpfr(abs(sum - 1))),
+      ExpectWithin(kRowSum, ToDouble(Mpfr(abs(sum - 1))),
                    Gamma(static_cast<double>(t + 1), u) + Gamma(static_cast<double>(t), ScalarTraits<Mpfr>::UnitRoundoff()));
       // Exact scores and their computed error bound gamma_{d+1} c sum|q||k|.
       Vec<Mpfr> s(t);
@@ -160,20 +160,23 @@ Averaged Average(const Case& c) {
 
 double CheckerSlack(double n) { return 4 * Gamma(n + 2, ScalarTraits<Mpfr>::UnitRoundoff()); }
 
-struct LinearFunctionalBounds {
-  static constexpr const char* kId = "lecture4.cor3.linear_functional_bounds";
-
-  static std::vector<Tolerance> Tolerances() {
-    return {{"<u,o_i> outside [min_j <u,v_j>, max_j <u,v_j>] / B",
-             "gamma_{T+1}(u) + gamma_T(u)(1 + gamma_{T+1}(u)) + 4 gamma_{d_v+2}(u_mpfr)",
-             "<u,o> = sum_j a_j <u,v_j> + R with |R| <= gamma_T sum_j a_j sum_l |u_l||v_jl| <= gamma_T (1+eps) B, "
-             "B = max_j sum_l |u_l||v_jl|; sum_j a_j w_j lies within |eps| B <= gamma_{T+1} B of [min w, max w]"}};
-  }
-
+/// The three corollaries share the averaging hypotheses and cases.
+struct AveragingFamily {
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return AveragingCase<S>();
   }
+};
+
+struct LinearFunctionalBounds : AveragingFamily {
+  static constexpr const char* kId = "lecture4.cor3.linear_functional_bounds";
+
+  static inline const Tolerance kOutside{
+      "<u,o_i> outside [min_j <u,v_j>, max_j <u,v_j>] / B",
+      "gamma_{T+1}(u) + gamma_T(u)(1 + gamma_{T+1}(u)) + 4 gamma_{d_v+2}(u_mpfr)",
+      "<u,o> = sum_j a_j <u,v_j> + R with |R| <= gamma_T sum_j a_j sum_l |u_l||v_jl| <= gamma_T (1+eps) B, "
+      "B = max_j sum_l |u_l||v_jl|; sum_j a_j w_j lies within |eps| B <= gamma_{T+1} B of [min w, max w]"};
+  static std::vector<Tolerance> Tolerances() { return {kOutside}; }
 
   template <class S>
   static void Conclusion(const Case& c) {
@@ -194,25 +197,21 @@ struct LinearFunctionalBounds {
       // orthogonal in absolute value to every v_j and <u,o> is exactly 0).
       const Mpfr outside = f > hi ? Mpfr(f - hi) : f < lo ? Mpfr(lo - f) : Mpfr(0);
       const double ratio = b > 0 ? ToDouble(Mpfr(outside / b)) : ToDouble(Mpfr(abs(f)));
-      ExpectWithin("<u,o_i> outside [min_j <u,v_j>, max_j <u,v_j>] / B", ratio, tol);
+      ExpectWithin(kOutside, ratio, tol);
     }
   }
 };
 
-struct NormBound {
+struct NormBound : AveragingFamily {
   static constexpr const char* kId = "lecture4.cor3.norm_bound";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"(||o_i|| - sum_j A_ij ||v_j||) / sum_j A_ij ||v_j||", "gamma_T(u) + 4 gamma_{d_v+2}(u_mpfr)",
-             "|o - sum_j a_j v_j| <= gamma_T sum_j a_j |v_j| entrywise, so ||o|| <= (1 + gamma_T) sum_j a_j ||v_j||"},
-            {"(sum_j A_ij ||v_j|| - max_j ||v_j||) / max_j ||v_j||", "gamma_{T+1}(u) + 4 gamma_{d_v+2}(u_mpfr)",
-             "sum_j a_j ||v_j|| <= (1 + eps) max_j ||v_j||, |eps| <= gamma_{T+1}"}};
-  }
-
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return AveragingCase<S>();
-  }
+  static inline const Tolerance kOutputNorm{
+      "(||o_i|| - sum_j A_ij ||v_j||) / sum_j A_ij ||v_j||", "gamma_T(u) + 4 gamma_{d_v+2}(u_mpfr)",
+      "|o - sum_j a_j v_j| <= gamma_T sum_j a_j |v_j| entrywise, so ||o|| <= (1 + gamma_T) sum_j a_j ||v_j||"};
+  static inline const Tolerance kAverageNorm{"(sum_j A_ij ||v_j|| - max_j ||v_j||) / max_j ||v_j||",
+                                             "gamma_{T+1}(u) + 4 gamma_{d_v+2}(u_mpfr)",
+                                             "sum_j a_j ||v_j|| <= (1 + eps) max_j ||v_j||, |eps| <= gamma_{T+1}"};
+  static std::vector<Tolerance> Tolerances() { return {kOutputNorm, kAverageNorm}; }
 
   template <class S>
   static void Conclusion(const Case& c) {
@@ -226,31 +225,25 @@ struct NormBound {
       for (Eigen::Index j = 0; j < r.v.rows(); ++j) mid += r.a(i, j) * r.v.row(j).norm();
       const Mpfr left = r.out.row(i).norm();
       // 0/0 rows (all values zero) give exact zeros on every side.
-      ExpectWithin("(||o_i|| - sum_j A_ij ||v_j||) / sum_j A_ij ||v_j||",
-                   mid > 0 ? ToDouble(Mpfr((left - mid) / mid)) : ToDouble(left), r.g_t + slack);
-      ExpectWithin("(sum_j A_ij ||v_j|| - max_j ||v_j||) / max_j ||v_j||",
-                   vmax > 0 ? ToDouble(Mpfr((mid - vmax) / vmax)) : ToDouble(mid), r.g_t1 + slack);
+      ExpectWithin(kOutputNorm, mid > 0 ? ToDouble(Mpfr((left - mid) / mid)) : ToDouble(left), r.g_t + slack);
+      ExpectWithin(kAverageNorm, vmax > 0 ? ToDouble(Mpfr((mid - vmax) / vmax)) : ToDouble(mid), r.g_t1 + slack);
     }
   }
 };
 
-struct Jensen {
+struct Jensen : AveragingFamily {
   static constexpr const char* kId = "lecture4.cor3.jensen";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"(||o_i||^2 - sum_j A_ij ||v_j||^2) / sum_j A_ij ||v_j||^2",
-             "(1 + gamma_{T+1}(u))(1 + gamma_T(u))^2 - 1 + 4 gamma_{d_v+2}(u_mpfr)",
-             "||o|| <= ||sum a_j v_j|| + gamma_T sum a_j ||v_j|| and both terms are <= sqrt(1+eps) R, "
-             "R^2 = sum_j a_j ||v_j||^2 (Jensen for the normalised weights a/(1+eps), and Cauchy-Schwarz)"},
-            {"(max_l o_il - sum_j A_ij max_l v_jl) / sum_j A_ij ||v_j||_inf", "gamma_T(u) + 4 gamma_{d_v+2}(u_mpfr)",
-             "o_l <= sum_j a_j v_jl + gamma_T sum_j a_j |v_jl|; sum_j a_j v_jl <= sum_j a_j max_l v_jl; "
-             "no eps term: max is positively homogeneous and subadditive, so both sides carry the same weights"}};
-  }
-
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return AveragingCase<S>();
-  }
+  static inline const Tolerance kSquaredNorm{
+      "(||o_i||^2 - sum_j A_ij ||v_j||^2) / sum_j A_ij ||v_j||^2",
+      "(1 + gamma_{T+1}(u))(1 + gamma_T(u))^2 - 1 + 4 gamma_{d_v+2}(u_mpfr)",
+      "||o|| <= ||sum a_j v_j|| + gamma_T sum a_j ||v_j|| and both terms are <= sqrt(1+eps) R, "
+      "R^2 = sum_j a_j ||v_j||^2 (Jensen for the normalised weights a/(1+eps), and Cauchy-Schwarz)"};
+  static inline const Tolerance kMax{
+      "(max_l o_il - sum_j A_ij max_l v_jl) / sum_j A_ij ||v_j||_inf", "gamma_T(u) + 4 gamma_{d_v+2}(u_mpfr)",
+      "o_l <= sum_j a_j v_jl + gamma_T sum_j a_j |v_jl|; sum_j a_j v_jl <= sum_j a_j max_l v_jl; "
+      "no eps term: max is positively homogeneous and subadditive, so both sides carry the same weights"};
+  static std::vector<Tolerance> Tolerances() { return {kSquaredNorm, kMax}; }
 
   template <class S>
   static void Conclusion(const Case& c) {
@@ -264,11 +257,11 @@ struct Jensen {
         rinf += r.a(i, j) * r.v.row(j).cwiseAbs().maxCoeff();
       }
       const Mpfr left2 = r.out.row(i).squaredNorm();
-      ExpectWithin("(||o_i||^2 - sum_j A_ij ||v_j||^2) / sum_j A_ij ||v_j||^2",
+      ExpectWithin(kSquaredNorm,
                    r2 > 0 ? ToDouble(Mpfr((left2 - r2) / r2)) : ToDouble(left2),
                    (1 + r.g_t1) * (1 + r.g_t) * (1 + r.g_t) - 1 + slack);
       const Mpfr leftm = r.out.row(i).maxCoeff();
-      ExpectWithin("(max_l o_il - sum_j A_ij max_l v_jl) / sum_j A_ij ||v_j||_inf",
+      ExpectWithin(kMax,
                    rinf > 0 ? ToDouble(Mpfr((leftm - rmax) / rinf)) : ToDouble(Mpfr(leftm - rmax)),
                    r.g_t + slack);
     }

@@ -32,17 +32,17 @@ namespace attnprop {
 namespace {
 
 template <class S>
-constexpr int64_t kMaxLen = std::is_same_v<S, double> ? 10 : 5;
+constexpr int64_t kMaxLen = SizeBudget<S>::Pick(10, 5);
 template <class S>
-constexpr int64_t kMaxWidth = std::is_same_v<S, double> ? 5 : 3;
+constexpr int64_t kMaxWidth = SizeBudget<S>::Pick(5, 3);
 
 struct FutureJacobianZero {
   static constexpr const char* kId = "lecture4.prop4.3.future_jacobian_zero";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|out_i(X + t e_j H) - out_i(X)| / t, i < j", "0",
-             "row i reads only rows <= i of X: the same operations on the same inputs (bitwise)"}};
-  }
+  static inline const Tolerance kQuotient{
+      "|out_i(X + t e_j H) - out_i(X)| / t, i < j", "0",
+      "row i reads only rows <= i of X: the same operations on the same inputs (bitwise)"};
+  static std::vector<Tolerance> Tolerances() { return {kQuotient}; }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -86,8 +86,7 @@ struct FutureJacobianZero {
       moved.row(j) += S(step) * h.row(0);
       const Mat<S> out = Head<S>(moved, c);
       for (Eigen::Index i = 0; i < j; ++i)
-        ExpectWithin("|out_i(X + t e_j H) - out_i(X)| / t, i < j",
-                     ToDouble(S((out.row(i) - base.row(i)).cwiseAbs().maxCoeff() / S(step))), 0.0);
+        ExpectWithin(kQuotient, ToDouble(S((out.row(i) - base.row(i)).cwiseAbs().maxCoeff() / S(step))), 0.0);
     }
   }
 };
@@ -95,12 +94,12 @@ struct FutureJacobianZero {
 struct MaskBeforeVsAfter {
   static constexpr const char* kId = "lecture4.aside4.4.mask_before_vs_after_softmax";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|sum_j A_ij - 1| (masked before)", "gamma_{T+1}(u) + gamma_T(u_mpfr)",
-             "as in Prop 3.1 (normalising the i+1 allowed exp values)"},
-            {"after-zeroing row sum certified < 1", "1 - sum <= gamma_{T+3}(u) + gamma_T(u_mpfr), ratio to missing mass",
-             "each weight within relative gamma_{T+3}; the missing mass sum_{l>i} p_l >= e^{-16}/T is far above"}};
-  }
+  static inline const Tolerance kMaskedSum{"|sum_j A_ij - 1| (masked before)", "gamma_{T+1}(u) + gamma_T(u_mpfr)",
+                                           "as in Prop 3.1 (normalising the i+1 allowed exp values)"};
+  static inline const Tolerance kZeroedSum{
+      "after-zeroing row sum certified < 1", "1 - sum <= gamma_{T+3}(u) + gamma_T(u_mpfr), ratio to missing mass",
+      "each weight within relative gamma_{T+3}; the missing mass sum_{l>i} p_l >= e^{-16}/T is far above"};
+  static std::vector<Tolerance> Tolerances() { return {kMaskedSum, kZeroedSum}; }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -126,12 +125,12 @@ struct MaskBeforeVsAfter {
         missing += Mpfr(after[l]);
         ExpectThat(before[l] == 0, "masked-before weight nonzero at a forbidden position");
       }
-      ExpectWithin("|sum_j A_ij - 1| (masked before)", ToDouble(Mpfr(abs(sum_before - 1))),
+      ExpectWithin(kMaskedSum, ToDouble(Mpfr(abs(sum_before - 1))),
                    Gamma(static_cast<double>(t + 1), u) + Gamma(static_cast<double>(t), um));
       if (i + 1 < t) {
         // 1 - sum_after should be the missing mass; certify it is > 0.
         const double err = Gamma(static_cast<double>(t + 3), u) + Gamma(static_cast<double>(t), um);
-        ExpectWithin("after-zeroing row sum certified < 1", err / ToDouble(Mpfr(1 - sum_after)), 1.0);
+        ExpectWithin(kZeroedSum, err / ToDouble(Mpfr(1 - sum_after)), 1.0);
         // Derivatives: raise the first forbidden score by 1.
         Vec<S> bumped = row;
         bumped[i + 1] += S(1);

@@ -78,10 +78,11 @@ rc::Gen<Case> Draw(bool unit_sigma, bool table) {
 struct MeanZeroVariance {
   static constexpr const char* kId = "lecture4.lemma5.5.mean_zero_variance_dk_sigma4";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|sample mean| / sd", "6.5", "z for a two-sided false-alarm rate 8e-11 (CLT), sd = sqrt(d sigma^4/N)"},
-            {"|sample var - d sigma^4| / sd", "6.5", "sd = sqrt((2d^2+6d) sigma^8 / N) from E X^4 = (3d^2+6d) sigma^8"}};
-  }
+  static inline const Tolerance kMean{"|sample mean| / sd", "6.5",
+                                      "z for a two-sided false-alarm rate 8e-11 (CLT), sd = sqrt(d sigma^4/N)"};
+  static inline const Tolerance kVariance{"|sample var - d sigma^4| / sd", "6.5",
+                                          "sd = sqrt((2d^2+6d) sigma^8 / N) from E X^4 = (3d^2+6d) sigma^8"};
+  static std::vector<Tolerance> Tolerances() { return {kMean, kVariance}; }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -93,19 +94,17 @@ struct MeanZeroVariance {
     const int64_t d = c.GetInt("d_k");
     const double sigma = c.GetScalar("sigma").ToDouble(), s4 = std::pow(sigma, 4), dd = double(d);
     const Moments m = Sample(d, sigma, c.GetInt("seed"));
-    ExpectWithin("|sample mean| / sd", std::abs(m.mean) / std::sqrt(dd * s4 / kPairs), kZ);
-    ExpectWithin("|sample var - d sigma^4| / sd",
-                 std::abs(m.var - dd * s4) / std::sqrt((2 * dd * dd + 6 * dd) * s4 * s4 / kPairs), kZ);
+    ExpectWithin(kMean, std::abs(m.mean) / std::sqrt(dd * s4 / kPairs), kZ);
+    ExpectWithin(kVariance, std::abs(m.var - dd * s4) / std::sqrt((2 * dd * dd + 6 * dd) * s4 * s4 / kPairs), kZ);
   }
 };
 
 struct ScaledVariance {
   static constexpr const char* kId = "lecture4.lemma5.5.scaled_variance";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|sample var of <q,k>/sqrt(d) - sigma^4| / sd", "6.5",
-             "sd = sqrt((2 + 6/d) sigma^8 / N): the unscaled bound divided by d"}};
-  }
+  static inline const Tolerance kVariance{"|sample var of <q,k>/sqrt(d) - sigma^4| / sd", "6.5",
+                                          "sd = sqrt((2 + 6/d) sigma^8 / N): the unscaled bound divided by d"};
+  static std::vector<Tolerance> Tolerances() { return {kVariance}; }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -118,18 +117,17 @@ struct ScaledVariance {
     const double sigma = c.GetScalar("sigma").ToDouble(), s4 = std::pow(sigma, 4), dd = double(d);
     const Moments m = Sample(d, sigma, c.GetInt("seed"));
     const double scaled_var = m.var / dd;
-    ExpectWithin("|sample var of <q,k>/sqrt(d) - sigma^4| / sd",
-                 std::abs(scaled_var - s4) / std::sqrt((2 + 6 / dd) * s4 * s4 / kPairs), kZ);
+    ExpectWithin(kVariance, std::abs(scaled_var - s4) / std::sqrt((2 + 6 / dd) * s4 * s4 / kPairs), kZ);
   }
 };
 
 struct TableStd {
   static constexpr const char* kId = "lecture4.table5.5.std_values";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|sample std - printed std| / sd_std", "6.5",
-             "|s - t| = |s^2 - t^2|/(s + t) <= |s^2 - t^2|/t: the variance bound divided by the printed t"}};
-  }
+  static inline const Tolerance kStd{
+      "|sample std - printed std| / sd_std", "6.5",
+      "|s - t| = |s^2 - t^2|/(s + t) <= |s^2 - t^2|/t: the variance bound divided by the printed t"};
+  static std::vector<Tolerance> Tolerances() { return {kStd}; }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -144,9 +142,8 @@ struct TableStd {
     const double printed = d == 16 ? 4 : d == 64 ? 8 : 16, printed_scaled = 1;
     const Moments m = Sample(d, 1.0, c.GetInt("seed"));
     const double sd_var = std::sqrt((2 * dd * dd + 6 * dd) / kPairs);
-    ExpectWithin("|sample std - printed std| / sd_std", std::abs(std::sqrt(m.var) - printed) / (sd_var / printed), kZ);
-    ExpectWithin("|sample std - printed std| / sd_std",
-                 std::abs(std::sqrt(m.var / dd) - printed_scaled) / (sd_var / dd / printed_scaled), kZ);
+    ExpectWithin(kStd, std::abs(std::sqrt(m.var) - printed) / (sd_var / printed), kZ);
+    ExpectWithin(kStd, std::abs(std::sqrt(m.var / dd) - printed_scaled) / (sd_var / dd / printed_scaled), kZ);
   }
 };
 

@@ -30,7 +30,7 @@ namespace attnprop {
 namespace {
 
 template <class S>
-constexpr int64_t kMaxLen = std::is_same_v<S, double> ? 16 : 8;
+constexpr int64_t kMaxLen = SizeBudget<S>::Pick(16, 8);
 
 /// Step: double 2^-13 (balances t^2 truncation against rounding/t and
 /// rounding/t^2); MPFR 2^-30 (s + t h needs < 40 bits, far below its precision).
@@ -62,20 +62,22 @@ double LseError(const Vec<S>& x) {
   return Gamma(t + 3, u) * (2 + 2 * std::abs(m) + 2 * std::log(t + 1));
 }
 
-struct LseGradient {
-  static constexpr const char* kId = "lecture4.prop5.1.lse_gradient_is_softmax";
-
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|(lse(s+th)-lse(s-th))/2t - <softmax(s),h>|",
-             "t^2 H^3 / 3 + 2 e_lse / (2t) + gamma_{T+3}(u) sum|h|",
-             "central difference truncation t^2/6 |lse'''| <= t^2/6 * 2H^3; each lse has absolute error "
-             "e_lse = gamma_{T+3}(2 + 2|max s| + 2 log(T+1)); each p_j relative error gamma_{T+3}"}};
-  }
-
+/// The three derivative claims share their cases: scores s and a direction h.
+struct DerivativeFamily {
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return ScoresAndDirection<S>();
   }
+};
+
+struct LseGradient : DerivativeFamily {
+  static constexpr const char* kId = "lecture4.prop5.1.lse_gradient_is_softmax";
+
+  static inline const Tolerance kGradient{
+      "|(lse(s+th)-lse(s-th))/2t - <softmax(s),h>|", "t^2 H^3 / 3 + 2 e_lse / (2t) + gamma_{T+3}(u) sum|h|",
+      "central difference truncation t^2/6 |lse'''| <= t^2/6 * 2H^3; each lse has absolute error "
+      "e_lse = gamma_{T+3}(2 + 2|max s| + 2 log(T+1)); each p_j relative error gamma_{T+3}"};
+  static std::vector<Tolerance> Tolerances() { return {kGradient}; }
 
   template <class S>
   static void Conclusion(const Case& c) {
@@ -91,25 +93,20 @@ struct LseGradient {
                        Gamma(static_cast<double>(s.size() + 3), ScalarTraits<S>::UnitRoundoff()) *
                            ToDouble(h.cwiseAbs().sum()) +
                        1e-25;  // MPFR checker
-    ExpectWithin("|(lse(s+th)-lse(s-th))/2t - <softmax(s),h>|", ToDouble(Mpfr(abs(fd - dir))), tol);
+    ExpectWithin(kGradient, ToDouble(Mpfr(abs(fd - dir))), tol);
   }
 };
 
-struct LseHessian {
+struct LseHessian : DerivativeFamily {
   static constexpr const char* kId = "lecture4.prop5.1.lse_hessian";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|(lse(s+th)-2lse(s)+lse(s-th))/t^2 - h^T(diag p - pp^T)h|",
-             "t^2 7H^4/12 + 4 e_lse / t^2 + 3 gamma_{T+3}(u) sum_j h_j^2",
-             "second difference truncation t^2/12 |lse''''| <= t^2/12 * 7H^4; three lse values with "
-             "absolute error e_lse each; p_j relative error gamma_{T+3} in sum p h^2 - (sum p h)^2. "
-             "Random h determine the symmetric Hessian through its quadratic form"}};
-  }
-
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return ScoresAndDirection<S>();
-  }
+  static inline const Tolerance kQuadraticForm{
+      "|(lse(s+th)-2lse(s)+lse(s-th))/t^2 - h^T(diag p - pp^T)h|",
+      "t^2 7H^4/12 + 4 e_lse / t^2 + 3 gamma_{T+3}(u) sum_j h_j^2",
+      "second difference truncation t^2/12 |lse''''| <= t^2/12 * 7H^4; three lse values with "
+      "absolute error e_lse each; p_j relative error gamma_{T+3} in sum p h^2 - (sum p h)^2. "
+      "Random h determine the symmetric Hessian through its quadratic form"};
+  static std::vector<Tolerance> Tolerances() { return {kQuadraticForm}; }
 
   template <class S>
   static void Conclusion(const Case& c) {
@@ -126,26 +123,22 @@ struct LseHessian {
                        3 * Gamma(static_cast<double>(s.size() + 3), ScalarTraits<S>::UnitRoundoff()) *
                            ToDouble(h.squaredNorm()) +
                        1e-25;
-    ExpectWithin("|(lse(s+th)-2lse(s)+lse(s-th))/t^2 - h^T(diag p - pp^T)h|", ToDouble(Mpfr(abs(fd - quad))), tol);
+    ExpectWithin(kQuadraticForm, ToDouble(Mpfr(abs(fd - quad))), tol);
   }
 };
 
-struct SoftmaxJacobian {
+struct SoftmaxJacobian : DerivativeFamily {
   static constexpr const char* kId = "lecture4.sec5.softmax_jacobian";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|(p(s+th)-p(s-th))_i/2t - p_i(h_i - sum_j p_j h_j)|",
-             "16 t^2 H^3 / 6 + 2 gamma_{T+3}(u) / (2t) + 3 gamma_{T+3}(u) H",
-             "central difference truncation t^2/6 |p_i'''| <= t^2/6 * 16 H^3; each computed p_i has "
-             "relative error gamma_{T+3} (p_i <= 1); the formula side p_i(h_i - E h) inherits 3 gamma H"},
-            {"|(diag p - pp^T)h - p o (h - <p,h>1)|_i", "4 gamma_{T+1}(u_mpfr) H",
-             "the two printed forms of the Jacobian agree (evaluated in MPFR from the same p)"}};
-  }
-
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return ScoresAndDirection<S>();
-  }
+  static inline const Tolerance kDifferenceQuotient{
+      "|(p(s+th)-p(s-th))_i/2t - p_i(h_i - sum_j p_j h_j)|",
+      "16 t^2 H^3 / 6 + 2 gamma_{T+3}(u) / (2t) + 3 gamma_{T+3}(u) H",
+      "central difference truncation t^2/6 |p_i'''| <= t^2/6 * 16 H^3; each computed p_i has "
+      "relative error gamma_{T+3} (p_i <= 1); the formula side p_i(h_i - E h) inherits 3 gamma H"};
+  static inline const Tolerance kTwoForms{
+      "|(diag p - pp^T)h - p o (h - <p,h>1)|_i", "4 gamma_{T+1}(u_mpfr) H",
+      "the two printed forms of the Jacobian agree (evaluated in MPFR from the same p)"};
+  static std::vector<Tolerance> Tolerances() { return {kDifferenceQuotient, kTwoForms}; }
 
   template <class S>
   static void Conclusion(const Case& c) {
@@ -163,8 +156,8 @@ struct SoftmaxJacobian {
     for (Eigen::Index i = 0; i < s.size(); ++i) {
       const Mpfr fd = (pp[i] - pm[i]) / (2 * Mpfr(t));
       const Mpfr formula = p[i] * (hh[i] - mean);
-      ExpectWithin("|(p(s+th)-p(s-th))_i/2t - p_i(h_i - sum_j p_j h_j)|", ToDouble(Mpfr(abs(fd - formula))), tol);
-      ExpectWithin("|(diag p - pp^T)h - p o (h - <p,h>1)|_i", ToDouble(Mpfr(abs(jh[i] - formula))),
+      ExpectWithin(kDifferenceQuotient, ToDouble(Mpfr(abs(fd - formula))), tol);
+      ExpectWithin(kTwoForms, ToDouble(Mpfr(abs(jh[i] - formula))),
                    4 * Gamma(static_cast<double>(s.size() + 1), ScalarTraits<Mpfr>::UnitRoundoff()) * (hmax + 1));
     }
   }
@@ -245,21 +238,24 @@ rc::Gen<Case> TwoDistributions() {
       });
 }
 
-struct GibbsInequality {
-  static constexpr const char* kId = "lecture4.sec5.1.gibbs_inequality";
-
-  static std::vector<Tolerance> Tolerances() {
-    return {{"-KL(a||p) and |KL| when a = p", "gamma_{T+6}(u) (1 + sum_j a_j |log(a_j/p_j)|)",
-             "a, p rounded to the backend (u each), a_j/p_j (u), log turns relative error 4u into absolute "
-             "4u, times a_j and a T-term sum: gamma_{T+6}(L + 1) with L the sum of |terms| (0 when a = p "
-             "up to rounding). When a != p (on this grid ||a-p||_1 >= 1/48^2, so KL >= 9e-8 by Pinsker) "
-             "KL must exceed the same bound: the 'iff' part"}};
-  }
-
+/// Both Gibbs claims share their cases: two distributions a, p, scores s, tau.
+struct GibbsFamily {
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return TwoDistributions<S>();
   }
+};
+
+struct GibbsInequality : GibbsFamily {
+  static constexpr const char* kId = "lecture4.sec5.1.gibbs_inequality";
+
+  static inline const Tolerance kDivergence{
+      "-KL(a||p) and |KL| when a = p", "gamma_{T+6}(u) (1 + sum_j a_j |log(a_j/p_j)|)",
+      "a, p rounded to the backend (u each), a_j/p_j (u), log turns relative error 4u into absolute "
+      "4u, times a_j and a T-term sum: gamma_{T+6}(L + 1) with L the sum of |terms| (0 when a = p "
+      "up to rounding). When a != p (on this grid ||a-p||_1 >= 1/48^2, so KL >= 9e-8 by Pinsker) "
+      "KL must exceed the same bound: the 'iff' part"};
+  static std::vector<Tolerance> Tolerances() { return {kDivergence}; }
 
   template <class S>
   static void Conclusion(const Case& c) {
@@ -274,26 +270,21 @@ struct GibbsInequality {
     }
     const double tol = Gamma(static_cast<double>(a.size() + 6), ScalarTraits<S>::UnitRoundoff()) * (1 + ToDouble(mag));
     const bool equal = c.GetMatrix("a") == c.GetMatrix("p");
-    ExpectWithin("-KL(a||p) and |KL| when a = p", equal ? std::abs(ToDouble(kl)) : -ToDouble(kl), tol);
+    ExpectWithin(kDivergence, equal ? std::abs(ToDouble(kl)) : -ToDouble(kl), tol);
     if (!equal) ExpectThat(ToDouble(kl) > tol, "KL(a||p) = " + std::to_string(ToDouble(kl)) + " not > 0 with a != p");
   }
 };
 
-struct GibbsIdentity {
+struct GibbsIdentity : GibbsFamily {
   static constexpr const char* kId = "lecture4.prop5.2.gibbs_identity";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|<a,s> + tau H(a) - (tau log Z - tau KL(a||p))|",
-             "gamma_{T+10}(u) (sum a|s| + tau sum a|log a| + tau |log Z| + tau sum a|log(a/p)| + 2 tau)",
-             "every product, quotient, exp and sum carries relative error; with p = softmax(s/tau) "
-             "(relative error gamma_{T+3}) and Z (gamma_{T+1}) the logs carry absolute errors of that size "
-             "(the 2 tau term, weighted by sum a = 1); all sums have at most T terms"}};
-  }
-
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return TwoDistributions<S>();
-  }
+  static inline const Tolerance kIdentity{
+      "|<a,s> + tau H(a) - (tau log Z - tau KL(a||p))|",
+      "gamma_{T+10}(u) (sum a|s| + tau sum a|log a| + tau |log Z| + tau sum a|log(a/p)| + 2 tau)",
+      "every product, quotient, exp and sum carries relative error; with p = softmax(s/tau) "
+      "(relative error gamma_{T+3}) and Z (gamma_{T+1}) the logs carry absolute errors of that size "
+      "(the 2 tau term, weighted by sum a = 1); all sums have at most T terms"};
+  static std::vector<Tolerance> Tolerances() { return {kIdentity}; }
 
   template <class S>
   static void Conclusion(const Case& c) {
@@ -318,7 +309,7 @@ struct GibbsIdentity {
     const S lhs = lin + tau * ent, rhs = tau * log(z) - tau * kl;
     const double tol = Gamma(static_cast<double>(a.size() + 10), ScalarTraits<S>::UnitRoundoff()) *
                        ToDouble(S(m1 + tau * m2 + tau * abs(log(z)) + tau * m3 + 2 * tau));
-    ExpectWithin("|<a,s> + tau H(a) - (tau log Z - tau KL(a||p))|", ToDouble(Mpfr(abs(Mpfr(lhs) - Mpfr(rhs)))), tol);
+    ExpectWithin(kIdentity, ToDouble(Mpfr(abs(Mpfr(lhs) - Mpfr(rhs)))), tol);
   }
 };
 

@@ -32,7 +32,7 @@ namespace attnprop {
 namespace {
 
 template <class S>
-constexpr int64_t kMaxLen = std::is_same_v<S, double> ? 12 : 6;
+constexpr int64_t kMaxLen = SizeBudget<S>::Pick(12, 6);
 
 /// Scores on a coarse grid (integers and halves in [-3, 3]) so that ties,
 /// hence argmax sets of size > 1, are common.
@@ -43,23 +43,35 @@ rc::Gen<Case> CoarseScores() {
                            [](const gen::Params& p) { return Case().Matrix("s", p.Matrix(0)); });
 }
 
+/// A unique largest score (Rem 5.6's hypothesis), read exactly from the case.
+bool UniqueArgmax(const Case& c) {
+  const ExactMatrix& s = c.GetMatrix("s");
+  double top = -1e300;
+  int count = 0;
+  for (const Exact& e : s.data) top = std::max(top, e.ToDouble());
+  for (const Exact& e : s.data) count += e.ToDouble() == top ? 1 : 0;
+  return count == 1;
+}
+
+/// Both limits of Rem 5.4 run along coarse scores.
+struct CoarseScoresFamily {
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return CoarseScores<S>();
+  }
+};
+
 template <class S>
 double G(double extra) {
   return Gamma(extra, ScalarTraits<S>::UnitRoundoff());
 }
 
-struct TauToZero {
+struct TauToZero : CoarseScoresFamily {
   static constexpr const char* kId = "lecture4.rem5.4.tau_to_zero";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"excess over the rate bound, relative", "gamma_{T+3}(u)",
-             "|p_j - 1/m| - rate <= gamma_{T+3} p_j (computed p_j relative error); p_j <= 1"}};
-  }
-
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return CoarseScores<S>();
-  }
+  static inline const Tolerance kExcess{"excess over the rate bound, relative", "gamma_{T+3}(u)",
+                                        "|p_j - 1/m| - rate <= gamma_{T+3} p_j (computed p_j relative error); p_j <= 1"};
+  static std::vector<Tolerance> Tolerances() { return {kExcess}; }
 
   template <class S>
   static void Conclusion(const Case& c) {
@@ -88,24 +100,18 @@ struct TauToZero {
         const Mpfr excess = s[j] == top ? Mpfr(abs(pj - Mpfr(1) / Mpfr(double(m))) -
                                                Mpfr(double(t - m)) * decay / Mpfr(double(m * m)))
                                         : Mpfr(pj - decay);
-        ExpectWithin("excess over the rate bound, relative", ToDouble(excess), tol);
+        ExpectWithin(kExcess, ToDouble(excess), tol);
       }
     }
   }
 };
 
-struct TauToInfinity {
+struct TauToInfinity : CoarseScoresFamily {
   static constexpr const char* kId = "lecture4.rem5.4.tau_to_infinity";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"excess over the rate bound, relative", "gamma_{T+3}(u)",
-             "|p_j - 1/T| - (e^{R/tau}-1)/T <= gamma_{T+3} p_j; p_j <= 1"}};
-  }
-
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return CoarseScores<S>();
-  }
+  static inline const Tolerance kExcess{"excess over the rate bound, relative", "gamma_{T+3}(u)",
+                                        "|p_j - 1/T| - (e^{R/tau}-1)/T <= gamma_{T+3} p_j; p_j <= 1"};
+  static std::vector<Tolerance> Tolerances() { return {kExcess}; }
 
   template <class S>
   static void Conclusion(const Case& c) {
@@ -119,8 +125,7 @@ struct TauToInfinity {
       const Vec<S> p = Softmax<S>(Vec<S>(s / tau));
       const Mpfr rate = (exp(Mpfr(r / Mpfr(tau))) - 1) / Mpfr(double(t));
       for (Eigen::Index j = 0; j < t; ++j)
-        ExpectWithin("excess over the rate bound, relative",
-                     ToDouble(Mpfr(abs(Mpfr(p[j]) - Mpfr(1) / Mpfr(double(t))) - rate)), tol);
+        ExpectWithin(kExcess, ToDouble(Mpfr(abs(Mpfr(p[j]) - Mpfr(1) / Mpfr(double(t))) - rate)), tol);
     }
   }
 };
@@ -128,35 +133,21 @@ struct TauToInfinity {
 struct SaturatedJacobian {
   static constexpr const char* kId = "lecture4.rem5.6.saturated_jacobian_vanishes";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"max|diag(p)-pp^T| - (1 - max p)", "3 gamma_{T+3}(u)",
-             "both sides from the computed p (relative error gamma_{T+3}); entries are products of two p's"},
-            {"(1 - max p) - (T-1) e^{-2^n g}", "gamma_{T+3}(u)",
-             "the top weight 1/(1 + sum_l e^{-(top - s_l)2^n}) has 1 - p_top <= sum_l e^{-2^n g}"}};
-  }
+  static inline const Tolerance kJacobian{
+      "max|diag(p)-pp^T| - (1 - max p)", "3 gamma_{T+3}(u)",
+      "both sides from the computed p (relative error gamma_{T+3}); entries are products of two p's"};
+  static inline const Tolerance kTopWeight{
+      "(1 - max p) - (T-1) e^{-2^n g}", "gamma_{T+3}(u)",
+      "the top weight 1/(1 + sum_l e^{-(top - s_l)2^n}) has 1 - p_top <= sum_l e^{-2^n g}"};
+  static std::vector<Tolerance> Tolerances() { return {kJacobian, kTopWeight}; }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return rc::gen::map(rc::gen::suchThat(CoarseScores<S>(),
-                                          [](const Case& c) {
-                                            const ExactMatrix& s = c.GetMatrix("s");
-                                            double top = -1e300;
-                                            int count = 0;
-                                            for (const Exact& e : s.data) top = std::max(top, e.ToDouble());
-                                            for (const Exact& e : s.data) count += e.ToDouble() == top ? 1 : 0;
-                                            return count == 1;
-                                          }),
+    return rc::gen::map(rc::gen::suchThat(CoarseScores<S>(), [](const Case& c) { return UniqueArgmax(c); }),
                         [](Case c) { return c; });
   }
 
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix& s = c.GetMatrix("s");
-    double top = -1e300;
-    int count = 0;
-    for (const Exact& e : s.data) top = std::max(top, e.ToDouble());
-    for (const Exact& e : s.data) count += e.ToDouble() == top ? 1 : 0;
-    return count == 1;
-  }
+  static bool HypothesesHold(const Case& c) { return UniqueArgmax(c); }
 
   template <class S>
   static void Conclusion(const Case& c) {
@@ -174,10 +165,10 @@ struct SaturatedJacobian {
       const Vec<Mpfr> p = Softmax<S>(Vec<S>(s * scale)).template cast<Mpfr>();
       const Mat<Mpfr> jac = Mat<Mpfr>(p.asDiagonal()) - p * p.transpose();
       const Mpfr gap = Mpfr(1) - p.maxCoeff();
-      ExpectWithin("max|diag(p)-pp^T| - (1 - max p)", ToDouble(Mpfr(jac.cwiseAbs().maxCoeff() - gap)), 3 * tol);
+      ExpectWithin(kJacobian, ToDouble(Mpfr(jac.cwiseAbs().maxCoeff() - gap)), 3 * tol);
       const Mpfr rate = has_second ? Mpfr(Mpfr(double(t - 1)) * exp(Mpfr(-(Mpfr(top) - Mpfr(second)) * Mpfr(scale))))
                                    : Mpfr(0);
-      ExpectWithin("(1 - max p) - (T-1) e^{-2^n g}", ToDouble(Mpfr(gap - rate)), tol);
+      ExpectWithin(kTopWeight, ToDouble(Mpfr(gap - rate)), tol);
     }
   }
 };

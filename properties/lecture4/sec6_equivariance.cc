@@ -32,9 +32,9 @@ namespace attnprop {
 namespace {
 
 template <class S>
-constexpr int64_t kMaxLen = std::is_same_v<S, double> ? 12 : 6;
+constexpr int64_t kMaxLen = SizeBudget<S>::Pick(12, 6);
 template <class S>
-constexpr int64_t kMaxWidth = std::is_same_v<S, double> ? 6 : 4;
+constexpr int64_t kMaxWidth = SizeBudget<S>::Pick(6, 4);
 
 /// pi^-1 as an index list from sort keys (stable: equal keys keep order).
 std::vector<int64_t> InversePermutation(const std::vector<Exact>& keys) {
@@ -79,21 +79,25 @@ rc::Gen<Case> PermutedInput() {
                            });
 }
 
-struct ScoreWeightConjugation {
-  static constexpr const char* kId = "lecture4.thm6.1.score_weight_conjugation";
-
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|S(PX) - P S P^T|", "0",
-             "entry (a,b) of both sides is the same dot product of the same rows in the same order: bitwise equal"},
-            {"|A(PX) - P A P^T| / A", "2 gamma_T(u)",
-             "the permuted row has the same max and the same exp values; only the order of the T-term sum "
-             "Z changes: each side is within gamma_{T-1} of e_j/Z, plus one division each"}};
-  }
-
+/// Both equivariance claims on X share their cases: X, weights and a permutation.
+struct PermutedInputFamily {
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return PermutedInput<S>();
   }
+};
+
+struct ScoreWeightConjugation : PermutedInputFamily {
+  static constexpr const char* kId = "lecture4.thm6.1.score_weight_conjugation";
+
+  static inline const Tolerance kScores{
+      "|S(PX) - P S P^T|", "0",
+      "entry (a,b) of both sides is the same dot product of the same rows in the same order: bitwise equal"};
+  static inline const Tolerance kWeights{
+      "|A(PX) - P A P^T| / A", "2 gamma_T(u)",
+      "the permuted row has the same max and the same exp values; only the order of the T-term sum "
+      "Z changes: each side is within gamma_{T-1} of e_j/Z, plus one division each"};
+  static std::vector<Tolerance> Tolerances() { return {kScores, kWeights}; }
 
   template <class S>
   static void Conclusion(const Case& c) {
@@ -104,7 +108,7 @@ struct ScoreWeightConjugation {
     const Mat<S> s = MaskedScores<S>(Mat<S>(x * wq), Mat<S>(x * wk), scale, Mask::None());
     const Mat<S> sp = MaskedScores<S>(Mat<S>(px * wq), Mat<S>(px * wk), scale, Mask::None());
     const Mat<S> conj = p * s * p.transpose();
-    ExpectWithin("|S(PX) - P S P^T|", ToDouble(S((sp - conj).cwiseAbs().maxCoeff())), 0.0);
+    ExpectWithin(kScores, ToDouble(S((sp - conj).cwiseAbs().maxCoeff())), 0.0);
     const Mat<S> v = Mat<S>::Zero(x.rows(), 1);
     const Mat<S> a = Attention<S>(Mat<S>(x * wq), Mat<S>(x * wk), v, scale).weights;
     const Mat<S> ap = Attention<S>(Mat<S>(px * wq), Mat<S>(px * wk), v, scale).weights;
@@ -113,24 +117,18 @@ struct ScoreWeightConjugation {
     for (Eigen::Index i = 0; i < a.rows(); ++i)
       for (Eigen::Index j = 0; j < a.cols(); ++j)
         if (aconj(i, j) != 0)
-          ExpectWithin("|A(PX) - P A P^T| / A", ToDouble(Mpfr(abs(Mpfr(ap(i, j)) - Mpfr(aconj(i, j))) / Mpfr(aconj(i, j)))),
-                       2 * g);
+          ExpectWithin(kWeights, ToDouble(Mpfr(abs(Mpfr(ap(i, j)) - Mpfr(aconj(i, j))) / Mpfr(aconj(i, j)))), 2 * g);
         else
           ExpectThat(ap(i, j) == 0, "A(PX) nonzero where P A P^T is zero (an underflowed weight)");
   }
 };
 
-struct RowwiseMaps {
+struct RowwiseMaps : PermutedInputFamily {
   static constexpr const char* kId = "lecture4.sec6.rowwise_maps_equivariant";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|phi_row(PX) - P phi_row(X)|", "0", "each output row is the same computation on the same input row"}};
-  }
-
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return PermutedInput<S>();
-  }
+  static inline const Tolerance kRows{"|phi_row(PX) - P phi_row(X)|", "0",
+                                      "each output row is the same computation on the same input row"};
+  static std::vector<Tolerance> Tolerances() { return {kRows}; }
 
   template <class S>
   static Mat<S> Phi(const Mat<S>& x, const Case& c) {
@@ -146,7 +144,7 @@ struct RowwiseMaps {
     const Mat<S> x = c.GetMat<S>("X");
     const Mat<S> p = PermutationMatrix<S>(c.GetMatrix("keys"));
     const Mat<S> lhs = Phi<S>(Mat<S>(p * x), c), rhs = p * Phi<S>(x, c);
-    ExpectWithin("|phi_row(PX) - P phi_row(X)|", ToDouble(S((lhs - rhs).cwiseAbs().maxCoeff())), 0.0);
+    ExpectWithin(kRows, ToDouble(S((lhs - rhs).cwiseAbs().maxCoeff())), 0.0);
   }
 };
 
@@ -202,22 +200,25 @@ rc::Gen<Case> AnglesCase() {
       gen::Matrix(2, 1, gen::Dyadic(4, 4)), gen::Matrix(2, 1, gen::Dyadic(4, 4)));
 }
 
-/// Absolute error of fl(sin(fl(w t))) (or cos): the argument w t is exact
-/// (a 2^-6 grid value times an integer below 2^6, well under 53 bits), the
-/// library function is within 1 ulp: <= 2u.
-struct SinusoidInnerProduct {
-  static constexpr const char* kId = "lecture4.sec6.2.sinusoid_inner_product";
-
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|<r_i,r_j> - cos(w(i-j))|", "16 u",
-             "w t and w(i-j) are exact; four sin/cos values within 2u each (1 ulp), each product of two of them "
-             "within 4u + u (values <= 1), one sum u: 2(5u) + 2u on the left side, 2u on the right side"}};
-  }
-
+/// Both positional-encoding identities share their cases: w, i, j, q, k.
+struct AnglesFamily {
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return AnglesCase<S>();
   }
+};
+
+/// Absolute error of fl(sin(fl(w t))) (or cos): the argument w t is exact
+/// (a 2^-6 grid value times an integer below 2^6, well under 53 bits), the
+/// library function is within 1 ulp: <= 2u.
+struct SinusoidInnerProduct : AnglesFamily {
+  static constexpr const char* kId = "lecture4.sec6.2.sinusoid_inner_product";
+
+  static inline const Tolerance kInnerProduct{
+      "|<r_i,r_j> - cos(w(i-j))|", "16 u",
+      "w t and w(i-j) are exact; four sin/cos values within 2u each (1 ulp), each product of two of them "
+      "within 4u + u (values <= 1), one sum u: 2(5u) + 2u on the left side, 2u on the right side"};
+  static std::vector<Tolerance> Tolerances() { return {kInnerProduct}; }
 
   template <class S>
   static void Conclusion(const Case& c) {
@@ -226,8 +227,7 @@ struct SinusoidInnerProduct {
     const S w = c.Get<S>("w"), i = S(double(c.GetInt("i"))), j = S(double(c.GetInt("j")));
     const S lhs = sin(w * i) * sin(w * j) + cos(w * i) * cos(w * j);
     const S rhs = cos(w * (i - j));
-    ExpectWithin("|<r_i,r_j> - cos(w(i-j))|", ToDouble(Mpfr(abs(Mpfr(lhs) - Mpfr(rhs)))),
-                 16 * ScalarTraits<S>::UnitRoundoff());
+    ExpectWithin(kInnerProduct, ToDouble(Mpfr(abs(Mpfr(lhs) - Mpfr(rhs)))), 16 * ScalarTraits<S>::UnitRoundoff());
   }
 };
 
@@ -240,20 +240,15 @@ Mat<S> Rotation(const S& theta) {
   return r;
 }
 
-struct RopeRelativeIdentity {
+struct RopeRelativeIdentity : AnglesFamily {
   static constexpr const char* kId = "lecture4.sec6.2.rope_relative_identity";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|<R_iw q, R_jw k> - q^T R_(j-i)w k|", "32 u ||q||_1 ||k||_1",
-             "angles i w, j w, (j-i) w exact; rotation entries within 2u (1 ulp), |entries| <= 1; a rotated "
-             "vector's components are within 2u||x||_1 + gamma_2 ||x||_1 <= 4.1u||x||_1; the 2-term dot adds "
-             "gamma_2: left side within 2(4.1u)2 + 2.1u, right side within 2(4.1u) + 2.1u (times ||q||_1||k||_1)"}};
-  }
-
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return AnglesCase<S>();
-  }
+  static inline const Tolerance kRelative{
+      "|<R_iw q, R_jw k> - q^T R_(j-i)w k|", "32 u ||q||_1 ||k||_1",
+      "angles i w, j w, (j-i) w exact; rotation entries within 2u (1 ulp), |entries| <= 1; a rotated "
+      "vector's components are within 2u||x||_1 + gamma_2 ||x||_1 <= 4.1u||x||_1; the 2-term dot adds "
+      "gamma_2: left side within 2(4.1u)2 + 2.1u, right side within 2(4.1u) + 2.1u (times ||q||_1||k||_1)"};
+  static std::vector<Tolerance> Tolerances() { return {kRelative}; }
 
   template <class S>
   static void Conclusion(const Case& c) {
@@ -262,8 +257,7 @@ struct RopeRelativeIdentity {
     const S lhs = (Rotation<S>(S(i * w)) * q).col(0).dot((Rotation<S>(S(j * w)) * k).col(0));
     const S rhs = q.col(0).dot((Rotation<S>(S((j - i) * w)) * k).col(0));
     const double mag = ToDouble(S(q.cwiseAbs().sum() * k.cwiseAbs().sum()));
-    ExpectWithin("|<R_iw q, R_jw k> - q^T R_(j-i)w k|", ToDouble(Mpfr(abs(Mpfr(lhs) - Mpfr(rhs)))),
-                 32 * ScalarTraits<S>::UnitRoundoff() * mag);
+    ExpectWithin(kRelative, ToDouble(Mpfr(abs(Mpfr(lhs) - Mpfr(rhs)))), 32 * ScalarTraits<S>::UnitRoundoff() * mag);
   }
 };
 
@@ -301,10 +295,10 @@ struct NoOrderAutomorphism {
 struct TwoPositionCausal {
   static constexpr const char* kId = "lecture4.rem6.3.two_position_causal_example";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|F - printed value|", "0",
-             "equal scores give weights exactly 1 and (1/2, 1/2); v on the 2^-4 grid: halves and their sum exact"}};
-  }
+  static inline const Tolerance kPrinted{
+      "|F - printed value|", "0",
+      "equal scores give weights exactly 1 and (1/2, 1/2); v on the 2^-4 grid: halves and their sum exact"};
+  static std::vector<Tolerance> Tolerances() { return {kPrinted}; }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -330,8 +324,8 @@ struct TwoPositionCausal {
     Mat<S> expect12(2, v.cols()), expect21(2, v.cols());
     expect12 << v.row(0), mid;
     expect21 << v.row(1), mid;
-    ExpectWithin("|F - printed value|", ToDouble(S((f12 - expect12).cwiseAbs().maxCoeff())), 0.0);
-    ExpectWithin("|F - printed value|", ToDouble(S((f21 - expect21).cwiseAbs().maxCoeff())), 0.0);
+    ExpectWithin(kPrinted, ToDouble(S((f12 - expect12).cwiseAbs().maxCoeff())), 0.0);
+    ExpectWithin(kPrinted, ToDouble(S((f21 - expect21).cwiseAbs().maxCoeff())), 0.0);
     const Mat<S> pf = swap * f12;
     ExpectThat(pf != f21, "P F(v1,v2) == F(v2,v1) although v1 != v2");
   }

@@ -39,16 +39,16 @@ namespace attnprop {
 namespace {
 
 template <class S>
-constexpr int64_t kMaxLen = std::is_same_v<S, double> ? 16 : 8;
+constexpr int64_t kMaxLen = SizeBudget<S>::Pick(16, 8);
 
 struct UniformScoresMean {
   static constexpr const char* kId = "lecture4.sec7.1.uniform_scores_mean";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|out_i - mean_j v_j| / mean_j |v_j|", "gamma_{T+3}(u) + gamma_{T+1}(u_mpfr)",
-             "weights exp(0)/T rounded once (1/T has relative error <= u after the T-term sum of ones, "
-             "exact); products u, T-term sum gamma_{T-1}; the checker's mean in MPFR"}};
-  }
+  static inline const Tolerance kMean{
+      "|out_i - mean_j v_j| / mean_j |v_j|", "gamma_{T+3}(u) + gamma_{T+1}(u_mpfr)",
+      "weights exp(0)/T rounded once (1/T has relative error <= u after the T-term sum of ones, "
+      "exact); products u, T-term sum gamma_{T-1}; the checker's mean in MPFR"};
+  static std::vector<Tolerance> Tolerances() { return {kMean}; }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -70,7 +70,7 @@ struct UniformScoresMean {
       for (Eigen::Index l = 0; l < v.cols(); ++l) {
         const Mpfr mean = vm.col(l).sum() / Mpfr(double(t)), mag = vm.col(l).cwiseAbs().sum() / Mpfr(double(t));
         const Mpfr diff = abs(Mpfr(out(i, l)) - mean);
-        ExpectWithin("|out_i - mean_j v_j| / mean_j |v_j|", mag > 0 ? ToDouble(Mpfr(diff / mag)) : ToDouble(diff), tol);
+        ExpectWithin(kMean, mag > 0 ? ToDouble(Mpfr(diff / mag)) : ToDouble(diff), tol);
       }
   }
 };
@@ -98,10 +98,9 @@ rc::Gen<Case> LengthCase(int64_t max_len) {
 struct GaussianLimits {
   static constexpr const char* kId = "lecture4.ex7.4.gaussian_kernel_limits";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"excess over the rate bound", "gamma_{T+3}(u)",
-             "computed weights have relative error gamma_{T+3} (scores exact); weights <= 1"}};
-  }
+  static inline const Tolerance kExcess{"excess over the rate bound", "gamma_{T+3}(u)",
+                                        "computed weights have relative error gamma_{T+3} (scores exact); weights <= 1"};
+  static std::vector<Tolerance> Tolerances() { return {kExcess}; }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -117,7 +116,7 @@ struct GaussianLimits {
       const Mat<S> a = GaussianWeights<S>(t, S(h));
       for (Eigen::Index i = 0; i < t; ++i) {
         const Mpfr rate = Mpfr(double(i)) * exp(Mpfr(-1) / Mpfr(2 * h * h));
-        ExpectWithin("excess over the rate bound", ToDouble(Mpfr(Mpfr(1) - Mpfr(a(i, i)) - rate)), tol);
+        ExpectWithin(kExcess, ToDouble(Mpfr(Mpfr(1) - Mpfr(a(i, i)) - rate)), tol);
       }
     }
     for (int n = 0; n <= 16; ++n) {  // h -> infinity
@@ -126,8 +125,7 @@ struct GaussianLimits {
       for (Eigen::Index i = 0; i < t; ++i) {
         const Mpfr rate = (exp(Mpfr(double(i * i)) / Mpfr(2 * h * h)) - 1) / Mpfr(double(i + 1));
         for (Eigen::Index j = 0; j <= i; ++j)
-          ExpectWithin("excess over the rate bound",
-                       ToDouble(Mpfr(abs(Mpfr(a(i, j)) - Mpfr(1) / Mpfr(double(i + 1))) - rate)), tol);
+          ExpectWithin(kExcess, ToDouble(Mpfr(abs(Mpfr(a(i, j)) - Mpfr(1) / Mpfr(double(i + 1))) - rate)), tol);
       }
     }
   }
@@ -136,13 +134,13 @@ struct GaussianLimits {
 struct GaussianAsDotProduct {
   static constexpr const char* kId = "lecture4.ex7.4.gaussian_kernel_as_dot_product";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|A_dot - A_gauss| / A_gauss", "2E(1 + 2E) + 2 gamma_{T+3}(u), E = gamma_8(u) (i j + j^2/2)_max / h^2",
-             "the dot-product scores equal the Gaussian ones up to a per-row constant, within E (sqrt(2) "
-             "rounded, q and k entries, the 2-term dot, the scale: 8 roundings of terms <= (ij + j^2/2)/h^2 "
-             "times sqrt(2)/sqrt(2)); score errors <= E move a softmax weight by a factor within e^{+-2E}; "
-             "both weights carry gamma_{T+3}"}};
-  }
+  static inline const Tolerance kRelative{
+      "|A_dot - A_gauss| / A_gauss", "2E(1 + 2E) + 2 gamma_{T+3}(u), E = gamma_8(u) (i j + j^2/2)_max / h^2",
+      "the dot-product scores equal the Gaussian ones up to a per-row constant, within E (sqrt(2) "
+      "rounded, q and k entries, the 2-term dot, the scale: 8 roundings of terms <= (ij + j^2/2)/h^2 "
+      "times sqrt(2)/sqrt(2)); score errors <= E move a softmax weight by a factor within e^{+-2E}; "
+      "both weights carry gamma_{T+3}"};
+  static std::vector<Tolerance> Tolerances() { return {kRelative}; }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -176,8 +174,7 @@ struct GaussianAsDotProduct {
           ExpectThat(dot(i, j) == 0 || ToDouble(dot(i, j)) < 1e-300, "dot weight where the Gaussian one underflows");
           continue;
         }
-        ExpectWithin("|A_dot - A_gauss| / A_gauss",
-                     ToDouble(Mpfr(abs(Mpfr(dot(i, j)) - Mpfr(gauss(i, j))) / Mpfr(gauss(i, j)))), tol);
+        ExpectWithin(kRelative, ToDouble(Mpfr(abs(Mpfr(dot(i, j)) - Mpfr(gauss(i, j))) / Mpfr(gauss(i, j)))), tol);
       }
   }
 };
@@ -185,12 +182,12 @@ struct GaussianAsDotProduct {
 struct KernelAsymmetric {
   static constexpr const char* kId = "lecture4.sec7.kernel_can_be_asymmetric";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"score rounding / |s_ij - s_ji|", "1",
-             "the products W_Q W_K^T are exact on the grid; each computed score c M_ij is within gamma_2(u)|c M_ij| "
-             "(scale rounded, one product); the exact gap must exceed both errors so that exp (monotone, "
-             "gap >= 2^-6/sqrt(d) >> u) separates the kernel values"}};
-  }
+  static inline const Tolerance kSeparation{
+      "score rounding / |s_ij - s_ji|", "1",
+      "the products W_Q W_K^T are exact on the grid; each computed score c M_ij is within gamma_2(u)|c M_ij| "
+      "(scale rounded, one product); the exact gap must exceed both errors so that exp (monotone, "
+      "gap >= 2^-6/sqrt(d) >> u) separates the kernel values"};
+  static std::vector<Tolerance> Tolerances() { return {kSeparation}; }
 
   static bool NonSymmetric(const ExactMatrix& wq, const ExactMatrix& wk) {
     const Mat<double> m = wq.As<double>() * wk.As<double>().transpose();
@@ -226,7 +223,7 @@ struct KernelAsymmetric {
     const double g = Gamma(2, ScalarTraits<S>::UnitRoundoff());
     const Mpfr c_hi = Mpfr(1) / sqrt(Mpfr(double(d)));
     const Mpfr err = Mpfr(g) * c_hi * (abs(m(bi, bj)) + abs(m(bj, bi)));
-    ExpectWithin("score rounding / |s_ij - s_ji|", ToDouble(Mpfr(err / (c_hi * best))), 1.0);
+    ExpectWithin(kSeparation, ToDouble(Mpfr(err / (c_hi * best))), 1.0);
     const S kij = exp(s(bi, bj)), kji = exp(s(bj, bi));
     ExpectThat(kij != kji, "kappa(x_i,x_j) == kappa(x_j,x_i) although the scores differ");
   }
@@ -235,12 +232,12 @@ struct KernelAsymmetric {
 struct LowTemperatureRetrieval {
   static constexpr const char* kId = "lecture4.sec7.1.low_temperature_retrieval";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"(|out - v_top| - rate) / max|v|", "gamma_{T+3}(u) + gamma_T(u)",
-             "scores exact (grid products, power-of-two 1/tau); weights relative gamma_{T+3}, output sum gamma_T; "
-             "exact: |out - v*| <= (1 - a*)|v*| + sum_{j != *} a_j |v_j| <= 2 (1 - a*) max|v|, "
-             "1 - a* <= (T-1) e^{-g/tau}"}};
-  }
+  static inline const Tolerance kExcess{
+      "(|out - v_top| - rate) / max|v|", "gamma_{T+3}(u) + gamma_T(u)",
+      "scores exact (grid products, power-of-two 1/tau); weights relative gamma_{T+3}, output sum gamma_T; "
+      "exact: |out - v*| <= (1 - a*)|v*| + sum_{j != *} a_j |v_j| <= 2 (1 - a*) max|v|, "
+      "1 - a* <= (T-1) e^{-g/tau}"};
+  static std::vector<Tolerance> Tolerances() { return {kExcess}; }
 
   static bool UniqueTop(const Case& c) {
     const Mat<double> s = c.GetMat<double>("K") * c.GetMat<double>("q").transpose();
@@ -282,7 +279,7 @@ struct LowTemperatureRetrieval {
       const Mpfr rate = gap < 0 ? Mpfr(0) : Mpfr(2 * Mpfr(double(t - 1)) * exp(Mpfr(-gap * Mpfr(inv_tau))) * vmax);
       for (Eigen::Index l = 0; l < v.cols(); ++l) {
         const Mpfr excess = abs(Mpfr(out(0, l)) - Mpfr(v(top, l))) - rate;
-        ExpectWithin("(|out - v_top| - rate) / max|v|", vmax > 0 ? ToDouble(Mpfr(excess / vmax)) : ToDouble(excess), tol);
+        ExpectWithin(kExcess, vmax > 0 ? ToDouble(Mpfr(excess / vmax)) : ToDouble(excess), tol);
       }
     }
   }

@@ -134,45 +134,39 @@ void ExpectRatios(const Moments& m, int64_t big_n) {
   ExpectThat(m.t / m.l == (nn - 1) / (2 * nn), "E||T||^2 / E||L||^2 = " + Rational(m.t / m.l).str() + " != (N-1)/(2N)");
 }
 
-struct ExpectIidNorms {
-  static constexpr const char* kId = "profile.expect_iid.norms";
-  static constexpr const char* kSource = "001, first paragraph (elided display)";
+/// The four claims share their hypotheses (centred two-point laws) and,
+/// iid or L = W_K^T W_Q, their cases; all are exact enumerations.
+template <bool kKQ>
+struct LawFamily {
   static std::vector<Tolerance> Tolerances() { return {}; }  // exact enumeration
   static bool HypothesesHold(const Case& c) { return LawHypotheses(c); }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return LawCase(false);
+    return LawCase(kKQ);
   }
+};
+
+struct ExpectIidNorms : LawFamily<false> {
+  static constexpr const char* kId = "profile.expect_iid.norms";
+  static constexpr const char* kSource = "001, first paragraph (elided display)";
   template <class S>
   static void Conclusion(const Case& c) {
     Rational s2;
     ExpectMoments(IidMoments(c, &s2), c.GetInt("N"), s2);
   }
 };
-struct ExpectIidRatios {
+struct ExpectIidRatios : LawFamily<false> {
   static constexpr const char* kId = "profile.expect_iid.ratios";
   static constexpr const char* kSource = "001, second paragraph";
-  static std::vector<Tolerance> Tolerances() { return {}; }
-  static bool HypothesesHold(const Case& c) { return LawHypotheses(c); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return LawCase(false);
-  }
   template <class S>
   static void Conclusion(const Case& c) {
     Rational s2;
     ExpectRatios(IidMoments(c, &s2), c.GetInt("N"));
   }
 };
-struct ExpectKQNorms {
+struct ExpectKQNorms : LawFamily<true> {
   static constexpr const char* kId = "profile.expect_KQ.norms";
   static constexpr const char* kSource = "001, third paragraph (elided display)";
-  static std::vector<Tolerance> Tolerances() { return {}; }
-  static bool HypothesesHold(const Case& c) { return LawHypotheses(c); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return LawCase(true);
-  }
   template <class S>
   static void Conclusion(const Case& c) {
     Rational sk2, sq2;
@@ -180,15 +174,9 @@ struct ExpectKQNorms {
     ExpectMoments(m, c.GetInt("N"), Rational(c.GetInt("n")) * sk2 * sq2);
   }
 };
-struct ExpectKQRatios {
+struct ExpectKQRatios : LawFamily<true> {
   static constexpr const char* kId = "profile.expect_KQ.ratios";
   static constexpr const char* kSource = "001, fourth paragraph";
-  static std::vector<Tolerance> Tolerances() { return {}; }
-  static bool HypothesesHold(const Case& c) { return LawHypotheses(c); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return LawCase(true);
-  }
   template <class S>
   static void Conclusion(const Case& c) {
     Rational sk2, sq2;

@@ -26,7 +26,7 @@ namespace attnprop {
 namespace {
 
 template <class S>
-constexpr int64_t kMaxN = std::is_same_v<S, double> ? 8 : 4;
+constexpr int64_t kMaxN = SizeBudget<S>::Pick(8, 4);
 
 rc::Gen<Case> FaceCase(int64_t max_n, int shapes) {
   return rc::gen::apply(
@@ -50,11 +50,11 @@ rc::Gen<Case> FaceCase(int64_t max_n, int shapes) {
 struct FaceA {
   static constexpr const char* kId = "profile.face_a";
   static constexpr const char* kSource = "001, faces item 1";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"margin violation: gamma_{2N^2+8} - min(a, 1 - a) (a not on a face)", "0",
-             "a is computed within gamma_{2N^2+8}; off the faces the exact min(a, 1-a) >= 1/(2^18 N^2) for these "
-             "dyadic cases, so a computed a within the error of 0 or 1 there would be a violation"}};
-  }
+  static inline const Tolerance kMargin{
+      "margin violation: gamma_{2N^2+8} - min(a, 1 - a) (a not on a face)", "0",
+      "a is computed within gamma_{2N^2+8}; off the faces the exact min(a, 1-a) >= 1/(2^18 N^2) for these "
+      "dyadic cases, so a computed a within the error of 0 or 1 there would be a violation"};
+  static std::vector<Tolerance> Tolerances() { return {kMargin}; }
   static bool HypothesesHold(const Case& c) {
     const Mat<Rational> l = c.GetMat<Rational>("L");
     return l.rows() == l.cols() && l.rows() >= 1 && !l.isZero();
@@ -76,7 +76,7 @@ struct FaceA {
       const double nd = static_cast<double>(l.rows());
       const double err = Gamma(2 * nd * nd + 8, ScalarTraits<S>::UnitRoundoff());
       const double margin = std::min(ToDouble(a), ToDouble(S(1 - a)));
-      ExpectWithin("margin violation: gamma_{2N^2+8} - min(a, 1 - a) (a not on a face)", std::max(0.0, err - margin), 0.0);
+      ExpectWithin(kMargin, std::max(0.0, err - margin), 0.0);
     }
   }
 };
@@ -84,12 +84,12 @@ struct FaceA {
 struct BcdScaling {
   static constexpr const char* kId = "profile.bcd_scaling";
   static constexpr const char* kSource = "001, 'If the symmetric part S of L is nonzero ...'";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"max |(b,c,d) - (1-a)(b_S,c_S,d_S)|", "gamma_{4N^2+12} (0 in rationals)",
-             "same spectrum on both sides; 1 - a errs by gamma_{2N^2+6} absolute, b, b_S, ... by gamma_{N^2+3} relative "
-             "each, the numerators agree bit for bit; b, c, d, b_S, ... <= 1 and 1 - a <= 1, plus u for 1 - a, "
-             "u for the product and u for each division"}};
-  }
+  static inline const Tolerance kScaling{
+      "max |(b,c,d) - (1-a)(b_S,c_S,d_S)|", "gamma_{4N^2+12} (0 in rationals)",
+      "same spectrum on both sides; 1 - a errs by gamma_{2N^2+6} absolute, b, b_S, ... by gamma_{N^2+3} relative "
+      "each, the numerators agree bit for bit; b, c, d, b_S, ... <= 1 and 1 - a <= 1, plus u for 1 - a, "
+      "u for the product and u for each division"};
+  static std::vector<Tolerance> Tolerances() { return {kScaling}; }
   static bool HypothesesHold(const Case& c) {
     const Mat<Rational> l = c.GetMat<Rational>("L");
     return l.rows() == l.cols() && l.rows() >= 1 && !SymmetricPart<Rational>(l).isZero();
@@ -123,8 +123,7 @@ struct BcdScaling {
     const S worst = std::max({S(abs(pl->b - f * ps->b)), S(abs(pl->c - f * ps->c)), S(abs(pl->d - f * ps->d))});
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(worst == 0, "(b,c,d) != (1-a)(b_S,c_S,d_S)");
     const double nd = static_cast<double>(l.rows());
-    ExpectWithin("max |(b,c,d) - (1-a)(b_S,c_S,d_S)|", ToDouble(worst),
-                 Gamma(4 * nd * nd + 12, ScalarTraits<S>::UnitRoundoff()));
+    ExpectWithin(kScaling, ToDouble(worst), Gamma(4 * nd * nd + 12, ScalarTraits<S>::UnitRoundoff()));
   }
 };
 

@@ -82,46 +82,70 @@ Exactly Evaluate(const Case& c) {
 
 std::string Tf(bool b) { return b ? "true" : "false"; }
 
-#define ATTNPROP_FACE_CLAIM(Name, id, source, body)                         \
-  struct Name {                                                             \
-    static constexpr const char* kId = id;                                  \
-    static constexpr const char* kSource = source;                          \
-    static std::vector<Tolerance> Tolerances() { return {}; }               \
-    static bool HypothesesHold(const Case& c) { return SpectrumHypotheses(c); } \
-    template <class S>                                                      \
-    static rc::Gen<Case> Hypotheses() {                                     \
-      return SpectrumCase(4);                                               \
-    }                                                                       \
-    template <class S>                                                      \
-    static void Conclusion(const Case& c) {                                 \
-      const Exactly e = Evaluate(c);                                        \
-      body                                                                  \
-    }                                                                       \
-  };                                                                        \
-  ATTNPROP_REGISTER(Name, Rational)
+/// The face and vertex claims share their hypotheses and cases (exact, no
+/// tolerance); each adds its "exactly when" conclusion on Evaluate(c).
+struct FaceFamily {
+  static std::vector<Tolerance> Tolerances() { return {}; }
+  static bool HypothesesHold(const Case& c) { return SpectrumHypotheses(c); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return SpectrumCase(4);
+  }
+};
 
-ATTNPROP_FACE_CLAIM(FaceB, "profile.face_b", "001, faces item 2", {
-  ExpectThat((e.pi.b == 0) == (e.psd || e.nsd), "b = 0 is " + Tf(e.pi.b == 0) + ", S semidefinite is " + Tf(e.psd || e.nsd));
-  ExpectThat((e.pi.b == 1) == (e.symmetric && e.alpha == e.beta),
-             "b = 1 is " + Tf(e.pi.b == 1) + ", L symmetric and alpha = beta is " + Tf(e.symmetric && e.alpha == e.beta));
-});
+struct FaceB : FaceFamily {
+  static constexpr const char* kId = "profile.face_b";
+  static constexpr const char* kSource = "001, faces item 2";
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Exactly e = Evaluate(c);
+    ExpectThat((e.pi.b == 0) == (e.psd || e.nsd),
+               "b = 0 is " + Tf(e.pi.b == 0) + ", S semidefinite is " + Tf(e.psd || e.nsd));
+    ExpectThat((e.pi.b == 1) == (e.symmetric && e.alpha == e.beta),
+               "b = 1 is " + Tf(e.pi.b == 1) + ", L symmetric and alpha = beta is " + Tf(e.symmetric && e.alpha == e.beta));
+  }
+};
+ATTNPROP_REGISTER(FaceB, Rational);
 
-ATTNPROP_FACE_CLAIM(FaceD0, "profile.face_d0.alpha_ge_beta", "001, faces item 3", {
-  bool ge = true;
-  for (size_t j = 0; j < e.alpha.size(); ++j) ge = ge && e.alpha[j] >= e.beta[j];
-  ExpectThat((e.pi.d == 0) == ge, "d = 0 is " + Tf(e.pi.d == 0) + ", alpha_j >= beta_j for all j is " + Tf(ge));
-});
+struct FaceD0 : FaceFamily {
+  static constexpr const char* kId = "profile.face_d0.alpha_ge_beta";
+  static constexpr const char* kSource = "001, faces item 3";
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Exactly e = Evaluate(c);
+    bool ge = true;
+    for (size_t j = 0; j < e.alpha.size(); ++j) ge = ge && e.alpha[j] >= e.beta[j];
+    ExpectThat((e.pi.d == 0) == ge, "d = 0 is " + Tf(e.pi.d == 0) + ", alpha_j >= beta_j for all j is " + Tf(ge));
+  }
+};
+ATTNPROP_REGISTER(FaceD0, Rational);
 
-ATTNPROP_FACE_CLAIM(FaceC0, "profile.face_c0.beta_ge_alpha", "001, faces item 4", {
-  bool ge = true;
-  for (size_t j = 0; j < e.alpha.size(); ++j) ge = ge && e.beta[j] >= e.alpha[j];
-  ExpectThat((e.pi.c == 0) == ge, "c = 0 is " + Tf(e.pi.c == 0) + ", beta_j >= alpha_j for all j is " + Tf(ge));
-});
+struct FaceC0 : FaceFamily {
+  static constexpr const char* kId = "profile.face_c0.beta_ge_alpha";
+  static constexpr const char* kSource = "001, faces item 4";
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Exactly e = Evaluate(c);
+    bool ge = true;
+    for (size_t j = 0; j < e.alpha.size(); ++j) ge = ge && e.beta[j] >= e.alpha[j];
+    ExpectThat((e.pi.c == 0) == ge, "c = 0 is " + Tf(e.pi.c == 0) + ", beta_j >= alpha_j for all j is " + Tf(ge));
+  }
+};
+ATTNPROP_REGISTER(FaceC0, Rational);
 
-ATTNPROP_FACE_CLAIM(VerticesC1D1, "profile.vertices_c1_d1", "001, faces items 3, 4", {
-  ExpectThat((e.pi.d == 1) == (e.symmetric && e.nsd), "d = 1 is " + Tf(e.pi.d == 1) + ", L symmetric NSD is " + Tf(e.symmetric && e.nsd));
-  ExpectThat((e.pi.c == 1) == (e.symmetric && e.psd), "c = 1 is " + Tf(e.pi.c == 1) + ", L symmetric PSD is " + Tf(e.symmetric && e.psd));
-});
+struct VerticesC1D1 : FaceFamily {
+  static constexpr const char* kId = "profile.vertices_c1_d1";
+  static constexpr const char* kSource = "001, faces items 3, 4";
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Exactly e = Evaluate(c);
+    ExpectThat((e.pi.d == 1) == (e.symmetric && e.nsd),
+               "d = 1 is " + Tf(e.pi.d == 1) + ", L symmetric NSD is " + Tf(e.symmetric && e.nsd));
+    ExpectThat((e.pi.c == 1) == (e.symmetric && e.psd),
+               "c = 1 is " + Tf(e.pi.c == 1) + ", L symmetric PSD is " + Tf(e.symmetric && e.psd));
+  }
+};
+ATTNPROP_REGISTER(VerticesC1D1, Rational);
 
 // profile.P_upper_bound_rho (001, "Let S be symmetric ... If lambda_+ != 0 and
 // rho = ||lambda_-||/||lambda_+||, then P <= 1 - |1 - rho|/sqrt(1 + rho^2), with
@@ -164,8 +188,6 @@ struct PUpperBoundRho {
   }
 };
 ATTNPROP_REGISTER(PUpperBoundRho, Rational);
-
-#undef ATTNPROP_FACE_CLAIM
 
 }  // namespace
 }  // namespace attnprop

@@ -23,9 +23,6 @@
 namespace attnprop {
 namespace {
 
-template <class S>
-constexpr int64_t kMaxM = std::is_same_v<S, double> ? 5 : 4;
-
 /// lambda in Lambda_m in the backend's own arithmetic (sorted, sign
 /// pattern; the norm is checked separately with a tolerance).
 template <class S>
@@ -36,18 +33,13 @@ bool SortedWithSigns(const Vec<S>& lam) {
   return n % 2 == 0 && lam[n / 2 - 1] < 0 && lam[n / 2] > 0;
 }
 
-struct IotaStructure {
+struct IotaStructure : LambdaFamily {
   static constexpr const char* kId = "profile.iota.orthogonal_selfadjoint_involution";
   static constexpr const char* kSource = "001, iota lemma";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|‖ιλ‖² - 1|", "gamma_{2m+3} (0 in rationals)",
-             "iota permutes and negates (exact); ||.||^2 of 2m u-rounded entries errs by gamma_{2m+3}"}};
-  }
-  static bool HypothesesHold(const Case& c) { return LambdaHypothesis(c); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return LambdaCase(kMaxM<S>);
-  }
+  static inline const Tolerance kUnitNorm{
+      "|‖ιλ‖² - 1|", "gamma_{2m+3} (0 in rationals)",
+      "iota permutes and negates (exact); ||.||^2 of 2m u-rounded entries errs by gamma_{2m+3}"};
+  static std::vector<Tolerance> Tolerances() { return {kUnitNorm}; }
   template <class S>
   static void Conclusion(const Case& c) {
     const Vec<S> lam = GetLambda<S>(c);
@@ -61,29 +53,25 @@ struct IotaStructure {
     ExpectThat(SortedWithSigns<S>(il), "iota(lambda) is not sorted with m negative, m positive entries");
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(InLambda(il), "iota(lambda) not in Lambda_m");
     using std::abs;
-    ExpectWithin("|‖ιλ‖² - 1|", ToDouble(S(abs(Dot<S>(il, il) - 1))),
+    ExpectWithin(kUnitNorm, ToDouble(S(abs(Dot<S>(il, il) - 1))),
                  Gamma(static_cast<double>(n) + 3, ScalarTraits<S>::UnitRoundoff()));
     ExpectThat(LambdaPlus<S>(il) == LambdaMinus<S>(lam), "(iota lambda)_+ != lambda_-");
     ExpectThat(LambdaMinus<S>(il) == LambdaPlus<S>(lam), "(iota lambda)_- != lambda_+");
   }
 };
 
-struct IotaInvariance {
+struct IotaInvariance : LambdaFamily {
   static constexpr const char* kId = "profile.iota.invariance_of_I_C_P";
   static constexpr const char* kSource = "001, iota lemma 'Consequently ...'";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|Σλ³(ιλ) + Σλ³(λ)|", "2 gamma_{2m+3} sum |lambda_i|^3 (0 in rationals)",
-             "the two sums add the same cubes in reverse order: each errs by gamma_{2m+2} sum |lambda_i|^3 "
-             "(cubes 2u, summation 2m), input rounding is common to both"},
-            {"|Σartanh(ιλ) + Σartanh(λ)|", "2 (2m + 2) u sum |artanh lambda_i| (double, MPFR)",
-             "artanh within 2u relative (glibc/MPFR; atanh is odd so both sums see the same values up to sign), "
-             "summation gamma_{2m} on each side"}};
-  }
-  static bool HypothesesHold(const Case& c) { return LambdaHypothesis(c); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return LambdaCase(kMaxM<S>);
-  }
+  static inline const Tolerance kCubes{
+      "|Σλ³(ιλ) + Σλ³(λ)|", "2 gamma_{2m+3} sum |lambda_i|^3 (0 in rationals)",
+      "the two sums add the same cubes in reverse order: each errs by gamma_{2m+2} sum |lambda_i|^3 "
+      "(cubes 2u, summation 2m), input rounding is common to both"};
+  static inline const Tolerance kArtanh{
+      "|Σartanh(ιλ) + Σartanh(λ)|", "2 (2m + 2) u sum |artanh lambda_i| (double, MPFR)",
+      "artanh within 2u relative (glibc/MPFR; atanh is odd so both sums see the same values up to sign), "
+      "summation gamma_{2m} on each side"};
+  static std::vector<Tolerance> Tolerances() { return {kCubes, kArtanh}; }
   template <class S>
   static void Conclusion(const Case& c) {
     const Vec<S> lam = GetLambda<S>(c), il = Iota<S>(lam);
@@ -107,8 +95,7 @@ struct IotaInvariance {
     S abs_cubes = 0;
     for (int64_t i = 0; i < lam.size(); ++i) abs_cubes += abs(lam[i] * lam[i] * lam[i]);
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(cubes(il) == -cubes(lam), "sum cubes not odd under iota");
-    ExpectWithin("|Σλ³(ιλ) + Σλ³(λ)|", ToDouble(S(abs(cubes(il) + cubes(lam)))),
-                 2 * Gamma(n + 3, u) * ToDouble(abs_cubes));
+    ExpectWithin(kCubes, ToDouble(S(abs(cubes(il) + cubes(lam)))), 2 * Gamma(n + 3, u) * ToDouble(abs_cubes));
     // I candidate 3: sum artanh lambda_i (|lambda_i| < 1), floating only.
     if constexpr (!ScalarTraits<S>::kExact) {
       using std::atanh;
@@ -118,25 +105,19 @@ struct IotaInvariance {
         s2 += atanh(il[i]);
         abs_sum += abs(atanh(lam[i]));
       }
-      ExpectWithin("|Σartanh(ιλ) + Σartanh(λ)|", ToDouble(S(abs(s1 + s2))),
-                   2 * (2 * n + 2) * u * ToDouble(abs_sum) * 1.01);
+      ExpectWithin(kArtanh, ToDouble(S(abs(s1 + s2))), 2 * (2 * n + 2) * u * ToDouble(abs_sum) * 1.01);
     }
   }
 };
 
-struct IotaElidedFormula {
+struct IotaElidedFormula : LambdaFamily {
   static constexpr const char* kId = "profile.iota.elided_formula";
   static constexpr const char* kSource = "001, iota lemma 'For lambda in Lambda_m, [elided]' (CATALOG.md candidate)";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|‖λ₊-λ₋‖² - ‖λ-ιλ‖²/2|", "gamma_{m+4} 8 (0 in rationals)",
-             "both sides sum the same m squared differences (lambda-iota lambda holds each twice): the "
-             "differences err by u relative, squares 2u, sums gamma_{2m}; each side <= 2"}};
-  }
-  static bool HypothesesHold(const Case& c) { return LambdaHypothesis(c); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return LambdaCase(kMaxM<S>);
-  }
+  static inline const Tolerance kFormula{
+      "|‖λ₊-λ₋‖² - ‖λ-ιλ‖²/2|", "gamma_{m+4} 8 (0 in rationals)",
+      "both sides sum the same m squared differences (lambda-iota lambda holds each twice): the "
+      "differences err by u relative, squares 2u, sums gamma_{2m}; each side <= 2"};
+  static std::vector<Tolerance> Tolerances() { return {kFormula}; }
   template <class S>
   static void Conclusion(const Case& c) {
     const Vec<S> lam = GetLambda<S>(c);
@@ -144,23 +125,18 @@ struct IotaElidedFormula {
     const S lhs = OneMinusPSq<S>(lam), rhs = Dot<S>(d, d) / 2;
     using std::abs;
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(lhs == rhs, "(1-P)^2 != ||lambda - iota lambda||^2 / 2");
-    ExpectWithin("|‖λ₊-λ₋‖² - ‖λ-ιλ‖²/2|", ToDouble(S(abs(lhs - rhs))),
+    ExpectWithin(kFormula, ToDouble(S(abs(lhs - rhs))),
                  8 * Gamma(static_cast<double>(lam.size()) + 4, ScalarTraits<S>::UnitRoundoff()));
   }
 };
 
-struct IotaPEq1IffFixed {
+struct IotaPEq1IffFixed : LambdaFamily {
   static constexpr const char* kId = "profile.iota.P_eq_1_iff_fixed";
   static constexpr const char* kSource = "001, iota lemma 'In particular ...'";
   // Exact in every backend: P = 1 iff ||lambda_+ - lambda_-|| = 0 iff the
   // computed differences vanish iff the rounded entries agree; rounding to
   // nearest is odd, so a fixed point rounds to a fixed point.
   static std::vector<Tolerance> Tolerances() { return {}; }
-  static bool HypothesesHold(const Case& c) { return LambdaHypothesis(c); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return LambdaCase(kMaxM<S>);
-  }
   template <class S>
   static void Conclusion(const Case& c) {
     const Vec<S> lam = GetLambda<S>(c);

@@ -76,21 +76,34 @@ bool Surjective(const Case& c) {
 }
 
 template <class S>
-constexpr int64_t kMaxBigN = std::is_same_v<S, double> ? 7 : 5;
+constexpr int64_t kMaxBigN = SizeBudget<S>::Pick(7, 5);
 
-struct SymmetricPartMJM {
-  static constexpr const char* kId = "profile.KQ.symmetric_part_MJM";
-  static constexpr const char* kSource = "001, 'The symmetric part of W_K^T W_Q is S = 1/2 M^T J M'";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"max_ij |sym(W_K^T W_Q) - M^T J M/2|_ij / (|W_K|^T|W_Q| + |W_Q|^T|W_K|)_ij", "2 gamma_{n+2}",
-             "each side is a sum of the same 2n products in different groupings: inner products gamma_n "
-             "relative to the absolute sums, one addition and the (exact) halving: gamma_{n+1} per side"}};
-  }
+/// Claims on any W_K, W_Q (n in [1,3], N in [1,7]; MPFR, rationals [1,5]).
+struct KQFamily {
   static bool HypothesesHold(const Case& c) { return KQShapes(c); }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return KQCase(3, kMaxBigN<S>, false);
   }
+};
+
+/// Claims that assume M = [W_K; W_Q] surjective (N = 2n + [0,2]).
+struct SurjectiveFamily {
+  static bool HypothesesHold(const Case& c) { return Surjective(c); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return KQCase(3, 2, true);
+  }
+};
+
+struct SymmetricPartMJM : KQFamily {
+  static constexpr const char* kId = "profile.KQ.symmetric_part_MJM";
+  static constexpr const char* kSource = "001, 'The symmetric part of W_K^T W_Q is S = 1/2 M^T J M'";
+  static inline const Tolerance kRelative{
+      "max_ij |sym(W_K^T W_Q) - M^T J M/2|_ij / (|W_K|^T|W_Q| + |W_Q|^T|W_K|)_ij", "2 gamma_{n+2}",
+      "each side is a sum of the same 2n products in different groupings: inner products gamma_n "
+      "relative to the absolute sums, one addition and the (exact) halving: gamma_{n+1} per side"};
+  static std::vector<Tolerance> Tolerances() { return {kRelative}; }
   template <class S>
   static void Conclusion(const Case& c) {
     const Mat<S> wk = c.GetMat<S>("W_K"), wq = c.GetMat<S>("W_Q");
@@ -108,8 +121,7 @@ struct SymmetricPartMJM {
         if (scale(i, j) == 0) ExpectThat(err == 0, "nonzero difference where all products vanish");
         else worst = std::max(worst, ToDouble(S(err / scale(i, j))));
       }
-    ExpectWithin("max_ij |sym(W_K^T W_Q) - M^T J M/2|_ij / (|W_K|^T|W_Q| + |W_Q|^T|W_K|)_ij", worst,
-                 2 * Gamma(static_cast<double>(n) + 2, ScalarTraits<S>::UnitRoundoff()));
+    ExpectWithin(kRelative, worst, 2 * Gamma(static_cast<double>(n) + 2, ScalarTraits<S>::UnitRoundoff()));
   }
 };
 
@@ -120,21 +132,16 @@ S TracePower(const Mat<S>& x, int k) {
   return p.trace();
 }
 
-struct PowerTraces {
+struct PowerTraces : KQFamily {
   static constexpr const char* kId = "profile.KQ.power_traces";
   static constexpr const char* kSource = "001, 'For every k >= 1, [elided]' (CATALOG.md: tr(S^k) = tr((JG/2)^k))";
   static constexpr int kMaxK = 6;
-  static std::vector<Tolerance> Tolerances() {
-    return {{"max_k |tr(S^k) - tr((JG/2)^k)| / (tr(|S|^k) + tr((|J||M||M|^T/2)^k))", "gamma_{k(N+2n)+8}",
-             "a product of k matrices errs entrywise by gamma_{(k-1)d} times the product of the absolute "
-             "matrices (d the inner dimension); S and G = M M^T carry gamma_{n+1} and gamma_N already; the "
-             "trace adds gamma_d; the absolute matrices bound the true ones entrywise"}};
-  }
-  static bool HypothesesHold(const Case& c) { return KQShapes(c); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return KQCase(3, kMaxBigN<S>, false);
-  }
+  static inline const Tolerance kTraces{
+      "max_k |tr(S^k) - tr((JG/2)^k)| / (tr(|S|^k) + tr((|J||M||M|^T/2)^k))", "gamma_{k(N+2n)+8}",
+      "a product of k matrices errs entrywise by gamma_{(k-1)d} times the product of the absolute "
+      "matrices (d the inner dimension); S and G = M M^T carry gamma_{n+1} and gamma_N already; the "
+      "trace adds gamma_d; the absolute matrices bound the true ones entrywise"};
+  static std::vector<Tolerance> Tolerances() { return {kTraces}; }
   template <class S>
   static void Conclusion(const Case& c) {
     const Mat<S> wk = c.GetMat<S>("W_K"), wq = c.GetMat<S>("W_Q");
@@ -159,19 +166,14 @@ struct PowerTraces {
                                   Gamma(static_cast<double>(k * (big_n + 2 * n) + 8), u));
     }
     // Reported as a ratio to the k-dependent bound: the bound is 1.
-    ExpectWithin("max_k |tr(S^k) - tr((JG/2)^k)| / (tr(|S|^k) + tr((|J||M||M|^T/2)^k))", worst, 1.0);
+    ExpectWithin(kTraces, worst, 1.0);
   }
 };
 
-struct NonzeroSpectrum {
+struct NonzeroSpectrum : SurjectiveFamily {
   static constexpr const char* kId = "profile.KQ.nonzero_spectrum";
   static constexpr const char* kSource = "001, 'If M is surjective and n >= 1, the nonzero spectrum of S ...'";
   static std::vector<Tolerance> Tolerances() { return {}; }  // exact
-  static bool HypothesesHold(const Case& c) { return Surjective(c); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return KQCase(3, 2, true);
-  }
   template <class S>
   static void Conclusion(const Case& c) {
     const Mat<Rational> wk = c.GetMat<Rational>("W_K"), wq = c.GetMat<Rational>("W_Q");
@@ -187,15 +189,10 @@ struct NonzeroSpectrum {
   }
 };
 
-struct NormalizedSpectrumInLambda {
+struct NormalizedSpectrumInLambda : SurjectiveFamily {
   static constexpr const char* kId = "profile.KQ.normalized_spectrum_in_Lambda_n";
   static constexpr const char* kSource = "001, 'Its sorted normalized nonzero spectrum lambda exists uniquely and belongs to Lambda_n'";
   static std::vector<Tolerance> Tolerances() { return {}; }  // exact
-  static bool HypothesesHold(const Case& c) { return Surjective(c); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return KQCase(3, 2, true);
-  }
   template <class S>
   static void Conclusion(const Case& c) {
     const Mat<Rational> wk = c.GetMat<Rational>("W_K"), wq = c.GetMat<Rational>("W_Q");
@@ -234,15 +231,10 @@ struct RankLeNInertia {
   }
 };
 
-struct SignatureNN {
+struct SignatureNN : SurjectiveFamily {
   static constexpr const char* kId = "profile.signature_n_n_N_minus_2n";
   static constexpr const char* kSource = "001, signature proposition";
   static std::vector<Tolerance> Tolerances() { return {}; }  // exact
-  static bool HypothesesHold(const Case& c) { return Surjective(c); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return KQCase(3, 2, true);
-  }
   template <class S>
   static void Conclusion(const Case& c) {
     // Q, K : C -> H as n x N matrices (W_Q, W_K); Gram matrix of S in the
@@ -264,22 +256,17 @@ struct SignatureNN {
 // MPFR: lambda from Eigen's eigen-solver on S (the 2n eigenvalues largest in
 // modulus: exactly 2n are nonzero when M is surjective). Rationals cannot
 // hold lambda (irrational) or ||S||; that exact identity is power_traces.
-struct HPowerSums {
+struct HPowerSums : SurjectiveFamily {
   static constexpr const char* kId = "profile.KQ.H_power_sums";
   static constexpr const char* kSource = "001, 'For H = JG/(2||S||), [elided]'";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"max_k |tr(H^k) - sum lambda_i^k| / bound_k", "1",
-             "bound_k = 2n k eta' + (N-2n) eta'^k + gamma_{k(N+2n)+8} tr((|J||M||M|^T/(2||S||))^k) with "
-             "eta' = 2(p(N) u + gamma_{N^2+3}): each computed eigenvalue is within p(N) u ||S||_2 (Weyl, "
-             "profile_checks.h), normalising by the computed ||S|| adds gamma_{N^2+3}; |lambda_i| < 1 makes "
-             "x^k k-Lipschitz; a zero eigenvalue taken for a tiny nonzero one costs <= eta'^k; products as in "
-             "power_traces"}};
-  }
-  static bool HypothesesHold(const Case& c) { return Surjective(c); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return KQCase(3, 2, true);
-  }
+  static inline const Tolerance kPowerSums{
+      "max_k |tr(H^k) - sum lambda_i^k| / bound_k", "1",
+      "bound_k = 2n k eta' + (N-2n) eta'^k + gamma_{k(N+2n)+8} tr((|J||M||M|^T/(2||S||))^k) with "
+      "eta' = 2(p(N) u + gamma_{N^2+3}): each computed eigenvalue is within p(N) u ||S||_2 (Weyl, "
+      "profile_checks.h), normalising by the computed ||S|| adds gamma_{N^2+3}; |lambda_i| < 1 makes "
+      "x^k k-Lipschitz; a zero eigenvalue taken for a tiny nonzero one costs <= eta'^k; products as in "
+      "power_traces"};
+  static std::vector<Tolerance> Tolerances() { return {kPowerSums}; }
   template <class S>
   static void Conclusion(const Case& c) {
     const Mat<S> wk = c.GetMat<S>("W_K"), wq = c.GetMat<S>("W_Q");
@@ -309,7 +296,7 @@ struct HPowerSums {
                                ToDouble(TracePower<S>(abs_h, k));
       worst = std::max(worst, ToDouble(S(abs(S(lhs - sum)))) / bound);
     }
-    ExpectWithin("max_k |tr(H^k) - sum lambda_i^k| / bound_k", worst, 1.0);
+    ExpectWithin(kPowerSums, worst, 1.0);
   }
 };
 ATTNPROP_REGISTER(HPowerSums, double, Mpfr);

@@ -20,47 +20,34 @@
 namespace attnprop {
 namespace {
 
-template <class S>
-constexpr int64_t kMaxM = std::is_same_v<S, double> ? 5 : 4;
-
-struct LambdaCBounds {
+struct LambdaCBounds : LambdaFamily {
   static constexpr const char* kId = "profile.Lambda.C_bounds";
   static constexpr const char* kSource = "001, 'Moreover, 0 <= 2C <= 1'";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"2C - 1", "gamma_{m+3} (0 in rationals)",
-             "C is a sum of m nonnegative products of entries each rounded by u: relative error gamma_{m+3}, "
-             "and the exact C <= ||lambda_+|| ||lambda_-|| <= 1/2"}};
-  }
-  static bool HypothesesHold(const Case& c) { return LambdaHypothesis(c); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return LambdaCase(kMaxM<S>);
-  }
+  static inline const Tolerance kTwoC{
+      "2C - 1", "gamma_{m+3} (0 in rationals)",
+      "C is a sum of m nonnegative products of entries each rounded by u: relative error gamma_{m+3}, "
+      "and the exact C <= ||lambda_+|| ||lambda_-|| <= 1/2"};
+  static std::vector<Tolerance> Tolerances() { return {kTwoC}; }
   template <class S>
   static void Conclusion(const Case& c) {
     const Vec<S> lam = GetLambda<S>(c);
     const S two_c = 2 * LambdaC<S>(lam);
     ExpectThat(two_c >= 0, "2C < 0");
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(two_c <= 1, "2C = " + two_c.str() + " > 1");
-    ExpectWithin("2C - 1", std::max(0.0, ToDouble(S(two_c - 1))),
+    ExpectWithin(kTwoC, std::max(0.0, ToDouble(S(two_c - 1))),
                  Gamma(static_cast<double>(lam.size() / 2) + 3, ScalarTraits<S>::UnitRoundoff()));
   }
 };
 
-struct LambdaPBounds {
+struct LambdaPBounds : LambdaFamily {
   static constexpr const char* kId = "profile.Lambda.P_bounds";
   static constexpr const char* kSource = "001, 'Moreover, ... 0 <= P <= 1'";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"-P", "gamma_{m+12} (0 in rationals: ||lambda_+ - lambda_-||^2 <= 1 exactly)",
-             "D = ||lambda_+ - lambda_-||^2 <= ||lambda||^2 = 1; each difference of two u-rounded positives errs "
-             "by <= 2u(lambda+_i + lambda-_i), so D moves by <= 8u + gamma_{m+2}; sqrt and 1 - sqrt add 2u, "
-             "and sqrt(1 + e) - 1 <= e/2"}};
-  }
-  static bool HypothesesHold(const Case& c) { return LambdaHypothesis(c); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return LambdaCase(kMaxM<S>);
-  }
+  static inline const Tolerance kMinusP{
+      "-P", "gamma_{m+12} (0 in rationals: ||lambda_+ - lambda_-||^2 <= 1 exactly)",
+      "D = ||lambda_+ - lambda_-||^2 <= ||lambda||^2 = 1; each difference of two u-rounded positives errs "
+      "by <= 2u(lambda+_i + lambda-_i), so D moves by <= 8u + gamma_{m+2}; sqrt and 1 - sqrt add 2u, "
+      "and sqrt(1 + e) - 1 <= e/2"};
+  static std::vector<Tolerance> Tolerances() { return {kMinusP}; }
   template <class S>
   static void Conclusion(const Case& c) {
     const Vec<S> lam = GetLambda<S>(c);
@@ -68,29 +55,24 @@ struct LambdaPBounds {
     if constexpr (ScalarTraits<S>::kExact) {
       ExpectThat(d >= 0, "||lambda_+ - lambda_-||^2 < 0");
       ExpectThat(d <= 1, "P < 0: ||lambda_+ - lambda_-||^2 = " + d.str() + " > 1");
-      ExpectWithin("-P", 0.0, 0.0);
+      ExpectWithin(kMinusP, 0.0, 0.0);
     } else {
       using std::sqrt;
       const S p = 1 - sqrt(d);
       ExpectThat(p <= 1, "P > 1");
-      ExpectWithin("-P", std::max(0.0, ToDouble(S(-p))),
+      ExpectWithin(kMinusP, std::max(0.0, ToDouble(S(-p))),
                    Gamma(static_cast<double>(lam.size() / 2) + 12, ScalarTraits<S>::UnitRoundoff()));
     }
   }
 };
 
-struct LambdaEntriesLt1 {
+struct LambdaEntriesLt1 : LambdaFamily {
   static constexpr const char* kId = "profile.Lambda.entries_lt_1";
   static constexpr const char* kSource = "001, 'Every lambda in Lambda_m has |lambda_i| < 1'";
   // No tolerance: rounding is monotone and 1 is representable, so a rounded
   // entry can only reach 1 if the exact one is within u of 1; the generated
   // points have 1 - |lambda_i| >= 2/(|p|^2 + 1) >= 2/146.
   static std::vector<Tolerance> Tolerances() { return {}; }
-  static bool HypothesesHold(const Case& c) { return LambdaHypothesis(c); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return LambdaCase(kMaxM<S>);
-  }
   template <class S>
   static void Conclusion(const Case& c) {
     const Vec<S> lam = GetLambda<S>(c);
@@ -100,21 +82,17 @@ struct LambdaEntriesLt1 {
   }
 };
 
-struct LambdaElidedBounds {
+struct LambdaElidedBounds : LambdaFamily {
   static constexpr const char* kId = "profile.Lambda.elided_bounds";
   static constexpr const char* kSource = "001, 'For lambda in Lambda_m, [elided]' (CATALOG.md candidates)";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|‖λ₊‖² + ‖λ₋‖² - 1|", "gamma_{2m+3} (0 in rationals)",
-             "2m squares of u-rounded entries (gamma_3 each) summed (gamma_{2m}); exact value 1"},
-            {"I² + 4C² - 1", "4 gamma_{m+5} (0 in rationals)",
-             "I = A - B and C err by gamma_{m+3}(A + B) = gamma_{m+3} and gamma_{m+3} C; squaring doubles a "
-             "relative error, |I|, 2C <= 1, plus u for each of the three operations"}};
-  }
-  static bool HypothesesHold(const Case& c) { return LambdaHypothesis(c); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return LambdaCase(kMaxM<S>);
-  }
+  static inline const Tolerance kUnitNorm{
+      "|‖λ₊‖² + ‖λ₋‖² - 1|", "gamma_{2m+3} (0 in rationals)",
+      "2m squares of u-rounded entries (gamma_3 each) summed (gamma_{2m}); exact value 1"};
+  static inline const Tolerance kDisc{
+      "I² + 4C² - 1", "4 gamma_{m+5} (0 in rationals)",
+      "I = A - B and C err by gamma_{m+3}(A + B) = gamma_{m+3} and gamma_{m+3} C; squaring doubles a "
+      "relative error, |I|, 2C <= 1, plus u for each of the three operations"};
+  static std::vector<Tolerance> Tolerances() { return {kUnitNorm, kDisc}; }
   template <class S>
   static void Conclusion(const Case& c) {
     const Vec<S> lam = GetLambda<S>(c);
@@ -126,14 +104,14 @@ struct LambdaElidedBounds {
     using std::abs;
     // Candidate 1: ||lambda_+||^2 + ||lambda_-||^2 = 1.
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(a + b == 1, "||lambda_+||^2 + ||lambda_-||^2 != 1");
-    ExpectWithin("|‖λ₊‖² + ‖λ₋‖² - 1|", ToDouble(S(abs(a + b - 1))), Gamma(2 * m + 3, u));
+    ExpectWithin(kUnitNorm, ToDouble(S(abs(a + b - 1))), Gamma(2 * m + 3, u));
     // Candidate 2: |I| < 1 (strict; both parts have a nonzero entry, so
     // |I| <= 1 - min(A, B), far from 1 for the generated points).
     ExpectThat(abs(i_val) < 1, "|I| >= 1");
     // Candidate 3: I^2 + 4C^2 <= 1.
     const S lhs = i_val * i_val + 4 * cc * cc;
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(lhs <= 1, "I^2 + 4C^2 = " + lhs.str() + " > 1");
-    ExpectWithin("I² + 4C² - 1", std::max(0.0, ToDouble(S(lhs - 1))), 4 * Gamma(m + 5, u));
+    ExpectWithin(kDisc, std::max(0.0, ToDouble(S(lhs - 1))), 4 * Gamma(m + 5, u));
   }
 };
 

@@ -77,6 +77,16 @@ inline bool LambdaHypothesis(const Case& c) {
   return l.rows == 1 && InLambda(c.GetMat<Rational>("lambda").row(0).transpose());
 }
 
+/// The claims on Lambda_m (lambda.cc, iota.cc) share their hypotheses and
+/// cases: m in [1,5] (MPFR and rationals: [1,4]).
+struct LambdaFamily {
+  static bool HypothesesHold(const Case& c) { return LambdaHypothesis(c); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return LambdaCase(SizeBudget<S>::Pick(5, 4));
+  }
+};
+
 template <class S>
 Vec<S> GetLambda(const Case& c) {
   return c.GetMat<S>("lambda").row(0).transpose();

@@ -46,7 +46,7 @@ namespace attnprop {
 namespace {
 
 template <class S>
-constexpr int64_t kMaxN = std::is_same_v<S, double> ? 6 : 4;
+constexpr int64_t kMaxN = SizeBudget<S>::Pick(6, 4);
 
 template <class S>
 std::optional<ProfileValue<S>> ComputeProfile(const Mat<S>& l) {
@@ -74,11 +74,11 @@ ProfileValue<S> ToBackend(const ProfileValue<Rational>& p) {
 struct RankOneFormulaClaim {
   static constexpr const char* kId = "profile.rank_one_formula";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"max_coord |pi(L) - formula|", "ProfileCoordinateBound(N, u, u) (0 in rationals)",
-             "eigen-solver backward error p(N)u with p(N) = 4N^2 + 8, plus the rounding of the rational L "
-             "(relative u), propagated through the 1-Lipschitz sorted spectrum (profile_checks.h)"}};
-  }
+  static inline const Tolerance kFormula{
+      "max_coord |pi(L) - formula|", "ProfileCoordinateBound(N, u, u) (0 in rationals)",
+      "eigen-solver backward error p(N)u with p(N) = 4N^2 + 8, plus the rounding of the rational L "
+      "(relative u), propagated through the 1-Lipschitz sorted spectrum (profile_checks.h)"};
+  static std::vector<Tolerance> Tolerances() { return {kFormula}; }
 
   static bool HypothesesHold(const Case& c) {
     const Mat<Rational> l = c.GetMat<Rational>("L");
@@ -108,7 +108,7 @@ struct RankOneFormulaClaim {
     if constexpr (ScalarTraits<S>::kExact)
       ExpectThat(MaxCoordDiff<S>(*pi, formula) == 0,
                  "pi(L) = " + ProfileText(*pi) + " != formula " + ProfileText(formula));
-    ExpectWithin("max_coord |pi(L) - formula|", ToDouble(MaxCoordDiff<S>(*pi, ToBackend<S>(formula))),
+    ExpectWithin(kFormula, ToDouble(MaxCoordDiff<S>(*pi, ToBackend<S>(formula))),
                  ProfileCoordinateBound(l.rows(), u, u));
   }
 };
@@ -116,14 +116,15 @@ struct RankOneFormulaClaim {
 struct RankOneSetClaim {
   static constexpr const char* kId = "profile.rank_one_set";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"pi(x y^T) off Theta: max(|a-b|, min(c,d), |sum-1|)", "2 ProfileCoordinateBound(N, u, 0)",
-             "x y^T is exact in every backend (short dyadics); each coordinate errs <= the eigen-solver bound "
-             "of profile_checks.h; a difference or a sum of two coordinates doubles it"},
-            {"max_coord |pi(witness) - target|", "ProfileCoordinateBound(N, u, 2u) (0 in rationals)",
-             "the witness's entries t, s are rounded (rational t, s: one rounding; sqrt route: sqrt of an "
-             "exact 1-2a or 2a, one rounding): relative input error <= 2u"}};
-  }
+  static inline const Tolerance kOffTheta{
+      "pi(x y^T) off Theta: max(|a-b|, min(c,d), |sum-1|)", "2 ProfileCoordinateBound(N, u, 0)",
+      "x y^T is exact in every backend (short dyadics); each coordinate errs <= the eigen-solver bound "
+      "of profile_checks.h; a difference or a sum of two coordinates doubles it"};
+  static inline const Tolerance kWitness{
+      "max_coord |pi(witness) - target|", "ProfileCoordinateBound(N, u, 2u) (0 in rationals)",
+      "the witness's entries t, s are rounded (rational t, s: one rounding; sqrt route: sqrt of an "
+      "exact 1-2a or 2a, one rounding): relative input error <= 2u"};
+  static std::vector<Tolerance> Tolerances() { return {kOffTheta, kWitness}; }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -176,21 +177,19 @@ struct RankOneSetClaim {
     using std::abs;
     ExpectThat(pi->a >= 0 && pi->b >= 0 && pi->c >= 0 && pi->d >= 0, "a coordinate of pi(x y^T) is negative");
     const double on_theta = 2 * ProfileCoordinateBound(n, u, 0);
-    const std::string off = "pi(x y^T) off Theta: max(|a-b|, min(c,d), |sum-1|)";
     if (n == 1) {
       // Only the vertices c = 1 and d = 1.
       const ProfileValue<S> vc{zero, zero, one, zero}, vd{zero, zero, zero, one};
       const S dist = std::min(MaxCoordDiff<S>(*pi, vc), MaxCoordDiff<S>(*pi, vd));
       if constexpr (ScalarTraits<S>::kExact) ExpectThat(dist == 0, "N = 1: pi = " + ProfileText(*pi) + " is no vertex");
-      ExpectWithin(off, ToDouble(dist), on_theta);
+      ExpectWithin(kOffTheta, ToDouble(dist), on_theta);
     } else {
       const S miss = std::max({S(abs(pi->a - pi->b)), std::min(pi->c, pi->d), S(abs(pi->a + pi->b + pi->c + pi->d - 1))});
       if constexpr (ScalarTraits<S>::kExact) ExpectThat(miss == 0, "pi(x y^T) = " + ProfileText(*pi) + " not in Theta");
-      ExpectWithin(off, ToDouble(miss), on_theta);
+      ExpectWithin(kOffTheta, ToDouble(miss), on_theta);
     }
 
     // (onto) witnesses.
-    const std::string hit = "max_coord |pi(witness) - target|";
     const double witness_bound = ProfileCoordinateBound(n, u, 2 * u);
     auto check_witness = [&](const Mat<S>& witness, const ProfileValue<S>& target, const std::string& what) {
       const auto pw = ComputeProfile<S>(witness);
@@ -198,7 +197,7 @@ struct RankOneSetClaim {
       const S miss = MaxCoordDiff<S>(*pw, target);
       if constexpr (ScalarTraits<S>::kExact)
         ExpectThat(miss == 0, what + ": pi(witness) = " + ProfileText(*pw) + " != target " + ProfileText(target));
-      ExpectWithin(hit, ToDouble(miss), witness_bound);
+      ExpectWithin(kWitness, ToDouble(miss), witness_bound);
     };
     if (n == 1) {
       check_witness(Mat<S>::Constant(1, 1, one), {zero, zero, one, zero}, "vertex c = 1");

@@ -27,7 +27,7 @@ namespace attnprop {
 namespace {
 
 template <class S>
-constexpr int64_t kMaxN = std::is_same_v<S, double> ? 8 : 4;
+constexpr int64_t kMaxN = SizeBudget<S>::Pick(8, 4);
 
 bool HasField(const Case& c, const std::string& name) {
   for (const auto& f : c.fields())
@@ -86,12 +86,12 @@ rc::Gen<Case> RationalSpectrumCase(int64_t max_n) {
 struct ProfileSimplex {
   static constexpr const char* kId = "profile.simplex";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|a + b + c + d - 1|", "2 ProfileCoordinateBound(N, u, 0) (0 in rationals)",
-             "the exact coordinates sum to (||T||^2 + sum lambda_i^2)/||L||^2 = 1; the computed ones err by "
-             "the eigen-solver bound of profile_checks.h (sum of squared eigenvalues moves by <= 2 sqrt(N) "
-             "eta ||L||^2, half the coordinate bound), plus gamma_3 for the final sum"}};
-  }
+  static inline const Tolerance kSum{
+      "|a + b + c + d - 1|", "2 ProfileCoordinateBound(N, u, 0) (0 in rationals)",
+      "the exact coordinates sum to (||T||^2 + sum lambda_i^2)/||L||^2 = 1; the computed ones err by "
+      "the eigen-solver bound of profile_checks.h (sum of squared eigenvalues moves by <= 2 sqrt(N) "
+      "eta ||L||^2, half the coordinate bound), plus gamma_3 for the final sum"};
+  static std::vector<Tolerance> Tolerances() { return {kSum}; }
 
   static bool HypothesesHold(const Case& c) {
     const Mat<Rational> l = c.GetMat<Rational>("L");
@@ -128,7 +128,7 @@ struct ProfileSimplex {
     const S sum = pi->a + pi->b + pi->c + pi->d;
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(sum == 1, "a + b + c + d = " + sum.str() + " != 1");
     using std::abs;
-    ExpectWithin("|a + b + c + d - 1|", ToDouble(S(abs(sum - 1))),
+    ExpectWithin(kSum, ToDouble(S(abs(sum - 1))),
                  2 * ProfileCoordinateBound(l.rows(), ScalarTraits<S>::UnitRoundoff(), 0));
   }
 };

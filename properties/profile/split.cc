@@ -24,7 +24,7 @@ namespace attnprop {
 namespace {
 
 template <class S>
-constexpr int64_t kMaxN = std::is_same_v<S, double> ? 8 : 5;
+constexpr int64_t kMaxN = SizeBudget<S>::Pick(8, 5);
 
 /// Dyadic square L; shape 0 general, 1 symmetric, 2 antisymmetric, 3 rank
 /// one, 4 zero (replaced by e1 e1^T when allow_zero is false).
@@ -53,20 +53,26 @@ bool SquareNonzero(const Case& c, bool allow_zero) {
   return allow_zero || !c.GetMat<Rational>("L").isZero();
 }
 
-struct SymAntisymSplit {
+/// The three claims share their hypotheses and cases; the normalised one
+/// excludes L = 0.
+template <bool kAllowZero>
+struct SplitFamily {
+  static bool HypothesesHold(const Case& c) { return SquareNonzero(c, kAllowZero); }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return SplitCase(kMaxN<S>, kAllowZero);
+  }
+};
+
+struct SymAntisymSplit : SplitFamily<true> {
   static constexpr const char* kId = "profile.sym_antisym_split";
   static constexpr const char* kSource = "001, 'For L in M_N(R), put ... Then L = S + T'";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"max_ij |S + T - L|_ij / max(|L_ij|, |L_ji|)", "gamma_2 (0 in rationals)",
-             "S_ij = fl(L_ij + L_ji)/2 and T_ij = fl(L_ij - L_ji)/2 err by u (|L_ij| +- |L_ji|)/2 each "
-             "(halving is exact), their sum by u more: <= (2u + u^2) max(|L_ij|, |L_ji|)"}};
-  }
-  static bool HypothesesHold(const Case& c) { return SquareNonzero(c, true); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return SplitCase(kMaxN<S>, true);
-  }
+  static inline const Tolerance kSplit{
+      "max_ij |S + T - L|_ij / max(|L_ij|, |L_ji|)", "gamma_2 (0 in rationals)",
+      "S_ij = fl(L_ij + L_ji)/2 and T_ij = fl(L_ij - L_ji)/2 err by u (|L_ij| +- |L_ji|)/2 each "
+      "(halving is exact), their sum by u more: <= (2u + u^2) max(|L_ij|, |L_ji|)"};
+  static std::vector<Tolerance> Tolerances() { return {kSplit}; }
   template <class S>
   static void Conclusion(const Case& c) {
     const Mat<S> l = c.GetMat<S>("L");
@@ -83,7 +89,7 @@ struct SymAntisymSplit {
         if (scale > 0) worst = std::max(worst, ToDouble(err) / scale);
         else ExpectThat(err == 0, "S + T != L at a zero pair");
       }
-    ExpectWithin("max_ij |S + T - L|_ij / max(|L_ij|, |L_ji|)", worst, Gamma(2, ScalarTraits<S>::UnitRoundoff()));
+    ExpectWithin(kSplit, worst, Gamma(2, ScalarTraits<S>::UnitRoundoff()));
   }
 };
 
@@ -93,21 +99,16 @@ double PythagorasBound(int64_t n, double u) {
   return 2 * Gamma(static_cast<double>(n * n) + 5, u);
 }
 
-struct Pythagoras {
+struct Pythagoras : SplitFamily<true> {
   static constexpr const char* kId = "profile.pythagoras";
   static constexpr const char* kSource = "001, 'For any L in M_N(R), [elided]'";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|‖L‖² - ‖S‖² - ‖T‖²| / ‖L‖²", "2 gamma_{N^2+5} (0 in rationals)",
-             "each of the three sums of N^2 nonnegative squares errs by gamma_{N^2+3} relative (entries of S, T "
-             "err by u, squaring by u, summation gamma_{N^2}); ‖S‖² + ‖T‖² = ‖L‖², so the three errors and "
-             "the final add and subtract total <= 2 gamma_{N^2+5} ‖L‖²"}};
-  }
-  static bool HypothesesHold(const Case& c) { return SquareNonzero(c, true); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return SplitCase(kMaxN<S>, true);
-  }
+  static inline const Tolerance kPythagoras{
+      "|‖L‖² - ‖S‖² - ‖T‖²| / ‖L‖²", "2 gamma_{N^2+5} (0 in rationals)",
+      "each of the three sums of N^2 nonnegative squares errs by gamma_{N^2+3} relative (entries of S, T "
+      "err by u, squaring by u, summation gamma_{N^2}); ‖S‖² + ‖T‖² = ‖L‖², so the three errors and "
+      "the final add and subtract total <= 2 gamma_{N^2+5} ‖L‖²"};
+  static std::vector<Tolerance> Tolerances() { return {kPythagoras}; }
   template <class S>
   static void Conclusion(const Case& c) {
     const Mat<S> l = c.GetMat<S>("L");
@@ -119,25 +120,19 @@ struct Pythagoras {
       ExpectThat(diff == 0, "L = 0 but ‖S‖² + ‖T‖² != 0");
       return;
     }
-    ExpectWithin("|‖L‖² - ‖S‖² - ‖T‖²| / ‖L‖²", ToDouble(S(abs(diff) / ll)),
-                 PythagorasBound(l.rows(), ScalarTraits<S>::UnitRoundoff()));
+    ExpectWithin(kPythagoras, ToDouble(S(abs(diff) / ll)), PythagorasBound(l.rows(), ScalarTraits<S>::UnitRoundoff()));
   }
 };
 
-struct PythagorasNormalized {
+struct PythagorasNormalized : SplitFamily<false> {
   static constexpr const char* kId = "profile.pythagoras_normalized";
   static constexpr const char* kSource = "001, 'For L != 0, division gives [elided]'";
 
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|‖S‖²/‖L‖² + ‖T‖²/‖L‖² - 1|", "gamma_{2N^2+8} (0 in rationals)",
-             "each ratio errs by gamma_{N^2+3} (numerator) + gamma_{N^2} (denominator) + u (division) relative; "
-             "the two exact ratios sum to 1, plus u for the sum"}};
-  }
-  static bool HypothesesHold(const Case& c) { return SquareNonzero(c, false); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return SplitCase(kMaxN<S>, false);
-  }
+  static inline const Tolerance kRatios{
+      "|‖S‖²/‖L‖² + ‖T‖²/‖L‖² - 1|", "gamma_{2N^2+8} (0 in rationals)",
+      "each ratio errs by gamma_{N^2+3} (numerator) + gamma_{N^2} (denominator) + u (division) relative; "
+      "the two exact ratios sum to 1, plus u for the sum"};
+  static std::vector<Tolerance> Tolerances() { return {kRatios}; }
   template <class S>
   static void Conclusion(const Case& c) {
     const Mat<S> l = c.GetMat<S>("L");
@@ -146,8 +141,7 @@ struct PythagorasNormalized {
     using std::abs;
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(sum == 1, "ratios sum to " + sum.str());
     const double n = static_cast<double>(l.rows());
-    ExpectWithin("|‖S‖²/‖L‖² + ‖T‖²/‖L‖² - 1|", ToDouble(S(abs(sum - 1))),
-                 Gamma(2 * n * n + 8, ScalarTraits<S>::UnitRoundoff()));
+    ExpectWithin(kRatios, ToDouble(S(abs(sum - 1))), Gamma(2 * n * n + 8, ScalarTraits<S>::UnitRoundoff()));
   }
 };
 

@@ -1,22 +1,22 @@
-// Shared model pieces for the "Only Large Weights ... Rank Collapse" claims
-// (004_fc07a226cef95160.txt), in the paper's notation:
+// The maths of "Only Large Weights (And Not Skip Connections) Can Prevent the
+// Perils of Rank Collapse" (004_fc07a226cef95160.txt), in the paper's
+// notation, over any model scalar:
 //   softm(A): row-wise softmax (Definition 3.1),
 //   softm_W(X) = softm(beta X Wq Wk^T X^T)           (Definition 1.1 / 3.6),
 //   softmv(X) = softm_W(X) X Wv                       (Definition A.1),
 //   layer: X_{l+1} = X_l + sum_h softmv_h(X_l)        (Definition 3.7),
-//   norms entrywise (Section 3.1): ||A||_1 = sum|A_ij|, ||A||_inf = max|A_ij|.
+//   norms entrywise (Section 3.1): ||A||_1 = sum|A_ij|, ||A||_inf = max|A_ij|,
+//   g(eps) = 2 (e^eps - 1)                            (Lemma 5.2, Lemma C.1).
+// Reading these from test cases lives with the properties
+// (properties/collapse/collapse_cases.h).
 #pragma once
 
-#include <cstdint>
-#include <string>
+#include <cmath>
 #include <vector>
 
-#include "generators/claims_shapes.h"
-#include "generators/scalars.h"
 #include "model/eigen_scalar.h"
 #include "model/res.h"
 #include "model/softmax.h"
-#include "properties/framework/case.h"
 
 namespace attnprop::collapse {
 
@@ -68,16 +68,11 @@ Mat<S> Softmv(const Mat<S>& x, const Mat<S>& wq, const Mat<S>& wk, const Mat<S>&
   return SoftmW<S>(x, wq, wk, beta) * x * wv;
 }
 
-/// One head's weights, read from a Case as <prefix>q, <prefix>k, <prefix>v.
+/// One head's weights.
 template <class S>
 struct Head {
   Mat<S> wq, wk, wv;
 };
-
-template <class S>
-Head<S> GetHead(const Case& c, const std::string& prefix) {
-  return {c.GetMat<S>(prefix + "q"), c.GetMat<S>(prefix + "k"), c.GetMat<S>(prefix + "v")};
-}
 
 /// X + sum_h softmv_h(X) (beta = 1, Definition 3.7).
 template <class S>
@@ -93,8 +88,5 @@ S G(const S& eps) {
   using std::exp;
   return S(2 * (exp(eps) - 1));
 }
-
-/// A d x d matrix of dyadic entries, cropped from a max-size draw.
-inline rc::Gen<ExactMatrix> Square(int64_t max_d, rc::Gen<Exact> entry) { return gen::Matrix(max_d, max_d, entry); }
 
 }  // namespace attnprop::collapse

@@ -1,0 +1,47 @@
+// Test cases of the "Only Large Weights ... Rank Collapse" claims
+// (004_fc07a226cef95160.txt): reading the paper's objects from a Case, and
+// the case generators several claims share. The maths itself is
+// model/collapse.h.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "generators/claims_shapes.h"
+#include "generators/scalars.h"
+#include "model/collapse.h"
+#include "properties/framework/case.h"
+
+namespace attnprop::collapse {
+
+/// One head's weights, read from a Case as <prefix>q, <prefix>k, <prefix>v.
+template <class S>
+Head<S> GetHead(const Case& c, const std::string& prefix) {
+  return {c.GetMat<S>(prefix + "q"), c.GetMat<S>(prefix + "k"), c.GetMat<S>(prefix + "v")};
+}
+
+/// a in R^n (n in [1,5], dyadic in [-8,8]), eps dyadic in (0, max_eps] and
+/// b = eps r with r in [-1,1] dyadic (half the entries +-1: the tight case),
+/// exactly (Lemmas 4.2-4.4, Corollary D.3, Lemma D.4).
+inline rc::Gen<Case> PerturbedVectorCase(int64_t max_eps) {
+  return rc::gen::apply(
+      [](int64_t n, const ExactMatrix& a, const ExactMatrix& r, Exact eps) {
+        ExactMatrix b(1, n);
+        for (int64_t j = 0; j < n; ++j) b(0, j) = Exact(eps.ToRational() * r(0, j).ToRational());
+        return Case().Matrix("a", gen::Crop(a, 1, n)).Matrix("b", b).Scalar("eps", eps);
+      },
+      gen::UniformDim(1, 5), gen::Matrix(1, 5, gen::Dyadic(8, 20)),
+      gen::Matrix(1, 5, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 10))),
+      gen::PositiveDyadic(max_eps, 10));
+}
+
+/// b's entries are within [-bound, bound], exactly; a and b the same length.
+inline bool PerturbationWithin(const Case& c, const Rational& bound) {
+  const Mat<Rational> a = c.GetMat<Rational>("a"), b = c.GetMat<Rational>("b");
+  if (a.rows() != 1 || b.rows() != 1 || a.cols() != b.cols() || a.cols() < 1) return false;
+  for (Eigen::Index j = 0; j < b.cols(); ++j)
+    if (b(0, j) > bound || -b(0, j) > bound) return false;
+  return true;
+}
+
+}  // namespace attnprop::collapse
