@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "reports/format.h"
+#include "model/lecture_examples.h"
 #include "reports/report.h"
 
 namespace attnprop::report {
@@ -108,7 +109,7 @@ std::string HatchDefs(const std::string& id) {
          "stroke=\"#c8ccd2\" stroke-width=\"1.5\"/></pattern></defs>";
 }
 
-std::string HeatmapSvg(const Heatmap& m, const std::string& hatch) {
+std::string HeatmapSvg(const AttentionExample& m, const std::string& hatch) {
   const int cell = 16, left = 22, top = 18;
   const int t = static_cast<int>(m.weights.size());
   const int width = left + t * cell + 8, height = top + t * cell + 8;
@@ -276,7 +277,7 @@ std::string ToHtml(const Report& r) {
        "(<code>model/attention.h</code>) in double. Hover a cell for its value.</p>\n"
     << LegendSvg() << "\n<div class=\"grid\">\n";
   int k = 0;
-  for (const auto& m : LectureHeatmaps())
+  for (const auto& m : LectureExamples())
     h << "<div class=\"fig\"><div class=\"cap\"><b>" << Escape(m.title) << "</b><br>" << Escape(m.caption)
       << "</div>" << HeatmapSvg(m, "hatch-" + std::to_string(k++)) << "</div>\n";
   h << "</div>\n</main>\n</body>\n</html>\n";

@@ -88,18 +88,6 @@ struct Histogram {
 };
 Histogram RatioHistogram(const std::vector<double>& ratios);
 
-// ---- The lecture's controlled attention examples (for report.html) ----
-
-struct Heatmap {
-  std::string title;
-  std::string caption;
-  std::vector<std::vector<double>> weights;  // T x T attention weights, rows sum to 1
-};
-/// Causal softmax attention on fixed random scores, and the masked Gaussian
-/// positional kernel S_ij = -(i-j)^2 / (2 h^2), j <= i, at several bandwidths
-/// h; computed with model/attention.h in double.
-std::vector<Heatmap> LectureHeatmaps();
-
 // ---- Writers ----
 
 std::string ToJson(const Report& r);

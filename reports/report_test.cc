@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "properties/framework/property.h"
+#include "model/lecture_examples.h"
 #include "reports/report.h"
 
 #ifndef ATTNPROP_REPORTS_TESTDATA
@@ -34,9 +35,9 @@ rc::Gen<Case> Xs(int hi) {
 /// derived bound (holds; errors spread over several decades).
 struct ThirdClaim {
   static constexpr const char* kId = "approval.third";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|x + x/3 - 4x/3|", "gamma_2(u) * 4|x|/3", "one division and one addition, each one rounding"}};
-  }
+  static inline const Tolerance kThird{"|x + x/3 - 4x/3|", "gamma_2(u) * 4|x|/3",
+                                       "one division and one addition, each one rounding"};
+  static std::vector<Tolerance> Tolerances() { return {kThird}; }
   template <class S>
   static rc::Gen<Case> Hypotheses() { return Xs(800); }
   template <class S>
@@ -45,7 +46,7 @@ struct ThirdClaim {
     const S got = x + x / S(3);
     const Mpfr exact = Mpfr(4) * c.Get<Mpfr>("x") / Mpfr(3);
     const double err = ToDouble(Mpfr(abs(Mpfr(got) - exact)));
-    ExpectWithin("|x + x/3 - 4x/3|", err, Gamma(2, ScalarTraits<S>::UnitRoundoff()) * 4 * std::fabs(ToDouble(x)) / 3);
+    ExpectWithin(kThird, err, Gamma(2, ScalarTraits<S>::UnitRoundoff()) * 4 * std::fabs(ToDouble(x)) / 3);
   }
 };
 
@@ -53,10 +54,9 @@ struct ThirdClaim {
 /// stated reason (UNJUSTIFIED).
 struct WeakClaim {
   static constexpr const char* kId = "approval.weak";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"|x + x/3 - 4x/3|", "1e6 * u * |x|", "a guess, far above the two roundings' gamma_2"},
-            {"|x - x|", "u", ""}};
-  }
+  static inline const Tolerance kGuess{"|x + x/3 - 4x/3|", "1e6 * u * |x|", "a guess, far above the two roundings' gamma_2"};
+  static inline const Tolerance kZero{"|x - x|", "u", ""};
+  static std::vector<Tolerance> Tolerances() { return {kGuess, kZero}; }
   template <class S>
   static rc::Gen<Case> Hypotheses() { return Xs(800); }
   template <class S>
@@ -64,8 +64,8 @@ struct WeakClaim {
     const S x = c.Get<S>("x");
     const double u = ScalarTraits<S>::UnitRoundoff();
     const double err = ToDouble(Mpfr(abs(Mpfr(S(x + x / S(3))) - Mpfr(4) * c.Get<Mpfr>("x") / Mpfr(3))));
-    ExpectWithin("|x + x/3 - 4x/3|", err, 1e6 * u * std::fabs(ToDouble(x)));
-    ExpectWithin("|x - x|", ToDouble(S(x - x)), u);
+    ExpectWithin(kGuess, err, 1e6 * u * std::fabs(ToDouble(x)));
+    ExpectWithin(kZero, ToDouble(S(x - x)), u);
   }
 };
 
@@ -73,16 +73,15 @@ struct WeakClaim {
 /// past 50 (NONFINITE, FAIL). Registered refuted in the fixture, with a pin.
 struct FalseClaim {
   static constexpr const char* kId = "approval.pinned";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"sqrt(50 - x) defect", "1", "0 when x <= 50; NaN (never within a bound) past it"}};
-  }
+  static inline const Tolerance kDefect{"sqrt(50 - x) defect", "1", "0 when x <= 50; NaN (never within a bound) past it"};
+  static std::vector<Tolerance> Tolerances() { return {kDefect}; }
   static bool HypothesesHold(const Case& c) { return c.GetScalar("x").ToDouble() >= 0; }
   template <class S>
   static rc::Gen<Case> Hypotheses() { return Xs(800); }
   template <class S>
   static void Conclusion(const Case& c) {
     const double x = ToDouble(c.Get<S>("x"));
-    ExpectWithin("sqrt(50 - x) defect", x <= 50 ? 0.0 : std::sqrt(50 - x), 1.0);
+    ExpectWithin(kDefect, x <= 50 ? 0.0 : std::sqrt(50 - x), 1.0);
   }
 };
 
@@ -290,7 +289,7 @@ TEST(Histogram, Bins) {
 }
 
 TEST(Heatmaps, RowsAreCausalDistributions) {
-  const auto maps = LectureHeatmaps();
+  const auto maps = LectureExamples();
   ASSERT_EQ(maps.size(), 5u);
   for (const auto& m : maps) {
     for (size_t i = 0; i < m.weights.size(); ++i) {

@@ -1,7 +1,8 @@
 # Runs the attnprop command for a ctest test and checks its exit status and
 # output (status and message both: PASS_REGULAR_EXPRESSION alone ignores the
 # status). Arguments are joined with "^^".
-#   cmake -DEXE=... -DARGS=a^^b -DEXIT=2 -DMATCH=regex -P cli_test.cmake
+#   cmake -DEXE=... -DARGS=a^^b -DEXIT=2 -DMATCH=regex [-DFILES=f^^g] -P cli_test.cmake
+# FILES: files the command must have written (checked after it ran).
 #   cmake -DEXE=... -DARGS=... -DMODE=determinism -DOUT=dir -P cli_test.cmake
 string(REPLACE "^^" ";" _args "${ARGS}")
 
@@ -41,4 +42,12 @@ if(NOT "${_rc}" STREQUAL "${EXIT}")
 endif()
 if(DEFINED MATCH AND NOT "${_out}${_err}" MATCHES "${MATCH}")
   message(FATAL_ERROR "attnprop ${ARGS}: output does not match '${MATCH}'")
+endif()
+if(DEFINED FILES)
+  string(REPLACE "^^" ";" _files "${FILES}")
+  foreach(_f IN LISTS _files)
+    if(NOT EXISTS "${_f}")
+      message(FATAL_ERROR "attnprop ${ARGS}: did not write ${_f}")
+    endif()
+  endforeach()
 endif()

@@ -12,7 +12,8 @@ thread_local ObservationSink* g_sink = nullptr;
 
 void SetObservationSink(ObservationSink* sink) { g_sink = sink; }
 
-void ExpectWithin(const std::string& metric, double observed, double bound) {
+void ExpectWithin(const Tolerance& tolerance, double observed, double bound) {
+  const std::string& metric = tolerance.metric;
   if (g_sink) g_sink->Observe({metric, observed, bound});
   // NaN compares false: a non-finite error or bound always fails.
   if (std::isfinite(observed) && std::isfinite(bound) && observed <= bound) return;
@@ -20,10 +21,6 @@ void ExpectWithin(const std::string& metric, double observed, double bound) {
   std::snprintf(buf, sizeof buf, "%s: observed %.6e > bound %.6e%s", metric.c_str(), observed, bound,
                 std::isfinite(observed) && std::isfinite(bound) ? "" : " (NONFINITE)");
   RC_FAIL(std::string(buf));
-}
-
-void ExpectWithin(const Tolerance& tolerance, double observed, double bound) {
-  ExpectWithin(tolerance.metric, observed, bound);
 }
 
 void ExpectThat(bool holds, const std::string& what) {

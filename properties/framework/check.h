@@ -29,13 +29,6 @@ void ExpectWithin(const Tolerance& tolerance, const S& observed, const S& bound)
   ExpectWithin(tolerance, ToDouble(observed), ToDouble(bound));
 }
 
-/// Transitional: the metric by its text. Being removed (the one-harness
-/// issue): name the Tolerance constant instead.
-void ExpectWithin(const std::string& metric, double observed, double bound);
-template <class S>
-void ExpectWithin(const std::string& metric, const S& observed, const S& bound) {
-  ExpectWithin(metric, ToDouble(observed), ToDouble(bound));
-}
 
 /// An exact conclusion (no tolerance): fails the case with `what` if false.
 void ExpectThat(bool holds, const std::string& what);

@@ -104,6 +104,14 @@ std::vector<std::string> JoinRegistry() {
   }
   for (auto& d : Registry()) {
     d.row = FindRow(d.id);
+    // Every declared tolerance states what it measures, its bound and why
+    // (an empty one is also the sign of a constant read before it was
+    // initialised).
+    for (const auto& t : d.tolerances)
+      if (t.metric.empty() || t.bound.empty() || t.reason.empty())
+        problems.push_back(d.Name() + " (registered in " + d.file + ") declares a tolerance without " +
+                           (t.metric.empty() ? "a metric" : t.bound.empty() ? "a bound" : "a reason") +
+                           (t.metric.empty() ? "" : ": '" + t.metric + "'"));
     if (!listed.count(d.Name()))
       problems.push_back(d.Name() + " (registered in " + d.file + ") has no backend '" + d.backend +
                          "' in " + (d.row ? "registry.tsv line " + std::to_string(d.row->line) : "registry.tsv (no row)"));

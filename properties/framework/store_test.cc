@@ -22,9 +22,8 @@ namespace {
 struct BoundClaim {
   static constexpr const char* kId = "test.bound_claim";
   static constexpr const char* kSource = "store_test.cc";
-  static std::vector<Tolerance> Tolerances() {
-    return {{"x - bound", "0", "exact comparison of two exact inputs"}};
-  }
+  static inline const Tolerance kGap{"x - bound", "0", "exact comparison of two exact inputs"};
+  static std::vector<Tolerance> Tolerances() { return {kGap}; }
   static bool HypothesesHold(const Case& c) { return c.GetScalar("x").ToDouble() >= 0; }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -36,7 +35,7 @@ struct BoundClaim {
   static void Conclusion(const Case& c) {
     const S x = c.Get<S>("x"), bound = c.Get<S>("bound");
     ExpectThat((x + 1) - x == 1, "(x + 1) - x != 1");
-    ExpectWithin("x - bound", ToDouble(S(x - bound)), 0.0);
+    ExpectWithin(kGap, ToDouble(S(x - bound)), 0.0);
   }
 };
 

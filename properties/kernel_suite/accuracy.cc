@@ -94,23 +94,6 @@ double OutBound(const Problem& p, const Operator& op, const AttentionResult<Mpfr
   return rb.rho * wsum * (1 + 1e-12) + rb.underflow * vmax;
 }
 
-const Tolerance kOutTolerance{
-    "|out - out*|", "rho_i sum_j a*_ij |v_jc| + 2 t_k lambda max_j |v_jc|",
-    "rho_i = exp(2 delta_i)(1+gamma_n)^2 - 1, delta_i = gamma_{d_k+2} smax_i + u(8 smax_i + 5(ln t_k + 1)), "
-    "smax_i = |c| max_j sum_l |q_il k_jl|, n = 6 t_k + 8 (exp within 4 ulp, <= t_k rescales, two sums, "
-    "division); softmax moves each weight by at most exp(2 max score error); lambda = smallest normal "
-    "(flushed weights); see accuracy.cc"};
-
-const Tolerance kLseTolerance{
-    "|lse - lse*|", "delta_i + 2 gamma_n",
-    "lse moves by at most max score error under score perturbations (1-Lipschitz in the max norm), plus "
-    "rounding of m + ln Z (in delta_i) and ln of the computed sum Z (relative error gamma_n)"};
-
-const Tolerance kWeightSumTolerance{
-    "|sum_j A_ij - 1|", "rho_i + 2 t_k lambda",
-    "each computed weight (read as out with V = I) is within rho_i of its exact value relative, and the "
-    "exact weights sum to 1; flushed weights add <= 2 lambda each"};
-
 double AbsDiff(const Mpfr& x, const Mpfr& y) {
   if (!isfinite(x) || !isfinite(y)) return HUGE_VAL;
   return ToDouble(Mpfr(abs(x - y)));

@@ -121,16 +121,6 @@ void SimplexRowsOnOperator(const Operator& op, const Case& c) {
     }
 }
 
-// The kernel backends of lecture4.prop3.1.simplex_rows (its model backends
-// are in properties/lecture4/sec3_attention_as_averaging.cc).
-struct SimplexRowsOnKernel : AttentionClaim<SimplexRowsOnKernel> {
-  static constexpr const char* kId = "lecture4.prop3.1.simplex_rows";
-  static std::vector<Tolerance> Tolerances() { return {kWeightSumTolerance}; }
-  static rc::Gen<Case> Gen(InputKind in) { return SimplexRowsOnOperatorGen(in); }
-  static void Check(const Operator& op, const Case& c) { SimplexRowsOnOperator(op, c); }
-};
-ATTNPROP_REGISTER(SimplexRowsOnKernel, KernelF32, KernelF64);
-
 // lecture4.prop3.1.convex_hull: unmasked out_i lies in conv{v_1..v_T}
 // (checked coordinate-wise: the box of the v_j).
 struct ConvexHull : AttentionClaim<ConvexHull> {

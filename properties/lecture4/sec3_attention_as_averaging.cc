@@ -4,6 +4,9 @@
 // Statement: every unmasked row of A = softmax(S), S = c Q K^T, lies in the
 // relative interior of the simplex: A_ij > 0 and sum_j A_ij = 1.
 // Hypotheses: Q (t_q x d_k), K (t_k x d_k) real, no mask, any scale c.
+// Backends: the model's weights directly (double, MPFR), and a kernel's
+// through the ABI (kernel-f32/f64: A read as out with V = [I 0],
+// properties/kernel_suite/claims.cc), each with its own derived bound.
 #include <cmath>
 #include <limits>
 
@@ -11,6 +14,9 @@
 #include "generators/shape.h"
 #include "model/attention.h"
 #include "properties/framework/property.h"
+#include "properties/kernel_suite/accuracy.h"
+#include "properties/kernel_suite/attention_claims.h"
+#include "properties/kernel_suite/kernel_backend.h"
 
 namespace attnprop {
 namespace {
@@ -29,10 +35,35 @@ struct SimplexRows {
       "computed weights e_j/Z with Z = fl(sum e_j): normalising gives (1+gamma_{T-1})/(1+delta) "
       "<= gamma_{T+1}; the exp and score errors cancel since Z sums the same e_j; the checker "
       "sums the T weights in MPFR (gamma_T at its precision)"};
-  static std::vector<Tolerance> Tolerances() { return {kRowSum}; }
+  template <class S>
+  static constexpr bool kOnKernel = std::is_same_v<S, ksuite::KernelF32> || std::is_same_v<S, ksuite::KernelF64>;
+
+  template <class S>
+  static std::vector<Tolerance> Tolerances() {
+    if constexpr (kOnKernel<S>) return {ksuite::kWeightSumTolerance};
+    return {kRowSum};
+  }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
+    if constexpr (kOnKernel<S>) {
+      return ksuite::SimplexRowsOnOperatorGen(ksuite::InputKindOf<S>());
+    } else {
+      return ModelHypotheses<S>();
+    }
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    if constexpr (kOnKernel<S>) {
+      ksuite::SimplexRowsOnOperator(ksuite::OperatorFor<S>(), c);
+    } else {
+      ModelConclusion<S>(c);
+    }
+  }
+
+  template <class S>
+  static rc::Gen<Case> ModelHypotheses() {
     // Shaped (generators/shape.h): t_q, t_k, d_k are drawn from their edge
     // classes and keep shrinking (rows and columns dropped) after entries
     // shrank. A per-case magnitude in {1, 8, 64} (shrinking toward 1) scales
@@ -58,7 +89,7 @@ struct SimplexRows {
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void ModelConclusion(const Case& c) {
     using std::log;
     const Mat<S> q = c.GetMat<S>("Q"), k = c.GetMat<S>("K");
     const S scale = c.Get<S>("scale");
@@ -103,7 +134,7 @@ struct SimplexRows {
   }
 };
 
-ATTNPROP_REGISTER(SimplexRows, double, Mpfr);
+ATTNPROP_REGISTER(SimplexRows, double, Mpfr, ksuite::KernelF32, ksuite::KernelF64);
 
 // ---------------------------------------------------------------------------
 // Section 3, the scalar consequences of Prop 3.1 (the corollary after it).

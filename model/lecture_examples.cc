@@ -1,13 +1,13 @@
-// The lecture's controlled examples of attention, drawn in report.html.
+// The lecture's controlled examples of attention (model/lecture_examples.h).
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <numbers>
 
 #include "model/attention.h"
-#include "reports/report.h"
+#include "model/lecture_examples.h"
 
-namespace attnprop::report {
+namespace attnprop {
 namespace {
 
 constexpr Eigen::Index kT = 16;
@@ -44,8 +44,8 @@ Mat<double> RandomScores(uint64_t seed) {
 
 }  // namespace
 
-std::vector<Heatmap> LectureHeatmaps() {
-  std::vector<Heatmap> maps;
+std::vector<AttentionExample> LectureExamples() {
+  std::vector<AttentionExample> maps;
   maps.push_back({"Causal, random scores",
                   "S_ij ~ N(0,1) i.i.d. (fixed seed), keys j <= i: each row is a softmax over the past", 
                   CausalWeights(RandomScores(1))});
@@ -60,4 +60,4 @@ std::vector<Heatmap> LectureHeatmaps() {
   return maps;
 }
 
-}  // namespace attnprop::report
+}  // namespace attnprop
