@@ -5,7 +5,9 @@
 
 #include "model/exact.h"
 #include "properties/framework/case.h"
+#include "properties/framework/backend.h"
 #include "properties/framework/catalog.h"
+#include "properties/framework/judge.h"
 #include "properties/framework/registry.h"
 
 namespace attnprop {
@@ -55,6 +57,41 @@ TEST(Case, MalformedTextNamesTheLine) {
   EXPECT_NE(err.find("ends early"), std::string::npos) << err;
   EXPECT_FALSE(Case::Parse("a: banana 1\n", &err));
   EXPECT_NE(err.find("line 1"), std::string::npos) << err;
+}
+
+// The one verdict policy, branch by branch.
+TEST(Judge, OnePolicyForEveryVerdict) {
+  using S = Judgement::Status;
+  PropertyResult r;
+  r.verdict = Verdict::kHolds;
+  EXPECT_EQ(Judge(r, Expectation::kHolds).status, S::kAsExpected);
+  EXPECT_EQ(Judge(r, Expectation::kRefuted).status, S::kUnexpected);  // the refutation was not reproduced
+  r.verdict = Verdict::kRefuted;
+  EXPECT_EQ(Judge(r, Expectation::kHolds).status, S::kUnexpected);
+  r.confirmed = false;  // a rounding artefact is not a refutation
+  EXPECT_EQ(Judge(r, Expectation::kRefuted).status, S::kUnexpected);
+  r.confirmed = true;   // found by the search and confirmed
+  EXPECT_EQ(Judge(r, Expectation::kRefuted).status, S::kAsExpected);
+  r.confirmed.reset();
+  r.pinned_refutation = true;  // a pin that reproduced three ways
+  EXPECT_EQ(Judge(r, Expectation::kRefuted).status, S::kAsExpected);
+  r.verdict = Verdict::kError;
+  EXPECT_EQ(Judge(r, Expectation::kHolds).status, S::kUnexpected);
+  EXPECT_EQ(Judge(r, Expectation::kRefuted).status, S::kUnexpected);
+  r.verdict = Verdict::kSkipped;  // never a pass, never a failure
+  EXPECT_TRUE(Judge(r, Expectation::kHolds).skipped());
+  EXPECT_TRUE(Judge(r, Expectation::kHolds).as_expected());
+}
+
+TEST(Backends, OneTableNamesThemAll) {
+  ASSERT_NE(FindBackend("kernel-f32@avx2"), nullptr);
+  EXPECT_STREQ(FindBackend("kernel-f32@avx2")->name, "kernel-f32");
+  EXPECT_TRUE(FindBackend("kernel-f64")->kernel);
+  EXPECT_EQ(FindBackend("double@avx2"), nullptr);  // only kernels have instances
+  EXPECT_EQ(FindBackend("quad"), nullptr);
+  EXPECT_EQ(UnitRoundoffOf("kernel-f32@scalar"), 0x1p-24);
+  EXPECT_EQ(UnitRoundoffOf("double"), 0x1p-53);
+  EXPECT_EQ(UnitRoundoffOf("rational"), 0.0);
 }
 
 TEST(Registry, EveryRowHasItsPropertyAndBack) {
