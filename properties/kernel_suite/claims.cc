@@ -121,22 +121,25 @@ void SimplexRowsOnOperator(const Operator& op, const Case& c) {
     }
 }
 
+/// The two hull claims: out_i within the box of the visible v_j.
+template <class Derived>
+struct HullFamily : AttentionClaim<Derived> {
+  static std::vector<Tolerance> Tolerances() { return {kHullTolerance}; }
+  static void Check(const Operator& op, const Case& c) { HullCheck(op, c); }
+};
+
 // lecture4.prop3.1.convex_hull: unmasked out_i lies in conv{v_1..v_T}
 // (checked coordinate-wise: the box of the v_j).
-struct ConvexHull : AttentionClaim<ConvexHull> {
+struct ConvexHull : HullFamily<ConvexHull> {
   static constexpr const char* kId = "lecture4.prop3.1.convex_hull";
-  static std::vector<Tolerance> Tolerances() { return {kHullTolerance}; }
   static rc::Gen<Case> Gen(InputKind in) { return ProblemGen(in, Shape(CausalKind::kNo)); }
-  static void Check(const Operator& op, const Case& c) { HullCheck(op, c); }
 };
 ATTNPROP_REGISTER(ConvexHull, double, Mpfr, KernelF32, KernelF64);
 
 // lecture4.sec4.prefix_convex_hull: causal out_i lies in conv{v_j : j <= i + t_k - t_q}.
-struct PrefixConvexHull : AttentionClaim<PrefixConvexHull> {
+struct PrefixConvexHull : HullFamily<PrefixConvexHull> {
   static constexpr const char* kId = "lecture4.sec4.prefix_convex_hull";
-  static std::vector<Tolerance> Tolerances() { return {kHullTolerance}; }
   static rc::Gen<Case> Gen(InputKind in) { return ProblemGen(in, Shape(CausalKind::kYes)); }
-  static void Check(const Operator& op, const Case& c) { HullCheck(op, c); }
 };
 ATTNPROP_REGISTER(PrefixConvexHull, double, Mpfr, KernelF32, KernelF64);
 
