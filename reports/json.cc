@@ -54,6 +54,10 @@ std::string ToJson(const Report& r) {
     j["counterexample"] = TextOrNull(p.counterexample);
     j["confirmed"] = p.confirmed ? Json(*p.confirmed) : Json(nullptr);
     j["reproduce"] = TextOrNull(p.reproduce);
+    j["found_by"] = FoundByName(p.found_by);
+    j["search"] = {{"tried", p.search_tried}, {"outside", p.search_outside},
+                   {"best_score", Num(p.search_best_score)}, {"capped", p.search_capped},
+                   {"note", TextOrNull(p.search_note)}};
     j["store_entry"] = TextOrNull(p.store_entry);
     j["saved_to"] = TextOrNull(p.saved_to);
     Json stored = Json::array();
@@ -94,6 +98,8 @@ std::string ToJson(const Report& r) {
       const Histogram h = RatioHistogram(m.ratios);
       k["histogram"] = {{"bins", h.labels}, {"counts", h.counts}};
       k["worst_case"] = TextOrNull(m.worst_case);
+      k["search_max_ratio"] = Num(m.search_max_ratio);
+      k["search_worst_case"] = TextOrNull(m.search_worst_case);
       metrics.push_back(k);
     }
     j["metrics"] = metrics;

@@ -78,6 +78,9 @@ bool ParseSelection(const std::vector<std::string>& args, Mode mode, Selection* 
       s->save = false;
     } else if (a == "--out") {
       if (!value(&s->out) || s->out.empty()) return *error = "--out needs a directory", false;
+    } else if (a == "--search") {
+      if (!value(&v) || !ParseUint(v, &n) || n > 10000000) return *error = "--search needs a number of candidates", false;
+      s->options.search_steps = static_cast<int>(n);
     } else if (a == "--timeout") {
       if (!value(&v) || !ParseSeconds(v, 0.01, 3600, &s->timeout_s)) return *error = "--timeout needs seconds in [0.01, 3600]", false;
     } else if (a == "--budget") {

@@ -43,6 +43,9 @@ constexpr const char* kRunUsage =
     "  --kernel PATH.so also check this kernel library (kernels/attnprop_kernel.h), in a sandbox\n"
     "  --timeout S      time limit of one kernel call, seconds (default 5)\n"
     "  --budget S       time spent shrinking one failure, seconds (default 20)\n"
+    "  --search N       after the random cases pass, a targeted search of N candidates per property\n"
+    "                   (mutations of the best cases, kept when they raise observed/bound; claims with\n"
+    "                   a HypothesesHold only; default 0)\n"
     "exit status: 0 every verdict as registry.tsv expects, 1 some verdict differs, 2 bad usage or input\n";
 
 constexpr const char* kAuditUsage =

@@ -30,12 +30,28 @@ MetricStats& MetricAccumulator::StatsFor(const std::string& metric) {
   return stats_.back();
 }
 
+double MetricAccumulator::PendingScore() const {
+  double s = 0;
+  for (const auto& o : pending_) s = std::max(s, ObservationRatio(o));
+  return s;
+}
+
+void MetricAccumulator::ObserveSearch(const std::vector<Observation>& seen, const Case& c) {
+  for (const auto& o : seen) {
+    MetricStats& m = StatsFor(o.metric);
+    const double ratio = ObservationRatio(o);
+    if (ratio > m.search_max_ratio) {
+      m.search_max_ratio = ratio;
+      m.search_worst_case = c.ToText();
+    }
+  }
+}
+
 void MetricAccumulator::Commit() {
   for (const auto& o : pending_) {
     MetricStats& m = StatsFor(o.metric);
     const bool finite = std::isfinite(o.observed) && std::isfinite(o.bound);
-    double ratio = o.bound > 0 ? o.observed / o.bound : (o.observed == 0 ? 0.0 : HUGE_VAL);
-    if (!finite) ratio = HUGE_VAL;
+    const double ratio = ObservationRatio(o);
     m.nonfinite = m.nonfinite || !finite;
     m.ratios.push_back(ratio);
     ++m.count;

@@ -21,8 +21,13 @@ class MetricAccumulator : public ObservationSink {
   /// A new case begins: observations until Commit or Drop belong to it.
   void StartCase(const Case& c);
   void Observe(const Observation& o) override;
+  /// The case's score so far: its largest observed/bound (0 when none).
+  double PendingScore() const;
   /// The case counts: its observations enter the statistics.
   void Commit();
+  /// A targeted-search candidate's observations: they raise the metrics'
+  /// search_max_ratio (the counted statistics stay the random cases').
+  void ObserveSearch(const std::vector<Observation>& seen, const Case& c);
   /// The case does not count (a shrink step, a discarded case).
   void Drop() { pending_.clear(); }
 

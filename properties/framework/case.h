@@ -41,6 +41,8 @@ class Case {
   Mat<S> GetMat(const std::string& name) const { return GetMatrix(name).As<S>(); }
 
   const std::vector<std::pair<std::string, Value>>& fields() const { return fields_; }
+  /// For edits that keep the names (search mutations, shrinking: case_edit.h).
+  std::vector<std::pair<std::string, Value>>& mutable_fields() { return fields_; }
 
   std::string ToText() const;
   /// Parses ToText's form; on error returns nullopt and sets *error to a

@@ -11,6 +11,12 @@ thread_local ObservationSink* g_sink = nullptr;
 }
 
 void SetObservationSink(ObservationSink* sink) { g_sink = sink; }
+ObservationSink* CurrentObservationSink() { return g_sink; }
+
+double ObservationRatio(const Observation& o) {
+  if (!std::isfinite(o.observed) || !std::isfinite(o.bound)) return HUGE_VAL;
+  return o.bound > 0 ? o.observed / o.bound : (o.observed == 0 ? 0.0 : HUGE_VAL);
+}
 
 void ExpectWithin(const Tolerance& tolerance, double observed, double bound) {
   const std::string& metric = tolerance.metric;

@@ -52,5 +52,23 @@ class ObservationSink {
   virtual ~ObservationSink() = default;
 };
 void SetObservationSink(ObservationSink* sink);
+/// The current thread's sink (null: none).
+ObservationSink* CurrentObservationSink();
+
+/// Sets a sink for a scope and restores the previous one after.
+class ScopedObservationSink {
+ public:
+  explicit ScopedObservationSink(ObservationSink* sink) : saved_(CurrentObservationSink()) { SetObservationSink(sink); }
+  ~ScopedObservationSink() { SetObservationSink(saved_); }
+  ScopedObservationSink(const ScopedObservationSink&) = delete;
+  ScopedObservationSink& operator=(const ScopedObservationSink&) = delete;
+
+ private:
+  ObservationSink* saved_;
+};
+
+/// observed/bound as the audit counts it: 0/0 = 0, x/0 = inf for x > 0, and
+/// inf for a non-finite error or bound.
+double ObservationRatio(const Observation& o);
 
 }  // namespace attnprop

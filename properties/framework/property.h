@@ -68,6 +68,9 @@ struct PropertyDef {
   /// Whether a given case satisfies the claim's hypotheses (Claim::
   /// HypothesesHold when the claim defines it; default: accept).
   std::function<bool(const Case&)> hypotheses_hold = [](const Case&) { return true; };
+  /// Whether hypotheses_hold is the claim's own check (Claim::HypothesesHold):
+  /// the targeted search and the generic shrinker edit cases only then.
+  bool checks_hypotheses = false;
   std::vector<Tolerance> tolerances;
   /// Non-empty: the property cannot run here (a kernel dispatch target this
   /// CPU lacks); it is reported as skipped with this reason.
@@ -106,7 +109,10 @@ PropertyDef MakeDef(const char* file) {
     };
   }
   if constexpr (requires { Claim::kSource; }) d.source = Claim::kSource;
-  if constexpr (HasHypothesesHold<Claim>) d.hypotheses_hold = [](const Case& c) { return bool(Claim::HypothesesHold(c)); };
+  if constexpr (HasHypothesesHold<Claim>) {
+    d.hypotheses_hold = [](const Case& c) { return bool(Claim::HypothesesHold(c)); };
+    d.checks_hypotheses = true;
+  }
   // Tolerances per backend where they differ (a model bound and a kernel
   // bound): `template <class S> static std::vector<Tolerance> Tolerances()`.
   if constexpr (requires { Claim::template Tolerances<S>(); }) {

@@ -44,19 +44,30 @@ rc::detail::Configuration ParseConfig(const std::string& text, const char* what)
 
 }  // namespace
 
-std::optional<std::string> CheckCase(const std::function<void(const Case&)>& conclusion, const Case& c) {
+Outcome Evaluate(const std::function<void(const Case&)>& conclusion, const Case& c) {
   try {
     conclusion(c);
   } catch (const rc::detail::CaseResult& r) {
-    if (r.type == CaseType::Failure) return CleanDescription(r.description);
-    return std::nullopt;  // discard: the hypotheses do not hold
+    if (r.type == CaseType::Failure) return {Outcome::Kind::kFails, CleanDescription(r.description)};
+    return {Outcome::Kind::kDiscarded, r.description};  // the hypotheses do not hold
   } catch (const std::out_of_range& e) {
-    return std::string(kCaseMisfit) + e.what();  // Case::Get* on a missing field
+    return {Outcome::Kind::kMisfit, std::string(kCaseMisfit) + e.what()};  // Case::Get* on a missing field
   } catch (const std::exception& e) {
-    return std::string("exception: ") + e.what();
+    return {Outcome::Kind::kException, std::string("exception: ") + e.what()};
   }
-  return std::nullopt;
+  return {};
 }
+
+std::optional<std::string> CheckCase(const std::function<void(const Case&)>& conclusion, const Case& c) {
+  const Outcome o = Evaluate(conclusion, c);
+  switch (o.kind) {
+    case Outcome::Kind::kPasses:
+    case Outcome::Kind::kDiscarded: return std::nullopt;
+    default: return o.message;
+  }
+}
+
+void DiscardCase(const std::string& why) { throw rc::detail::CaseResult(CaseType::Discard, why); }
 
 RandomPhase RunRandomPhase(const std::string& name, const rc::Gen<Case>& gen,
                            const std::function<void(const Case&)>& body, const RunOptions& options, uint64_t seed,

@@ -16,6 +16,20 @@
 
 namespace attnprop {
 
+/// What one run of a conclusion on a given case showed.
+struct Outcome {
+  enum class Kind { kPasses, kFails, kDiscarded, kMisfit, kException };
+  Kind kind = Kind::kPasses;
+  std::string message;  // the failure, the discard, the missing field or the exception
+};
+/// Runs `conclusion` on `c`, catching RapidCheck's case results (RC_FAIL,
+/// RC_PRE), a missing Case field (misfit) and any other exception.
+Outcome Evaluate(const std::function<void(const Case&)>& conclusion, const Case& c);
+
+/// Discards the current case (RapidCheck's RC_DISCARD): its hypotheses do
+/// not hold.
+[[noreturn]] void DiscardCase(const std::string& why);
+
 /// What the random phase reports as it goes (the runner counts cases and
 /// keeps the shrunk case).
 class CaseEvents {

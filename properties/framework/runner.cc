@@ -1,5 +1,6 @@
 #include "properties/framework/runner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 
@@ -8,6 +9,7 @@
 #include "properties/framework/rc_bridge.h"
 #include "properties/framework/registry.h"
 #include "properties/framework/replay.h"
+#include "properties/framework/search.h"
 
 namespace attnprop {
 namespace {
@@ -27,6 +29,8 @@ class Events : public CaseEvents {
       return;
     }
     ++result_.cases;
+    if (acc_.current()) shapes.Learn(*acc_.current());
+    if (!failed && acc_.current()) Keep(acc_.PendingScore(), *acc_.current());
     acc_.Commit();
     if (failed) {
       failing = acc_.current();
@@ -41,20 +45,67 @@ class Events : public CaseEvents {
 
   std::optional<Case> failing;
   std::optional<Clock::time_point> first_failure;
+  std::vector<ScoredCase> best;  // the random phase's highest-scoring cases: the search starts there
+  ShapeModel shapes;             // which sizes are one dimension, from the cases generated
 
  private:
+  void Keep(double score, const Case& c) {
+    constexpr size_t kKeep = 8;
+    if (best.size() == kKeep && score <= best.back().score) return;
+    if (best.size() == kKeep) best.pop_back();
+    auto at = std::find_if(best.begin(), best.end(), [&](const ScoredCase& s) { return s.score < score; });
+    best.insert(at, {score, c});
+  }
+
   PropertyResult& result_;
   MetricAccumulator& acc_;
-};
-
-struct SinkScope {
-  explicit SinkScope(ObservationSink* s) { SetObservationSink(s); }
-  ~SinkScope() { SetObservationSink(nullptr); }
 };
 
 void SetCounterexample(PropertyResult& r, const Case& c) {
   r.counterexample_case = c;
   r.counterexample = c.ToText();
+}
+
+/// After RapidCheck's shrinking (which can only follow its generators'
+/// shrink trees), the generic shrinker: rows and columns dropped, values
+/// simplified, every candidate inside the hypotheses.
+void ShrinkFurther(const PropertyDef& def, const RunOptions& options, const ShapeModel& shapes, PropertyResult& result) {
+  if (!def.checks_hypotheses || !options.shrink || !result.counterexample_case) return;
+  if (!def.hypotheses_hold(*result.counterexample_case)) return;  // reported as it is; Judge sees it
+  ShrinkResult s =
+      Shrink(def, *result.counterexample_case, result.message, shapes, options.shrink_tries, options.shrink_budget_s);
+  result.shrink_steps += s.tried;
+  if (s.accepted == 0) return;
+  // The reproduce token replays the search before this shrinking, which is
+  // deterministic: the same token leads to the same case.
+  SetCounterexample(result, s.value);
+  result.message = s.message;
+}
+
+/// The targeted search, after the random cases passed: climb from their
+/// best cases; a failing case found refutes the claim and is shrunk.
+void Search(const PropertyDef& def, const RunOptions& options, PropertyResult& result, std::vector<ScoredCase> seeds,
+            const ShapeModel& shapes, MetricAccumulator& acc) {
+  if (options.search_steps <= 0) return;
+  if (!def.checks_hypotheses) {
+    result.search_note = "no targeted search: the claim has no HypothesesHold";
+    return;
+  }
+  const auto start = Clock::now();
+  ClimbResult climb = Climb(def, std::move(seeds), shapes, result.seed ^ 0x7a26e7ed5ea2c4ULL, options.search_steps,
+                            options.search_seconds,
+                            [&](const std::vector<Observation>& seen, const Case& c) { acc.ObserveSearch(seen, c); });
+  result.search_tried = climb.tried;
+  result.search_outside = climb.outside;
+  result.search_best_score = climb.best_score;
+  result.search_capped = !climb.failing && climb.tried < options.search_steps &&
+                         std::chrono::duration<double>(Clock::now() - start).count() >= options.search_seconds;
+  if (!climb.failing) return;
+  result.verdict = Verdict::kRefuted;
+  result.found_by = FoundBy::kSearch;
+  result.message = climb.message;
+  SetCounterexample(result, *climb.failing);
+  ShrinkFurther(def, options, shapes, result);
 }
 
 /// The random phase: cases drawn from the hypotheses, shrinking on failure.
@@ -64,7 +115,7 @@ void RandomCases(const PropertyDef& def, const RunOptions& options, PropertyResu
   const rc::Gen<Case> gen = def.hypotheses();
   RandomPhase phase;
   {
-    SinkScope sink(&acc);
+    ScopedObservationSink sink(&acc);
     phase = RunRandomPhase(
         def.Name(), gen,
         [&](const Case& c) {
@@ -76,15 +127,25 @@ void RandomCases(const PropertyDef& def, const RunOptions& options, PropertyResu
             return;
           }
           acc.StartCase(c);
+          // A generator that falls back outside the claim's hypotheses makes
+          // no case: the runner checks them on every case, shrink steps too.
+          if (def.checks_hypotheses && !def.hypotheses_hold(c)) DiscardCase("outside the claim's hypotheses");
           def.conclusion(c);
         },
         options, result.seed, events);
   }
+  if (phase.outcome == RandomPhase::Outcome::kPassed) {
+    result.verdict = Verdict::kHolds;
+    Search(def, options, result, events.best, events.shapes, acc);
+    result.metrics = std::move(acc.stats());
+    return;
+  }
   result.metrics = std::move(acc.stats());
   switch (phase.outcome) {
-    case RandomPhase::Outcome::kPassed: result.verdict = Verdict::kHolds; break;
+    case RandomPhase::Outcome::kPassed: break;
     case RandomPhase::Outcome::kFailed: {
       result.verdict = Verdict::kRefuted;
+      result.found_by = FoundBy::kRandom;
       result.message = phase.description;
       result.reproduce = phase.reproduce;
       // Replaying a reproduce token runs the failing case alone, without the
@@ -97,6 +158,7 @@ void RandomCases(const PropertyDef& def, const RunOptions& options, PropertyResu
       if (again) result.message = *again;
       else result.message += " (the shrunk case passed when run again: a flaky check?)";
       if (result.shrink_budget_hit) result.message += " [shrinking stopped at the time budget]";
+      ShrinkFurther(def, options, events.shapes, result);
       break;
     }
     case RandomPhase::Outcome::kGaveUp:
@@ -129,6 +191,16 @@ void KeepCounterexample(const PropertyDef& def, const RunOptions& options, Prope
 }
 
 }  // namespace
+
+const char* FoundByName(FoundBy f) {
+  switch (f) {
+    case FoundBy::kNone: return "none";
+    case FoundBy::kStore: return "store";
+    case FoundBy::kRandom: return "random";
+    case FoundBy::kSearch: return "search";
+  }
+  return "none";
+}
 
 const char* VerdictName(Verdict v) {
   switch (v) {
@@ -181,6 +253,7 @@ PropertyResult RunProperty(const PropertyDef& def, const RunOptions& options) {
     // A regression case fails again: the claim is refuted, no search needed.
     const StoredCase& sc = store.cases[*store.regression];
     result.verdict = Verdict::kRefuted;
+    result.found_by = FoundBy::kStore;
     result.message = "stored case " + sc.name + " (" + sc.origin + ") " + store.outcomes[*store.regression].detail;
     SetCounterexample(result, sc.value);
     result.confirmed = CheckCase(def.confirm, sc.value).has_value();
@@ -196,6 +269,7 @@ PropertyResult RunProperty(const PropertyDef& def, const RunOptions& options) {
   if (result.verdict == Verdict::kHolds && store.pinned) {
     const StoredCase& sc = store.cases[*store.pinned];
     result.verdict = Verdict::kRefuted;
+    result.found_by = FoundBy::kStore;
     result.message = "pinned counterexample " + sc.name + " (" + sc.origin + ") refutes the claim";
     SetCounterexample(result, sc.value);
     result.confirmed = true;

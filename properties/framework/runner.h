@@ -32,6 +32,16 @@ struct RunOptions {
   /// on every case would otherwise cost a time limit per shrink step); the
   /// smallest failing case found so far is the counterexample.
   double shrink_budget_s = 20;
+  /// The targeted search after the random cases pass: at most this many
+  /// candidates (search.h; 0 = none, the default until every claim's
+  /// HypothesesHold states its whole domain), and at most search_seconds of
+  /// wall time (a cap:
+  /// when it bites, the result says so and the run is no longer
+  /// reproducible to the byte).
+  int search_steps = 0;
+  double search_seconds = 30;
+  /// The generic shrinker's candidates after RapidCheck's own shrinking.
+  int shrink_tries = 2000;
   std::string reproduce;         // a reproduce token ("reproduce=...") or empty
   /// The counterexample store replayed before the random cases ("" = none).
   std::string store_dir;
@@ -61,7 +71,13 @@ struct MetricStats {
   int64_t finite_count = 0;  // checks with finite error and bound
   std::vector<double> ratios;  // one per case, for histograms
   std::string worst_case;      // Case::ToText of the case with max_ratio
+  double search_max_ratio = 0; // the best ratio the targeted search reached
+  std::string search_worst_case;  // the case that reached it
 };
+
+/// Where a refutation came from.
+enum class FoundBy { kNone, kStore, kRandom, kSearch };
+const char* FoundByName(FoundBy f);
 
 /// What replaying one stored case showed.
 struct ReplayOutcome {
@@ -88,6 +104,12 @@ struct PropertyResult {
   std::string reproduce;       // token for RC_PARAMS / attnprop reproduce
   int shrink_steps = 0;
   bool shrink_budget_hit = false;  // shrinking stopped at RunOptions::shrink_budget_s
+  FoundBy found_by = FoundBy::kNone;  // what produced the counterexample
+  int search_tried = 0;     // targeted-search candidates run
+  int search_outside = 0;   // of them, outside the hypotheses (dropped)
+  double search_best_score = 0;
+  bool search_capped = false;  // the search stopped at its time cap
+  std::string search_note;  // why the search did not run, when it did not
   /// The counterexample, re-checked in the higher-precision `confirm`: true
   /// when it fails there too (a real refutation, not a rounding artefact).
   std::optional<bool> confirmed;

@@ -1,0 +1,291 @@
+#include "properties/framework/case_edit.h"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <variant>
+
+namespace attnprop {
+namespace {
+
+using Value = Case::Value;
+
+Exact Scale2(const Exact& e, int k) {
+  if (e.IsDouble()) return Exact(std::ldexp(e.ToDouble(), k));
+  Rational q = e.ToRational();
+  const Rational two(2);
+  for (int i = 0; i < std::abs(k); ++i) q = k > 0 ? Rational(q * two) : Rational(q / two);
+  return Exact(q);
+}
+
+Exact Negate(const Exact& e) {
+  if (e.IsDouble()) return Exact(-e.ToDouble());
+  return Exact(Rational(-e.ToRational()));
+}
+
+/// A power-of-two exponent, mostly small, sometimes far (2^-20 .. 2^20).
+int Exponent(EditRng& rng) {
+  const int k = rng.Chance(70) ? 1 + static_cast<int>(rng.Below(3)) : 1 + static_cast<int>(rng.Below(20));
+  return rng.Chance(50) ? k : -k;
+}
+
+/// Simpler values than e, simplest first: 0, the integer toward zero, half
+/// the significant bits, |e|.
+std::vector<Exact> SimplerValues(const Exact& e) {
+  std::vector<Exact> out;
+  const double d = e.ToDouble();
+  if (!std::isfinite(d)) return {Exact(0.0)};
+  if (d == 0 && e.IsDouble()) return out;
+  out.push_back(Exact(0.0));
+  const double t = std::trunc(d);
+  if (t != d || !e.IsDouble()) out.push_back(Exact(t));
+  if (e.IsDouble()) {
+    int ex = 0;
+    const double m = std::frexp(d, &ex);  // d = m 2^ex, 0.5 <= |m| < 1
+    // Significant bits of m, then keep half of them.
+    int bits = 0;
+    for (double r = m; r != std::trunc(r) && bits < 60; r *= 2) ++bits;
+    if (bits > 1) {
+      const int keep = bits / 2;
+      const double shorter = std::ldexp(std::trunc(std::ldexp(m, keep)), ex - keep);
+      if (shorter != d && shorter != t) out.push_back(Exact(shorter));
+    }
+  }
+  if (d < 0) out.push_back(Negate(e));
+  return out;
+}
+
+ExactMatrix DropRow(const ExactMatrix& m, int64_t r) {
+  ExactMatrix out(m.rows - 1, m.cols);
+  for (int64_t i = 0, k = 0; i < m.rows; ++i) {
+    if (i == r) continue;
+    for (int64_t j = 0; j < m.cols; ++j) out(k, j) = m(i, j);
+    ++k;
+  }
+  return out;
+}
+
+ExactMatrix DropCol(const ExactMatrix& m, int64_t c) {
+  ExactMatrix out(m.rows, m.cols - 1);
+  for (int64_t i = 0; i < m.rows; ++i)
+    for (int64_t j = 0, k = 0; j < m.cols; ++j)
+      if (j != c) out(i, k++) = m(i, j);
+  return out;
+}
+
+ExactMatrix DupRow(const ExactMatrix& m, int64_t r) {
+  ExactMatrix out(m.rows + 1, m.cols);
+  for (int64_t i = 0; i <= m.rows; ++i)
+    for (int64_t j = 0; j < m.cols; ++j) out(i, j) = m(i == m.rows ? r : i, j);
+  return out;
+}
+
+ExactMatrix DupCol(const ExactMatrix& m, int64_t c) {
+  ExactMatrix out(m.rows, m.cols + 1);
+  for (int64_t i = 0; i < m.rows; ++i)
+    for (int64_t j = 0; j <= m.cols; ++j) out(i, j) = m(i, j == m.cols ? c : j);
+  return out;
+}
+
+void MutateMatrix(ExactMatrix& m, EditRng& rng) {
+  if (m.data.empty()) return;
+  Exact& e = m.data[rng.Below(m.data.size())];
+  switch (rng.Below(9)) {
+    case 0: case 1: e = Scale2(e, Exponent(rng)); break;
+    case 2: {
+      const int k = Exponent(rng);
+      for (Exact& x : m.data) x = Scale2(x, k);
+      break;
+    }
+    case 3: e = Negate(e); break;
+    case 4: e = Exact(static_cast<double>(static_cast<int>(rng.Below(3)) - 1)); break;  // -1, 0, 1
+    case 5: e = m.data[rng.Below(m.data.size())]; break;
+    case 6: {  // a row made equal to another
+      const int64_t a = static_cast<int64_t>(rng.Below(static_cast<uint64_t>(m.rows)));
+      const int64_t b = static_cast<int64_t>(rng.Below(static_cast<uint64_t>(m.rows)));
+      for (int64_t j = 0; j < m.cols; ++j) m(a, j) = m(b, j);
+      break;
+    }
+    case 7: {  // a column made equal to another
+      const int64_t a = static_cast<int64_t>(rng.Below(static_cast<uint64_t>(m.cols)));
+      const int64_t b = static_cast<int64_t>(rng.Below(static_cast<uint64_t>(m.cols)));
+      for (int64_t i = 0; i < m.rows; ++i) m(i, a) = m(i, b);
+      break;
+    }
+    default:
+      if (e.IsDouble()) e = Exact(std::nextafter(e.ToDouble(), rng.Chance(50) ? HUGE_VAL : -HUGE_VAL));
+      break;
+  }
+}
+
+void MutateScalar(Exact& e, EditRng& rng) {
+  switch (rng.Below(5)) {
+    case 0: case 1: e = Scale2(e, Exponent(rng)); break;
+    case 2: e = Negate(e); break;
+    case 3: e = Exact(static_cast<double>(static_cast<int>(rng.Below(3)) - 1)); break;
+    default:
+      if (e.IsDouble()) e = Exact(std::nextafter(e.ToDouble(), rng.Chance(50) ? HUGE_VAL : -HUGE_VAL));
+      break;
+  }
+}
+
+}  // namespace
+
+uint64_t EditRng::Next() {
+  uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+std::vector<ShapeModel::Axis> ShapeModel::AxesOf(const Case& c) {
+  std::vector<Axis> axes;
+  const auto& f = c.fields();
+  for (size_t i = 0; i < f.size(); ++i) {
+    if (std::holds_alternative<ExactMatrix>(f[i].second)) {
+      axes.push_back({i, Axis::kRows});
+      axes.push_back({i, Axis::kCols});
+    } else if (std::holds_alternative<int64_t>(f[i].second)) {
+      axes.push_back({i, Axis::kInt});
+    }
+  }
+  return axes;
+}
+
+int64_t ShapeModel::SizeOf(const Case& c, const Axis& a) {
+  const auto& v = c.fields()[a.field].second;
+  if (a.kind == Axis::kInt) return std::get<int64_t>(v);
+  const auto& m = std::get<ExactMatrix>(v);
+  return a.kind == Axis::kRows ? m.rows : m.cols;
+}
+
+void ShapeModel::Learn(const Case& c) {
+  std::vector<std::string> layout;
+  for (const auto& [name, v] : c.fields()) layout.push_back(name + ":" + std::to_string(v.index()));
+  if (layout_.empty()) {
+    layout_ = layout;
+    axes_ = AxesOf(c);
+    equal_.assign(axes_.size(), std::vector<bool>(axes_.size(), true));
+  }
+  if (layout != layout_) return;
+  for (size_t a = 0; a < axes_.size(); ++a)
+    for (size_t b = 0; b < axes_.size(); ++b)
+      if (SizeOf(c, axes_[a]) != SizeOf(c, axes_[b])) equal_[a][b] = false;
+}
+
+std::vector<ShapeModel::Dimension> ShapeModel::Dimensions(const Case& c) const {
+  std::vector<Dimension> dims;
+  std::vector<std::string> layout;
+  for (const auto& [name, v] : c.fields()) layout.push_back(name + ":" + std::to_string(v.index()));
+  if (layout != layout_) return dims;
+  std::vector<bool> taken(axes_.size(), false);
+  for (size_t a = 0; a < axes_.size(); ++a) {
+    if (taken[a]) continue;
+    Dimension d;
+    d.size = SizeOf(c, axes_[a]);
+    for (size_t b = a; b < axes_.size(); ++b)
+      if (!taken[b] && equal_[a][b] && SizeOf(c, axes_[b]) == d.size) {
+        taken[b] = true;
+        d.axes.push_back(b);
+      }
+    // A dimension spans at least one matrix axis (an int alone is a value).
+    bool matrix = false;
+    for (size_t k : d.axes) {
+      matrix = matrix || axes_[k].kind != Axis::kInt;
+      if (axes_[k].kind == Axis::kInt) d.int_fields.push_back(axes_[k].field);
+    }
+    if (matrix) dims.push_back(std::move(d));
+  }
+  std::stable_sort(dims.begin(), dims.end(), [](const Dimension& x, const Dimension& y) { return x.size > y.size; });
+  return dims;
+}
+
+Case ShapeModel::Resize(const Case& c, const Dimension& d, int64_t at, bool grow) const {
+  Case out = c;
+  auto& f = out.mutable_fields();
+  for (size_t k : d.axes) {
+    const Axis& a = axes_[k];
+    auto& v = f[a.field].second;
+    if (a.kind == Axis::kInt) {
+      std::get<int64_t>(v) += grow ? 1 : -1;
+    } else {
+      auto& m = std::get<ExactMatrix>(v);
+      if (a.kind == Axis::kRows) m = grow ? DupRow(m, at) : DropRow(m, at);
+      else m = grow ? DupCol(m, at) : DropCol(m, at);
+    }
+  }
+  return out;
+}
+
+Case Mutate(const Case& c, EditRng& rng, const ShapeModel& shapes) {
+  if (c.fields().empty()) return c;
+  // A dimension grows or shrinks in one move out of ten.
+  if (rng.Chance(10)) {
+    const auto dims = shapes.Dimensions(c);
+    if (!dims.empty()) {
+      const auto& d = dims[rng.Below(dims.size())];
+      const bool grow = d.size < 2 || rng.Chance(50);
+      return shapes.Resize(c, d, static_cast<int64_t>(rng.Below(static_cast<uint64_t>(d.size))), grow);
+    }
+  }
+  Case out = c;
+  auto& fields = out.mutable_fields();
+  auto& v = fields[rng.Below(fields.size())].second;
+  if (auto* m = std::get_if<ExactMatrix>(&v)) {
+    MutateMatrix(*m, rng);
+  } else if (auto* e = std::get_if<Exact>(&v)) {
+    MutateScalar(*e, rng);
+  } else if (auto* i = std::get_if<int64_t>(&v)) {
+    *i += rng.Chance(50) ? 1 : -1;
+  }
+  return out;
+}
+
+std::vector<Case> Simplifications(const Case& c, const ShapeModel& shapes) {
+  std::vector<Case> out;
+  // Structure first: an index of one dimension dropped, the largest
+  // dimensions first, the last index first.
+  const auto dims = shapes.Dimensions(c);
+  std::set<size_t> dimension_fields;
+  for (const auto& d : dims) {
+    dimension_fields.insert(d.int_fields.begin(), d.int_fields.end());
+    for (int64_t at = d.size - 1; at >= 0 && d.size >= 2; --at) out.push_back(shapes.Resize(c, d, at, false));
+  }
+  // Then values.
+  const auto& fields = c.fields();
+  for (size_t f = 0; f < fields.size(); ++f) {
+    const auto& v = fields[f].second;
+    if (const auto* m = std::get_if<ExactMatrix>(&v)) {
+      for (size_t k = 0; k < m->data.size(); ++k)
+        for (const Exact& s : SimplerValues(m->data[k])) {
+          Case e = c;
+          std::get<ExactMatrix>(e.mutable_fields()[f].second).data[k] = s;
+          out.push_back(std::move(e));
+        }
+    } else if (const auto* x = std::get_if<Exact>(&v)) {
+      for (const Exact& s : SimplerValues(*x)) {
+        Case e = c;
+        e.mutable_fields()[f].second = s;
+        out.push_back(std::move(e));
+      }
+    } else if (const auto* i = std::get_if<int64_t>(&v)) {
+      if (dimension_fields.count(f)) continue;  // changes with its dimension only
+      for (const int64_t s : {int64_t{0}, *i / 2, *i - 1}) {
+        if (s < 0 || s >= *i) continue;
+        Case e = c;
+        e.mutable_fields()[f].second = s;
+        out.push_back(std::move(e));
+      }
+    }
+  }
+  return out;
+}
+
+int64_t CaseSize(const Case& c) {
+  int64_t n = 0;
+  for (const auto& [name, v] : c.fields())
+    if (const auto* m = std::get_if<ExactMatrix>(&v)) n += m->rows + m->cols;
+  return n;
+}
+
+}  // namespace attnprop

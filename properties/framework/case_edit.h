@@ -1,0 +1,82 @@
+// Edits of a Case that know nothing of the claim: the moves of the targeted
+// search (case_edit.cc, Mutate) and of the generic shrinker (Simplifications).
+// Whether an edited case is still an input of the claim is for the claim's
+// HypothesesHold to say; the search and the shrinker ask it every time.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "properties/framework/case.h"
+
+namespace attnprop {
+
+/// A small deterministic generator (splitmix64): the same seed, the same edits.
+class EditRng {
+ public:
+  explicit EditRng(uint64_t seed) : state_(seed) {}
+  uint64_t Next();
+  /// Uniform in [0, n) (n > 0).
+  uint64_t Below(uint64_t n) { return Next() % n; }
+  bool Chance(int percent) { return Below(100) < static_cast<uint64_t>(percent); }
+
+ private:
+  uint64_t state_;
+};
+
+/// Which sizes in a claim's cases are one dimension, learned from the cases
+/// its generator made: two axes (a matrix's rows or columns, or an int
+/// field) belong to one dimension when they were equal in every case seen.
+/// Edits that change a dimension change all of its axes together, so an
+/// edited case has shapes the generator could have made (X is n x d and W is
+/// d x d: n and d are two dimensions, even in a case where both are 2).
+class ShapeModel {
+ public:
+  /// Adds a generated case (cases of another layout are ignored).
+  void Learn(const Case& c);
+  bool empty() const { return axes_.empty(); }
+
+  /// The dimensions of c: for each, the axes it spans and its size.
+  struct Dimension {
+    int64_t size = 0;
+    std::vector<size_t> axes;        // the axes it spans (internal indices)
+    std::vector<size_t> int_fields;  // the int fields that are this dimension's size
+  };
+  std::vector<Dimension> Dimensions(const Case& c) const;
+
+  /// c with index `at` of dimension d dropped (grow: duplicated) in every
+  /// axis of d; int axes of d decrease (increase) by one.
+  Case Resize(const Case& c, const Dimension& d, int64_t at, bool grow) const;
+
+ private:
+  struct Axis {
+    size_t field;
+    enum Kind { kRows, kCols, kInt } kind;
+  };
+  static std::vector<Axis> AxesOf(const Case& c);
+  static int64_t SizeOf(const Case& c, const Axis& a);
+  std::vector<std::string> layout_;  // field names of the learned layout
+  std::vector<Axis> axes_;
+  std::vector<std::vector<bool>> equal_;  // equal_[a][b]: equal in every case seen
+};
+
+/// One random move of the targeted search: an entry or a whole matrix scaled
+/// by a power of two (2^-20 .. 2^20), a sign flipped, entries set to 0, +-1
+/// or to another entry, rows or columns made equal, a dimension grown (an
+/// index duplicated) or shrunk (an index dropped) in every matrix axis of
+/// that size, a scalar moved one ulp. Returns the case unchanged only when it
+/// has nothing to edit.
+Case Mutate(const Case& c, EditRng& rng, const ShapeModel& shapes);
+
+/// The shrinker's candidates for a failing case, simplest first: drop one
+/// index of one dimension (from every axis of it: the rows of K and V
+/// together), then simplify one value (to 0, to an integer, to fewer
+/// significant bits, to its absolute value), then decrease an int that is
+/// not a dimension.
+std::vector<Case> Simplifications(const Case& c, const ShapeModel& shapes);
+
+/// Rows plus columns summed over the case's matrices (how big a case is, for
+/// shrinking and for reports).
+int64_t CaseSize(const Case& c);
+
+}  // namespace attnprop

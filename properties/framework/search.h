@@ -1,0 +1,70 @@
+// The targeted search and the generic shrinker (Hypothesis's target() and
+// its shrinker, made systematic). Every metric a conclusion records with
+// ExpectWithin is a score, observed/bound; a case's score is its largest.
+//  - Climb: from the best cases of the random phase, mutate (case_edit.h)
+//    and keep what raises the score, until a case fails the conclusion or
+//    the budget runs out.
+//  - Shrink: from a failing case, take the first simpler case
+//    (Simplifications) that still fails, until none does.
+// Every candidate must satisfy the claim's hypotheses (HypothesesHold)
+// before it counts; a candidate outside them, or one the claim cannot read,
+// is dropped. Both are deterministic: the same seed, the same cases.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "properties/framework/case_edit.h"
+#include "properties/framework/check.h"
+#include "properties/framework/property.h"
+
+namespace attnprop {
+
+/// How one case fares.
+struct Trial {
+  // kOutside: the hypotheses fail, the claim cannot read the case, or it
+  // throws on it (an edited case is never reported for an exception).
+  enum class Kind { kPasses, kFails, kOutside };
+  Kind kind = Kind::kOutside;
+  double score = 0;                     // max observed/bound (kPasses)
+  std::string message;                  // the failure (kFails)
+  std::vector<Observation> observations;
+};
+Trial Try(const PropertyDef& def, const Case& c);
+
+struct ScoredCase {
+  double score = 0;
+  Case value;
+};
+
+struct ClimbResult {
+  std::optional<Case> failing;  // a case that fails the conclusion
+  std::string message;
+  int tried = 0;    // candidates run
+  int outside = 0;  // candidates dropped (outside the hypotheses)
+  int raised = 0;   // candidates that raised the score of the pool
+  double best_score = 0;
+};
+
+/// Called with each passing candidate's observations (for the audit's
+/// best ratios per metric).
+using ObservationsSeen = std::function<void(const std::vector<Observation>&, const Case&)>;
+
+/// Climbs from `seeds` for at most `steps` candidates (and `seconds`).
+ClimbResult Climb(const PropertyDef& def, std::vector<ScoredCase> seeds, const ShapeModel& shapes, uint64_t seed,
+                  int steps, double seconds, const ObservationsSeen& seen);
+
+struct ShrinkResult {
+  Case value;           // the smallest failing case found
+  std::string message;  // its failure
+  int tried = 0, accepted = 0;
+};
+
+/// Shrinks a failing case for at most `steps` candidates (and `seconds`).
+ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, const ShapeModel& shapes, int steps,
+                    double seconds);
+
+}  // namespace attnprop

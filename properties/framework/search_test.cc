@@ -1,0 +1,185 @@
+// The targeted search and the generic shrinker on planted claims: false ones
+// whose counterexamples the random phase never draws (a bound missing a
+// factor of the dimension, one violated only when one weight is tiny and
+// another near 1, one violated only by equal rows) are refuted by the search
+// and shrunk to their minimal shapes; a true claim is never refuted; a case
+// outside the hypotheses is never reported.
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "properties/framework/property.h"
+#include "properties/framework/runner.h"
+
+namespace attnprop {
+namespace {
+
+/// Vectors of 1 to 4 entries with a single nonzero one.
+rc::Gen<Case> OneNonzero() {
+  return rc::gen::mapcat(rc::gen::inRange<int>(1, 5), [](int n) {
+    return rc::gen::map(rc::gen::pair(rc::gen::inRange<int>(0, n), rc::gen::inRange<int>(1, 64)), [n](auto p) {
+      ExactMatrix x(1, n);
+      for (int j = 0; j < n; ++j) x(0, j) = 0.0;
+      x(0, p.first) = static_cast<double>(p.second) / 8;
+      return Case().Matrix("x", x);
+    });
+  });
+}
+
+/// |sum_j x_j| <= max_j |x_j|: false (the factor n is missing), but true on
+/// every vector with one nonzero entry.
+struct MissingDimensionFactor {
+  static constexpr const char* kId = "planted.missing_dimension_factor";
+  static inline const Tolerance kSum{"|sum_j x_j| vs max_j |x_j|", "max_j |x_j|", "the planted (false) bound"};
+  static std::vector<Tolerance> Tolerances() { return {kSum}; }
+  static bool HypothesesHold(const Case& c) { return c.GetMatrix("x").rows == 1 && c.GetMatrix("x").cols >= 1; }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() { return OneNonzero(); }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const ExactMatrix& x = c.GetMatrix("x");
+    double sum = 0, max = 0;
+    for (const Exact& e : x.data) sum += e.ToDouble(), max = std::max(max, std::fabs(e.ToDouble()));
+    ExpectWithin(kSum, std::fabs(sum), max);
+  }
+};
+
+/// w2 - w1 <= 1 - 2^-10 for weights in (0, 1]: false only when w1 < 2^-10
+/// and w2 is near 1; the generator draws both from [1/4, 1].
+struct TinyNextToLarge {
+  static constexpr const char* kId = "planted.tiny_next_to_large";
+  static inline const Tolerance kGap{"w2 - w1", "1 - 2^-10", "the planted (false) bound"};
+  static std::vector<Tolerance> Tolerances() { return {kGap}; }
+  static bool HypothesesHold(const Case& c) {
+    const double w1 = c.GetScalar("w1").ToDouble(), w2 = c.GetScalar("w2").ToDouble();
+    return w1 > 0 && w1 <= 1 && w2 > 0 && w2 <= 1;
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::map(rc::gen::pair(rc::gen::inRange<int>(16, 65), rc::gen::inRange<int>(16, 65)), [](auto p) {
+      return Case().Scalar("w1", p.first / 64.0).Scalar("w2", p.second / 64.0);
+    });
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    ExpectWithin(kGap, c.GetScalar("w2").ToDouble() - c.GetScalar("w1").ToDouble(), 1 - 0x1p-10);
+  }
+};
+
+/// "The rows of A are not all equal": false for a matrix with equal rows,
+/// which the generator (distinct entries) never draws.
+struct EqualRows {
+  static constexpr const char* kId = "planted.equal_rows";
+  static std::vector<Tolerance> Tolerances() { return {}; }
+  static bool HypothesesHold(const Case& c) { return c.GetMatrix("A").rows >= 2 && c.GetMatrix("A").cols >= 1; }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::map(rc::gen::pair(rc::gen::inRange<int>(2, 5), rc::gen::inRange<int>(1, 4)), [](auto p) {
+      ExactMatrix a(p.first, p.second);
+      for (int64_t i = 0; i < a.rows; ++i)
+        for (int64_t j = 0; j < a.cols; ++j) a(i, j) = static_cast<double>(1 + i * a.cols + j);
+      return Case().Matrix("A", a);
+    });
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const ExactMatrix& a = c.GetMatrix("A");
+    bool differ = false;
+    for (int64_t i = 1; i < a.rows; ++i)
+      for (int64_t j = 0; j < a.cols; ++j) differ = differ || !(a(i, j) == a(0, j));
+    ExpectThat(differ, "all rows of A are equal");
+  }
+};
+
+/// |x + y| <= |x| + |y|: true; the search must not refute it.
+struct Triangle {
+  static constexpr const char* kId = "planted.triangle";
+  static inline const Tolerance kTri{"|x + y| - |x| - |y|", "0 (exact: dyadic inputs, one rounding each side)",
+                                     "|fl(x + y)| <= fl(|x| + |y|): rounding is monotone"};
+  static std::vector<Tolerance> Tolerances() { return {kTri}; }
+  static bool HypothesesHold(const Case&) { return true; }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::map(rc::gen::pair(rc::gen::inRange<int>(-64, 65), rc::gen::inRange<int>(-64, 65)), [](auto p) {
+      return Case().Scalar("x", p.first / 4.0).Scalar("y", p.second / 4.0);
+    });
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const double x = c.GetScalar("x").ToDouble(), y = c.GetScalar("y").ToDouble();
+    if (!std::isfinite(x + y)) return;  // overflow past 2^1024: no real number to compare
+    ExpectWithin(kTri, std::fabs(x + y) - (std::fabs(x) + std::fabs(y)), 0.0);
+  }
+};
+
+/// x >= 0 is a hypothesis; the conclusion is false for negative x, which
+/// the search's sign flips reach: such a case must never be reported.
+struct OutsideNeverReported {
+  static constexpr const char* kId = "planted.outside";
+  static std::vector<Tolerance> Tolerances() { return {}; }
+  static bool HypothesesHold(const Case& c) { return c.GetScalar("x").ToDouble() >= 0; }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::map(rc::gen::inRange<int>(0, 100), [](int x) { return Case().Scalar("x", x / 2.0); });
+  }
+  template <class S>
+  static void Conclusion(const Case& c) { ExpectThat(c.GetScalar("x").ToDouble() >= 0, "x < 0"); }
+};
+
+template <class Claim>
+PropertyResult RunSearching(int steps) {
+  const PropertyDef def = internal::MakeDef<Claim, double>(__FILE__);
+  RunOptions o;
+  o.search_steps = steps;
+  return RunProperty(def, o);
+}
+
+TEST(Search, FindsAMissingDimensionFactorAndShrinksItToTwoEntries) {
+  EXPECT_EQ(RunSearching<MissingDimensionFactor>(0).verdict, Verdict::kHolds) << "the random phase must not find it";
+  const PropertyResult r = RunSearching<MissingDimensionFactor>(2000);
+  ASSERT_EQ(r.verdict, Verdict::kRefuted) << r.search_tried << " candidates";
+  EXPECT_EQ(r.found_by, FoundBy::kSearch);
+  ASSERT_TRUE(r.counterexample_case);
+  EXPECT_EQ(r.counterexample_case->GetMatrix("x").cols, 2) << r.counterexample;  // the minimal shape
+}
+
+TEST(Search, FindsABoundViolatedOnlyByATinyWeightNextToALargeOne) {
+  EXPECT_EQ(RunSearching<TinyNextToLarge>(0).verdict, Verdict::kHolds);
+  const PropertyResult r = RunSearching<TinyNextToLarge>(2000);
+  ASSERT_EQ(r.verdict, Verdict::kRefuted) << r.search_tried << " candidates";
+  EXPECT_EQ(r.found_by, FoundBy::kSearch);
+  ASSERT_TRUE(r.counterexample_case);
+  EXPECT_LT(r.counterexample_case->GetScalar("w1").ToDouble(), 0x1p-10) << r.counterexample;
+  EXPECT_EQ(r.counterexample_case->GetScalar("w2").ToDouble(), 1.0) << r.counterexample;
+}
+
+TEST(Search, FindsEqualRowsAndShrinksToTwoRowsOneColumn) {
+  EXPECT_EQ(RunSearching<EqualRows>(0).verdict, Verdict::kHolds);
+  const PropertyResult r = RunSearching<EqualRows>(2000);
+  ASSERT_EQ(r.verdict, Verdict::kRefuted) << r.search_tried << " candidates";
+  EXPECT_EQ(r.found_by, FoundBy::kSearch);
+  ASSERT_TRUE(r.counterexample_case);
+  EXPECT_EQ(r.counterexample_case->GetMatrix("A").rows, 2) << r.counterexample;
+  EXPECT_EQ(r.counterexample_case->GetMatrix("A").cols, 1) << r.counterexample;
+}
+
+TEST(Search, NeverRefutesATrueClaim) {
+  const PropertyResult r = RunSearching<Triangle>(5000);
+  EXPECT_EQ(r.verdict, Verdict::kHolds) << r.message << "\n" << r.counterexample;
+  EXPECT_EQ(r.search_tried, 5000);
+}
+
+TEST(Search, NeverReportsACaseOutsideTheHypotheses) {
+  const PropertyResult r = RunSearching<OutsideNeverReported>(3000);
+  EXPECT_EQ(r.verdict, Verdict::kHolds) << r.message << "\n" << r.counterexample;
+  EXPECT_GT(r.search_outside, 0) << "the search never tried a negative x: the test shows nothing";
+}
+
+TEST(Search, IsDeterministic) {
+  const PropertyResult a = RunSearching<TinyNextToLarge>(2000), b = RunSearching<TinyNextToLarge>(2000);
+  EXPECT_EQ(a.counterexample, b.counterexample);
+  EXPECT_EQ(a.search_tried, b.search_tried);
+}
+
+}  // namespace
+}  // namespace attnprop
