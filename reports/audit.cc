@@ -1,5 +1,6 @@
 // The tolerance audit's flags, the err/bound histograms, and what every
 // writer shares about a report.
+#include <algorithm>
 #include <cmath>
 #include <ctime>
 
@@ -40,10 +41,33 @@ unsigned AuditFlags(const MetricStats& m) {
   unsigned f = 0;
   if (m.nonfinite) f |= kNonfinite | kFail;
   if (m.count > 0 && m.max_ratio > 1) f |= kFail;
-  if (m.count > 0 && !m.nonfinite && m.max_bound > 0 && m.max_ratio * kLooseFactor < 1) f |= kLoose;
+  // LOOSE is a rounding bound's flag: a claim metric's distance from its
+  // bound is the claim's tightness (Tightness), not a weak tolerance.
+  if (m.tolerance.kind == MetricKind::kRounding && m.count > 0 && !m.nonfinite && m.max_bound > 0 &&
+      m.max_ratio * kLooseFactor < 1)
+    f |= kLoose;
   auto blank = [](const std::string& s) { return s.find_first_not_of(" \t") == std::string::npos; };
   if (blank(m.tolerance.reason) || blank(m.tolerance.bound)) f |= kUnjustified;
   return f;
+}
+
+std::string FoundByText(const PropertyResult& r) {
+  if (r.verdict != Verdict::kRefuted) return "";
+  switch (r.found_by) {
+    case FoundBy::kStore: return r.pinned_refutation ? "pin only" : "stored case";
+    case FoundBy::kRandom: return "random";
+    case FoundBy::kSearch: return "search (" + std::to_string(r.search_tried) + " candidates)";
+    case FoundBy::kNone: break;
+  }
+  return "";
+}
+
+double BestRatio(const MetricStats& m) { return std::max(m.max_ratio, m.search_max_ratio); }
+
+const char* Tightness(const MetricStats& m) {
+  const double best = BestRatio(m);
+  if (!(best >= 0)) return "far";
+  return best >= 0.999 ? "attained" : best >= 0.5 ? "close" : "far";
 }
 
 std::vector<std::pair<AuditFlag, const char*>> AllFlags() {

@@ -178,13 +178,14 @@ std::string ToHtml(const Report& r) {
     << "</b>unexpected</div>"
     << "<div class=\"card\"><b>" << flagged << "</b>flagged metrics</div></div>\n";
 
-  h << "<h2>Verdicts</h2>\n<table>\n<tr><th>property</th><th>backend</th><th>expected</th><th>verdict</th><th>as expected</th>"
+  h << "<h2>Verdicts</h2>\n<table>\n<tr><th>property</th><th>backend</th><th>expected</th><th>verdict</th><th>as expected</th><th>found by</th>"
        "<th>cases</th><th>discarded</th><th>stored cases</th><th>time (s)</th><th>source</th></tr>\n";
   for (const auto& e : r.entries) {
     const auto& p = e.result;
     h << "<tr><td class=\"nw\"><code>" << Escape(p.id) << "</code></td><td>" << p.backend << "</td><td>"
       << ExpectationName(e.expect) << "</td><td>" << VerdictName(p.verdict) << "</td><td class=\""
-      << (e.judgement.skipped() ? "ok\">skipped" : e.as_expected() ? "ok\">ok" : "bad\">UNEXPECTED") << "</td><td class=\"num\">" << p.cases
+      << (e.judgement.skipped() ? "ok\">skipped" : e.as_expected() ? "ok\">ok" : "bad\">UNEXPECTED") << "</td><td>"
+      << Escape(FoundByText(p)) << "</td><td class=\"num\">" << p.cases
       << "</td><td class=\"num\">" << p.discarded << "</td><td class=\"num\">" << p.replayed.size()
       << "</td><td class=\"num\">" << Seconds(p.seconds) << "</td><td><code>" << Escape(e.file) << "</code></td></tr>\n";
   }

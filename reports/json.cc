@@ -76,6 +76,11 @@ std::string ToJson(const Report& r) {
       const unsigned flags = AuditFlags(m);
       Json k;
       k["metric"] = m.tolerance.metric;
+      k["kind"] = m.tolerance.kind == MetricKind::kClaim ? "claim" : "rounding";
+      if (m.tolerance.kind == MetricKind::kClaim) {
+        k["best_ratio"] = Num(BestRatio(m));
+        k["tightness"] = Tightness(m);
+      }
       k["bound"] = m.tolerance.bound;
       k["reason"] = m.tolerance.reason;
       k["count"] = m.count;

@@ -57,12 +57,12 @@ std::string ToMarkdown(const Report& r) {
   md << "\n\n";
 
   md << "## Verdicts\n\n";
-  md << "| property | backend | expected | verdict | as expected | cases | discarded | stored cases | time (s) |\n";
-  md << "| --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: |\n";
+  md << "| property | backend | expected | verdict | as expected | found by | cases | discarded | stored cases | time (s) |\n";
+  md << "| --- | --- | --- | --- | --- | --- | ---: | ---: | ---: | ---: |\n";
   for (const auto& e : r.entries) {
     const auto& p = e.result;
     md << "| " << Code(p.id) << " | " << p.backend << " | " << ExpectationName(e.expect) << " | "
-       << VerdictName(p.verdict) << " | " << (e.judgement.skipped() ? "skipped" : e.as_expected() ? "ok" : "**UNEXPECTED**") << " | " << p.cases << " | "
+       << VerdictName(p.verdict) << " | " << (e.judgement.skipped() ? "skipped" : e.as_expected() ? "ok" : "**UNEXPECTED**") << " | " << FoundByText(p) << " | " << p.cases << " | "
        << p.discarded << " | " << p.replayed.size() << " | " << Seconds(p.seconds) << " |\n";
   }
 
@@ -78,11 +78,28 @@ std::string ToMarkdown(const Report& r) {
     const auto& p = e.result;
     const bool exact = p.backend == "rational";
     for (const auto& m : p.metrics) {
+      if (m.tolerance.kind == MetricKind::kClaim) continue;  // the tightness table below
       const std::string flags = FlagText(AuditFlags(m));
       md << "| " << Code(p.id) << " | " << p.backend << " | " << Code(m.tolerance.metric) << " | " << m.count << " | "
          << Short(m.max_ratio) << " | " << Short(m.mean_ratio) << " | " << (exact ? "-" : m.nonfinite ? "non-finite" : Short(m.max_in_u)) << " | "
          << (exact ? "-" : Short(m.mean_in_u)) << " | " << (flags.empty() ? "" : "**" + flags + "**") << " |\n";
     }
+  }
+  // Claim metrics: how close the search came to each inequality's bound.
+  std::ostringstream claims;
+  for (const auto& e : r.entries)
+    for (const auto& m : e.result.metrics) {
+      if (m.tolerance.kind != MetricKind::kClaim) continue;
+      const bool from_search = m.search_max_ratio > m.max_ratio;
+      claims << "| " << Code(e.result.id) << " | " << e.result.backend << " | " << Code(m.tolerance.metric) << " | "
+             << Short(BestRatio(m)) << " | " << Tightness(m) << " | " << (from_search ? "search" : "random") << " |\n";
+    }
+  if (!claims.str().empty()) {
+    md << "\n### Claim metrics: tightness\n\nFor an inequality, lhs/(rhs + budget) at the best case found by the random "
+          "cases or the targeted search: attained >= 0.999, close >= 0.5, far < 0.5 (a far bound is loose by design, "
+          "with the reason in its registry note, or its generator does not reach the boundary).\n\n";
+    md << "| property | backend | metric | best ratio | tightness | found by |\n| --- | --- | --- | ---: | --- | --- |\n"
+       << claims.str();
   }
   md << "\nBounds and their reasons (one per claim and metric):\n\n";
   std::set<std::string> seen;

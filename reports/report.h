@@ -73,6 +73,15 @@ inline constexpr double kLooseFactor = 1000;
 /// The flags of one metric's statistics. LOOSE needs a positive bound: a
 /// zero bound is an exact check, never loose.
 unsigned AuditFlags(const MetricStats& m);
+/// How a refutation was found, for the verdict tables: "pin only" (the
+/// store's case; the search did not re-find it), "random", "search (N
+/// candidates)"; "" when the property was not refuted.
+std::string FoundByText(const PropertyResult& r);
+
+/// A claim metric's best ratio found (random cases and targeted search) and
+/// its class: "attained" (>= 0.999), "close" (>= 0.5) or "far".
+double BestRatio(const MetricStats& m);
+const char* Tightness(const MetricStats& m);
 /// "FAIL LOOSE ..." in a fixed order; "" when none.
 std::string FlagText(unsigned flags);
 /// Flag names in the fixed order, for counting.

@@ -14,10 +14,22 @@ namespace attnprop {
 /// a named constant (`static inline const Tolerance kRowSum{...};`) that both
 /// the claim's Tolerances() list and its ExpectWithin calls name: a misspelt
 /// metric does not compile.
+/// Two kinds of metric mean different things (and get their own tables):
+///  - kRounding: an identity claim, |lhs - rhs| against a derived rounding
+///    bound; observed/bound far below 1 means the bound is loose (LOOSE).
+///  - kClaim: an inequality claim, lhs against rhs (plus its rounding
+///    budget); observed/bound is how tight the claim is where the search
+///    went: the report gives the best ratio found (attained >= 0.999, close
+///    >= 0.5, far < 0.5) and the case that reached it. Record lhs and the
+///    bound as themselves (observed >= 0), never as a difference whose ratio
+///    has no meaning.
+enum class MetricKind { kRounding, kClaim };
+
 struct Tolerance {
   std::string metric;  // what is measured, e.g. "|sum_j A_ij - 1|"
   std::string bound;   // the bound's formula, e.g. "gamma_{T+1}"
   std::string reason;  // why the bound holds (error analysis in one line)
+  MetricKind kind = MetricKind::kRounding;
 };
 
 /// observed <= bound, both finite; records the pair under `tolerance` (which

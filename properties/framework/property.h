@@ -8,9 +8,15 @@
 //     template <class S> static void Conclusion(const Case&);// its conclusion
 //   };
 //   ATTNPROP_REGISTER(MyClaim, double, Mpfr);
-// Optionally `static bool HypothesesHold(const Case&)`: whether a given case
-// (a stored counterexample, say) satisfies the claim's hypotheses; a pinned
-// refutation must still satisfy them. Without it every case is accepted.
+// `static bool HypothesesHold(const Case&)` (or, where they depend on the
+// backend, `template <class S> static bool HypothesesHold(const Case&)`):
+// whether a given case satisfies the claim's hypotheses: the document's,
+// the domain where the encoded check is computable (say why beside it), and
+// the facts the conclusion relies on (fields present, shapes consistent,
+// values finite). Every random case, every shrink step and every candidate
+// of the targeted search must pass it; a pinned refutation must still
+// satisfy it. The search and attnprop's shrinker run only for claims that
+// define it (a claim without one is being given one: issue 11).
 // Optionally `static constexpr const char* kSource = "lecture 4, sec. 3"`:
 // where the claim is stated (shown by `attnprop list`).
 // Metrics are typed constants (check.h): declare `static inline const
@@ -91,6 +97,12 @@ template <class Claim>
 concept HasHypothesesHold = requires(const Case& c) {
   { Claim::HypothesesHold(c) } -> std::convertible_to<bool>;
 };
+/// Per backend, where the hypotheses depend on it (entries exact in a
+/// kernel's f32 storage, say): `template <class S> static bool HypothesesHold(const Case&)`.
+template <class Claim, class S>
+concept HasBackendHypothesesHold = requires(const Case& c) {
+  { Claim::template HypothesesHold<S>(c) } -> std::convertible_to<bool>;
+};
 
 template <class Claim, class S>
 PropertyDef MakeDef(const char* file) {
@@ -109,7 +121,10 @@ PropertyDef MakeDef(const char* file) {
     };
   }
   if constexpr (requires { Claim::kSource; }) d.source = Claim::kSource;
-  if constexpr (HasHypothesesHold<Claim>) {
+  if constexpr (HasBackendHypothesesHold<Claim, S>) {
+    d.hypotheses_hold = [](const Case& c) { return bool(Claim::template HypothesesHold<S>(c)); };
+    d.checks_hypotheses = true;
+  } else if constexpr (HasHypothesesHold<Claim>) {
     d.hypotheses_hold = [](const Case& c) { return bool(Claim::HypothesesHold(c)); };
     d.checks_hypotheses = true;
   }
