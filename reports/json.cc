@@ -29,6 +29,8 @@ std::string ToJson(const Report& r) {
   run["max_size"] = r.run.max_size;
   run["shrink"] = r.run.shrink;
   run["mpfr_bits"] = r.run.mpfr_bits;
+  run["search_steps"] = r.run.search_steps;
+  run["budget_s"] = Num(r.run.budget_s);
   run["kernel"] = r.run.kernel;
   run["store"] = TextOrNull(r.run.store);
   doc["run"] = run;

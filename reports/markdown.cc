@@ -37,7 +37,8 @@ std::string ToMarkdown(const Report& r) {
   md << "# attnprop report\n\n";
   md << "attnprop " << run.version << " | seed " << run.seed << " | cases " << run.cases << " (max_size "
      << run.max_size << (run.shrink ? "" : ", noshrink") << ") | mpfr " << run.mpfr_bits << " bits | kernel "
-     << run.kernel << "\n\n";
+     << run.kernel << " | search " << run.search_steps << " per property"
+     << (run.budget_s > 0 ? ", budget " + Short(run.budget_s) + " s" : std::string()) << "\n\n";
   md << "Generated " << run.generated << " by `attnprop " << run.command << "`"
      << (run.store.empty() ? "" : "; counterexample store `" + run.store + "`") << ".\n\n";
 

@@ -23,6 +23,8 @@ struct RunInfo {
   std::string command;     // "audit", "run"
   uint64_t seed = 0;
   int cases = 0;           // random cases per property
+  int search_steps = 0;    // targeted-search candidates per property (0 = no search)
+  double budget_s = 0;     // the run's search budget, seconds (0 = none)
   int max_size = 0;
   bool shrink = true;
   int mpfr_bits = 0;

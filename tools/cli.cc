@@ -83,9 +83,13 @@ bool ParseSelection(const std::vector<std::string>& args, Mode mode, Selection* 
       s->options.search_steps = static_cast<int>(n);
     } else if (a == "--timeout") {
       if (!value(&v) || !ParseSeconds(v, 0.01, 3600, &s->timeout_s)) return *error = "--timeout needs seconds in [0.01, 3600]", false;
-    } else if (a == "--budget") {
+    } else if (a == "--shrink-budget") {
       if (!value(&v) || !ParseSeconds(v, 0.1, 36000, &s->options.shrink_budget_s))
-        return *error = "--budget needs seconds in [0.1, 36000]", false;
+        return *error = "--shrink-budget needs seconds in [0.1, 36000]", false;
+    } else if (a == "--budget") {
+      if (!value(&v) || !ParseSeconds(v, 1, 864000, &s->budget_s)) return *error = "--budget needs seconds in [1, 864000]", false;
+    } else if (a == "--deep") {
+      s->deep = true;
     } else if (a == "--json" && check_kernel) {
       if (!value(&s->json) || s->json.empty()) return *error = "--json needs a file name", false;
     } else if (a == "--kernel" && !check_kernel) {

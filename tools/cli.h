@@ -42,6 +42,8 @@ struct Selection {
   std::string kernel_path;   // --kernel PATH.so (run, audit) or check-kernel's PATH.so
   bool own_kernel = true;    // attnprop's own kernel on every dispatch target (not for check-kernel)
   double timeout_s = 5;      // per kernel call
+  double budget_s = 0;       // --budget: wall time of the whole run's searches, spread over the properties (0 = none)
+  bool deep = false;         // --deep: the deep tier (more cases, a longer search)
 };
 
 /// Parses options; on error returns false with *error set. --help sets *help.

@@ -24,6 +24,11 @@
 namespace attnprop::cli {
 namespace {
 
+/// The audit's tier: candidates of the targeted search per property, and
+/// the wall-time budget of the whole run (about 5 minutes on 2 cores).
+constexpr int kAuditSearchSteps = 0;  // off until every claim's HypothesesHold is complete (issue 11)
+constexpr double kAuditBudgetSeconds = 300;
+
 constexpr const char* kRunUsage =
     "usage: attnprop run [--filter GLOB] [--backend B] [--cases N] [--seed S] [--store DIR] [--no-store]\n"
     "                    [--no-save] [--out DIR] [--kernel PATH.so] [--timeout S] [--budget S]\n"
@@ -42,10 +47,13 @@ constexpr const char* kRunUsage =
     "  --out DIR        also write report.json, report.md, report.html, junit.xml into DIR\n"
     "  --kernel PATH.so also check this kernel library (kernels/attnprop_kernel.h), in a sandbox\n"
     "  --timeout S      time limit of one kernel call, seconds (default 5)\n"
-    "  --budget S       time spent shrinking one failure, seconds (default 20)\n"
+    "  --shrink-budget S  time spent shrinking one failure, seconds (default 20)\n"
     "  --search N       after the random cases pass, a targeted search of N candidates per property\n"
     "                   (mutations of the best cases, kept when they raise observed/bound; claims with\n"
     "                   a HypothesesHold only; default 0)\n"
+    "  --budget S       wall-time budget of the run's searches, spread over the properties (a cap: a\n"
+    "                   property stopped by it says so); audit: 300 by default\n"
+    "  --deep           the deep tier: 10x the cases and the search candidates (budget 3000 s)\n"
     "exit status: 0 every verdict as registry.tsv expects, 1 some verdict differs, 2 bad usage or input\n";
 
 constexpr const char* kAuditUsage =
@@ -69,7 +77,8 @@ constexpr const char* kCheckUsage =
     "  --filter GLOB    only properties whose <id>/<backend> matches (e.g. 'abi.*', '*/kernel-f64')\n"
     "  --backend B      only kernel-f32 or kernel-f64\n"
     "  --timeout S      time limit of one kernel call (default 5)\n"
-    "  --budget S       time spent shrinking one failure (default 20)\n"
+    "  --shrink-budget S  time spent shrinking one failure (default 20)\n"
+    "  --search N, --budget S, --deep   the targeted search and its tier, as for `attnprop run`\n"
     "  --store DIR      this kernel's counterexample store: replayed first, new counterexamples saved\n"
     "                   (default ./attnprop-counterexamples/kernels/<library name>)\n"
     "  --no-store, --no-save   as for `attnprop run`\n"
@@ -199,8 +208,26 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
     return kBadInput;
   }
 
+  // Tiers: the search's candidates per property are the unit (the same
+  // seed, the same cases); the budget caps each property's share of wall
+  // time, and a property whose search the cap stopped says so.
+  if (s.deep) {
+    for (auto& o : options) {
+      o.max_success *= 10;
+      o.search_steps = std::max(o.search_steps, kAuditSearchSteps) * 10;
+    }
+    if (s.budget_s == 0) s.budget_s = 10 * kAuditBudgetSeconds;
+  } else if (mode == Mode::kAudit && s.budget_s == 0) {
+    s.budget_s = kAuditBudgetSeconds;
+  }
+  if (s.budget_s > 0)
+    for (auto& o : options) o.search_seconds = s.budget_s / static_cast<double>(defs.size());
+
   const std::string kernel_summary = ksuite::KernelSummary(kernels);
-  PrintBanner(std::cout, s.options, kernel_summary);
+  PrintBanner(std::cout, options[0], kernel_summary);
+  std::cout << "search " << options[0].search_steps << " candidates per property";
+  if (s.budget_s > 0) std::cout << " | budget " << s.budget_s << " s (" << options[0].search_seconds << " s per property at most)";
+  std::cout << "\n";
   std::cout << "store " << (s.options.store_dir.empty() ? "none" : s.options.store_dir)
             << (s.options.save_dir.empty() ? " (read only)" : "") << " | " << defs.size() << " properties\n";
 
@@ -208,7 +235,9 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
   rep.run.version = ATTNPROP_VERSION;
   rep.run.command = cmd;
   rep.run.seed = s.options.seed;
-  rep.run.cases = s.options.max_success;
+  rep.run.cases = options[0].max_success;
+  rep.run.search_steps = options[0].search_steps;
+  rep.run.budget_s = s.budget_s;
   rep.run.max_size = s.options.max_size;
   rep.run.shrink = s.options.shrink;
   rep.run.mpfr_bits = MpfrPrecisionBits();
