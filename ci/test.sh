@@ -70,6 +70,17 @@ tests=$(ctest --test-dir "$ex" -N | sed -n 's/^ *Test *#[0-9]*: //p' | tr '\n' '
 ! grep -E -e '-ffp-contract|-Werror|-Wconversion|-Wpedantic' "$ex/compile_commands.json" ||
   fail "attnprop's compiler flags leaked into the user's target"
 ctest --test-dir "$ex" --output-on-failure
+# attnprop's own kernel from a C project: attnprop::kernel (shared) and attnprop::kernel_static.
+mkdir "$tmp/link"
+printf '#include <attnprop/attnprop_kernel.h>\n#include <stdio.h>\nint main(void) { printf("%%d\\n", attnprop_kernel_abi_version()); return 0; }\n' > "$tmp/link/main.c"
+printf '%s\n' 'cmake_minimum_required(VERSION 3.25)' 'project(link LANGUAGES C)' 'find_package(attnprop CONFIG REQUIRED)' \
+  'add_executable(shared main.c)' 'target_link_libraries(shared PRIVATE attnprop::kernel)' \
+  'add_executable(static main.c)' 'target_link_libraries(static PRIVATE attnprop::kernel_static)' > "$tmp/link/CMakeLists.txt"
+cmake -S "$tmp/link" -B "$tmp/link/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$tmp/link/build" >/dev/null
+for t in shared static; do
+  [ "$("$tmp/link/build/$t")" = "$abi" ] || fail "the C program linked with attnprop::kernel ($t)"
+done
 # The user's -ffast-math is the user's business (attnprop refuses it only for itself).
 cmake -S $example -B "$tmp/example-fastmath" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_FLAGS=-ffast-math >/dev/null ||
   fail "configuring the example with -ffast-math"
