@@ -69,7 +69,7 @@ tests=$(ctest --test-dir "$ex" -N | sed -n 's/^ *Test *#[0-9]*: //p' | tr '\n' '
 [ "$tests" = "kernel.mykernel/f32 kernel.mykernel/f64 " ] || fail "the example's ctest lists: $tests"
 ! grep -E -e '-ffp-contract|-Werror|-Wconversion|-Wpedantic' "$ex/compile_commands.json" ||
   fail "attnprop's compiler flags leaked into the user's target"
-ctest --test-dir "$ex" --output-on-failure
+ctest --test-dir "$ex" --output-on-failure -j2
 # attnprop's own kernel from a C project: attnprop::kernel (shared) and attnprop::kernel_static.
 mkdir "$tmp/link"
 printf '#include <attnprop/attnprop_kernel.h>\n#include <stdio.h>\nint main(void) { printf("%%d\\n", attnprop_kernel_abi_version()); return 0; }\n' > "$tmp/link/main.c"
@@ -101,7 +101,7 @@ step "3. $example with its planted bug (-DMYKERNEL_PLANT_BUG=ON): must fail, nam
 bug=$tmp/example-bug
 cmake -S $example -B "$bug" -DCMAKE_PREFIX_PATH="$prefix" -DMYKERNEL_PLANT_BUG=ON >/dev/null
 cmake --build "$bug" >/dev/null
-if ctest --test-dir "$bug" --output-on-failure > "$tmp/bug.log" 2>&1; then
+if ctest --test-dir "$bug" --output-on-failure -j2 > "$tmp/bug.log" 2>&1; then
   cat "$tmp/bug.log"
   fail "the planted bug was not caught"
 fi
@@ -114,6 +114,7 @@ rc=0
 (cd "$bug" && PATH=$prefix/bin:$PATH eval "$replay") > "$tmp/replay.log" 2>&1 || rc=$?
 [ "$rc" = 1 ] && grep -q "abi.empty_rows/kernel-f32: stored case .*NOT OK" "$tmp/replay.log" ||
   { cat "$tmp/replay.log"; fail "the replay command (exit $rc) did not reproduce the failure"; }
+echo "replay: exit 1, the stored case fails again"
 
 step "4. the Debian package"
 (cd build/release && cpack -G DEB -B "$tmp/deb") >/dev/null
@@ -131,7 +132,7 @@ debex=$tmp/example-deb
 cmake -S "$root/usr/share/doc/attnprop/examples/user_kernel" -B "$debex" -DCMAKE_PREFIX_PATH="$root/usr" > "$tmp/debex.log"
 grep -q "from $root/usr/lib/cmake/attnprop" "$tmp/debex.log" || { cat "$tmp/debex.log"; fail "the example did not find the packaged attnprop"; }
 cmake --build "$debex" >/dev/null
-ctest --test-dir "$debex" --output-on-failure
+ctest --test-dir "$debex" --output-on-failure -j2
 # The packaged attnprop needs nothing from the tree it was built in: audit with
 # the source tree hidden (an empty tmpfs over it) where a mount namespace can
 # be had, and from outside it otherwise. Its store is the packaged one.
