@@ -198,11 +198,11 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
 
   const std::string kernel_summary = ksuite::KernelSummary(kernels);
   PrintBanner(std::cout, s.options, kernel_summary);
-  std::cout << "store " << (s.options.store_dir.empty() ? "none" : s.options.store_dir)
-            << (s.options.save_dir.empty()                     ? " (read only)"
-                : s.options.save_dir != s.options.store_dir ? " (new counterexamples saved to " + s.options.save_dir + ")"
-                                                             : "")
-            << " | " << defs.size() << " properties\n";
+  std::string saving = s.options.save_dir.empty() ? " (read only)" : "";
+  if (!s.options.save_dir.empty() && s.options.save_dir != s.options.store_dir)
+    saving = " (new counterexamples saved to " + s.options.save_dir + ")";  // an installed attnprop's default
+  std::cout << "store " << (s.options.store_dir.empty() ? "none" : s.options.store_dir) << saving << " | "
+            << defs.size() << " properties\n";
 
   report::Report rep;
   rep.run.version = ATTNPROP_VERSION;
