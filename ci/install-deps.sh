@@ -7,7 +7,10 @@ packages=(
   libgtest-dev librapidcheck-dev libeigen3-dev libboost-dev
   libmpfr-dev libgmp-dev libbenchmark-dev libopenblas-dev
   nlohmann-json3-dev
+  dpkg-dev file
 )
+# dpkg-dev (dpkg-shlibdeps) and file: cpack -G DEB computes the .deb's
+# run-time dependencies with them (ci/test.sh builds the package).
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -1,7 +1,152 @@
 #!/usr/bin/env bash
 # The README's test command: install dependencies, then configure, build and
 # run every test with the release workflow preset (warnings are errors).
+# Then attnprop is used as a kernel author outside this tree would use it
+# (README, "Check your kernel"), in a temporary directory:
+#   1. `cmake --install` into a prefix: the files are there, `attnprop
+#      --version`, pkg-config, `attnprop check-kernel` on a .so built by hand;
+#   2. examples/user_kernel configured against that prefix
+#      (find_package(attnprop) + attnprop_add_kernel_tests): its ctest has its
+#      two tests only and passes; attnprop's compiler policy is not imposed
+#      on it (its flags, -ffast-math accepted); a major version it does not
+#      have is refused;
+#   3. the same example with its planted bug: ctest fails naming
+#      abi.empty_rows, and the printed replay command reproduces the failure;
+#   4. the Debian package (cpack): its dependencies resolve (apt-get -s), it
+#      unpacks into a fresh tree (dpkg -x), its attnprop runs (--version, the
+#      example, and `attnprop audit` with this source tree hidden when a
+#      mount namespace is available).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+src=$PWD
 bash ci/install-deps.sh
 cmake --workflow --preset release
+
+start=$SECONDS
+tmp=$(mktemp -d /tmp/attnprop-ci.XXXXXX)
+trap 'rm -rf "$tmp"' EXIT
+step() { printf '\n== ci/test.sh: %s\n' "$*"; }
+fail() {
+  echo "ci/test.sh: FAILED: $*" >&2
+  exit 1
+}
+version=$(sed -n 's/^project(attnprop VERSION \([0-9.]*\) .*/\1/p' CMakeLists.txt)
+abi=$(sed -n 's/^#define ATTNPROP_KERNEL_ABI_VERSION \([0-9]*\)$/\1/p' kernels/attnprop_kernel.h)
+expect_version=$(printf 'attnprop %s\nkernel ABI version %s' "$version" "$abi")
+example=examples/user_kernel
+
+step "1. cmake --install into $tmp/prefix"
+prefix=$tmp/prefix
+cmake --install build/release --prefix "$prefix" >/dev/null
+for f in bin/attnprop include/attnprop/attnprop_kernel.h include/attnprop/attnprop_kernel_ext.h \
+  lib/libattnprop_kernel.a lib/libattnprop_kernel.so lib/cmake/attnprop/attnpropConfig.cmake \
+  lib/cmake/attnprop/attnpropConfigVersion.cmake lib/cmake/attnprop/attnpropTargets.cmake \
+  lib/cmake/attnprop/AttnpropKernelTests.cmake lib/pkgconfig/attnprop-kernel-abi.pc \
+  lib/pkgconfig/attnprop-kernel.pc share/attnprop/counterexamples/README.md \
+  share/doc/attnprop/examples/user_kernel/CMakeLists.txt; do
+  [ -e "$prefix/$f" ] || fail "cmake --install did not install $f"
+done
+[ "$("$prefix/bin/attnprop" --version)" = "$expect_version" ] || fail "attnprop --version: $("$prefix/bin/attnprop" --version)"
+echo "$expect_version"
+# The command on a .so (README way 1), the header found with pkg-config.
+export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
+mkdir "$tmp/way1"
+cc -O2 -fPIC -shared $(pkg-config --cflags attnprop-kernel-abi) $example/mykernel.c -o "$tmp/way1/libmykernel.so" -lm
+(cd "$tmp/way1" && "$prefix/bin/attnprop" check-kernel libmykernel.so --cases 20) > "$tmp/way1.log" ||
+  { cat "$tmp/way1.log"; fail "attnprop check-kernel libmykernel.so"; }
+grep -E "^[0-9]+ of [0-9]+ properties hold" "$tmp/way1.log"
+# attnprop's own kernel through pkg-config.
+printf '#include <attnprop/attnprop_kernel.h>\n#include <stdio.h>\nint main(void) { printf("%%d\\n", attnprop_kernel_abi_version()); return 0; }\n' > "$tmp/abi.c"
+cc "$tmp/abi.c" -o "$tmp/abi" $(pkg-config --cflags --libs attnprop-kernel)
+[ "$(LD_LIBRARY_PATH=$prefix/lib "$tmp/abi")" = "$abi" ] || fail "libattnprop_kernel.so via pkg-config"
+unset PKG_CONFIG_PATH
+
+step "2. $example against the installed attnprop (find_package + attnprop_add_kernel_tests)"
+ex=$tmp/example
+cmake -S $example -B "$ex" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
+cmake --build "$ex" >/dev/null
+tests=$(ctest --test-dir "$ex" -N | sed -n 's/^ *Test *#[0-9]*: //p' | tr '\n' ' ')
+[ "$tests" = "kernel.mykernel/f32 kernel.mykernel/f64 " ] || fail "the example's ctest lists: $tests"
+! grep -E -e '-ffp-contract|-Werror|-Wconversion|-Wpedantic' "$ex/compile_commands.json" ||
+  fail "attnprop's compiler flags leaked into the user's target"
+ctest --test-dir "$ex" --output-on-failure -j2
+# attnprop's own kernel from a C project: attnprop::kernel (shared) and attnprop::kernel_static.
+mkdir "$tmp/link"
+printf '#include <attnprop/attnprop_kernel.h>\n#include <stdio.h>\nint main(void) { printf("%%d\\n", attnprop_kernel_abi_version()); return 0; }\n' > "$tmp/link/main.c"
+printf '%s\n' 'cmake_minimum_required(VERSION 3.25)' 'project(link LANGUAGES C)' 'find_package(attnprop CONFIG REQUIRED)' \
+  'add_executable(shared main.c)' 'target_link_libraries(shared PRIVATE attnprop::kernel)' \
+  'add_executable(static main.c)' 'target_link_libraries(static PRIVATE attnprop::kernel_static)' > "$tmp/link/CMakeLists.txt"
+cmake -S "$tmp/link" -B "$tmp/link/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null
+cmake --build "$tmp/link/build" >/dev/null
+for t in shared static; do
+  [ "$("$tmp/link/build/$t")" = "$abi" ] || fail "the C program linked with attnprop::kernel ($t)"
+done
+# The user's -ffast-math is the user's business (attnprop refuses it only for itself).
+cmake -S $example -B "$tmp/example-fastmath" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_C_FLAGS=-ffast-math >/dev/null ||
+  fail "configuring the example with -ffast-math"
+cmake --build "$tmp/example-fastmath" >/dev/null
+# The version check: same major version, at least the version asked for.
+mkdir "$tmp/version"
+for want in "$version:0" "${version%%.*}.0:0" "$((${version%%.*} + 1)).0:1" "9999.0:1"; do
+  printf 'cmake_minimum_required(VERSION 3.25)\nproject(v LANGUAGES C)\nfind_package(attnprop %s CONFIG REQUIRED)\n' \
+    "${want%:*}" > "$tmp/version/CMakeLists.txt"
+  rc=0
+  cmake -S "$tmp/version" -B "$tmp/version/build" -DCMAKE_PREFIX_PATH="$prefix" >/dev/null 2>&1 || rc=1
+  rm -rf "$tmp/version/build"
+  [ "$rc" = "${want#*:}" ] || fail "find_package(attnprop ${want%:*}) against $version: configure exit $rc"
+done
+echo "find_package(attnprop X): accepted for $version and ${version%%.*}.0, refused for $((${version%%.*} + 1)).0 and 9999.0"
+
+step "3. $example with its planted bug (-DMYKERNEL_PLANT_BUG=ON): must fail, naming abi.empty_rows"
+bug=$tmp/example-bug
+cmake -S $example -B "$bug" -DCMAKE_PREFIX_PATH="$prefix" -DMYKERNEL_PLANT_BUG=ON >/dev/null
+cmake --build "$bug" >/dev/null
+if ctest --test-dir "$bug" --output-on-failure -j2 > "$tmp/bug.log" 2>&1; then
+  cat "$tmp/bug.log"
+  fail "the planted bug was not caught"
+fi
+grep -q "^FAIL abi.empty_rows/kernel-f32 " "$tmp/bug.log" || { cat "$tmp/bug.log"; fail "abi.empty_rows/kernel-f32 not named"; }
+grep -E "^FAIL abi.empty_rows/|Test +#" "$tmp/bug.log"
+replay=$(sed -n "s/^ *replay: \(attnprop reproduce 'abi.empty_rows\/kernel-f32' .*\)/\1/p" "$tmp/bug.log" | head -1)
+[ -n "$replay" ] || fail "no replay line for abi.empty_rows/kernel-f32"
+echo "replaying from the user's build tree: $replay"
+rc=0
+(cd "$bug" && PATH=$prefix/bin:$PATH eval "$replay") > "$tmp/replay.log" 2>&1 || rc=$?
+[ "$rc" = 1 ] && grep -q "abi.empty_rows/kernel-f32: stored case .*NOT OK" "$tmp/replay.log" ||
+  { cat "$tmp/replay.log"; fail "the replay command (exit $rc) did not reproduce the failure"; }
+echo "replay: exit 1, the stored case fails again"
+
+step "4. the Debian package"
+(cd build/release && cpack -G DEB -B "$tmp/deb") >/dev/null
+deb=$tmp/deb/attnprop_${version}_$(dpkg --print-architecture).deb
+[ -f "$deb" ] || fail "cpack did not write $deb"
+echo "$(basename "$deb"): Depends: $(dpkg-deb -f "$deb" Depends)"
+dpkg-deb -f "$deb" Depends | grep -q libmpfr6 || fail "the package does not declare libmpfr6"
+# Every dependency resolves, and is already installed here (dpkg -i would just work).
+apt-get install -s --no-install-recommends "$deb" > "$tmp/apt.log" || { cat "$tmp/apt.log"; fail "apt-get -s install $deb"; }
+[ "$(grep -c '^Inst ' "$tmp/apt.log")" = 1 ] || { cat "$tmp/apt.log"; fail "installing the .deb needs more packages"; }
+root=$tmp/debroot
+dpkg -x "$deb" "$root"
+[ "$("$root/usr/bin/attnprop" --version)" = "$expect_version" ] || fail "the packaged attnprop --version"
+debex=$tmp/example-deb
+cmake -S "$root/usr/share/doc/attnprop/examples/user_kernel" -B "$debex" -DCMAKE_PREFIX_PATH="$root/usr" > "$tmp/debex.log"
+grep -q "from $root/usr/lib/cmake/attnprop" "$tmp/debex.log" || { cat "$tmp/debex.log"; fail "the example did not find the packaged attnprop"; }
+cmake --build "$debex" >/dev/null
+ctest --test-dir "$debex" --output-on-failure -j2
+# The packaged attnprop needs nothing from the tree it was built in: audit with
+# the source tree hidden (an empty tmpfs over it) where a mount namespace can
+# be had, and from outside it otherwise. Its store is the packaged one.
+audit=("$root/usr/bin/attnprop" audit --out "$tmp/audit")
+if unshare -m --propagation private true 2>/dev/null; then
+  echo "attnprop audit with $src hidden"
+  (cd "$tmp" && unshare -m --propagation private sh -c 'mount -t tmpfs none "$0" && exec "$@"' "$src" "${audit[@]}") > "$tmp/audit.log" 2>&1 ||
+    { cat "$tmp/audit.log"; fail "the packaged attnprop audit (source tree hidden)"; }
+else
+  echo "attnprop audit (no mount namespace here: the source tree stays visible)"
+  (cd "$tmp" && "${audit[@]}") > "$tmp/audit.log" 2>&1 || { cat "$tmp/audit.log"; fail "the packaged attnprop audit"; }
+fi
+grep -q "^store $root/usr/share/attnprop/counterexamples " "$tmp/audit.log" || { head -3 "$tmp/audit.log"; fail "audit did not use the packaged store"; }
+tail -1 "$tmp/audit.log"
+for f in report.json report.md report.html junit.xml; do [ -s "$tmp/audit/$f" ] || fail "audit did not write $f"; done
+
+step "install, example, planted bug and package checks passed in $((SECONDS - start)) s"

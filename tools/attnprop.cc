@@ -4,12 +4,14 @@
 //   attnprop audit [--out DIR] [...]   the main job: run everything, write the report
 //   attnprop reproduce ID [FILE|TOKEN] replay a case without a new search
 //   attnprop check-kernel PATH.so ...  the kernel properties on a user's kernel library
+//   attnprop --version                 the project version and the kernel ABI version
 // Each has --help. Exit status: 0 everything as registry.tsv expects, 1 a
 // verdict differs, 2 bad usage or input (see tools/cli.h).
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "kernels/attnprop_kernel.h"
 #include "properties/framework/options.h"
 #include "properties/framework/registry.h"
 #include "tools/cli.h"
@@ -27,6 +29,7 @@ constexpr const char* kUsage =
     "  reproduce ID [FILE|TOKEN]    replay a stored case, a case file or a reproduce token\n"
     "  check-kernel PATH.so         check an attention kernel library through the C ABI (the kernel\n"
     "                               properties only; run and audit check attnprop's own kernel too)\n"
+    "  --version                    attnprop's version and the kernel ABI version it checks\n"
     "\n"
     "environment: ATTNPROP_MPFR_BITS (MPFR precision, default 256), RC_PARAMS (seed, max_success, ...)\n"
     "exit status: 0 everything as registry.tsv expects, 1 some verdict differs, 2 bad usage or input\n";
@@ -37,6 +40,10 @@ int main(int argc, char** argv) {
   using namespace attnprop;
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) return cli::UsageError("", "no command given", kUsage);
+  if (args[0] == "--version" || args[0] == "version") {
+    std::cout << "attnprop " << ATTNPROP_VERSION << "\nkernel ABI version " << ATTNPROP_KERNEL_ABI_VERSION << "\n";
+    return cli::kOk;
+  }
   try {
     InitMpfrPrecisionFromEnvironment();
     const auto problems = JoinRegistry();

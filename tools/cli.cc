@@ -105,7 +105,9 @@ bool ParseSelection(const std::vector<std::string>& args, Mode mode, Selection* 
   // check-kernel keeps its counterexamples per kernel: ./attnprop-counterexamples/<library name>.
   if (check_kernel && !store_given) s->options.store_dir = KernelStoreDir("attnprop-counterexamples", s->kernel_path);
   if (no_store) s->options.store_dir.clear();
-  if (s->save) s->options.save_dir = s->options.store_dir;
+  // New counterexamples go to the store replayed, except by default in an
+  // installed attnprop (its store is read only): ./attnprop-counterexamples.
+  if (s->save) s->options.save_dir = check_kernel || store_given || no_store ? s->options.store_dir : DefaultSaveDir();
   return true;
 }
 

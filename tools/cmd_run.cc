@@ -228,8 +228,12 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
   std::cout << "search " << options[0].search_steps << " candidates per property";
   if (s.budget_s > 0) std::cout << " | budget " << s.budget_s << " s (" << options[0].search_seconds << " s per property at most)";
   std::cout << "\n";
-  std::cout << "store " << (s.options.store_dir.empty() ? "none" : s.options.store_dir)
-            << (s.options.save_dir.empty() ? " (read only)" : "") << " | " << defs.size() << " properties\n";
+  std::string saving = s.options.save_dir.empty() ? " (read only)" : "";
+  if (!s.options.save_dir.empty() && s.options.save_dir != s.options.store_dir)
+    saving = " (new counterexamples saved to " + s.options.save_dir + ")";  // an installed attnprop's default
+  std::cout << "store " << (s.options.store_dir.empty() ? "none" : s.options.store_dir) << saving << " | "
+            << defs.size() << " properties
+";
 
   report::Report rep;
   rep.run.version = ATTNPROP_VERSION;

@@ -202,6 +202,36 @@ bool SaveToStore(const std::string& dir, const std::string& claim_id, StoredCase
   return true;
 }
 
-std::string DefaultStoreDir() { return std::string(ATTNPROP_SOURCE_DIR) + "/properties/counterexamples"; }
+namespace {
+
+// An installed attnprop's store, <prefix>/share/attnprop/counterexamples,
+// found from the running executable (ATTNPROP_INSTALLED_STORE is its path
+// relative to the executable's directory, set by cmake/AttnpropInstall.cmake),
+// so that a relocated or unpacked installation finds its own; "" when the
+// executable is not installed (a build tree has no such directory).
+std::string InstalledStoreDir() {
+#ifdef ATTNPROP_INSTALLED_STORE
+  std::error_code ec;
+  const std::filesystem::path exe = std::filesystem::read_symlink("/proc/self/exe", ec);
+  if (ec) return "";
+  const std::filesystem::path dir = (exe.parent_path() / ATTNPROP_INSTALLED_STORE).lexically_normal();
+  if (std::filesystem::is_directory(dir, ec)) return dir.string();
+#endif
+  return "";
+}
+
+const std::string& InstalledStore() {
+  static const std::string dir = InstalledStoreDir();
+  return dir;
+}
+
+}  // namespace
+
+std::string DefaultStoreDir() {
+  if (!InstalledStore().empty()) return InstalledStore();
+  return std::string(ATTNPROP_SOURCE_DIR) + "/properties/counterexamples";
+}
+
+std::string DefaultSaveDir() { return InstalledStore().empty() ? DefaultStoreDir() : "attnprop-counterexamples"; }
 
 }  // namespace attnprop

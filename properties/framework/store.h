@@ -56,8 +56,16 @@ std::vector<StoredCase> LoadStore(const std::string& dir, const std::string& cla
 /// existing file is malformed or the directory cannot be written.
 bool SaveToStore(const std::string& dir, const std::string& claim_id, StoredCase entry);
 
-/// The store in the source tree this binary was built from
-/// (<source>/properties/counterexamples).
+/// The store replayed by default: an installed attnprop's own,
+/// <prefix>/share/attnprop/counterexamples (found from the executable's
+/// location); otherwise the source tree this binary was built from
+/// (<source>/properties/counterexamples), which may no longer exist (then
+/// there are no stored cases).
 std::string DefaultStoreDir();
+
+/// Where new counterexamples are saved by default: the source tree's store
+/// when that is the default store; for an installed attnprop, whose store is
+/// read only, ./attnprop-counterexamples (as check-kernel's default).
+std::string DefaultSaveDir();
 
 }  // namespace attnprop
