@@ -232,8 +232,7 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
   if (!s.options.save_dir.empty() && s.options.save_dir != s.options.store_dir)
     saving = " (new counterexamples saved to " + s.options.save_dir + ")";  // an installed attnprop's default
   std::cout << "store " << (s.options.store_dir.empty() ? "none" : s.options.store_dir) << saving << " | "
-            << defs.size() << " properties
-";
+            << defs.size() << " properties\n";
 
   report::Report rep;
   rep.run.version = ATTNPROP_VERSION;
