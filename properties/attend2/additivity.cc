@@ -8,12 +8,23 @@
 // Rational backend: exp has no rational value, so the weights e^{s_i} are
 // replaced by arbitrary positive rationals w_i (the identity uses nothing
 // else about them); this checks the algebraic core exactly.
+#include <cmath>
+
 #include "generators/scalars.h"
 #include "model/attend2.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {
 namespace {
+
+/// Finite (a rational always is; a double not inf or NaN) with |x| <= bound
+/// and either 0 or |x| >= tiny.
+bool FiniteWithin(const Exact& x, double bound, double tiny) {
+  const double d = std::abs(x.ToDouble());
+  if (x.IsDouble() && !(d <= bound)) return false;
+  if (!x.IsDouble()) return true;
+  return d == 0 || d >= tiny;
+}
 
 struct Attend2Additivity {
   static constexpr const char* kId = "attend2.additivity";
@@ -24,6 +35,26 @@ struct Attend2Additivity {
       "combination of |v|), the sums v+v' add 1 rounding, the final sum 1, the checker's "
       "difference 1: gamma_4 + gamma_3 + u(1+gamma_3) + u <= gamma_11; weights sum to 1(1+u)"};
   static std::vector<Tolerance> Tolerances() { return {kDifference}; }
+
+  // No hypothesis beyond real arguments (the Lean statement's); the fields
+  // of the backend: exact: positive rational weights w0, w1 (exp has no
+  // rational value); else scores s0, s1 with |s| <= 2^1000 (s_i - max finite,
+  // exp then underflows gracefully), and in every backend values v with
+  // |v| <= 2^1000 (v + v' finite), each 0 or |v| >= 2^-900: the budget is
+  // absolute, gamma_11 max(|v|+|v'|), and the underflow of e^{s-m} v (<=
+  // 2^-1074 per product) must stay below it. The generators draw |s| <=
+  // 1000 and multiples of 2^-12 up to 2^20 (rational: positive rationals).
+  template <class S>
+  static bool HypothesesHold(const Case& c) {
+    for (const char* v : {"v0", "v0'", "v1", "v1'"})
+      if (!FiniteWithin(c.GetScalar(v), 0x1p1000, 0x1p-900)) return false;
+    if constexpr (ScalarTraits<S>::kExact) {
+      return FiniteWithin(c.GetScalar("w0"), 0x1p1000, 0) && FiniteWithin(c.GetScalar("w1"), 0x1p1000, 0) &&
+             c.Get<Rational>("w0") > 0 && c.Get<Rational>("w1") > 0;
+    } else {
+      return FiniteWithin(c.GetScalar("s0"), 0x1p1000, 0) && FiniteWithin(c.GetScalar("s1"), 0x1p1000, 0);
+    }
+  }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {

@@ -50,12 +50,18 @@ struct SoftmaxRatioBound {
   static inline const Tolerance kRatio{
       "max_ij max(P_ij / (e^{D_ii} P~_ij), e^{-D_ii} P~_ij / P_ij)", "1 + gamma_{2n+12} (1 + 4(||A||_inf + ||E||_inf))",
       "each softmax entry errs relatively <= (2max|arg| + n + 3)u; A - E rounds (relative effect "
-      "2u(|A|+|E|)); D_ii (max - min) and its exp err <= 2u||E|| + u relatively"};
+      "2u(|A|+|E|)); D_ii (max - min) and its exp err <= 2u||E|| + u relatively",
+      MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kRatio}; }
+  // A, E n x n (n >= 1; the lemma's); entries finite with |A|, |E| <= 64 and
+  // n <= 64: the row spread of A - E is <= 256 and D_ii <= 128, so every P,
+  // P~ entry and e^{-D} P~ (>= e^{-384}) is normal in double, the ratios
+  // finite (the generator draws |A| <= 8, |E| <= 4, n <= 5).
   static bool HypothesesHold(const Case& c) {
     const ExactMatrix& a = c.GetMatrix("A");
     const ExactMatrix& e = c.GetMatrix("E");
-    return a.rows == a.cols && e.rows == a.rows && e.cols == a.cols && a.rows >= 1;
+    return a.rows == a.cols && e.rows == a.rows && e.cols == a.cols && a.rows >= 1 && a.rows <= 64 &&
+           collapse::EntriesWithin(a, 64) && collapse::EntriesWithin(e, 64);
   }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -92,9 +98,28 @@ struct ThetaBalance {
       "max_i D_ii of E = beta Res(X) W Res(X)^T", "1 + gamma_{2d+4} 2 beta d^3 ||Res X||^2 eta^2; exact: 1",
       "X has 2 fraction bits and |X| <= 4, so Res(X) (midrange) is exact in double; E's entries are sums "
       "of d^2 products of 4 factors, |E_ij| <= beta d^3 ||Res X||^2 eta^2, each with gamma_{2d+3} "
-      "relative error; the difference max - min adds one rounding"};
+      "relative error; the difference max - min adds one rounding",
+      MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kBalance}; }
+  // The lemma's norms ||Wq||, ||Wk||, ||Wv|| <= eta and beta <= 1/(||Res X||^2
+  // eta^2) (any beta when the bound is +inf), beta > 0; X n x d, the weights
+  // d x d (n, d >= 1). The budget's premise, Res(X) exact in double: X in
+  // 1/4 Z with |X| <= 2^40 (then the midrange and Res(X) lie in 1/8 Z below
+  // 2^42); weights, eta and beta each 0 or in [2^-100, 2^100], n, d <= 64:
+  // E and the budget finite and normal (the generator draws X in 1/4 Z,
+  // |X| <= 4, eta in (0,2], n <= 4, d <= 3).
   static bool HypothesesHold(const Case& c) {
+    for (const Exact& v : c.GetMatrix("X").data)
+      if (!collapse::ScalarWithin(v, 0x1p40) || std::ldexp(v.ToDouble(), 2) != std::floor(std::ldexp(v.ToDouble(), 2)) ||
+          !v.IsDouble())
+        return false;
+    for (const char* w : {"Wq", "Wk", "Wv"})
+      if (!collapse::EntriesWithin(c.GetMatrix(w), 0x1p100, 0x1p-100)) return false;
+    for (const char* s : {"eta", "beta"}) {
+      const double v = std::abs(c.GetScalar(s).ToDouble());
+      if (!(v <= 0x1p100) || (v != 0 && v < 0x1p-100)) return false;
+    }
+    if (c.GetMatrix("X").rows > 64 || c.GetMatrix("X").cols > 64) return false;
     const Mat<Rational> x = c.GetMat<Rational>("X"), wq = c.GetMat<Rational>("Wq"), wk = c.GetMat<Rational>("Wk"),
                         wv = c.GetMat<Rational>("Wv");
     const Rational eta = c.Get<Rational>("eta"), beta = c.Get<Rational>("beta");
@@ -103,8 +128,9 @@ struct ThetaBalance {
         wv.rows() != d || wv.cols() != d)
       return false;
     if (MaxNorm<Rational>(wq) > eta || MaxNorm<Rational>(wk) > eta || MaxNorm<Rational>(wv) > eta) return false;
+    if (!(beta > 0)) return false;
     const Rational r = MaxNorm<Rational>(Res<Rational>(x));
-    if (r == 0) return true;  // the bound 1/0 is +inf: any beta
+    if (r == 0 || eta == 0) return true;  // the bound 1/0 is +inf: any beta
     return beta <= Rational(1) / (r * r * eta * eta);
   }
   template <class S>

@@ -57,12 +57,19 @@ rc::Gen<Case> PairCase() {
       gen::Matrix(4, 4, gen::Dyadic(1, 6)), gen::Matrix(4, 4, gen::Dyadic(1, 6)), gen::Matrix(4, 4, gen::Dyadic(1, 6)));
 }
 
+// The lemma's ||Y - X|| <= 2||X|| (exactly), X and Y n x d, the weights
+// d x d (n, d >= 1); entries finite with |.| <= 2^60 and n, d <= 64: the
+// scores X Wq Wk^T X^T (<= d^3 2^240), K1, K2 and the budget finite in
+// double (softmax subtracts the row maximum). The generator draws n <= 3,
+// d <= 4, |X| <= 2, |Y| <= 6, |weights| <= 1.
 bool PairHypothesesHold(const Case& c) {
+  for (const char* m : {"X", "Y", "Wq", "Wk", "Wv"})
+    if (!collapse::EntriesWithin(c.GetMatrix(m), 0x1p60)) return false;
   const Mat<Rational> x = c.GetMat<Rational>("X"), y = c.GetMat<Rational>("Y");
   const Eigen::Index d = x.cols();
   for (const char* w : {"Wq", "Wk", "Wv"})
     if (c.GetMatrix(w).rows != d || c.GetMatrix(w).cols != d) return false;
-  return x.rows() >= 1 && d >= 1 && y.rows() == x.rows() && y.cols() == d &&
+  return x.rows() >= 1 && d >= 1 && x.rows() <= 64 && d <= 64 && y.rows() == x.rows() && y.cols() == d &&
          MaxNorm<Rational>(Mat<Rational>(y - x)) <= 2 * MaxNorm<Rational>(x);
 }
 
@@ -111,7 +118,8 @@ struct D5Part1 : D5Family {
   static inline const Tolerance kDistance{
       "||softm(X) - softm(Y)||_inf", "K1 ||X-Y|| (1 + gamma_6) + gamma_{2n+2d+10} (2 + 6 s d^2)",
       "s = max|XWX^T| + max|YWY^T|: the scores carry gamma_{2d+2} d^2-term sums, each softmax entry "
-      "(2 max|score| + n + 3)u; K1 ||X-Y|| is a product of 4 factors"};
+      "(2 max|score| + n + 3)u; K1 ||X-Y|| is a product of 4 factors",
+      MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
   template <class S>
   static void Conclusion(const Case& c) {
@@ -124,7 +132,8 @@ struct D5Part2 : D5Family {
   static constexpr const char* kSource = "004 Appendix D.2, Lemma D.5 Part 2";
   static inline const Tolerance kDistance{
       "||softmv(X) - softmv(Y)||_inf", "K2 ||X-Y|| (1 + gamma_6) + part-1 budget (1 + n d (||X||+||Y||) ||Wv||)",
-      "part 1's budget for softm, carried through P X Wv (n d products of size ||X|| ||Wv||)"};
+      "part 1's budget for softm, carried through P X Wv (n d products of size ||X|| ||Wv||)",
+      MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
   template <class S>
   static void Conclusion(const Case& c) {

@@ -20,6 +20,7 @@
 //   fails too: H = 1, L = 10, eta = 1/50, phi0 = 20 has eps_10 < 0.98 with
 //   eta > 1/200; noted, not a separate property.)
 // All rational; backends double, MPFR, rational.
+#include <cmath>
 #include <string>
 
 #include "properties/collapse/collapse_cases.h"
@@ -52,7 +53,21 @@ S BigC(const Case& c) {
   return big_c;
 }
 
+/// The parameters' domain in every backend: eta, phi0 finite in [2^-200,
+/// 2^200] and H, L in [1, 64], so eps_l, C, C^L and the exact rational
+/// powers (1 + H eta)^l stay finite, normal and of bounded size (the
+/// generators draw H <= 4, L <= 6, eta >= 2^-14, phi0 <= 9).
+bool ParamsInDomain(const Case& c) {
+  for (const char* s : {"eta", "phi0"}) {
+    const double v = std::abs(c.GetScalar(s).ToDouble());
+    if (!(v <= 0x1p200 && v >= 0x1p-200)) return false;
+  }
+  const int64_t h = c.GetInt("H"), l = c.GetInt("L");
+  return h >= 1 && h <= 64 && l >= 1 && l <= 64;
+}
+
 bool AllEpsInOpenUnit(const Case& c) {
+  if (!ParamsInDomain(c)) return false;
   const Rational eta = c.Get<Rational>("eta"), phi0 = c.Get<Rational>("phi0");
   if (c.GetInt("H") < 1 || c.GetInt("L") < 1 || eta <= 0 || phi0 <= 0) return false;
   for (const Rational& e : Eps<Rational>(eta, phi0, c.GetInt("H"), c.GetInt("L")))
@@ -83,8 +98,10 @@ struct CLe6Eta {
   static constexpr const char* kSource = "004 Appendix D.1, Remark D.2";
   static inline const Tolerance kRatio{
       "C / (6 eta)", "1 + gamma_{L+6}; exact: 1",
-      "eps_l is a product of L+2 roundings, C two more, 6 eta one: relative gamma_{L+6}"};
+      "eps_l is a product of L+2 roundings, C two more, 6 eta one: relative gamma_{L+6}", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kRatio}; }
+  // eps_l in (0,1) for all l in [L], H, L >= 1, eta, phi0 > 0 (the remark's);
+  // ParamsInDomain for the computation.
   static bool HypothesesHold(const Case& c) { return AllEpsInOpenUnit(c); }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -106,11 +123,15 @@ struct Case1FinalBound {
   static inline const Tolerance kRatio{
       "(C^L + ... + 1) / (1 + 10 C)", "1 + gamma_{3L+8}; exact: 1",
       "C carries gamma_{L+4}; the geometric sum of L+1 powers relative gamma_{2L+2} more (nonnegative "
-      "terms), 1 + 10C and the quotient two more"};
+      "terms), 1 + 10C and the quotient two more",
+      MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kRatio}; }
+  // eta in (0,1], phi0 <= 0.5 eta/(1 + H eta)^L, eps_l in (0,1) (Case 1's);
+  // ParamsInDomain for the computation.
   static bool HypothesesHold(const Case& c) {
+    if (!AllEpsInOpenUnit(c)) return false;
     const Rational eta = c.Get<Rational>("eta"), phi0 = c.Get<Rational>("phi0");
-    if (!AllEpsInOpenUnit(c) || eta > 1) return false;
+    if (eta > 1) return false;
     Rational power = 1;
     for (int64_t i = 0; i < c.GetInt("L"); ++i) power *= Rational(1 + Rational(c.GetInt("H")) * eta);
     return phi0 <= eta / (2 * power);
@@ -139,9 +160,12 @@ struct Case2EtaChoice {
   static constexpr const char* kId = "collapse.remarkD.2.case2_eta_choice";
   static constexpr const char* kSource = "004 Appendix D.1, Remark D.2 Case 2";
   static inline const Tolerance kMaxEps{"max_l eps_l", "1 + gamma_{L+3}; exact: 1",
-                                        "eps_l is a product of L+2 roundings"};
+                                        "eps_l is a product of L+2 roundings", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kMaxEps}; }
+  // phi0 > 1, eta > 0 and the remark's choice eta <= 1/(phi0 H L);
+  // ParamsInDomain for the computation.
   static bool HypothesesHold(const Case& c) {
+    if (!ParamsInDomain(c)) return false;
     const Rational eta = c.Get<Rational>("eta"), phi0 = c.Get<Rational>("phi0");
     const int64_t h = c.GetInt("H"), l = c.GetInt("L");
     return h >= 1 && l >= 1 && phi0 > 1 && eta > 0 && eta <= Rational(1) / (phi0 * h * l);

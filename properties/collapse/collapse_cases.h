@@ -4,6 +4,7 @@
 // model/collapse.h.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 
@@ -42,6 +43,34 @@ inline bool PerturbationWithin(const Case& c, const Rational& bound) {
   for (Eigen::Index j = 0; j < b.cols(); ++j)
     if (b(0, j) > bound || -b(0, j) > bound) return false;
   return true;
+}
+
+/// Every entry finite with |x| <= bound and, when tiny > 0, either 0 or
+/// |x| >= tiny (a computability domain: the bound keeps e^x, products and
+/// sums of the encoded check finite in double, tiny keeps products normal
+/// where a budget is relative).
+inline bool EntriesWithin(const ExactMatrix& m, double bound, double tiny = 0) {
+  for (const Exact& x : m.data) {
+    const double d = std::abs(x.ToDouble());
+    if (!(d <= bound) || (d != 0 && d < tiny)) return false;
+  }
+  return true;
+}
+
+/// A finite scalar with |x| <= bound.
+inline bool ScalarWithin(const Exact& x, double bound) { return std::abs(x.ToDouble()) <= bound; }
+
+/// The perturbed-vector cases (PerturbedVectorCase): a and b rows of the same
+/// length n >= 1, ||b||_inf <= eps exactly, and the domain where the encoded
+/// exp checks are computable in double: |a_i| <= 300 and 0 <= eps <= 300, so
+/// e^{a_i+b_i} <= e^600 and the budgets ((1+|a|+|b|) e^{|a|+|b|} e^eps) stay
+/// finite (e^709 is double's largest), e^{-600} stays normal. The generator
+/// draws |a_i| <= 8, eps <= 2.
+inline bool PerturbedVectorHolds(const Case& c) {
+  const Exact& eps = c.GetScalar("eps");
+  if (!ScalarWithin(eps, 300) || !(eps.ToRational() >= 0)) return false;
+  if (!EntriesWithin(c.GetMatrix("a"), 300) || !EntriesWithin(c.GetMatrix("b"), 300)) return false;
+  return PerturbationWithin(c, eps.ToRational());
 }
 
 }  // namespace attnprop::collapse

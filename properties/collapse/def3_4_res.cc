@@ -36,6 +36,7 @@
 #include "generators/claims_shapes.h"
 #include "generators/scalars.h"
 #include "model/res.h"
+#include "properties/collapse/collapse_cases.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {
@@ -56,6 +57,16 @@ rc::Gen<Case> ResMatrixCase(bool with_shift, int frac_bits) {
       },
       gen::UniformDim(1, kMaxRows), gen::UniformDim(1, kMaxCols), gen::Matrix(kMaxRows, kMaxCols, gen::Dyadic(64, frac_bits)),
       gen::Matrix(1, kMaxCols, gen::Dyadic(64, frac_bits)));
+}
+
+/// Z in R^{n x d} (n, d >= 1; Definition 3.4 has no other condition), and
+/// the domain where the rounding budgets (absolute, u ||Z||) hold in double:
+/// entries finite, each 0 or 2^-900 <= |.| <= 2^900, so max + min, Z + 1c^T
+/// cannot overflow and no difference or midrange is subnormal (the
+/// generators draw dyadics in [-64, 64]).
+bool ResMatrixHolds(const Case& c) {
+  const ExactMatrix& z = c.GetMatrix("Z");
+  return z.rows >= 1 && z.cols >= 1 && collapse::EntriesWithin(z, 0x1p900, 0x1p-900);
 }
 
 template <class S>
@@ -83,7 +94,7 @@ struct ResArgminUnique {
       "|Z_ij - y_j| at a corner: corner err <= 3.1u||Z|| (above) plus one subtraction rounding"};
   static std::vector<Tolerance> Tolerances() { return {kWidth, kCornerGap}; }
 
-  static bool HypothesesHold(const Case& c) { return c.GetMatrix("Z").rows >= 1; }
+  static bool HypothesesHold(const Case& c) { return ResMatrixHolds(c); }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -125,12 +136,15 @@ struct ResNormLeNorm {
   static inline const Tolerance kMidrange{
       "||Res(Z)||_inf (midrange selection)", "||Z||_inf (1 + gamma_2)",
       "mid = fl(fl(max+min)/2) errs <= u||Z||; Res_ij = fl(Z_ij - mid) <= (|Z_ij - mid*| + u||Z||)(1+u) "
-      "with |Z_ij - mid*| <= R <= ||Z||"};
+      "with |Z_ij - mid*| <= R <= ||Z||",
+      MetricKind::kClaim};
   static inline const Tolerance kEveryMinimiser{
       "||Z - 1 y^T||_inf at both box corners (every minimiser)", "||Z||_inf (1 + gamma_4)",
       "every minimiser attains R <= ||Z|| (y = 0 is a candidate); the corners carry <= 3.1u||Z|| "
-      "error and the subtraction one rounding"};
+      "error and the subtraction one rounding",
+      MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kMidrange, kEveryMinimiser}; }
+  static bool HypothesesHold(const Case& c) { return ResMatrixHolds(c); }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -168,6 +182,12 @@ struct ResTranslationInvariance {
       "|argmin box of Z + 1c^T - (box of Z + c)|", "gamma_8 (||Z||_inf + ||c||_inf)",
       "corners carry <= 3.1u x max entry each (see res_argmin_unique), plus the shift c's rounding"};
   static std::vector<Tolerance> Tolerances() { return {kMidrange, kArgminSet}; }
+  // ResMatrixHolds, and c in R^d (one row, Z's width) in the same domain.
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix& shift = c.GetMatrix("c");
+    return ResMatrixHolds(c) && shift.rows == 1 && shift.cols == c.GetMatrix("Z").cols &&
+           collapse::EntriesWithin(shift, 0x1p900, 0x1p-900);
+  }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {

@@ -26,11 +26,13 @@
 // Generated: n in [1,5], d in [1,3], dyadic A, eps in (0,4], B = A + eps R
 // with R dyadic in [-1,1] (half of them +-1): exact in every backend.
 // Backends: double, MPFR, rational (Res is piecewise linear: exact in Q).
+#include <cmath>
 #include <string>
 
 #include "generators/claims_shapes.h"
 #include "generators/scalars.h"
 #include "model/res.h"
+#include "properties/collapse/collapse_cases.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {
@@ -55,8 +57,17 @@ rc::Gen<Case> PerturbedPair() {
       gen::PositiveDyadic(4, 2));
 }
 
-/// ||A - B||_inf <= eps, exactly.
+/// ||A - B||_inf <= eps, exactly (the lemma's), A and B n x d (n, d >= 1);
+/// and the domain where the rounding budget (absolute, u(||A|| + ||B||))
+/// holds in double: entries and eps finite, each 0 or 2^-900 <= |.| <= 2^900
+/// (no overflow in max + min, no subnormal difference or midrange; the
+/// generator draws |A| <= 16, eps <= 4).
 bool PairHypothesesHold(const Case& c) {
+  if (!collapse::EntriesWithin(c.GetMatrix("A"), 0x1p900, 0x1p-900) ||
+      !collapse::EntriesWithin(c.GetMatrix("B"), 0x1p900, 0x1p-900))
+    return false;
+  const double e = std::abs(c.GetScalar("eps").ToDouble());
+  if (!(e <= 0x1p900) || (e != 0 && e < 0x1p-900) || c.GetMatrix("A").cols < 1) return false;
   const Mat<Rational> a = c.GetMat<Rational>("A"), b = c.GetMat<Rational>("B");
   const Rational eps = c.Get<Rational>("eps");
   return a.rows() == b.rows() && a.cols() == b.cols() && a.rows() >= 1 && eps >= 0 &&
@@ -104,7 +115,7 @@ struct ResPerturbation : ResPerturbationFamily {
   static inline const Tolerance kDistance{
       "||Res(A) - Res(B)||_inf", "eps (1 + u) + gamma_4 (||A||_inf + ||B||_inf); exact: eps",
       "each computed Res entry errs <= 3u(1+u) x its matrix's max (midrange sum, final subtraction), "
-      "the difference rounds once"};
+      "the difference rounds once", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
 
   template <class S>
@@ -119,7 +130,7 @@ struct ResPerturbationOurs : ResPerturbationFamily {
   static inline const Tolerance kDistance{
       "||Res(A) - Res(B)||_inf (vs 2 eps)", "2 eps (1 + u) + gamma_4 (||A||_inf + ||B||_inf); exact: 2 eps",
       "as for the printed lemma: each computed Res entry errs <= 3u(1+u) x its matrix's max, the "
-      "difference rounds once"};
+      "difference rounds once", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
 
   template <class S>

@@ -46,7 +46,10 @@ constexpr const char* kReason =
 /// Both claims of Lemma 4.3 share their hypotheses (||b||_inf <= eps,
 /// exactly; a and b the same length) and their cases.
 struct AlphaInvFamily {
-  static bool HypothesesHold(const Case& c) { return collapse::PerturbationWithin(c, c.Get<Rational>("eps")); }
+  // ||b||_inf <= eps (the lemma's), a and b rows of one length; |a_i| <= 300,
+  // eps <= 300: alpha(a), alpha(a+b), their inverses and the budget finite
+  // and nonzero in double (collapse::PerturbedVectorHolds).
+  static bool HypothesesHold(const Case& c) { return collapse::PerturbedVectorHolds(c); }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return collapse::PerturbedVectorCase(2);
@@ -57,7 +60,7 @@ struct AlphaInvRelA : AlphaInvFamily {
   static constexpr const char* kId = "collapse.lemma4.3.alpha_inv_rel_a";
   static constexpr const char* kSource = "004 Section 4.2, Lemma 4.3 (1)";
   static inline const Tolerance kRatio{"|alpha(a+b)^-1 - alpha(a)^-1| / ((e^eps-1) alpha(a)^-1 + budget)", "1",
-                                       kReason};
+                                       kReason, MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kRatio}; }
   template <class S>
   static void Conclusion(const Case& c) {
@@ -69,7 +72,7 @@ struct AlphaInvRelAB : AlphaInvFamily {
   static constexpr const char* kId = "collapse.lemma4.3.alpha_inv_rel_aplusb";
   static constexpr const char* kSource = "004 Section 4.2, Lemma 4.3 (2)";
   static inline const Tolerance kRatio{"|alpha(a+b)^-1 - alpha(a)^-1| / ((e^eps-1) alpha(a+b)^-1 + budget)", "1",
-                                       kReason};
+                                       kReason, MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kRatio}; }
   template <class S>
   static void Conclusion(const Case& c) {

@@ -41,9 +41,12 @@ struct SoftmaxPerturbation {
   static constexpr const char* kSource = "004 Section 4.3, Lemma 4.4";
   static inline const Tolerance kDistance{"||softm(a+b) - softm(a)||_inf",
                                           "2(e^eps - 1) + gamma_{n+8}(1 + 4(||a||+||b||)) + gamma_3 e^eps",
-                                          kBudgetReason};
+                                          kBudgetReason, MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
-  static bool HypothesesHold(const Case& c) { return collapse::PerturbationWithin(c, c.Get<Rational>("eps")); }
+  // |b_i| <= eps (the lemma's), a and b rows of one length; |a_i| <= 300,
+  // eps <= 300: e^eps and the budget finite in double (softmax itself
+  // subtracts the maximum) (collapse::PerturbedVectorHolds).
+  static bool HypothesesHold(const Case& c) { return collapse::PerturbedVectorHolds(c); }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return collapse::PerturbedVectorCase(2);
@@ -65,8 +68,16 @@ struct SoftmaxLipschitzExp {
   static constexpr const char* kSource = "004 Appendix D.2, Corollary D.3";
   static inline const Tolerance kDistance{
       "||softm(a+b) - softm(a)||_inf", "2(e^{||b||} - 1) + gamma_{n+8}(1 + 4(||a||+||b||)) + gamma_3 e^{||b||}",
-      kBudgetReason};
+      kBudgetReason, MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
+  // No hypothesis beyond a, b in R^n: a and b rows of one length n >= 1,
+  // entries finite with |a_i|, |b_i| <= 300: e^{||b||} and the budget finite
+  // in double (the generator draws |a_i| <= 8, |b_i| <= 2).
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix &a = c.GetMatrix("a"), &b = c.GetMatrix("b");
+    return a.rows == 1 && b.rows == 1 && a.cols == b.cols && a.cols >= 1 && collapse::EntriesWithin(a, 300) &&
+           collapse::EntriesWithin(b, 300);
+  }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return collapse::PerturbedVectorCase(2);
@@ -94,7 +105,12 @@ void CheckLemmaD4(const Case& c, bool as_printed, const Tolerance& tolerance) {
 
 /// Lemma D.4 as printed and as intended share the hypotheses ||b||_inf <= 1.
 struct LemmaD4Family {
-  static bool HypothesesHold(const Case& c) { return collapse::PerturbationWithin(c, Rational(1)); }
+  // ||b||_inf <= 1 (the lemma's), a and b rows of one length; |a_i| <= 300:
+  // the budget finite in double (the generator draws |a_i| <= 8).
+  static bool HypothesesHold(const Case& c) {
+    return collapse::EntriesWithin(c.GetMatrix("a"), 300) && collapse::EntriesWithin(c.GetMatrix("b"), 1) &&
+           collapse::PerturbationWithin(c, Rational(1));
+  }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return collapse::PerturbedVectorCase(1);
@@ -105,7 +121,8 @@ struct LemmaD4 : LemmaD4Family {
   static constexpr const char* kId = "collapse.lemmaD.4";
   static constexpr const char* kSource = "004 Appendix D.2, Lemma D.4";
   static inline const Tolerance kDistance{"||softm(a+b) - softm(b)||_inf",
-                                          "4||b||(1+u) + gamma_{n+8}(1 + 4(||a||+||b||))", kBudgetReason};
+                                          "4||b||(1+u) + gamma_{n+8}(1 + 4(||a||+||b||))", kBudgetReason,
+                                          MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
   template <class S>
   static void Conclusion(const Case& c) {
@@ -117,7 +134,8 @@ struct LemmaD4Ours : LemmaD4Family {
   static constexpr const char* kId = "collapse.lemmaD.4.ours";
   static constexpr const char* kSource = "004 Appendix D.2, Lemma D.4 (OURS: softm(a) for softm(b))";
   static inline const Tolerance kDistance{"||softm(a+b) - softm(a)||_inf",
-                                          "4||b||(1+u) + gamma_{n+8}(1 + 4(||a||+||b||))", kBudgetReason};
+                                          "4||b||(1+u) + gamma_{n+8}(1 + 4(||a||+||b||))", kBudgetReason,
+                                          MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
   template <class S>
   static void Conclusion(const Case& c) {
@@ -129,9 +147,12 @@ struct ExpInequality {
   static constexpr const char* kId = "collapse.lemmaD.4.exp_inequality";
   static constexpr const char* kSource = "004 Appendix D.2, proof of Lemma D.4";
   static inline const Tolerance kExcess{"(e^x - 1) - 2x", "gamma_2 e",
-                                        "exp errs <= 0.51 ulp of a value <= e, the subtraction one rounding"};
+                                        "exp errs <= 0.51 ulp of a value <= e, the subtraction one rounding",
+                                        MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kExcess}; }
+  // x in (0,1] (the proof step's); finite by that.
   static bool HypothesesHold(const Case& c) {
+    if (!collapse::ScalarWithin(c.GetScalar("x"), 1)) return false;
     const Rational x = c.Get<Rational>("x");
     return x > 0 && x <= 1;
   }
@@ -145,7 +166,9 @@ struct ExpInequality {
     using std::exp;
     const S x = c.Get<S>("x");
     const double u = ScalarTraits<S>::UnitRoundoff();
-    ExpectWithin(kExcess, ToDouble(S(exp(x) - 1 - 2 * x)), Gamma(2, u) * std::exp(1.0));
+    // Recorded as e^x - 1 (>= 0) against 2x + budget (the same conclusion as
+    // (e^x - 1) - 2x <= budget), so observed/bound is the claim's tightness.
+    ExpectWithin(kExcess, ToDouble(S(exp(x) - 1)), ToDouble(S(2 * x)) + Gamma(2, u) * std::exp(1.0));
   }
 };
 

@@ -71,11 +71,31 @@ std::vector<Head<S>> LayerHeads(const Case& c, int64_t l) {
   return heads;
 }
 
-/// Shapes match and every ||Wv|| <= eta (and Wv = 0 when zero_values).
+/// Shapes match and every ||Wv|| <= eta (and Wv = 0 when zero_values): the
+/// document's. Structure: X n x d, exactly the L x H heads W<l>_<h>{q,k,v}
+/// the ints name, each d x d. Domain where the layers are computable in
+/// double: n, d <= 16, H, L <= 8, entries of X and every weight, and eta,
+/// finite with |.| <= 2^8: each layer grows ||X|| by <= 1 + H d 2^8 <= 2^15,
+/// so ||X_L|| <= 2^128, the scores <= 2^284 and the budgets stay finite
+/// (softmax subtracts the row maximum). The generator draws |X| <= 2,
+/// weights and eta <= 1, n <= 4, d <= 3, H <= 2, L <= 3.
 bool NetworkHypothesesHold(const Case& c, bool zero_values) {
-  const int64_t d = c.GetMatrix("X").cols;
+  const ExactMatrix& x = c.GetMatrix("X");
+  const int64_t d = x.cols, heads = c.GetInt("H"), layers = c.GetInt("L");
+  if (x.rows < 1 || d < 1 || x.rows > 16 || d > 16 || heads < 1 || layers < 1 || heads > 8 || layers > 8)
+    return false;
+  if (!collapse::EntriesWithin(x, 0x1p8) || !collapse::ScalarWithin(c.GetScalar("eta"), 0x1p8)) return false;
+  int64_t head_fields = 0;
+  for (const auto& field : c.fields()) {
+    const std::string& name = field.first;
+    if (name.size() > 1 && name[0] == 'W' && name[1] >= '0' && name[1] <= '9') ++head_fields;
+  }
+  if (head_fields != 3 * heads * layers) return false;
+  for (int64_t l = 0; l < layers; ++l)
+    for (int64_t h = 0; h < heads; ++h)
+      for (const char* p : {"q", "k", "v"})
+        if (!collapse::EntriesWithin(c.GetMatrix(HeadName(l, h) + p), 0x1p8)) return false;
   const Rational eta = c.Get<Rational>("eta");
-  if (c.GetMatrix("X").rows < 1 || d < 1 || c.GetInt("H") < 1 || c.GetInt("L") < 1) return false;
   for (int64_t l = 0; l < c.GetInt("L"); ++l)
     for (const Head<Rational>& h : LayerHeads<Rational>(c, l)) {
       for (const Mat<Rational>* w : {&h.wq, &h.wk, &h.wv})
@@ -127,7 +147,8 @@ struct LayerNormGrowth {
   static inline const Tolerance kNextNorm{
       "||X_{l+1}||_inf", "(1 + H eta)||X_l||_inf (1 + gamma_2) + layer budget",
       "layer budget: scores gamma_{2d+2}; softmax entries (2 max|score| + n + 3)u; P X Wv gamma_{n+d}; "
-      "skip and head sums H+1 roundings: gamma_{2n+2d+H+8} (||X|| + sum_h (1+2s_h) n d ||X|| ||Wv_h|| (1+n))"};
+      "skip and head sums H+1 roundings: gamma_{2n+2d+H+8} (||X|| + sum_h (1+2s_h) n d ||X|| ||Wv_h|| (1+n))",
+      MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kNextNorm}; }
   static bool HypothesesHold(const Case& c) { return NetworkHypothesesHold(c, false); }
   template <class S>
@@ -153,7 +174,8 @@ struct LayerNormPower {
   static inline const Tolerance kRatio{
       "max_l ||X_l||_inf / (phi0 (1+H eta)^l + budget_l)", "1",
       "phi0 = ||X_0|| (the smallest allowed); budget_l = the per-layer budget of part 1 accumulated, "
-      "each layer's amplified by (1+H eta) and the power's l roundings gamma_{l+2} phi0(1+H eta)^l"};
+      "each layer's amplified by (1+H eta) and the power's l roundings gamma_{l+2} phi0(1+H eta)^l",
+      MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kRatio}; }
   static bool HypothesesHold(const Case& c) { return NetworkHypothesesHold(c, false); }
   template <class S>
@@ -186,11 +208,20 @@ struct LayerLipschitz {
   static inline const Tolerance kDistance{
       "||softmv(X_l) - softmv(Y)||_inf", "3 eta (eps_l^2 + 1)(1 + gamma_{l+6}) + layer budgets of X_l and Y",
       "eps_l is a product of l+2 roundings, the bound 3 more; softmv(X_l), softmv(Y) and X_l itself carry "
-      "the layer budget of part 1 (scores, softmax, P X Wv)"};
+      "the layer budget of part 1 (scores, softmax, P X Wv)",
+      MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
   static bool HypothesesHold(const Case& c) {
+    // NetworkHypothesesHold (one layer), the lemma's bounds on every weight,
+    // ||X_0|| <= phi0, ||Y - X_1|| <= 2||X_1|| (in 256-bit MPFR); the second
+    // layer's weights G and Delta in the same domain (|.| <= 2^8, Delta
+    // <= 2^20: Y's scores finite), phi0 finite.
     if (!NetworkHypothesesHold(c, false) || c.GetInt("L") != 1) return false;
     const int64_t d = c.GetMatrix("X").cols;
+    for (const char* w : {"Gq", "Gk", "Gv"})
+      if (!collapse::EntriesWithin(c.GetMatrix(w), 0x1p8)) return false;
+    if (!collapse::EntriesWithin(c.GetMatrix("Delta"), 0x1p20) || !collapse::ScalarWithin(c.GetScalar("phi0"), 0x1p20))
+      return false;
     const Rational eta = c.Get<Rational>("eta");
     for (const char* w : {"Gq", "Gk", "Gv"})
       if (c.GetMatrix(w).rows != d || c.GetMatrix(w).cols != d || MaxNorm<Rational>(c.GetMat<Rational>(w)) > eta)

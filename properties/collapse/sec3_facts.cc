@@ -44,6 +44,13 @@ struct ShiftInvariance {
       "each softmax evaluation errs <= 2u max|arg| (max subtraction) + (n+3)u (exp 0.51ulp, sum, "
       "division) per entry"};
   static std::vector<Tolerance> Tolerances() { return {kShift}; }
+  // x in R^n (a row, n >= 1), a in R, all finite with |x_j|, |a| <= 2^500:
+  // x + a1 finite in double (the generator draws |x_j| <= 16, |a| <= 64).
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix& x = c.GetMatrix("x");
+    return x.rows == 1 && x.cols >= 1 && collapse::EntriesWithin(x, 0x1p500) &&
+           collapse::ScalarWithin(c.GetScalar("a"), 0x1p500);
+  }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -74,8 +81,14 @@ rc::Gen<Case> ProductCase() {
       gen::Matrix(4, 4, gen::Dyadic(4, 3)));
 }
 
+// A B defined (A.cols == B.rows, no empty dimension), entries finite and
+// each 0 or 2^-200 <= |x| <= 2^200: every product, sum and norm product stays
+// normal and finite in double, where the budget is relative (the generator
+// draws multiples of 1/8 in [-4,4], dimensions <= 4).
 bool ProductHypothesesHold(const Case& c) {
-  return c.GetMatrix("A").cols == c.GetMatrix("B").rows && c.GetMatrix("A").rows >= 1 && c.GetMatrix("B").cols >= 1;
+  const ExactMatrix &a = c.GetMatrix("A"), &b = c.GetMatrix("B");
+  return a.cols == b.rows && a.rows >= 1 && a.cols >= 1 && b.cols >= 1 && a.rows <= 64 && a.cols <= 64 &&
+         b.cols <= 64 && collapse::EntriesWithin(a, 0x1p200, 0x1p-200) && collapse::EntriesWithin(b, 0x1p200, 0x1p-200);
 }
 
 /// ||lhs|| <= rhs, exact in rationals; otherwise with a relative budget
@@ -108,7 +121,8 @@ struct L1Submultiplicative : ProductFamily {
   static inline const Tolerance kProduct{
       "||AB||_1 vs ||A||_1 ||B||_1", "||A||_1 ||B||_1 (1 + gamma_{k + rc + 2}); exact in rationals",
       "fl(AB) errs <= gamma_k |A||B| entrywise and ||(|A||B|)||_1 <= ||A||_1||B||_1; the norm sums rc "
-      "entries, the right side is one product"};
+      "entries, the right side is one product",
+      MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kProduct}; }
   template <class S>
   static void Conclusion(const Case& c) {
@@ -124,7 +138,7 @@ struct MaxSubmultiplicative : ProductFamily {
   static inline const Tolerance kProduct{
       "||AB||_inf vs ||A||_inf ||B||_inf", "||A||_inf ||B||_inf (1 + gamma_{k + rc + 2}); exact in rationals",
       "as for the l1 fact: fl(AB) errs <= gamma_k |A||B| entrywise; the claim itself fails by a factor "
-      "up to k, far beyond rounding"};
+      "up to k, far beyond rounding", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kProduct}; }
   template <class S>
   static void Conclusion(const Case& c) {
@@ -139,7 +153,7 @@ struct L1MaxMixed : ProductFamily {
   static constexpr const char* kSource = "004 Section 3.1, Fact 3.3 (3)";
   static inline const Tolerance kProduct{
       "||AB||_1 vs ||A||_1 ||B||_inf", "||A||_1 ||B||_inf (1 + gamma_{k + rc + 2}); exact in rationals",
-      "as for the l1 fact; the claim itself fails by a factor up to c (columns of B)"};
+      "as for the l1 fact; the claim itself fails by a factor up to c (columns of B)", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kProduct}; }
   template <class S>
   static void Conclusion(const Case& c) {

@@ -54,9 +54,20 @@ std::pair<S, S> HypothesisSides(const Case& c, bool weighted) {
   return {S(k * MaxNorm<S>(r)), MaxNorm<S>(Res<S>(a))};
 }
 
+/// The lemma's ||Res(A)|| <= K ||Res(X)|| <= eps (in 256-bit MPFR); X n x n
+/// (d = n), the weights n x n. Domain where the check is computable in
+/// double: n <= 16, X, W1q, W1k, W2q, W2k finite with |.| <= 2^8, W1v with
+/// |.| <= 2^20 (the generator's value scale stays below 10^6), 0 <= eps <= 150:
+/// g(2 eps) = 2(e^{2eps} - 1) finite, the scores (<= n^3 2^34) and budget
+/// finite. The generator draws |X| <= 2, |weights| <= 1, n <= 4.
 bool Lemma52HypothesesHold(const Case& c, bool weighted) {
   const int64_t n = c.GetMatrix("X").rows;
-  if (n < 1 || c.GetMatrix("X").cols != n) return false;
+  if (n < 1 || n > 16 || c.GetMatrix("X").cols != n) return false;
+  for (const char* w : {"X", "W1q", "W1k", "W2q", "W2k"})
+    if (!collapse::EntriesWithin(c.GetMatrix(w), 0x1p8)) return false;
+  if (!collapse::EntriesWithin(c.GetMatrix("W1v"), 0x1p20) || !collapse::ScalarWithin(c.GetScalar("eps"), 150) ||
+      c.GetScalar("eps").ToDouble() < 0)
+    return false;
   for (const char* w : {"W1q", "W1k", "W1v", "W2q", "W2k"})
     if (c.GetMatrix(w).rows != n || c.GetMatrix(w).cols != n) return false;
   MpfrPrecisionScope precise(256);
@@ -137,7 +148,7 @@ struct Lemma52Weighted : Lemma52Family<true> {
   static constexpr const char* kSource = "004 Section 5.2, Lemma 5.2 (weighted reading)";
   static inline const Tolerance kDistance{
       "||softm_2(B) - softm_2(X)||_inf", "2 g(2 eps) + gamma_{4n+12} (2 + 8 (max|scores_B| + max|scores_X|))",
-      kReason};
+      kReason, MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
   template <class S>
   static void Conclusion(const Case& c) {
@@ -149,7 +160,8 @@ struct Lemma52Plain : Lemma52Family<false> {
   static constexpr const char* kId = "collapse.lemma5.2.single_head_perturbation.plain";
   static constexpr const char* kSource = "004 Section 5.2, Lemma 5.2 (plain reading: softm_i(X) = softm(X))";
   static inline const Tolerance kDistance{"||softm(B) - softm(X)||_inf",
-                                          "2 g(2 eps) + gamma_{4n+12} (2 + 8 (||B|| + ||X||))", kReason};
+                                          "2 g(2 eps) + gamma_{4n+12} (2 + 8 (||B|| + ||X||))", kReason,
+                                          MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
   template <class S>
   static void Conclusion(const Case& c) {

@@ -27,6 +27,7 @@
 // [1,3] products, dyadic coefficients and points.
 // Backends: double, MPFR, rational (the claim is algebraic: exact in Q).
 #include <algorithm>
+#include <cmath>
 
 #include "generators/claims_shapes.h"
 #include "generators/scalars.h"
@@ -38,6 +39,26 @@ namespace {
 
 constexpr int64_t kMaxDim = 4;
 constexpr int64_t kMaxTerms = 3;
+
+/// Every entry finite, each 0 or 2^-lo_exp <= |.| <= 2^hi_exp.
+bool EntriesIn(const ExactMatrix& m, int hi_exp, int lo_exp) {
+  for (const Exact& x : m.data) {
+    const double d = std::abs(x.ToDouble());
+    if (!(d <= std::ldexp(1.0, hi_exp)) || (d != 0 && d < std::ldexp(1.0, -lo_exp))) return false;
+  }
+  return true;
+}
+
+/// P in product form: F, G both K x (m+1) (K, m >= 1; m <= 64, K <= 8), and
+/// the domain of the encoded budgets (absolute, gamma x magnitudes of the
+/// product form) in double: entries 0 or 2^-100 <= |.| <= 2^100, so every
+/// product of four factors is normal and finite (the generators draw dyadics
+/// in [-8, 8], m <= 4, K <= 3).
+bool ProductFormHolds(const Case& c) {
+  const ExactMatrix &f = c.GetMatrix("F"), &g = c.GetMatrix("G");
+  return f.rows == g.rows && f.cols == g.cols && f.rows >= 1 && f.rows <= 8 && f.cols >= 2 && f.cols <= 65 &&
+         EntriesIn(f, 100, 100) && EntriesIn(g, 100, 100);
+}
 
 template <class S>
 BiaffinePoly<S> PolyOf(const Case& c) {
@@ -61,6 +82,16 @@ struct Bidegree11Decomposition {
       "K-term sum; P_abs = same form on |coefficients|, |point|); a rounded point u1 + c u2 moves P by "
       "<= gamma_2 P_abs(|u1| + |c||u2|); the identity's <= 8 terms add gamma_8 more"};
   static std::vector<Tolerance> Tolerances() { return {kResidual}; }
+
+  // ProductFormHolds; the points u1, u2, v1, v2 rows of length m and c in the
+  // same domain (0 or 2^-100 <= |.| <= 2^100).
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix& pts = c.GetMatrix("points");
+    ExactMatrix k(1, 1);
+    k(0, 0) = c.GetScalar("c");
+    return ProductFormHolds(c) && pts.rows == 4 && pts.cols == c.GetMatrix("F").cols - 1 && EntriesIn(pts, 100, 100) &&
+           EntriesIn(k, 100, 100);
+  }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -133,8 +164,13 @@ struct Bidegree11Uniqueness {
       "<= gamma_{m+K+2} x the same magnitudes"};
   static std::vector<Tolerance> Tolerances() { return {kCoefficients}; }
 
+  // ProductFormHolds; M K x K unit lower triangular (the second product form
+  // needs M invertible), its entries 0 or 2^-20 <= |.| <= 2^20: M^-1 (<=
+  // 2^147 for K <= 8) and the scale stay finite and normal (the generator
+  // draws multiples of 2^-20 in [-4, 4]).
   static bool HypothesesHold(const Case& c) {
     const ExactMatrix& mix = c.GetMatrix("M");
+    if (!ProductFormHolds(c) || !EntriesIn(mix, 20, 20)) return false;
     if (mix.rows != mix.cols || mix.rows != c.GetMatrix("F").rows) return false;
     for (int64_t i = 0; i < mix.rows; ++i)
       for (int64_t j = i; j < mix.cols; ++j)

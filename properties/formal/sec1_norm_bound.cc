@@ -185,18 +185,53 @@ bool IsScaledIdentity(const Mat<Rational>& a) {
   return a.rows() == a.cols() && a(0, 0) >= 0 && a == a(0, 0) * Mat<Rational>::Identity(a.rows(), a.cols());
 }
 
-/// The hypotheses of both claims, on a stored case.
+/// Every entry finite with |.| <= bound.
+bool EntriesWithin(const ExactMatrix& a, double bound) {
+  for (const Exact& e : a.data)
+    if (!(std::abs(e.ToDouble()) <= bound)) return false;
+  return true;
+}
+
+/// The hypotheses of both claims, on a stored case: the document's (norm
+/// l1/l2/linf, H >= 1 heads, value maps m x m, M m x m of the three kinds,
+/// tau/kappa > 0; in the Lean form causal row-stochastic weights), the
+/// aligned cases' shape, and the fields of backend S: exact: Omega<h>
+/// l x l and no tanh map (not rational); else W<h> m x m, g<h> 1 x l,
+/// pot<h> in [0,2], par<h>. Domain where the encoded check is computable in
+/// double: l, m <= 64, H <= 8; X, W, g with |.| <= 2^8 and tau/kappa in
+/// [2^-8, 2^8], so the scores (<= 64 * 2^24 + 2^8) stay far below 2^52 kappa
+/// and the log-barrier's lambda - s_j = O(kappa) is resolved; V, M, c with
+/// |.| <= 2^20 (the budget and the norms finite). The generators draw
+/// l <= 8, m <= 5, H <= 2, |X| <= 4, |W| <= 2, |g| <= 4, par in [1/8, 4],
+/// |V|, |M|, c <= 4.
+template <class S>
 bool TransformerHypothesesHold(const Case& c) {
+  if (!EntriesWithin(c.GetMatrix("X"), 0x1p8) || !EntriesWithin(c.GetMatrix("M"), 0x1p20) ||
+      !(std::abs(c.GetScalar("c").ToDouble()) <= 0x1p20))
+    return false;
   const Mat<Rational> x = c.GetMat<Rational>("X");
   const int64_t l = x.rows(), m = x.cols(), heads = c.GetInt("heads"), norm = c.GetInt("norm");
-  if (l < 1 || m < 1 || heads < 1 || norm < 0 || norm > 2) return false;
+  if (l < 1 || m < 1 || l > 64 || m > 64 || heads < 1 || heads > 8 || norm < 0 || norm > 2) return false;
+  const int64_t mkind = c.GetInt("mkind");
+  if (mkind < 0 || mkind > 2 || (ScalarTraits<S>::kExact && mkind == 1)) return false;
+  if (c.GetMatrix("M").rows != m || c.GetMatrix("M").cols != m) return false;
+  for (int64_t h = 0; h < heads; ++h) {
+    if (!EntriesWithin(c.GetMatrix(H("V", h)), 0x1p20)) return false;
+    if constexpr (!ScalarTraits<S>::kExact) {
+      const ExactMatrix &w = c.GetMatrix(H("W", h)), &g = c.GetMatrix(H("g", h));
+      if (w.rows != m || w.cols != m || g.rows != 1 || g.cols != l || !EntriesWithin(w, 0x1p8) ||
+          !EntriesWithin(g, 0x1p8))
+        return false;
+      const double par = c.GetScalar(H("par", h)).ToDouble();
+      if (!(par >= 0x1p-8 && par <= 0x1p8)) return false;
+    }
+  }
   const bool aligned = c.GetInt("aligned") != 0;
   if (aligned && (c.GetInt("mkind") != 0 || !IsScaledIdentity(c.GetMat<Rational>("M")))) return false;
   if (aligned)
     for (int64_t k = 1; k < l; ++k)
       if (x.row(k) != x.row(0)) return false;
-  bool has_omega = false;
-  for (const auto& f : c.fields()) has_omega |= f.first == "Omega0";
+  const bool has_omega = ScalarTraits<S>::kExact;
   for (int64_t h = 0; h < heads; ++h) {
     const Mat<Rational> v = c.GetMat<Rational>(H("V", h));
     if (v.rows() != m || v.cols() != m || (aligned && !IsScaledIdentity(v))) return false;
@@ -258,7 +293,10 @@ std::string Num(const S& v) {
 
 /// Both claims share the transformers' hypotheses and cases.
 struct TransformerFamily {
-  static bool HypothesesHold(const Case& c) { return TransformerHypothesesHold(c); }
+  template <class S>
+  static bool HypothesesHold(const Case& c) {
+    return TransformerHypothesesHold<S>(c);
+  }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -276,7 +314,8 @@ struct NormBoundLVLV : TransformerFamily {
       "products V_h a and M y, tanh (<= 2 ulp), the residual sums, the norms: gamma_{m+2}, and the "
       "operator norms: l2 through the eigen-solver of V^T V, p(m) = 4m^2 + 8) is within relative "
       "gamma of a term bounded by (1 + Lbar)(1 + Vbar)||x||_inf, Lbar, Vbar the norms of |M|, |V_h| "
-      "(Frobenius for l2), c_p = sqrt(m) for l2 (|.| of a vector), else 1"};
+      "(Frobenius for l2), c_p = sqrt(m) for l2 (|.| of a vector), else 1",
+      MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kBound}; }
 
   template <class S>
@@ -344,7 +383,8 @@ struct HeadRowsConvex : TransformerFamily {
   static inline const Tolerance kRowNorm{
       "||A_h(x)_k|| vs ||x||_inf", "||x||_inf (1 + gamma_{2l+m+6}) (0 slack in rationals)",
       "a_k = fl(sum_j w_j x_j): weights sum to <= 1 + gamma_{l+1}, the l-term sums add gamma_l "
-      "relative to sum_j w_j |x_j|, and the norm's own evaluation gamma_{m+2}"};
+      "relative to sum_j w_j |x_j|, and the norm's own evaluation gamma_{m+2}",
+      MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kRowSum, kRowNorm}; }
 
   template <class S>
