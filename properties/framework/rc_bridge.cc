@@ -128,6 +128,19 @@ RandomPhase RunRandomPhase(const std::string& name, const rc::Gen<Case>& gen,
   return out;
 }
 
+std::vector<Case> SampleCases(const rc::Gen<Case>& gen, uint64_t seed, int count) {
+  std::vector<Case> out;
+  rc::Random random(seed);
+  for (int i = 0; i < count; ++i) {
+    try {
+      out.push_back(gen(random.split(), i * 100 / std::max(1, count - 1)).value());
+    } catch (...) {
+      // A generator that gives up (RapidCheck's GenerationFailure) makes no case.
+    }
+  }
+  return out;
+}
+
 std::vector<std::string> ReproduceTokenProperties(const std::string& token) {
   const std::string text = token.rfind("reproduce=", 0) == 0 ? token : "reproduce=" + token;
   std::vector<std::string> names;

@@ -54,6 +54,11 @@ RandomPhase RunRandomPhase(const std::string& name, const rc::Gen<Case>& gen,
                            const std::function<void(const Case&)>& body, const RunOptions& options, uint64_t seed,
                            CaseEvents& events);
 
+/// `count` cases drawn from `gen` at sizes 0..100 from `seed` (outside any
+/// property: for learning a claim's shapes). Cases whose generation throws
+/// are left out.
+std::vector<Case> SampleCases(const rc::Gen<Case>& gen, uint64_t seed, int count);
+
 /// The property names a reproduce token ("reproduce=..." or its value) is
 /// for. Throws std::invalid_argument when it is malformed.
 std::vector<std::string> ReproduceTokenProperties(const std::string& token);

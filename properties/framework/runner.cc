@@ -69,8 +69,12 @@ void SetCounterexample(PropertyResult& r, const Case& c) {
 /// After RapidCheck's shrinking (which can only follow its generators'
 /// shrink trees), the generic shrinker: rows and columns dropped, values
 /// simplified, every candidate inside the hypotheses.
-void ShrinkFurther(const PropertyDef& def, const RunOptions& options, const ShapeModel& shapes, PropertyResult& result) {
+void ShrinkFurther(const PropertyDef& def, const RunOptions& options, ShapeModel shapes, PropertyResult& result) {
   if (!def.checks_hypotheses || !options.shrink || !result.counterexample_case) return;
+  // A failure after a few cases leaves dimensions that happened to be equal
+  // looking like one: learn from more of the generator's cases.
+  for (const Case& c : SampleCases(def.hypotheses(), result.seed ^ 0x5a3b1e, 48))
+    if (def.hypotheses_hold(c)) shapes.Learn(c);
   if (!def.hypotheses_hold(*result.counterexample_case)) return;  // reported as it is; Judge sees it
   ShrinkResult s =
       Shrink(def, *result.counterexample_case, result.message, shapes, options.shrink_tries, options.shrink_budget_s);
