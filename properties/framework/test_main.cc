@@ -107,6 +107,18 @@ int main(int argc, char** argv) {
                             [p]() -> ::testing::Test* { return new PropertyTest(p); });
   }
   ::testing::InitGoogleTest(&argc, argv);
-  if (!only.empty()) GTEST_FLAG_SET(filter, only);
-  return RUN_ALL_TESTS();
+  // A gtest filter reads '-' as the start of its negative patterns
+  // ("kernel-f32"): match it with '?' (names are unique, so nothing else
+  // matches), and refuse to pass having run nothing.
+  std::string filter = only;
+  for (char& ch : filter)
+    if (ch == '-') ch = '?';
+  if (!only.empty()) GTEST_FLAG_SET(filter, filter);
+  const int status = RUN_ALL_TESTS();
+  if (!only.empty() && ::testing::UnitTest::GetInstance()->test_to_run_count() != 1) {
+    std::cerr << "attnprop: --property=" << only << " selected "
+              << ::testing::UnitTest::GetInstance()->test_to_run_count() << " tests, not 1\n";
+    return 2;
+  }
+  return status;
 }
