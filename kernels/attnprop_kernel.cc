@@ -338,6 +338,32 @@ bool CpuSupports(const TargetImpl* impl) {
   return false;
 }
 
+#ifdef ATTNPROP_KERNEL_PROFILE
+namespace {
+std::atomic<uint64_t> g_phase_cycles[2][kPhaseCount];
+void PrintProfile() {
+  const char* names[kPhaseCount] = {"pack", "scores", "softmax", "out", "final"};
+  for (int t = 0; t < 2; ++t) {
+    uint64_t total = 0;
+    for (auto& c : g_phase_cycles[t]) total += c.load();
+    if (total == 0) continue;
+    std::fprintf(stderr, "attnprop_kernel profile %s: %.4g Gcycles (TSC);", t ? "f64" : "f32",
+                 static_cast<double>(total) * 1e-9);
+    for (int p = 0; p < kPhaseCount; ++p)
+      std::fprintf(stderr, " %s %.1f%%", names[p],
+                   100.0 * static_cast<double>(g_phase_cycles[t][p].load()) / static_cast<double>(total));
+    std::fprintf(stderr, "\n");
+  }
+}
+}  // namespace
+
+void ProfileAdd(bool f64, int phase, uint64_t cycles) {
+  static const bool registered = [] { return std::atexit(PrintProfile) == 0; }();
+  (void)registered;
+  g_phase_cycles[f64 ? 1 : 0][phase].fetch_add(cycles, std::memory_order_relaxed);
+}
+#endif
+
 }  // namespace attnprop::kernel
 
 using attnprop::kernel::BestTarget;

@@ -79,4 +79,32 @@ bool CpuSupports(const TargetImpl* impl);
 inline constexpr float kExp2MinF32 = -126.0f;
 inline constexpr double kExp2MinF64 = -1022.0;
 
+/// Instrumented timings (perf counters are not available everywhere):
+/// configured with -DATTNPROP_KERNEL_PROFILE=ON, each work item adds the TSC
+/// cycles of its phases (pack Q, scores, softmax, P V, normalise) to
+/// process-wide counters per type, printed to stderr at exit. Off by
+/// default: then the macros expand to nothing.
+enum Phase { kPhasePack, kPhaseScores, kPhaseSoftmax, kPhaseOut, kPhaseFinal, kPhaseCount };
+#ifdef ATTNPROP_KERNEL_PROFILE
+void ProfileAdd(bool f64, int phase, uint64_t cycles);
+class PhaseTimer {
+ public:
+  explicit PhaseTimer(bool f64) : f64_(f64), t0_(__builtin_ia32_rdtsc()) {}
+  void Mark(int phase) {
+    const uint64_t t = __builtin_ia32_rdtsc();
+    ProfileAdd(f64_, phase, t - t0_);
+    t0_ = t;
+  }
+
+ private:
+  bool f64_;
+  uint64_t t0_;
+};
+#define ATTNPROP_PROFILE_START(f64) ::attnprop::kernel::PhaseTimer attnprop_phase_timer(f64)
+#define ATTNPROP_PROFILE_PHASE(phase) attnprop_phase_timer.Mark(::attnprop::kernel::phase)
+#else
+#define ATTNPROP_PROFILE_START(f64)
+#define ATTNPROP_PROFILE_PHASE(phase)
+#endif
+
 }  // namespace attnprop::kernel
