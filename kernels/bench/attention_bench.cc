@@ -257,11 +257,14 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   const int peak_bits = PeakBitsFor(attnprop_kernel_target());
+  double load_start[3] = {0, 0, 0}, load_end[3] = {0, 0, 0};
+  getloadavg(load_start, 3);
   std::printf("CPU: %s; attnprop kernel target: %s (peak: %d-bit FMA, %d chains); OpenBLAS: %s, core %s\n",
               CpuModel().c_str(), attnprop_kernel_target(), peak_bits, attnprop::bench::FmaChains(peak_bits),
               openblas_get_config(), openblas_get_corename());
   Collector collector;
   benchmark::RunSpecifiedBenchmarks(&collector);
+  getloadavg(load_end, 3);
 
   // Summary: one line per configuration that ran, by wall time and by CPU time.
   double rss_kernel = 0, rss_all = 0;
@@ -304,6 +307,36 @@ int main(int argc, char** argv) {
         if (auto it = collector.gflops.find(PeakKey(kTypes[f64], bits, th)); it != collector.gflops.end())
           std::printf(" %d-bit %s %dt %.1f;", bits, kTypes[f64], th, it->second);
   std::printf("\n");
+  // The same rows as a Markdown table (the README's performance table).
+  std::printf("\nMarkdown (README): %s, kernel target %s, peak = %d-bit FMA; load average %.2f at the start, %.2f at "
+              "the end (%d CPUs)\n\n",
+              CpuModel().c_str(), attnprop_kernel_target(), peak_bits, load_start[0], load_end[0],
+              static_cast<int>(std::thread::hardware_concurrency()));
+  std::printf("| type | T | d | causal | threads | kernel GFLOP/s | baseline GFLOP/s | peak GFLOP/s | kernel/baseline | "
+              "kernel/peak | 2 threads/1 | kernel/peak by CPU time |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (int f64 = 0; f64 < 2; ++f64)
+    for (int64_t t : kT)
+      for (int64_t d : kD)
+        for (bool causal : {false, true})
+          for (int th : kThreads) {
+            auto get = [&](const std::map<std::string, double>& rates, const std::string& key) {
+              auto it = rates.find(key);
+              return it == rates.end() ? std::nan("") : it->second;
+            };
+            const double k = get(collector.gflops, Key("flash", kTypes[f64], t, d, causal, th));
+            if (std::isnan(k)) continue;
+            const double u = get(collector.gflops, Key("unfused", kTypes[f64], t, d, causal, th));
+            const double peak = get(collector.gflops, PeakKey(kTypes[f64], peak_bits, th));
+            const double k_cpu = get(collector.gflops_cpu, Key("flash", kTypes[f64], t, d, causal, th));
+            const double peak_cpu = get(collector.gflops_cpu, PeakKey(kTypes[f64], peak_bits, th));
+            char speedup[16] = "";
+            const double k1 = get(collector.gflops, Key("flash", kTypes[f64], t, d, causal, 1));
+            if (th == 2) std::snprintf(speedup, sizeof speedup, "%.2f", k / k1);
+            std::printf("| %s | %lld | %lld | %d | %d | %.1f | %.1f | %.1f | %.2f | %.2f | %s | %.2f |\n", kTypes[f64],
+                        static_cast<long long>(t), static_cast<long long>(d), causal ? 1 : 0, th, k, u, peak, k / u,
+                        k / peak, speedup, k_cpu / peak_cpu);
+          }
   std::printf("\nGFLOP/s: 4 T^2 d per head (causal: half). Peak RSS after peak+kernel runs: %.1f MiB; "
               "after the unfused baseline too: %.1f MiB (its T x T score matrix alone: %.1f MiB at T = 4096, f64).\n",
               rss_kernel, rss_all, 4096.0 * 4096.0 * 8 / (1 << 20));
