@@ -33,21 +33,7 @@ constexpr int kInvalidArgument = 1;
 constexpr int kBadConfiguration = 2;
 constexpr int kOutOfMemory = 3;
 
-bool CpuHasAvx2() {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-}
-bool CpuHasAvx512() {
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl") &&
-         __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512dq") && CpuHasAvx2();
-}
-
-const TargetImpl* BestTarget() {
-  if (CpuHasAvx512()) return &kAvx512Impl;
-  if (CpuHasAvx2()) return &kAvx2Impl;
-  return &kScalarImpl;
-}
+const TargetImpl* BestTarget();
 
 // The settings, read from the environment once, at first use.
 struct Settings {
@@ -65,10 +51,12 @@ Settings& GetSettings() {
       if (std::strcmp(name, "auto") != 0) {
         const TargetImpl* impl = FindTarget(name);
         if (impl == nullptr) {
+          std::string names;
+          for (int i = 0; i < TargetCount(); ++i) names += std::string(TargetAt(i)->name) + ", ";
           std::fprintf(stderr,
-                       "attnprop_kernel: ATTNPROP_KERNEL_TARGET=%s is not a target (scalar, avx2, avx512, "
-                       "auto); attention calls fail\n",
-                       name);
+                       "attnprop_kernel: ATTNPROP_KERNEL_TARGET=%s is not a target (%sauto); attention calls "
+                       "fail\n",
+                       name, names.c_str());
           s->target_error = true;
         } else if (!CpuSupports(impl)) {
           std::fprintf(stderr,
@@ -205,6 +193,22 @@ T ScaleAs(double x) {
   return static_cast<T>(x);
 }
 
+// scale * log2(e) in T, rounded once: the product is formed in a type wider
+// than T (double for float; long double, 64-bit significand, for double), so
+// its error is one rounding to T plus at most 2^-62 relative.
+template <class T>
+T ScaleLog2As(double scale) {
+  constexpr long double kLog2e = 1.442695040888963407359924681001892137L;
+  if constexpr (std::is_same_v<T, float>) {
+    return ScaleAs<float>(scale * static_cast<double>(kLog2e));
+  } else {
+    const long double x = static_cast<long double>(scale) * kLog2e;
+    if (std::fabs(x) > static_cast<long double>(std::numeric_limits<double>::max()))
+      return std::copysign(std::numeric_limits<double>::infinity(), scale);
+    return static_cast<double>(x);
+  }
+}
+
 // Checks the arguments; fills `p` on success.
 template <class T>
 int Validate(const attnprop_attention_args* args, Problem<T>* p) {
@@ -227,6 +231,7 @@ int Validate(const attnprop_attention_args* args, Problem<T>* p) {
                   args->d_k,
                   args->d_v,
                   ScaleAs<T>(args->scale),
+                  ScaleLog2As<T>(args->scale),
                   args->causal == 1,
                   static_cast<const T*>(args->q),
                   static_cast<const T*>(args->k),
@@ -278,19 +283,86 @@ int Attention(const attnprop_attention_args* args) {
 
 }  // namespace
 
+// The target table, generated from kernels/CMakeLists.txt: each entry's ops
+// (defined in kernel_<name>.cc) and its CPU check (compiled here, for the
+// baseline ISA).
+#define ATTNPROP_KERNEL_TARGET(name, supported) \
+  namespace name {                              \
+  extern const TargetImpl kImpl;                \
+  }
+#include "kernels/kernel_targets.inc"
+#undef ATTNPROP_KERNEL_TARGET
+
+namespace {
+
+struct TargetEntry {
+  const TargetImpl* impl;
+  bool (*supported)();
+};
+
+const TargetEntry kTargets[] = {
+#define ATTNPROP_KERNEL_TARGET(name, supported) \
+  {&name::kImpl, [] {                           \
+     __builtin_cpu_init();                      \
+     return supported;                          \
+   }},
+#include "kernels/kernel_targets.inc"
+#undef ATTNPROP_KERNEL_TARGET
+};
+
+constexpr int kTargetCount = static_cast<int>(sizeof kTargets / sizeof kTargets[0]);
+
+// The last entry this CPU supports (the table is in order of preference).
+const TargetImpl* BestTarget() {
+  for (int i = kTargetCount - 1; i > 0; --i)
+    if (kTargets[i].supported()) return kTargets[i].impl;
+  return kTargets[0].impl;
+}
+
+}  // namespace
+
+int TargetCount() { return kTargetCount; }
+
+const TargetImpl* TargetAt(int i) { return i >= 0 && i < kTargetCount ? kTargets[i].impl : nullptr; }
+
 const TargetImpl* FindTarget(const char* name) {
   if (name == nullptr) return nullptr;
-  for (const TargetImpl* impl : {&kScalarImpl, &kAvx2Impl, &kAvx512Impl})
-    if (std::strcmp(name, impl->name) == 0) return impl;
+  for (const TargetEntry& t : kTargets)
+    if (std::strcmp(name, t.impl->name) == 0) return t.impl;
   return nullptr;
 }
 
 bool CpuSupports(const TargetImpl* impl) {
-  if (impl == &kScalarImpl) return true;
-  if (impl == &kAvx2Impl) return CpuHasAvx2();
-  if (impl == &kAvx512Impl) return CpuHasAvx512();
+  for (const TargetEntry& t : kTargets)
+    if (t.impl == impl) return t.supported();
   return false;
 }
+
+#ifdef ATTNPROP_KERNEL_PROFILE
+namespace {
+std::atomic<uint64_t> g_phase_cycles[2][kPhaseCount];
+void PrintProfile() {
+  const char* names[kPhaseCount] = {"pack", "scores", "softmax", "out", "final"};
+  for (int t = 0; t < 2; ++t) {
+    uint64_t total = 0;
+    for (auto& c : g_phase_cycles[t]) total += c.load();
+    if (total == 0) continue;
+    std::fprintf(stderr, "attnprop_kernel profile %s: %.4g Gcycles (TSC);", t ? "f64" : "f32",
+                 static_cast<double>(total) * 1e-9);
+    for (int p = 0; p < kPhaseCount; ++p)
+      std::fprintf(stderr, " %s %.1f%%", names[p],
+                   100.0 * static_cast<double>(g_phase_cycles[t][p].load()) / static_cast<double>(total));
+    std::fprintf(stderr, "\n");
+  }
+}
+}  // namespace
+
+void ProfileAdd(bool f64, int phase, uint64_t cycles) {
+  static const bool registered = [] { return std::atexit(PrintProfile) == 0; }();
+  (void)registered;
+  g_phase_cycles[f64 ? 1 : 0][phase].fetch_add(cycles, std::memory_order_relaxed);
+}
+#endif
 
 }  // namespace attnprop::kernel
 
@@ -325,6 +397,13 @@ ATTNPROP_EXPORT int attnprop_kernel_target_supported(const char* name) {
   if (name != nullptr && std::strcmp(name, "auto") == 0) return 1;
   const auto* impl = FindTarget(name);
   return impl != nullptr && CpuSupports(impl) ? 1 : 0;
+}
+
+ATTNPROP_EXPORT int attnprop_kernel_target_count(void) { return attnprop::kernel::TargetCount(); }
+
+ATTNPROP_EXPORT const char* attnprop_kernel_target_name(int i) {
+  const auto* impl = attnprop::kernel::TargetAt(i);
+  return impl != nullptr ? impl->name : nullptr;
 }
 
 ATTNPROP_EXPORT int attnprop_kernel_set_threads(int n) {

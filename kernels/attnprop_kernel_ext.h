@@ -19,11 +19,18 @@
 extern "C" {
 #endif
 
-/* Chooses the path: "scalar", "avx2", "avx512", or "auto" (the best this CPU
- * supports). Returns 0 on success; nonzero, changing nothing, if the name is
- * unknown or this CPU cannot run it. */
+/* The targets this library was built with (its target table), in order of
+ * preference: attnprop_kernel_target_name(i) for 0 <= i < count (NULL
+ * outside that range), e.g. "scalar", "avx2", "avx512". "auto" is not in the
+ * list: it means the last one this CPU supports. Never reads the
+ * environment. */
+int attnprop_kernel_target_count(void);
+const char *attnprop_kernel_target_name(int i);
+/* Chooses the path: a name from the target list, or "auto" (the best this
+ * CPU supports). Returns 0 on success; nonzero, changing nothing, if the name
+ * is unknown or this CPU cannot run it. */
 int attnprop_kernel_set_target(const char *name);
-/* The active target's name ("scalar", "avx2" or "avx512"). */
+/* The active target's name (one from the target list). */
 const char *attnprop_kernel_target(void);
 /* 1 if this CPU can run the named target ("auto" included), else 0. */
 int attnprop_kernel_target_supported(const char *name);

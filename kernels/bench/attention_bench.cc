@@ -1,12 +1,18 @@
 // Benchmark of attnprop's attention kernel (Google Benchmark), in one run:
-//   peak/<type>/threads:N        the FMA peak (independent FMA chains),
+//   peak/<type>/<bits>bit/threads:N  the FMA peak per vector width this CPU has
+//                                (independent FMA chains, as many as the
+//                                width's register file holds),
 //   flash/<type>/T/d/causal/N    the kernel through the C ABI, one head,
 //   unfused/<type>/T/d/causal/N  OpenBLAS gemm (Q K^T), row softmax, gemm (P V),
 //                                computing the whole T x T matrix even when causal.
 // GFLOP/s counts 4 T^2 d flops per head, half of that when causal (for the
 // baseline too: it is credited with the useful flops only). After the runs a
-// summary prints the ratios kernel/baseline, kernel/peak, 2 threads/1 thread
-// and the peak resident memory after the kernel runs and after the baseline.
+// summary prints, per row, kernel, baseline and peak GFLOP/s and the ratios
+// kernel/baseline, kernel/peak, 2 threads/1 thread, and the peak resident
+// memory after the kernel runs and after the baseline. The peak is that of
+// the active target's vector width (avx2: 256-bit, avx512: 512-bit; any other
+// target: the widest this CPU has). The kernel runs the target
+// ATTNPROP_KERNEL_TARGET names (default: the best this CPU supports).
 // Benchmarks run in registration order (peak, kernel, baseline), so the RSS
 // recorded after the kernel runs excludes the baseline's T x T buffers.
 #include <benchmark/benchmark.h>
@@ -69,10 +75,42 @@ void SetRate(benchmark::State& state, double flops_per_iteration) {
   state.counters["maxrss_MiB"] = PeakRssMiB();
 }
 
-void BmPeak(benchmark::State& state, bool f64, int threads) {
+void BmPeak(benchmark::State& state, int bits, bool f64, int threads) {
   const int64_t iterations = 1 << 20;
-  for (auto _ : state) benchmark::DoNotOptimize(attnprop::bench::RunFmaChains(f64, iterations, threads));
-  SetRate(state, static_cast<double>(attnprop::bench::FlopsPerIteration(f64) * iterations * threads));
+  for (auto _ : state) benchmark::DoNotOptimize(attnprop::bench::RunFmaChains(bits, f64, iterations, threads));
+  SetRate(state, static_cast<double>(attnprop::bench::FlopsPerIteration(bits, f64) * iterations * threads));
+}
+
+std::string PeakKey(const char* type, int bits, int threads) {
+  return std::string("peak/") + type + "/" + std::to_string(bits) + "bit/threads:" + std::to_string(threads);
+}
+
+// The vector width of a target's FMA (the peak its rows are compared with).
+int PeakBitsFor(const char* target) {
+  if (std::strcmp(target, "avx2") == 0) return 256;
+  if (std::strcmp(target, "avx512") == 0) return 512;
+  return attnprop::bench::FmaWidthSupported(512) ? 512 : 256;
+}
+
+// The CPU's model name (/proc/cpuinfo), for the report.
+std::string CpuModel() {
+  std::FILE* f = std::fopen("/proc/cpuinfo", "r");
+  if (f == nullptr) return "unknown CPU";
+  char line[512];
+  std::string model = "unknown CPU";
+  while (std::fgets(line, sizeof line, f) != nullptr) {
+    if (std::strncmp(line, "model name", 10) == 0) {
+      const char* colon = std::strchr(line, ':');
+      if (colon != nullptr) {
+        model = colon + 1;
+        while (!model.empty() && (model.front() == ' ' || model.front() == '\t')) model.erase(0, 1);
+        while (!model.empty() && (model.back() == '\n' || model.back() == ' ')) model.pop_back();
+      }
+      break;
+    }
+  }
+  std::fclose(f);
+  return model;
 }
 
 template <class T>
@@ -191,14 +229,15 @@ int main(int argc, char** argv) {
   const int64_t kD[] = {64, 128};
   const int kThreads[] = {1, 2};
   const char* kTypes[] = {"f32", "f64"};
-  for (int f64 = 0; f64 < 2; ++f64)
-    for (int th : kThreads)
-      benchmark::RegisterBenchmark(
-          (std::string("peak/") + kTypes[f64] + "/threads:" + std::to_string(th)).c_str(),
-          [f64, th](benchmark::State& st) { BmPeak(st, f64 == 1, th); })
-          ->UseRealTime()
-          ->MeasureProcessCPUTime()
-          ->Unit(benchmark::kMillisecond);
+  for (int bits : {256, 512})
+    for (int f64 = 0; f64 < 2; ++f64)
+      for (int th : kThreads)
+        if (attnprop::bench::FmaWidthSupported(bits))
+          benchmark::RegisterBenchmark(PeakKey(kTypes[f64], bits, th).c_str(),
+                                       [bits, f64, th](benchmark::State& st) { BmPeak(st, bits, f64 == 1, th); })
+              ->UseRealTime()
+              ->MeasureProcessCPUTime()
+              ->Unit(benchmark::kMillisecond);
   for (const char* kind : {"flash", "unfused"})
     for (int f64 = 0; f64 < 2; ++f64)
       for (int64_t t : kT)
@@ -217,10 +256,15 @@ int main(int argc, char** argv) {
 
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  std::printf("attnprop kernel target: %s; OpenBLAS: %s, core %s\n", attnprop_kernel_target(), openblas_get_config(),
-              openblas_get_corename());
+  const int peak_bits = PeakBitsFor(attnprop_kernel_target());
+  double load_start[3] = {0, 0, 0}, load_end[3] = {0, 0, 0};
+  getloadavg(load_start, 3);
+  std::printf("CPU: %s; attnprop kernel target: %s (peak: %d-bit FMA, %d chains); OpenBLAS: %s, core %s\n",
+              CpuModel().c_str(), attnprop_kernel_target(), peak_bits, attnprop::bench::FmaChains(peak_bits),
+              openblas_get_config(), openblas_get_corename());
   Collector collector;
   benchmark::RunSpecifiedBenchmarks(&collector);
+  getloadavg(load_end, 3);
 
   // Summary: one line per configuration that ran, by wall time and by CPU time.
   double rss_kernel = 0, rss_all = 0;
@@ -230,8 +274,9 @@ int main(int argc, char** argv) {
   }
   for (int cpu = 0; cpu < 2; ++cpu) {
     const std::map<std::string, double>& rates = cpu ? collector.gflops_cpu : collector.gflops;
-    std::printf("\nGFLOP/s per second of %s\n", cpu ? "process CPU time (all threads; robust to a busy machine, "
-                                                       "hides idle waiting)" : "wall time");
+    std::printf("\nGFLOP/s per second of %s; target %s, peak %d-bit\n",
+                cpu ? "process CPU time (all threads; robust to a busy machine, hides idle waiting)" : "wall time",
+                attnprop_kernel_target(), peak_bits);
     std::printf("%-4s %5s %4s %6s %3s | %8s %8s %8s | %7s %7s %7s\n", "type", "T", "d", "causal", "thr",
                 "kernel", "unfused", "peak", "k/unf", "k/peak", "2t/1t");
     for (int f64 = 0; f64 < 2; ++f64)
@@ -246,7 +291,7 @@ int main(int argc, char** argv) {
               const double k = get(Key("flash", kTypes[f64], t, d, causal, th));
               if (std::isnan(k)) continue;
               const double u = get(Key("unfused", kTypes[f64], t, d, causal, th));
-              const double peak = get(std::string("peak/") + kTypes[f64] + "/threads:" + std::to_string(th));
+              const double peak = get(PeakKey(kTypes[f64], peak_bits, th));
               const double k1 = get(Key("flash", kTypes[f64], t, d, causal, 1));
               char speedup[16] = "";
               if (th == 2 && !cpu) std::snprintf(speedup, sizeof speedup, "%.2f", k / k1);
@@ -255,6 +300,43 @@ int main(int argc, char** argv) {
                           k / u, k / peak, speedup);
             }
   }
+  std::printf("\nFMA peak (GFLOP/s, wall time):");
+  for (int bits : {256, 512})
+    for (int f64 = 0; f64 < 2; ++f64)
+      for (int th : kThreads)
+        if (auto it = collector.gflops.find(PeakKey(kTypes[f64], bits, th)); it != collector.gflops.end())
+          std::printf(" %d-bit %s %dt %.1f;", bits, kTypes[f64], th, it->second);
+  std::printf("\n");
+  // The same rows as a Markdown table (the README's performance table).
+  std::printf("\nMarkdown (README): %s, kernel target %s, peak = %d-bit FMA; load average %.2f at the start, %.2f at "
+              "the end (%d CPUs)\n\n",
+              CpuModel().c_str(), attnprop_kernel_target(), peak_bits, load_start[0], load_end[0],
+              static_cast<int>(std::thread::hardware_concurrency()));
+  std::printf("| type | T | d | causal | threads | kernel GFLOP/s | baseline GFLOP/s | peak GFLOP/s | kernel/baseline | "
+              "kernel/peak | 2 threads/1 | kernel/peak by CPU time |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (int f64 = 0; f64 < 2; ++f64)
+    for (int64_t t : kT)
+      for (int64_t d : kD)
+        for (bool causal : {false, true})
+          for (int th : kThreads) {
+            auto get = [&](const std::map<std::string, double>& rates, const std::string& key) {
+              auto it = rates.find(key);
+              return it == rates.end() ? std::nan("") : it->second;
+            };
+            const double k = get(collector.gflops, Key("flash", kTypes[f64], t, d, causal, th));
+            if (std::isnan(k)) continue;
+            const double u = get(collector.gflops, Key("unfused", kTypes[f64], t, d, causal, th));
+            const double peak = get(collector.gflops, PeakKey(kTypes[f64], peak_bits, th));
+            const double k_cpu = get(collector.gflops_cpu, Key("flash", kTypes[f64], t, d, causal, th));
+            const double peak_cpu = get(collector.gflops_cpu, PeakKey(kTypes[f64], peak_bits, th));
+            char speedup[16] = "";
+            const double k1 = get(collector.gflops, Key("flash", kTypes[f64], t, d, causal, 1));
+            if (th == 2) std::snprintf(speedup, sizeof speedup, "%.2f", k / k1);
+            std::printf("| %s | %lld | %lld | %d | %d | %.1f | %.1f | %.1f | %.2f | %.2f | %s | %.2f |\n", kTypes[f64],
+                        static_cast<long long>(t), static_cast<long long>(d), causal ? 1 : 0, th, k, u, peak, k / u,
+                        k / peak, speedup, k_cpu / peak_cpu);
+          }
   std::printf("\nGFLOP/s: 4 T^2 d per head (causal: half). Peak RSS after peak+kernel runs: %.1f MiB; "
               "after the unfused baseline too: %.1f MiB (its T x T score matrix alone: %.1f MiB at T = 4096, f64).\n",
               rss_kernel, rss_all, 4096.0 * 4096.0 * 8 / (1 << 20));

@@ -102,6 +102,14 @@ int main(void) {
     CHECK(strcmp(attnprop_kernel_target(), before) == 0);
     CHECK(attnprop_kernel_target_supported("scalar") == 1);
     CHECK(attnprop_kernel_set_threads(-3) != 0);
+    /* The target list: "scalar" first, the active target among the names. */
+    CHECK(attnprop_kernel_target_count() >= 1);
+    CHECK(attnprop_kernel_target_name(0) != NULL && strcmp(attnprop_kernel_target_name(0), "scalar") == 0);
+    CHECK(attnprop_kernel_target_name(attnprop_kernel_target_count()) == NULL);
+    int listed = 0;
+    for (int i = 0; i < attnprop_kernel_target_count(); ++i)
+      listed += strcmp(attnprop_kernel_target_name(i), attnprop_kernel_target()) == 0;
+    CHECK(listed == 1);
   }
   if (failures != 0) {
     fprintf(stderr, "abi_c_test: %d check(s) failed\n", failures);

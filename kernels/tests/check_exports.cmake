@@ -13,7 +13,7 @@ endforeach()
 list(SORT _names)
 set(_want attnprop_attention_f32 attnprop_attention_f64 attnprop_kernel_abi_version
     attnprop_kernel_set_target attnprop_kernel_set_threads attnprop_kernel_target
-    attnprop_kernel_target_supported)
+    attnprop_kernel_target_count attnprop_kernel_target_name attnprop_kernel_target_supported)
 list(SORT _want)
 if(NOT "${_names}" STREQUAL "${_want}")
   message(FATAL_ERROR "exported: ${_names}\nexpected: ${_want}")

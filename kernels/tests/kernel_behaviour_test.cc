@@ -4,15 +4,20 @@
 // nothing outside out/lse is written; inputs are untouched).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <limits>
 #include <random>
+#include <string>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <vector>
 
+#include "kernels/error_model.h"
 #include "kernels/kernel_internal.h"
 #include "kernels/tests/kernel_test_util.h"
 
@@ -21,54 +26,78 @@ namespace {
 
 class BehaviourTest : public TargetTest {};
 
-// The exp each target uses (documented: relative error <= kExpErrorUnits u
-// where the result is normal; exactly 0 for -inf and NaN; exp(0) = 1).
+// The exp2 each target uses (exp2_impl.inc, written once over its ops),
+// measured: relative error <= numerics::kExpUlps u (the error model's
+// assumption) wherever the result is normal; exactly 0 below 2^kExp2Min*,
+// for -inf and for NaN; exp2(0) = 1 and exp2 of integers exact. Float: one
+// point in every 61 of all floats in [kExp2MinF32, 0] (about 18 million,
+// every binade and every last-bit pattern class); double: 4 million points
+// (uniform over the range, uniform and log-spaced near 0), against
+// long double exp2l (64-bit significand, 2^-11 u of double).
+template <class T>
+double MeasureExp2(void (*exp2)(const T*, T*, int64_t), const std::vector<T>& x) {
+  std::vector<T> y(x.size());
+  exp2(x.data(), y.data(), static_cast<int64_t>(x.size()));
+  double worst = 0;
+  for (size_t i = 0; i < x.size(); ++i) {
+    const long double ref = std::exp2(static_cast<long double>(x[i]));
+    const double err = static_cast<double>(std::fabs((static_cast<long double>(y[i]) - ref) / ref));
+    worst = std::max(worst, std::isnan(err) ? INFINITY : err);
+  }
+  return worst / numerics::UnitRoundoffOf<T>();
+}
+
 TEST_P(BehaviourTest, ExpAccuracy) {
   const kernel::TargetImpl* impl = kernel::FindTarget(GetParam());
   ASSERT_NE(impl, nullptr);
   {
-    std::vector<float> x, y;
-    for (float t = -87.0f; t <= 0.0f; t += 0.000731f) x.push_back(t);
-    x.push_back(0.0f);
-    y.resize(x.size());
-    impl->exp_f32(x.data(), y.data(), static_cast<int64_t>(x.size()));
-    double worst = 0;
-    for (size_t i = 0; i < x.size(); ++i) {
-      const long double ref = std::exp(static_cast<long double>(x[i]));
-      worst = std::max(worst, static_cast<double>(std::fabs((y[i] - ref) / ref)));
+    std::vector<float> x;
+    uint32_t lo = 0x80000000u, hi = 0;  // bit patterns of -0.0f and of kExp2MinF32
+    std::memcpy(&hi, &kernel::kExp2MinF32, sizeof hi);
+    for (uint32_t bits = lo; bits <= hi; bits += 61) {
+      float t;
+      std::memcpy(&t, &bits, sizeof t);
+      x.push_back(t);
     }
-    std::printf("[%s] exp f32: max relative error %.3g u over %zu points in [-87, 0]\n", GetParam(),
-                worst / 0x1p-24, x.size());
-    EXPECT_LE(worst, kernel::kExpErrorUnits * 0x1p-24);
-    EXPECT_EQ(y.back(), 1.0f);
+    for (int n = -126; n <= 0; ++n) x.push_back(static_cast<float>(n));
+    const double worst = MeasureExp2(impl->exp2_f32, x);
+    std::printf("[%s] exp2 f32: max relative error %.3g u over %zu points in [%g, 0]\n", GetParam(), worst,
+                x.size(), static_cast<double>(kernel::kExp2MinF32));
+    EXPECT_LE(worst, numerics::kExpUlps);
   }
   {
-    std::vector<double> x, y;
-    for (double t = -708.0; t <= 0.0; t += 0.0071) x.push_back(t);
-    for (double t = -1.0; t <= 0.0; t += 1e-5) x.push_back(t);
-    x.push_back(0.0);
-    y.resize(x.size());
-    impl->exp_f64(x.data(), y.data(), static_cast<int64_t>(x.size()));
-    double worst = 0;
-    for (size_t i = 0; i < x.size(); ++i) {
-      const long double ref = std::exp(static_cast<long double>(x[i]));
-      worst = std::max(worst, static_cast<double>(std::fabs((y[i] - ref) / ref)));
-    }
-    std::printf("[%s] exp f64: max relative error %.3g u over %zu points in [-708, 0]\n", GetParam(),
-                worst / 0x1p-53, x.size());
-    EXPECT_LE(worst, kernel::kExpErrorUnits * 0x1p-53);
-    EXPECT_EQ(y.back(), 1.0);
+    std::vector<double> x;
+    std::mt19937_64 rng(200);
+    std::uniform_real_distribution<double> whole(kernel::kExp2MinF64, 0.0), near0(-1.0, 0.0), e(-60.0, 0.0);
+    for (int i = 0; i < 2000000; ++i) x.push_back(whole(rng));
+    for (int i = 0; i < 1000000; ++i) x.push_back(near0(rng));
+    for (int i = 0; i < 1000000; ++i) x.push_back(-std::exp2(e(rng)));
+    for (int n = -1022; n <= 0; ++n) x.push_back(static_cast<double>(n));
+    const double worst = MeasureExp2(impl->exp2_f64, x);
+    std::printf("[%s] exp2 f64: max relative error %.3g u over %zu points in [%g, 0]\n", GetParam(), worst,
+                x.size(), kernel::kExp2MinF64);
+    EXPECT_LE(worst, numerics::kExpUlps);
   }
-  const float fx[3] = {-std::numeric_limits<float>::infinity(), std::nanf(""),
-                       std::nextafter(kernel::kExpFlushF32, -1000.0f)};
-  float fy[3] = {1, 1, 1};
-  impl->exp_f32(fx, fy, 3);
-  for (float e : fy) EXPECT_EQ(e, 0.0f);
-  const double dx[3] = {-std::numeric_limits<double>::infinity(), std::nan(""),
-                        std::nextafter(kernel::kExpFlushF64, -1e5)};
-  double dy[3] = {1, 1, 1};
-  impl->exp_f64(dx, dy, 3);
-  for (double e : dy) EXPECT_EQ(e, 0.0);
+  {
+    const float fx[6] = {0.0f, -1.0f, kernel::kExp2MinF32, -std::numeric_limits<float>::infinity(), std::nanf(""),
+                         std::nextafter(kernel::kExp2MinF32, -1000.0f)};
+    float fy[6] = {7, 7, 7, 1, 1, 1};
+    impl->exp2_f32(fx, fy, 6);
+    EXPECT_EQ(fy[0], 1.0f);
+    EXPECT_EQ(fy[1], 0.5f);
+    EXPECT_EQ(fy[2], std::numeric_limits<float>::min());
+    for (int i = 3; i < 6; ++i) EXPECT_EQ(fy[i], 0.0f) << "input " << fx[i];
+  }
+  {
+    const double dx[6] = {0.0, -1.0, kernel::kExp2MinF64, -std::numeric_limits<double>::infinity(), std::nan(""),
+                          std::nextafter(kernel::kExp2MinF64, -1e5)};
+    double dy[6] = {7, 7, 7, 1, 1, 1};
+    impl->exp2_f64(dx, dy, 6);
+    EXPECT_EQ(dy[0], 1.0);
+    EXPECT_EQ(dy[1], 0.5);
+    EXPECT_EQ(dy[2], std::numeric_limits<double>::min());
+    for (int i = 3; i < 6; ++i) EXPECT_EQ(dy[i], 0.0) << "input " << dx[i];
+  }
 }
 
 template <class T>
@@ -164,7 +193,8 @@ void KvCacheDecode() {
 TEST_P(BehaviourTest, F32KvCacheDecode) { KvCacheDecode<float>(); }
 TEST_P(BehaviourTest, F64KvCacheDecode) { KvCacheDecode<double>(); }
 
-// A single key: out = v and lse = fl(scale * <q, k>) exactly (p = exp(0) = 1).
+// A single key: out = v exactly (p = exp2(0) = 1, l = 1), and lse = s
+// within the error model's bound for one key (kernels/error_model.h).
 template <class T>
 void SingleKeyIsExact() {
   std::mt19937_64 rng(205);
@@ -175,9 +205,15 @@ void SingleKeyIsExact() {
     for (int64_t i = 0; i < p.t_q; ++i) {
       for (int64_t c = 0; c < p.d_v; ++c)
         EXPECT_EQ(r.out[static_cast<size_t>((b * p.t_q + i) * p.d_v + c)], p.v[static_cast<size_t>(b * p.d_v + c)]);
-      const T s = static_cast<T>(static_cast<T>(p.scale) * (p.q[static_cast<size_t>(b * p.t_q + i)] *
-                                                            p.k[static_cast<size_t>(b)]));
-      EXPECT_EQ(r.lse[static_cast<size_t>(b * p.t_q + i)], s);
+      // The entries are exact in T, their product exact in double.
+      const double s = p.scale * (static_cast<double>(p.q[static_cast<size_t>(b * p.t_q + i)]) *
+                                  static_cast<double>(p.k[static_cast<size_t>(b)]));
+      numerics::AttentionRow row;
+      row.u = numerics::UnitRoundoffOf<T>();
+      row.smax = std::fabs(s);
+      row.rescales = 0;
+      const double got = static_cast<double>(r.lse[static_cast<size_t>(b * p.t_q + i)]);
+      EXPECT_LE(std::fabs(got - s), numerics::BoundAttentionRow(row).lse) << "lse " << got << ", exact " << s;
     }
 }
 TEST_P(BehaviourTest, F32SingleKeyIsExact) { SingleKeyIsExact<float>(); }
@@ -294,11 +330,35 @@ TEST(KernelControls, VersionAndTargets) {
   EXPECT_NE(attnprop_kernel_set_target("sse9"), 0);
   EXPECT_NE(attnprop_kernel_set_target(nullptr), 0);
   EXPECT_STREQ(attnprop_kernel_target(), "scalar") << "a refused target changed the setting";
-  for (const char* name : {"avx2", "avx512"}) {
-    if (attnprop_kernel_target_supported(name) == 0) {
-      EXPECT_NE(attnprop_kernel_set_target(name), 0) << name;
+  // The target list: unique names, the first one "scalar" (runs anywhere),
+  // every supported one selectable, every other one refused.
+  const std::vector<const char*> names = TargetNames();
+  ASSERT_GE(names.size(), 1u);
+  EXPECT_STREQ(names[0], "scalar");
+  EXPECT_EQ(attnprop_kernel_target_name(-1), nullptr);
+  EXPECT_EQ(attnprop_kernel_target_name(attnprop_kernel_target_count()), nullptr);
+  for (size_t i = 0; i < names.size(); ++i) {
+    ASSERT_NE(names[i], nullptr);
+    for (size_t j = 0; j < i; ++j) EXPECT_STRNE(names[i], names[j]);
+    if (attnprop_kernel_target_supported(names[i]) == 1) {
+      EXPECT_EQ(attnprop_kernel_set_target(names[i]), 0) << names[i];
+      EXPECT_STREQ(attnprop_kernel_target(), names[i]);
+    } else {
+      EXPECT_NE(attnprop_kernel_set_target(names[i]), 0) << names[i];
     }
   }
+  // "auto" is the last supported entry.
+  ASSERT_EQ(attnprop_kernel_set_target("auto"), 0);
+  const char* best = names[0];
+  for (const char* n : names)
+    if (attnprop_kernel_target_supported(n) == 1) best = n;
+  EXPECT_STREQ(attnprop_kernel_target(), best);
+#ifdef ATTNPROP_KERNEL_TARGETS
+  // The build's list (kernels/CMakeLists.txt) is the library's.
+  std::string joined;
+  for (const char* n : names) joined += (joined.empty() ? "" : ",") + std::string(n);
+  EXPECT_EQ(joined, ATTNPROP_KERNEL_TARGETS);
+#endif
   ASSERT_EQ(attnprop_kernel_set_target("auto"), 0);
   EXPECT_NE(attnprop_kernel_set_threads(-1), 0);
   EXPECT_EQ(attnprop_kernel_set_threads(0), 0);
@@ -365,7 +425,7 @@ TEST(KernelEnvironment, UnknownTargetFailsWithMessage) {
         std::exit(CallOnce() == 0 && std::strcmp(attnprop_kernel_target(), "scalar") == 0 ? 0 : 1);
       },
       ::testing::ExitedWithCode(0), "");
-  for (const char* name : {"avx2", "avx512"}) {
+  for (const char* name : TargetNames()) {
     if (attnprop_kernel_target_supported(name) == 1) continue;
     EXPECT_EXIT(
         {

@@ -1,14 +1,16 @@
 // The kernel against the reference model: Attention<Mpfr> (model/attention.h)
 // at 128 bits on the same inputs, converted exactly, on every target the CPU
-// supports. Each comparison's tolerance is derived below from the kernel's
-// documented error (kernels/flash_impl.inc), never fitted to observations.
+// supports. Each comparison's tolerance comes from the one error model
+// (kernels/error_model.h), never fitted to observations.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <random>
+#include <type_traits>
 #include <vector>
 
+#include "kernels/error_model.h"
 #include "kernels/kernel_internal.h"
 #include "kernels/tests/kernel_test_util.h"
 #include "model/attention.h"
@@ -19,53 +21,23 @@ namespace {
 
 constexpr int kMpfrBits = 128;
 
-template <class T>
-double UnitRoundoff() {
-  return std::is_same_v<T, float> ? 0x1p-24 : 0x1p-53;
-}
-// Weights below e^kExpFlush* are flushed to 0 (see kernel_internal.h).
-template <class T>
-double TinyNormal() {
-  return std::is_same_v<T, float> ? std::exp(static_cast<double>(kernel::kExpFlushF32))
-                                  : std::exp(kernel::kExpFlushF64);
-}
-double Gamma(double n, double u) { return n * u / (1 - n * u); }
-
 struct Worst {
   double out_ratio = 0;  // max observed error / tolerance
   double lse_ratio = 0;
   double max_abs_score = 0;
 };
 
-// Compares one kernel result with the model on every batch item.
-//
-// Tolerance for out_ic (u = unit roundoff of T, n = d_k, nb = key blocks):
-//   score error   E_i  = gamma_{n+2} |scale| max_j sum_l |q_il k_jl|
-//                        (FMA or mul+add chain over l, scale rounded to T,
-//                         one product);
-//   exp arguments       4 u S_i, S_i = max_j |s_ij| (x = s - m rounds with
-//                        error <= u|x| <= 2 u S_i; the rescale arguments
-//                        m_old - m_new telescope to <= 2 S_i in total);
-//   exp evaluations     (nb + 1) kExpErrorUnits u (one exp per weight plus
-//                        one rescale factor per later block);
-//   so each unnormalised weight is off by a factor within exp(+-rho_i),
-//   rho_i = E_i + 4 u S_i + 1.01 (nb + 1) kExpErrorUnits u, and each
-//   normalised weight w_ij by a factor within exp(+-2 rho_i);
-//   sums of l and O: gamma_{t_k + nb} each (t_k terms, nb rescales), plus
-//   one division: b_i = gamma_{2 (t_k + nb) + 1};
-//   flushing of weights below t = e^kExpFlush*: <= 2 t_k t max_j |v_jc|.
-//   |out - ref| <= (a + b + a b) sum_j w_ij |v_jc| + 2 t_k t max_j |v_jc|,
-//   a = expm1(2 rho_i).
-// Tolerance for lse_i: rho_i + gamma_{t_k + nb + 1} (sum of positive terms,
-//   |log(1+d)| <= d/(1-d)) + 2 u log(t_k + 1) (log of l <= t_k, <= 1 ulp)
-//   + 2 u |lse_i| (the final addition) + 2 t_k t.
+// Compares one kernel result with the model on every batch item, each
+// element within the error model's bound (kernels/error_model.h: derivation
+// there) for this target: u of T, R = ceil(t_k / block_k) - 1 rescales (the
+// target's key block), lambda = the smallest normal (exp2 flushes below it).
+//   |out_ic - out*_ic| <= rho_i sum_j a*_ij |v_jc| + 2 t_k lambda max_j |v_jc|,
+//   |lse_i - lse*_i|   <= delta_i + 2 gamma_n.
 template <class T>
 Worst ExpectMatchesModel(const Problem<T>& p, const Result<T>& r, const char* what) {
   Worst worst;
-  const double u = UnitRoundoff<T>();
-  const double tiny = TinyNormal<T>();
-  const double nb = std::ceil(static_cast<double>(p.t_k) / static_cast<double>(kernel::kBlockK));
-  const double e_exp = kernel::kExpErrorUnits * u;
+  const kernel::TargetImpl* impl = kernel::FindTarget(attnprop_kernel_target());
+  const double block_k = static_cast<double>(std::is_same_v<T, float> ? impl->block_k_f32 : impl->block_k_f64);
   const double t_k = static_cast<double>(p.t_k);
   for (int64_t b = 0; b < p.batch; ++b) {
     Mat<Mpfr> q(p.t_q, p.d_k), k(p.t_k, p.d_k), v(p.t_k, p.d_v);
@@ -100,17 +72,22 @@ Worst ExpectMatchesModel(const Problem<T>& p, const Result<T>& r, const char* wh
         max_s = std::max(max_s, std::fabs(p.scale * s));
       }
       worst.max_abs_score = std::max(worst.max_abs_score, max_s);
-      const double n = static_cast<double>(p.d_k);
-      const double rho = Gamma(n + 2, u) * std::fabs(p.scale) * max_a + 4 * u * max_s + 1.01 * (nb + 1) * e_exp;
-      const double a = std::expm1(2 * rho);
-      const double bsum = Gamma(2 * (t_k + nb) + 1, u);
+      numerics::AttentionRow model;
+      model.u = numerics::UnitRoundoffOf<T>();
+      model.d_k = static_cast<double>(p.d_k);
+      model.t_k = t_k;
+      // max_a is summed in double (relative error ~1e-16, far below the bound's terms).
+      model.smax = std::fabs(p.scale) * max_a * (1 + 1e-12);
+      model.lambda = numerics::MinNormalOf<T>();
+      model.rescales = std::ceil(t_k / block_k) - 1;
+      const numerics::AttentionRowBound bound = numerics::BoundAttentionRow(model);
       for (int64_t c = 0; c < p.d_v; ++c) {
         double m = 0, vmax = 0;
         for (int64_t j = 0; j < p.t_k; ++j) {
           m += ToDouble(ref.weights(i, j)) * std::fabs(ToDouble(v(j, c)));
           vmax = std::max(vmax, std::fabs(ToDouble(v(j, c))));
         }
-        const double tol = (a + bsum + a * bsum) * m + 2 * t_k * tiny * vmax;
+        const double tol = numerics::AttentionOutBound(bound, m * (1 + 1e-12), vmax);
         const T got = r.out[row * static_cast<size_t>(p.d_v) + static_cast<size_t>(c)];
         const double err = ToDouble(Mpfr(abs(Mpfr(got) - ref.out(i, c))));
         const double ratio = err / tol;
@@ -119,8 +96,7 @@ Worst ExpectMatchesModel(const Problem<T>& p, const Result<T>& r, const char* wh
                             << ", model " << ToDouble(ref.out(i, c)) << ", |s| <= " << max_s;
       }
       const double lse_ref = ToDouble(ref.lse[i]);
-      const double lse_tol = rho + Gamma(t_k + nb + 1, u) + 2 * u * std::log(t_k + 1) +
-                             2 * u * std::fabs(lse_ref) + 2 * t_k * tiny;
+      const double lse_tol = bound.lse;
       const double lse_err = ToDouble(Mpfr(abs(Mpfr(r.lse[row]) - ref.lse[i])));
       worst.lse_ratio = std::max(worst.lse_ratio, std::isnan(lse_err) ? INFINITY : lse_err / lse_tol);
       EXPECT_LE(lse_err, lse_tol) << what << ": lse(" << i << ") of batch " << b << " = " << r.lse[row]
@@ -135,8 +111,8 @@ struct Shape {
 };
 
 // Block and vector tails: widths around 1, 4, 8 and 16 lanes, lengths around
-// the key block and the query block (kBlockK = kBlockQ = 64 at present;
-// the shapes also straddle 48 and 128).
+// the key blocks and the query block (kBlockQ = 64; each target's kBlockK is
+// 64 or 128 at present; the shapes also straddle 48 and 128).
 const Shape kShapes[] = {
     {1, 1, 1, 1, 1},    {1, 3, 5, 7, 9},    {2, 5, 17, 8, 16},  {1, 17, 47, 16, 17},
     {1, 48, 48, 15, 8}, {1, 49, 49, 17, 31}, {1, 63, 50, 9, 33}, {1, 65, 97, 4, 3},

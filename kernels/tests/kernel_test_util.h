@@ -102,6 +102,14 @@ bool SameBytes(const std::vector<T>& a, const std::vector<T>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
 }
 
+/// The library's target list (attnprop_kernel_target_count/_name: the target
+/// table in kernels/CMakeLists.txt), supported here or not.
+inline std::vector<const char*> TargetNames() {
+  std::vector<const char*> names;
+  for (int i = 0; i < attnprop_kernel_target_count(); ++i) names.push_back(attnprop_kernel_target_name(i));
+  return names;
+}
+
 /// Every test of the kernel's numerics runs once per target; a target this
 /// CPU cannot run is skipped (and says so), never passed.
 class TargetTest : public ::testing::TestWithParam<const char*> {
@@ -129,7 +137,7 @@ class KernelBanner : public ::testing::Environment {
     const char* env = std::getenv("ATTNPROP_KERNEL_TARGET");
     std::printf("attnprop kernel: ABI %d, ATTNPROP_KERNEL_TARGET=%s; this CPU runs:", attnprop_kernel_abi_version(),
                 env != nullptr ? env : "(unset: best supported)");
-    for (const char* t : {"scalar", "avx2", "avx512"})
+    for (const char* t : TargetNames())
       if (attnprop_kernel_target_supported(t) == 1) std::printf(" %s", t);
     std::printf("\n");
   }
@@ -138,8 +146,9 @@ inline ::testing::Environment* const kKernelBanner = ::testing::AddGlobalTestEnv
 
 inline std::string TargetName(const ::testing::TestParamInfo<const char*>& info) { return info.param; }
 
+/// Instantiates Suite once per entry of the target list (names end in /<target>).
 #define ATTNPROP_INSTANTIATE_TARGETS(Suite)                                                          \
-  INSTANTIATE_TEST_SUITE_P(Targets, Suite, ::testing::Values("scalar", "avx2", "avx512"), \
+  INSTANTIATE_TEST_SUITE_P(Targets, Suite, ::testing::ValuesIn(::attnprop::kernel_test::TargetNames()), \
                            ::attnprop::kernel_test::TargetName)
 
 }  // namespace attnprop::kernel_test

@@ -6,15 +6,9 @@
 #include <cstdio>
 #include <exception>
 
+#include "kernels/error_model.h"
+
 namespace attnprop::ksuite {
-namespace {
-
-/// The accuracy assumed of an exp (and of a log, for lse), in units of u.
-/// glibc's expf/exp are within 0.51 ulp; vectorised exps are usually within
-/// 1-3 ulp. A "crude" exp (worse than this) is a bug.
-constexpr double kExpUlps = 4;
-
-}  // namespace
 
 std::vector<AttentionResult<Mpfr>> Reference(const Operator& op, const Problem& p) {
   // The MPFR model's own outputs are compared against twice its precision.
@@ -28,32 +22,9 @@ std::vector<AttentionResult<Mpfr>> Reference(const Operator& op, const Problem& 
   return r;
 }
 
-// The error analysis (u = unit roundoff of the arithmetic, gamma_n = nu/(1-nu)).
-//  Scores: s^_ij = fl(c <q_i,k_j>) with the scale itself rounded to the
-//    dtype: |s^ - s| <= gamma_{d_k+2} |c| sum_l |q_il k_jl| =: E (any
-//    summation order, with or without FMA).
-//  Exponents: s^_j - m^ (m = row max) rounds with error <= u |s_j - m|
-//    <= 2u smax; an online softmax's rescale exponents telescope to the same
-//    range (<= 2u smax in all); a base-2 formulation (scores times log2 e,
-//    then exp2) adds one rounding of each exponent (<= 2u smax); lse = m +
-//    ln Z rounds by u (smax + ln t_k), and ln (within kExpUlps) by
-//    kExpUlps u ln t_k. delta = E + u (8 smax + (kExpUlps + 1)(ln t_k + 1)),
-//    with smax <= |c| max_j sum_l |q_il k_jl|.
-//  Weights: softmax(s + e)_j / softmax(s)_j = exp(e_j - (lse(s+e) - lse(s)))
-//    lies within exp(+-2 max|e|), so score and exponent errors give a factor
-//    exp(2 delta). Each term then carries its own exp (kExpUlps u), a chain
-//    of at most t_k rescale factors ((kExpUlps + 1) u each), the product with
-//    v (u); numerator and denominator sums of t_k terms (gamma_{t_k}), the
-//    division (u): n = (kExpUlps + 2) t_k + kExpUlps + 4 roundings bound the
-//    relative error of numerator and denominator, each (1 + gamma_n).
-//    rho = exp(2 delta) (1 + gamma_n)^2 - 1 bounds each weight relative to
-//    the exact weight, hence |out^ - out*| <= rho sum_j a_j |v_j|.
-//  Underflow: a weight below lambda (smallest normal) may come out as 0 or
-//    subnormal: absolute error <= 2 lambda per weight, 2 t_k lambda max|v|.
-//  lse: |lse^ - lse| <= delta + |ln(1 + gamma_n)| + ... <= delta + 2 gamma_n.
+// The generic error model (R = t_k rescales, an exp within
+// numerics::kExpUlps ulp): kernels/error_model.h has the derivation.
 RowBound BoundForRow(const Problem& p, const Operator& op, int64_t b, int64_t i) {
-  const double u = op.UnitRoundoff();
-  const double c = std::fabs(p.scale.ToDouble());
   double mag = 0;
   for (int64_t j = 0; j < p.t_k; ++j) {
     if (!p.Visible(i, j)) continue;
@@ -64,15 +35,18 @@ RowBound BoundForRow(const Problem& p, const Operator& op, int64_t b, int64_t i)
   }
   // Computed in double: its own rounding (~1e-16 relative) is far below any of these terms.
   mag *= 1 + 1e-12;
-  const double tk = static_cast<double>(p.t_k);
+  numerics::AttentionRow row;
+  row.u = op.UnitRoundoff();
+  row.d_k = static_cast<double>(p.d_k);
+  row.t_k = static_cast<double>(p.t_k);
+  row.smax = std::fabs(p.scale.ToDouble()) * mag;
+  row.lambda = op.MinNormal();
+  const numerics::AttentionRowBound bound = numerics::BoundAttentionRow(row);
   RowBound r;
-  const double smax = c * mag;
-  r.delta = Gamma(static_cast<double>(p.d_k + 2), u) * smax + u * (8 * smax + (kExpUlps + 1) * (std::log(tk) + 1));
-  const double g = Gamma((kExpUlps + 2) * tk + kExpUlps + 4, u);
-  // exp(2 delta)(1 + g)^2 - 1, without cancellation (u may be 2^-257: MPFR).
-  r.rho = std::expm1(2 * r.delta + 2 * std::log1p(g));
-  r.lse = r.delta + 2 * g;
-  r.underflow = 2 * tk * op.MinNormal();
+  r.delta = bound.delta;
+  r.rho = bound.rho;
+  r.lse = bound.lse;
+  r.underflow = bound.underflow;
   return r;
 }
 

@@ -54,7 +54,9 @@ Operator KernelOperator(DType t) {
 
 std::vector<KernelInstance> OwnKernelInstances() {
   std::vector<KernelInstance> out;
-  for (const char* target : {"scalar", "avx2", "avx512"}) {
+  // The library's target list (the target table in kernels/CMakeLists.txt).
+  for (int t = 0; t < attnprop_kernel_target_count(); ++t) {
+    const char* target = attnprop_kernel_target_name(t);
     KernelInstance k;
     k.suffix = std::string("@") + target;
     k.description = std::string("attnprop kernel (") + target + ")";
