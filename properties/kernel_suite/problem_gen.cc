@@ -101,6 +101,11 @@ bool ProblemHolds(DType t, const ShapeSpec& s, const Case& c) {
   if (!EntriesFit(t, q) || !EntriesFit(t, k) || !EntriesFit(t, v)) return false;
   const double qk_max = t == DType::kF32 ? 0x1p30 : 0x1p250, v_max = t == DType::kF32 ? 0x1p100 : 0x1p1000;
   if (!hyp::AllWithin(q, qk_max) || !hyp::AllWithin(k, qk_max) || !hyp::AllWithin(v, v_max)) return false;
+  // |scale <q_i, k_j>| <= 2^20: the accuracy model's bounds (accuracy.h)
+  // exponentiate score errors and become NaN far beyond (the generator's
+  // scores stay below 2^17: scale <= 1, entries <= 64 (+16 for a shift),
+  // d_k <= 20).
+  if (!hyp::ScoresWithin(q, k, scale.ToDouble(), 0x1p20)) return false;
   if (s.identity_v) {
     if (d_v < t_k) return false;
     for (int64_t b = 0; b < batch; ++b)

@@ -51,8 +51,10 @@ rc::Gen<Case> ProblemGen(InputKind in, ShapeSpec s);
 /// (2^250 for f64) and |V| entries <= 2^100 (2^1000), so that the scores
 /// scale <q_i, k_j> (at most d_k 2^60) and the outputs stay finite in the
 /// storage type; beyond them the kernel's float arithmetic overflows, which
-/// the accuracy model (accuracy.h) does not cover. The generators draw
-/// entries of magnitude <= 64.
+/// the accuracy model (accuracy.h) does not cover; and |scale <q_i, k_j>|
+/// <= 2^20, beyond which the accuracy bounds (which exponentiate score
+/// errors) are NaN. The generators draw entries of magnitude <= 64 and
+/// scores below 2^17.
 bool ProblemHolds(DType t, const ShapeSpec& s, const Case& c);
 
 /// Whether a matrix's entries are exactly representable in t and finite.

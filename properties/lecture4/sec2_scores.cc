@@ -55,7 +55,8 @@ rc::Gen<Case> ProjectionCase() {
 
 /// Both claims of Prop 2.4 share the projections' hypotheses and cases.
 struct ProjectionFamily {
-  // X (T x d), W_Q, W_K (d x d_k), T, d, d_k >= 1, finite entries and scale.
+  // X (T x d), W_Q, W_K (d x d_k), T, d, d_k >= 1, finite entries, scale
+  // c > 0 (the claim's 1/sqrt(d_k); the bound is written with c, not |c|).
   // Domain (double, MPFR; rationals are exact): |entries| <= 2^200 and
   // nonzero |entries| >= 2^-200, |scale| in [2^-100, 2^100] (or 0): every
   // product of four entries and the scale stays in double's normal range,
@@ -71,7 +72,7 @@ struct ProjectionFamily {
         if (e.ToDouble() != 0 && std::fabs(e.ToDouble()) < 0x1p-200) return false;
     }
     const double cs = std::fabs(scale.ToDouble());
-    return hyp::Finite(scale) && (cs == 0 || (cs >= 0x1p-100 && cs <= 0x1p100));
+    return hyp::Finite(scale) && scale.ToDouble() > 0 && cs >= 0x1p-100 && cs <= 0x1p100;
   }
   template <class S>
   static rc::Gen<Case> Hypotheses() {

@@ -277,8 +277,9 @@ struct GibbsFamily {
   // finite. Domain: the "iff" certification needs a = p or ||a - p||_1 >=
   // 1/48^2 (then KL >= 9e-8 by Pinsker, above the rounding bound; the
   // generator's grid w/sum w, w in 0..8, T <= 6, guarantees it); and
-  // |s_j| / tau <= 700, so Z = sum_j e^{s_j/tau} (summed without a shift)
-  // is a finite double.
+  // |s_j| / tau <= 350, so Z = sum_j e^{s_j/tau} (summed without a shift)
+  // is a finite double and no p_j = softmax(s/tau)_j underflows (the
+  // identity's log(a_j/p_j) needs p_j > 0 in double: spread <= 700).
   static bool HypothesesHold(const Case& c) {
     const ExactMatrix &a = c.GetMatrix("a"), &p = c.GetMatrix("p"), &s = c.GetMatrix("s");
     const Exact& tau = c.GetScalar("tau");
@@ -292,7 +293,7 @@ struct GibbsFamily {
       if (aj < 0 || !(pj > 0)) return false;
       sa += aj, sp += pj;
       l1 += aj > pj ? attnprop::Rational(aj - pj) : attnprop::Rational(pj - aj);
-      if (std::fabs(s(j, 0).ToDouble()) / tau.ToDouble() > 700) return false;
+      if (std::fabs(s(j, 0).ToDouble()) / tau.ToDouble() > 350) return false;
     }
     if (sa != 1 || sp != 1) return false;
     return a == p || l1 * 2304 >= 1;
