@@ -9,6 +9,7 @@
 #include <numeric>
 
 #include "generators/scalars.h"
+#include "properties/framework/hypotheses_checks.h"
 #include "properties/kernel_suite/accuracy.h"
 #include "properties/kernel_suite/attention_claims.h"
 #include "properties/kernel_suite/kernel_backend.h"
@@ -57,7 +58,7 @@ Tolerance Pair(const char* metric, const Tolerance& base) {
 const Tolerance kHullTolerance{
     "distance of out_ic outside [min_j v_jc, max_j v_jc]", "rho_i sum_j a*_ij |v_jc| + 2 t_k lambda max_j |v_jc|",
     "the exact out_i is a convex combination of the visible v_j; the computed one is within the output "
-    "bound of it (see |out - out*|)"};
+    "bound of it (see |out - out*|)", MetricKind::kClaim};
 
 /// out_ic within [min_j v_jc, max_j v_jc] over the visible keys, up to the
 /// output's error bound.
@@ -133,6 +134,7 @@ struct HullFamily : AttentionClaim<Derived> {
 struct ConvexHull : HullFamily<ConvexHull> {
   static constexpr const char* kId = "lecture4.prop3.1.convex_hull";
   static rc::Gen<Case> Gen(InputKind in) { return ProblemGen(in, Shape(CausalKind::kNo)); }
+  static bool Holds(InputKind in, const Case& c) { return ProblemHolds(in.dtype, Shape(CausalKind::kNo), c); }
 };
 ATTNPROP_REGISTER(ConvexHull, double, Mpfr, KernelF32, KernelF64);
 
@@ -140,6 +142,7 @@ ATTNPROP_REGISTER(ConvexHull, double, Mpfr, KernelF32, KernelF64);
 struct PrefixConvexHull : HullFamily<PrefixConvexHull> {
   static constexpr const char* kId = "lecture4.sec4.prefix_convex_hull";
   static rc::Gen<Case> Gen(InputKind in) { return ProblemGen(in, Shape(CausalKind::kYes)); }
+  static bool Holds(InputKind in, const Case& c) { return ProblemHolds(in.dtype, Shape(CausalKind::kYes), c); }
 };
 ATTNPROP_REGISTER(PrefixConvexHull, double, Mpfr, KernelF32, KernelF64);
 
@@ -149,6 +152,9 @@ struct CausalLowerTriangular : AttentionClaim<CausalLowerTriangular> {
   static constexpr const char* kId = "lecture4.def4.1.causal_lower_triangular_row_stochastic";
   static std::vector<Tolerance> Tolerances() { return {kWeightSumTolerance}; }
   static rc::Gen<Case> Gen(InputKind in) { return ProblemGen(in, Shape(CausalKind::kYes, Lengths::kAny, true)); }
+  static bool Holds(InputKind in, const Case& c) {
+    return ProblemHolds(in.dtype, Shape(CausalKind::kYes, Lengths::kAny, true), c);
+  }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
     const CallResult r = Call(op, p);
@@ -179,6 +185,9 @@ struct CausalPositiveOnPrefix : AttentionClaim<CausalPositiveOnPrefix> {
   static constexpr const char* kId = "lecture4.def4.1.causal_positive_on_prefix";
   static std::vector<Tolerance> Tolerances() { return {}; }
   static rc::Gen<Case> Gen(InputKind in) { return ProblemGen(in, Shape(CausalKind::kYes, Lengths::kAny, true)); }
+  static bool Holds(InputKind in, const Case& c) {
+    return ProblemHolds(in.dtype, Shape(CausalKind::kYes, Lengths::kAny, true), c);
+  }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
     const CallResult r = Call(op, p);
@@ -221,6 +230,21 @@ struct CausalIndependence : AttentionClaim<CausalIndependence> {
           gen::Matrix(p.k.rows, p.k.cols, EntryGen(t, 16)), gen::Matrix(p.v.rows, p.v.cols, EntryGen(t, 16)));
     });
   }
+  // The causal problem (t_k >= 2), 0 <= cut <= t_k - 2 (a nonempty future),
+  // and Q2, K2, V2 of the shapes of Q, K, V, entries as the problem's.
+  static bool Holds(InputKind in, const Case& c) {
+    ShapeSpec s;
+    s.causal = CausalKind::kYes;
+    s.min_t_k = 2;
+    if (!ProblemHolds(in.dtype, s, c)) return false;
+    const Problem p = Problem::FromCase(c);
+    const int64_t cut = c.GetInt("cut");
+    const ExactMatrix &q2 = c.GetMatrix("Q2"), &k2 = c.GetMatrix("K2"), &v2 = c.GetMatrix("V2");
+    Case swapped = c;
+    swapped.Matrix("Q", q2).Matrix("K", k2).Matrix("V", v2);
+    return cut >= 0 && cut <= p.t_k - 2 && q2.rows == p.q.rows && q2.cols == p.q.cols && k2.rows == p.k.rows &&
+           k2.cols == p.k.cols && v2.rows == p.v.rows && v2.cols == p.v.cols && ProblemHolds(in.dtype, s, swapped);
+  }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
     RC_PRE(p.t_k >= 2);
@@ -258,6 +282,9 @@ struct FirstRowOnehot : AttentionClaim<FirstRowOnehot> {
   static constexpr const char* kId = "lecture4.sec9.2.first_row_onehot";
   static std::vector<Tolerance> Tolerances() { return {}; }
   static rc::Gen<Case> Gen(InputKind in) { return ProblemGen(in, Shape(CausalKind::kYes, Lengths::kEqual, true)); }
+  static bool Holds(InputKind in, const Case& c) {
+    return ProblemHolds(in.dtype, Shape(CausalKind::kYes, Lengths::kEqual, true), c);
+  }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
     const CallResult r = Call(op, p);
@@ -288,6 +315,25 @@ struct ShiftInvariance : AttentionClaim<ShiftInvariance> {
         return out.Matrix("u", std::move(u));
       });
     });
+  }
+  // Any problem, u (1 x d_k) of the entries' kind, and K + 1 u^T exact in
+  // the storage type (the check forms it in double and stores it: a rounded
+  // shift would not be the claim's shift), within the problem's domain.
+  static bool Holds(InputKind in, const Case& c) {
+    if (!ProblemHolds(in.dtype, ShapeSpec{}, c)) return false;
+    const Problem p = Problem::FromCase(c);
+    const ExactMatrix& u = c.GetMatrix("u");
+    if (u.rows != 1 || u.cols != p.d_k || !EntriesFit(in.dtype, u)) return false;
+    ExactMatrix shifted = p.k;
+    for (int64_t j = 0; j < p.k.rows; ++j)
+      for (int64_t l = 0; l < p.d_k; ++l) {
+        const double a = p.k(j, l).ToDouble(), b = u(0, l).ToDouble(), sum = a + b;
+        if (sum - a != b || sum - b != a) return false;  // the double sum is inexact
+        shifted(j, l) = sum;
+      }
+    Case moved = c;
+    moved.Matrix("K", shifted);
+    return ProblemHolds(in.dtype, ShapeSpec{}, moved);
   }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
@@ -345,6 +391,21 @@ struct PermutationEquivariance : AttentionClaim<PermutationEquivariance> {
           });
     });
   }
+  // An unmasked problem with t_q = t_k, and perm (1 x t_q) a permutation of
+  // 0..t_q-1 (integer entries, each once).
+  static bool Holds(InputKind in, const Case& c) {
+    if (!ProblemHolds(in.dtype, Shape(CausalKind::kNo, Lengths::kEqual), c)) return false;
+    const Problem p = Problem::FromCase(c);
+    const ExactMatrix& pm = c.GetMatrix("perm");
+    if (pm.rows != 1 || pm.cols != p.t_q || !hyp::AllFinite(pm)) return false;
+    std::vector<bool> seen(static_cast<size_t>(p.t_q), false);
+    for (const Exact& e : pm.data) {
+      const double d = e.ToDouble();
+      if (d != std::floor(d) || d < 0 || d >= static_cast<double>(p.t_q) || seen[static_cast<size_t>(d)]) return false;
+      seen[static_cast<size_t>(d)] = true;
+    }
+    return true;
+  }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
     const ExactMatrix& pm = c.GetMatrix("perm");
@@ -401,6 +462,15 @@ struct StreamingSoftmax : AttentionClaim<StreamingSoftmax> {
         return out.Int("blocks", blocks);
       });
     });
+  }
+  // An unmasked problem with t_k >= 2 and 2 <= blocks <= 4 (as drawn; the
+  // check splits into min(blocks, t_k) blocks).
+  static bool Holds(InputKind in, const Case& c) {
+    ShapeSpec s;
+    s.causal = CausalKind::kNo;
+    s.min_t_k = 2;
+    const int64_t blocks = c.GetInt("blocks");
+    return ProblemHolds(in.dtype, s, c) && blocks >= 2 && blocks <= 4;
   }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
@@ -473,6 +543,14 @@ struct KvCache : AttentionClaim<KvCache> {
       });
     });
   }
+  // A causal problem with t_q = t_k, 1 <= prefix <= t_k, 1 <= new_queries
+  // <= prefix.
+  static bool Holds(InputKind in, const Case& c) {
+    if (!ProblemHolds(in.dtype, Shape(CausalKind::kYes, Lengths::kEqual), c)) return false;
+    const Problem p = Problem::FromCase(c);
+    const int64_t prefix = c.GetInt("prefix"), m = c.GetInt("new_queries");
+    return prefix >= 1 && prefix <= p.t_k && m >= 1 && m <= prefix;
+  }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
     const int64_t prefix = c.GetInt("prefix"), m = c.GetInt("new_queries");
@@ -509,6 +587,7 @@ struct NadarayaWatson : AttentionClaim<NadarayaWatson> {
   static constexpr const char* kId = "lecture4.prop7.2.nadaraya_watson_form";
   static std::vector<Tolerance> Tolerances() { return {kOutTolerance}; }
   static rc::Gen<Case> Gen(InputKind in) { return ProblemGen(in, ShapeSpec{}); }
+  static bool Holds(InputKind in, const Case& c) { return ProblemHolds(in.dtype, ShapeSpec{}, c); }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
     const CallResult r = Call(op, p);

@@ -27,6 +27,7 @@ template <class Derived>
 struct Contract : AttentionClaim<Derived> {
   static std::vector<Tolerance> Tolerances() { return {}; }
   static rc::Gen<Case> Gen(InputKind in) { return ProblemGen(in, Shape(CausalKind::kEither)); }
+  static bool Holds(InputKind in, const Case& c) { return ProblemHolds(in.dtype, Shape(CausalKind::kEither), c); }
 };
 
 /// A contract property that holds the outputs to their bounds.
@@ -50,6 +51,12 @@ struct ArgumentValidation : Contract<ArgumentValidation> {
       });
     });
   }
+  // Any valid problem (the generator's small sizes are a cost limit, not a
+  // hypothesis) and 1 <= mutation < kCount (0 is the unmutated call).
+  static bool Holds(InputKind in, const Case& c) {
+    const int64_t m = c.GetInt("mutation");
+    return ProblemHolds(in.dtype, ShapeSpec{}, c) && m >= 1 && m < static_cast<int64_t>(Mutation::kCount);
+  }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
     CallSpec spec;
@@ -69,6 +76,9 @@ ATTNPROP_REGISTER(ArgumentValidation, KernelF32, KernelF64);
 struct EmptyRows : Contract<EmptyRows> {
   static constexpr const char* kId = "abi.empty_rows";
   static rc::Gen<Case> Gen(InputKind in) { return ProblemGen(in, Shape(CausalKind::kYes, Lengths::kQueriesMore)); }
+  static bool Holds(InputKind in, const Case& c) {
+    return ProblemHolds(in.dtype, Shape(CausalKind::kYes, Lengths::kQueriesMore), c);
+  }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
     const CallResult r = Call(op, p);
@@ -127,6 +137,22 @@ struct BatchIndependence : AccuracyContract<BatchIndependence> {
           gen::Matrix(p.v.rows, p.v.cols, EntryGen(t, 16)));
     });
   }
+  // batch >= 2, t_q != t_k, and Q2, K2, V2 of the shapes of Q, K, V with
+  // entries as the problem's (the changed problem is a problem too).
+  static bool Holds(InputKind in, const Case& c) {
+    ShapeSpec s;
+    s.min_batch_2 = true;
+    s.lengths = Lengths::kUnequal;
+    if (!ProblemHolds(in.dtype, s, c)) return false;
+    const ExactMatrix &q = c.GetMatrix("Q"), &k = c.GetMatrix("K"), &v = c.GetMatrix("V");
+    const ExactMatrix &q2 = c.GetMatrix("Q2"), &k2 = c.GetMatrix("K2"), &v2 = c.GetMatrix("V2");
+    if (q2.rows != q.rows || q2.cols != q.cols || k2.rows != k.rows || k2.cols != k.cols || v2.rows != v.rows ||
+        v2.cols != v.cols)
+      return false;
+    Case other = c;
+    other.Matrix("Q", q2).Matrix("K", k2).Matrix("V", v2);
+    return ProblemHolds(in.dtype, s, other);
+  }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
     Accuracy(op, p, {}, "batched call");
@@ -158,6 +184,11 @@ struct DkNeDv : AccuracyContract<DkNeDv> {
     s.dk_ne_dv = true;
     return ProblemGen(in, s);
   }
+  static bool Holds(InputKind in, const Case& c) {
+    ShapeSpec s = Shape(CausalKind::kEither);
+    s.dk_ne_dv = true;
+    return ProblemHolds(in.dtype, s, c);
+  }
   static void Check(const Operator& op, const Case& c) { Accuracy(op, Problem::FromCase(c), {}, "call"); }
 };
 ATTNPROP_REGISTER(DkNeDv, KernelF32, KernelF64);
@@ -166,6 +197,9 @@ ATTNPROP_REGISTER(DkNeDv, KernelF32, KernelF64);
 struct TqNeTk : AccuracyContract<TqNeTk> {
   static constexpr const char* kId = "abi.tq_ne_tk";
   static rc::Gen<Case> Gen(InputKind in) { return ProblemGen(in, Shape(CausalKind::kEither, Lengths::kUnequal)); }
+  static bool Holds(InputKind in, const Case& c) {
+    return ProblemHolds(in.dtype, Shape(CausalKind::kEither, Lengths::kUnequal), c);
+  }
   static void Check(const Operator& op, const Case& c) { Accuracy(op, Problem::FromCase(c), {}, "call"); }
 };
 ATTNPROP_REGISTER(TqNeTk, KernelF32, KernelF64);

@@ -14,6 +14,7 @@
 //   static std::vector<Tolerance> Tolerances();
 //   static rc::Gen<Case> Gen(InputKind in);                 // the hypotheses
 //   static void Check(const Operator& op, const Case& c);   // the conclusion
+//   static bool Holds(InputKind in, const Case& c);         // HypothesesHold
 // Check calls Call(op, problem) for outputs and compares them with
 // Reference(op, problem) within the bounds of accuracy.h; it never asks
 // which backend it runs in.
@@ -91,6 +92,13 @@ struct AttentionClaim {
   template <class S>
   static void Conclusion(const Case& c) {
     Derived::Check(OperatorFor<S>(), c);
+  }
+  /// The claim's hypotheses on a case, in the backend's storage type:
+  /// Derived::Holds(in, c) (ProblemHolds of its shape class, problem_gen.h,
+  /// and its own fields).
+  template <class S>
+  static bool HypothesesHold(const Case& c) {
+    return Derived::Holds(InputKindOf<S>(), c);
   }
 };
 

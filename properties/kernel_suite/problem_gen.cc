@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "generators/scalars.h"
+#include "properties/framework/hypotheses_checks.h"
 
 namespace attnprop::ksuite {
 
@@ -71,6 +72,48 @@ rc::Gen<Case> ProblemGen(InputKind in, ShapeSpec s) {
             },
             gen::Matrix(batch * t_q, dk, entry), gen::Matrix(batch * t_k, dk, entry), vgen);
       });
+}
+
+bool EntriesFit(DType t, const ExactMatrix& m) {
+  return t == DType::kF32 ? hyp::AllExactFloat(m) : hyp::AllExactDouble(m);
+}
+
+bool ProblemHolds(DType t, const ShapeSpec& s, const Case& c) {
+  const int64_t batch = c.GetInt("batch"), causal = c.GetInt("causal");
+  const Exact& scale = c.GetScalar("scale");
+  const ExactMatrix &q = c.GetMatrix("Q"), &k = c.GetMatrix("K"), &v = c.GetMatrix("V");
+  if (batch < (s.min_batch_2 ? 2 : 1)) return false;
+  if (causal != 0 && causal != 1) return false;
+  if (s.causal == ShapeSpec::Causal::kNo && causal != 0) return false;
+  if (s.causal == ShapeSpec::Causal::kYes && causal != 1) return false;
+  if (q.rows % batch != 0 || k.rows % batch != 0 || v.rows != k.rows) return false;
+  const int64_t t_q = q.rows / batch, t_k = k.rows / batch, d_k = q.cols, d_v = v.cols;
+  if (t_q < 1 || t_k < std::max<int64_t>(1, s.min_t_k) || d_k < 1 || k.cols != d_k || d_v < 1) return false;
+  switch (s.lengths) {
+    case ShapeSpec::Lengths::kAny: break;
+    case ShapeSpec::Lengths::kEqual: if (t_q != t_k) return false; break;
+    case ShapeSpec::Lengths::kQueriesFewer: if (t_q >= t_k) return false; break;
+    case ShapeSpec::Lengths::kQueriesMore: if (t_q <= t_k) return false; break;
+    case ShapeSpec::Lengths::kUnequal: if (t_q == t_k) return false; break;
+  }
+  if (s.dk_ne_dv && d_k == d_v) return false;
+  if (!hyp::Finite(scale) || !(scale.ToDouble() > 0)) return false;
+  if (!EntriesFit(t, q) || !EntriesFit(t, k) || !EntriesFit(t, v)) return false;
+  const double qk_max = t == DType::kF32 ? 0x1p30 : 0x1p250, v_max = t == DType::kF32 ? 0x1p100 : 0x1p1000;
+  if (!hyp::AllWithin(q, qk_max) || !hyp::AllWithin(k, qk_max) || !hyp::AllWithin(v, v_max)) return false;
+  // |scale <q_i, k_j>| <= 2^20: the accuracy model's bounds (accuracy.h)
+  // exponentiate score errors and become NaN far beyond (the generator's
+  // scores stay below 2^17: scale <= 1, entries <= 64 (+16 for a shift),
+  // d_k <= 20).
+  if (!hyp::ScoresWithin(q, k, scale.ToDouble(), 0x1p20)) return false;
+  if (s.identity_v) {
+    if (d_v < t_k) return false;
+    for (int64_t b = 0; b < batch; ++b)
+      for (int64_t j = 0; j < t_k; ++j)
+        for (int64_t l = 0; l < d_v; ++l)
+          if (v(b * t_k + j, l).ToDouble() != (l == j ? 1.0 : 0.0)) return false;
+  }
+  return true;
 }
 
 }  // namespace attnprop::ksuite

@@ -14,6 +14,7 @@
 #include "generators/scalars.h"
 #include "generators/shape.h"
 #include "model/attention.h"
+#include "properties/framework/hypotheses_checks.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {
@@ -48,6 +49,24 @@ struct CausalComposition {
       c.Int("j", 1 + static_cast<int64_t>(std::abs(p.arrays[8][0].ToDouble())) % (t - 1));
       return c;
     });
+  }
+
+  // X is T x d (T >= 2), the six W's d x d, H 1 x d, 1 <= j < T. Domain:
+  // every entry finite with |entry| <= 2^16, so every score of both heads
+  // stays far below the double and MPFR overflow threshold (the bitwise
+  // conclusion compares rows with ==, which a NaN or inf would break for
+  // reasons outside the claim); the generator draws |entry| <= 2.
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix& x = c.GetMatrix("X");
+    const int64_t t = x.rows, d = x.cols;
+    if (t < 2 || d < 1 || !hyp::AllWithin(x, 0x1p16)) return false;
+    for (const char* name : {"W_Q1", "W_K1", "W_V1", "W_Q2", "W_K2", "W_V2"}) {
+      const ExactMatrix& w = c.GetMatrix(name);
+      if (!hyp::Shape(w, d, d) || !hyp::AllWithin(w, 0x1p16)) return false;
+    }
+    const ExactMatrix& h = c.GetMatrix("H");
+    const int64_t j = c.GetInt("j");
+    return hyp::Shape(h, 1, d) && hyp::AllWithin(h, 0x1p16) && j >= 1 && j < t;
   }
 
   template <class S>

@@ -25,6 +25,7 @@
 #include "generators/scalars.h"
 #include "generators/shape.h"
 #include "model/attention.h"
+#include "properties/framework/hypotheses_checks.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {
@@ -54,6 +55,25 @@ rc::Gen<Case> ProjectionCase() {
 
 /// Both claims of Prop 2.4 share the projections' hypotheses and cases.
 struct ProjectionFamily {
+  // X (T x d), W_Q, W_K (d x d_k), T, d, d_k >= 1, finite entries, scale
+  // c > 0 (the claim's 1/sqrt(d_k); the bound is written with c, not |c|).
+  // Domain (double, MPFR; rationals are exact): |entries| <= 2^200 and
+  // nonzero |entries| >= 2^-200, |scale| in [2^-100, 2^100] (or 0): every
+  // product of four entries and the scale stays in double's normal range,
+  // where the relative rounding model of the bound (Higham 3.5) holds.
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix &x = c.GetMatrix("X"), &wq = c.GetMatrix("W_Q"), &wk = c.GetMatrix("W_K");
+    const Exact& scale = c.GetScalar("scale");
+    if (x.rows < 1 || x.cols < 1 || wq.rows != x.cols || wq.cols < 1 || !hyp::Shape(wk, wq.rows, wq.cols))
+      return false;
+    for (const ExactMatrix* m : {&x, &wq, &wk}) {
+      if (!hyp::AllWithin(*m, 0x1p200)) return false;
+      for (const Exact& e : m->data)
+        if (e.ToDouble() != 0 && std::fabs(e.ToDouble()) < 0x1p-200) return false;
+    }
+    const double cs = std::fabs(scale.ToDouble());
+    return hyp::Finite(scale) && scale.ToDouble() > 0 && cs >= 0x1p-100 && cs <= 0x1p100;
+  }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return ProjectionCase<S>();
@@ -110,7 +130,7 @@ struct SoftmaxRaisesRank {
       "det A certified nonzero", "|det fl(A) - det A| <= 2 (2 gamma_{T+3}(u) + gamma_{T+3}(u)^2)",
       "scores are exact (products and differences of 2^-3-grid values below 2^3); each weight "
       "exp(s_j - m)/Z has relative error <= gamma_{T+3} (exp <= 1 ulp, T-term sum, one division); "
-      "det = a11 a22 - a12 a21 with entries <= 1 moves by at most twice the product error"};
+      "det = a11 a22 - a12 a21 with entries <= 1 moves by at most twice the product error", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDeterminant}; }
 
   template <class S>
@@ -125,9 +145,15 @@ struct SoftmaxRaisesRank {
         });
   }
 
+  // The witness family: x is 2 x 1 with x_1 != x_2 (T = 2 > d_k = 1).
+  // Domain: x on the 2^-3 grid with |x| <= 2^3, where the tolerance's reason
+  // has the scores x_i x_j exact in double (the generator draws |x| <= 2).
   static bool HypothesesHold(const Case& c) {
     const ExactMatrix& x = c.GetMatrix("x");
-    return x.rows == 2 && x.cols == 1 && x(0, 0).ToDouble() != x(1, 0).ToDouble();
+    if (x.rows != 2 || x.cols != 1 || !hyp::AllWithin(x, 8.0)) return false;
+    for (const Exact& e : x.data)
+      if (!e.IsDouble() || std::ldexp(e.ToDouble(), 3) != std::floor(std::ldexp(e.ToDouble(), 3))) return false;
+    return x(0, 0).ToDouble() != x(1, 0).ToDouble();
   }
 
   template <class S>

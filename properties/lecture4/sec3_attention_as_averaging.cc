@@ -13,6 +13,7 @@
 #include "generators/scalars.h"
 #include "generators/shape.h"
 #include "model/attention.h"
+#include "properties/framework/hypotheses_checks.h"
 #include "properties/framework/property.h"
 #include "properties/kernel_suite/accuracy.h"
 #include "properties/kernel_suite/attention_claims.h"
@@ -59,6 +60,25 @@ struct SimplexRows {
       ksuite::SimplexRowsOnOperator(ksuite::OperatorFor<S>(), c);
     } else {
       ModelConclusion<S>(c);
+    }
+  }
+
+  // Q (t_q x d_k), K (t_k x d_k), t_q, t_k, d_k >= 1, a finite scale of
+  // either sign (the claim allows any c). Kernel backends: the problem class
+  // of SimplexRowsOnOperatorGen (ksuite::ProblemHolds, with V = [I 0]).
+  // Model domain: |scale <q_i, k_j>| <= 2^1000, so the scores (and their
+  // error bound gamma_{d+1} c sum |q||k|) are finite doubles; beyond it the
+  // double scores overflow, which the claim's rounding bound does not cover.
+  template <class S>
+  static bool HypothesesHold(const Case& c) {
+    if constexpr (kOnKernel<S>) {
+      return ksuite::ProblemHolds(ksuite::InputKindOf<S>().dtype,
+                                  ksuite::Shape(ksuite::ShapeSpec::Causal::kNo, ksuite::ShapeSpec::Lengths::kAny, true), c);
+    } else {
+      const ExactMatrix &q = c.GetMatrix("Q"), &k = c.GetMatrix("K");
+      const Exact& scale = c.GetScalar("scale");
+      return q.rows >= 1 && k.rows >= 1 && q.cols >= 1 && k.cols == q.cols && hyp::AllFinite(q) &&
+             hyp::AllFinite(k) && hyp::Finite(scale) && hyp::ScoresWithin(q, k, scale.ToDouble(), 0x1p1000);
     }
   }
 
@@ -193,6 +213,19 @@ double CheckerSlack(double n) { return 4 * Gamma(n + 2, ScalarTraits<Mpfr>::Unit
 
 /// The three corollaries share the averaging hypotheses and cases.
 struct AveragingFamily {
+  // Q (t_q x d_k), K (t_k x d_k), V (t_k x d_v), U (t_q x d_v), all >= 1,
+  // finite entries and scale. Domain: |scale <q_i, k_j>| <= 2^1000 (finite
+  // double scores) and |v|, |u| entries <= 2^240, so that <u, v_j>, ||v_j||^2
+  // and the outputs are finite doubles for d_v <= 2^20 (the checks read
+  // them; overflow is outside the rounding model of the bounds).
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix &q = c.GetMatrix("Q"), &k = c.GetMatrix("K"), &v = c.GetMatrix("V"), &u = c.GetMatrix("U");
+    const Exact& scale = c.GetScalar("scale");
+    return q.rows >= 1 && k.rows >= 1 && q.cols >= 1 && k.cols == q.cols && v.rows == k.rows && v.cols >= 1 &&
+           u.rows == q.rows && u.cols == v.cols && hyp::AllFinite(q) && hyp::AllFinite(k) &&
+           hyp::AllWithin(v, 0x1p240) && hyp::AllWithin(u, 0x1p240) && hyp::Finite(scale) &&
+           hyp::ScoresWithin(q, k, scale.ToDouble(), 0x1p1000);
+  }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return AveragingCase<S>();
@@ -206,7 +239,7 @@ struct LinearFunctionalBounds : AveragingFamily {
       "<u,o_i> outside [min_j <u,v_j>, max_j <u,v_j>] / B",
       "gamma_{T+1}(u) + gamma_T(u)(1 + gamma_{T+1}(u)) + 4 gamma_{d_v+2}(u_mpfr)",
       "<u,o> = sum_j a_j <u,v_j> + R with |R| <= gamma_T sum_j a_j sum_l |u_l||v_jl| <= gamma_T (1+eps) B, "
-      "B = max_j sum_l |u_l||v_jl|; sum_j a_j w_j lies within |eps| B <= gamma_{T+1} B of [min w, max w]"};
+      "B = max_j sum_l |u_l||v_jl|; sum_j a_j w_j lies within |eps| B <= gamma_{T+1} B of [min w, max w]", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kOutside}; }
 
   template <class S>
@@ -238,10 +271,10 @@ struct NormBound : AveragingFamily {
 
   static inline const Tolerance kOutputNorm{
       "(||o_i|| - sum_j A_ij ||v_j||) / sum_j A_ij ||v_j||", "gamma_T(u) + 4 gamma_{d_v+2}(u_mpfr)",
-      "|o - sum_j a_j v_j| <= gamma_T sum_j a_j |v_j| entrywise, so ||o|| <= (1 + gamma_T) sum_j a_j ||v_j||"};
+      "|o - sum_j a_j v_j| <= gamma_T sum_j a_j |v_j| entrywise, so ||o|| <= (1 + gamma_T) sum_j a_j ||v_j||", MetricKind::kClaim};
   static inline const Tolerance kAverageNorm{"(sum_j A_ij ||v_j|| - max_j ||v_j||) / max_j ||v_j||",
                                              "gamma_{T+1}(u) + 4 gamma_{d_v+2}(u_mpfr)",
-                                             "sum_j a_j ||v_j|| <= (1 + eps) max_j ||v_j||, |eps| <= gamma_{T+1}"};
+                                             "sum_j a_j ||v_j|| <= (1 + eps) max_j ||v_j||, |eps| <= gamma_{T+1}", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kOutputNorm, kAverageNorm}; }
 
   template <class S>
@@ -269,11 +302,11 @@ struct Jensen : AveragingFamily {
       "(||o_i||^2 - sum_j A_ij ||v_j||^2) / sum_j A_ij ||v_j||^2",
       "(1 + gamma_{T+1}(u))(1 + gamma_T(u))^2 - 1 + 4 gamma_{d_v+2}(u_mpfr)",
       "||o|| <= ||sum a_j v_j|| + gamma_T sum a_j ||v_j|| and both terms are <= sqrt(1+eps) R, "
-      "R^2 = sum_j a_j ||v_j||^2 (Jensen for the normalised weights a/(1+eps), and Cauchy-Schwarz)"};
+      "R^2 = sum_j a_j ||v_j||^2 (Jensen for the normalised weights a/(1+eps), and Cauchy-Schwarz)", MetricKind::kClaim};
   static inline const Tolerance kMax{
       "(max_l o_il - sum_j A_ij max_l v_jl) / sum_j A_ij ||v_j||_inf", "gamma_T(u) + 4 gamma_{d_v+2}(u_mpfr)",
       "o_l <= sum_j a_j v_jl + gamma_T sum_j a_j |v_jl|; sum_j a_j v_jl <= sum_j a_j max_l v_jl; "
-      "no eps term: max is positively homogeneous and subadditive, so both sides carry the same weights"};
+      "no eps term: max is positively homogeneous and subadditive, so both sides carry the same weights", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kSquaredNorm, kMax}; }
 
   template <class S>

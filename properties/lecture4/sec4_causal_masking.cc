@@ -26,6 +26,7 @@
 #include "generators/scalars.h"
 #include "generators/shape.h"
 #include "model/attention.h"
+#include "properties/framework/hypotheses_checks.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {
@@ -43,6 +44,25 @@ struct FutureJacobianZero {
       "|out_i(X + t e_j H) - out_i(X)| / t, i < j", "0",
       "row i reads only rows <= i of X: the same operations on the same inputs (bitwise)"};
   static std::vector<Tolerance> Tolerances() { return {kQuotient}; }
+
+  // X is T x d (T >= 2), W_Q, W_K, W_V d x d, H 1 x d, 1 <= j < T, a finite
+  // scale. Domain: entries (and scale) finite with |entry| <= 2^16, so the
+  // head's scores and outputs stay far below the overflow threshold for
+  // both steps (the bitwise comparison would fail on an inf or NaN for a
+  // reason outside the claim); the generator draws |entry| <= 2.
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix& x = c.GetMatrix("X");
+    const int64_t t = x.rows, d = x.cols;
+    if (t < 2 || d < 1 || !hyp::AllWithin(x, 0x1p16)) return false;
+    for (const char* name : {"W_Q", "W_K", "W_V"}) {
+      const ExactMatrix& w = c.GetMatrix(name);
+      if (!hyp::Shape(w, d, d) || !hyp::AllWithin(w, 0x1p16)) return false;
+    }
+    const ExactMatrix& h = c.GetMatrix("H");
+    const int64_t j = c.GetInt("j");
+    return hyp::Shape(h, 1, d) && hyp::AllWithin(h, 0x1p16) && j >= 1 && j < t &&
+           hyp::Within(c.GetScalar("scale"), 0x1p16);
+  }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -98,8 +118,16 @@ struct MaskBeforeVsAfter {
                                            "as in Prop 3.1 (normalising the i+1 allowed exp values)"};
   static inline const Tolerance kZeroedSum{
       "after-zeroing row sum certified < 1", "1 - sum <= gamma_{T+3}(u) + gamma_T(u_mpfr), ratio to missing mass",
-      "each weight within relative gamma_{T+3}; the missing mass sum_{l>i} p_l >= e^{-16}/T is far above"};
+      "each weight within relative gamma_{T+3}; the missing mass sum_{l>i} p_l >= e^{-16}/T is far above", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kMaskedSum, kZeroedSum}; }
+
+  // S is T x T, T >= 2, with |s| <= 8: the check's certification of (a)
+  // rests on the missing mass sum_{l>i} p_l >= e^{-16}/T, which needs scores
+  // within [-8, 8] (the generator draws exactly that range).
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix& s = c.GetMatrix("S");
+    return s.rows >= 2 && s.cols == s.rows && hyp::AllWithin(s, 8.0);
+  }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {

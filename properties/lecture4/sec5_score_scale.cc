@@ -75,6 +75,21 @@ rc::Gen<Case> Draw(bool unit_sigma, bool table) {
       rc::gen::inRange<int>(0, 5), rc::gen::inRange<int>(0, 3), rc::gen::inRange<int64_t>(0, int64_t{1} << 40));
 }
 
+/// The hypotheses Draw(unit_sigma, table) samples from: d_k in {1, 4, 16,
+/// 64, 256} ({16, 64, 256} for the table), sigma in {1/2, 1, 2} (1 for the
+/// table), seed in [0, 2^40). The sets are the claims' own (the table's
+/// rows; the lemma's checked widths and scales), and the Monte Carlo cost of
+/// a case is N d_k draws.
+bool DrawHolds(const Case& c, bool unit_sigma, bool table) {
+  const int64_t d = c.GetInt("d_k"), seed = c.GetInt("seed");
+  const Exact& sigma_e = c.GetScalar("sigma");
+  if (!sigma_e.IsDouble()) return false;
+  const double sigma = sigma_e.ToDouble();
+  const bool d_ok = table ? (d == 16 || d == 64 || d == 256) : (d == 1 || d == 4 || d == 16 || d == 64 || d == 256);
+  const bool sigma_ok = unit_sigma ? sigma == 1.0 : (sigma == 0.5 || sigma == 1.0 || sigma == 2.0);
+  return d_ok && sigma_ok && seed >= 0 && seed < (int64_t{1} << 40);
+}
+
 struct MeanZeroVariance {
   static constexpr const char* kId = "lecture4.lemma5.5.mean_zero_variance_dk_sigma4";
 
@@ -83,6 +98,8 @@ struct MeanZeroVariance {
   static inline const Tolerance kVariance{"|sample var - d sigma^4| / sd", "6.5",
                                           "sd = sqrt((2d^2+6d) sigma^8 / N) from E X^4 = (3d^2+6d) sigma^8"};
   static std::vector<Tolerance> Tolerances() { return {kMean, kVariance}; }
+
+  static bool HypothesesHold(const Case& c) { return DrawHolds(c, false, false); }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -106,6 +123,8 @@ struct ScaledVariance {
                                           "sd = sqrt((2 + 6/d) sigma^8 / N): the unscaled bound divided by d"};
   static std::vector<Tolerance> Tolerances() { return {kVariance}; }
 
+  static bool HypothesesHold(const Case& c) { return DrawHolds(c, false, false); }
+
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return Draw(false, false);
@@ -128,6 +147,8 @@ struct TableStd {
       "|sample std - printed std| / sd_std", "6.5",
       "|s - t| = |s^2 - t^2|/(s + t) <= |s^2 - t^2|/t: the variance bound divided by the printed t"};
   static std::vector<Tolerance> Tolerances() { return {kStd}; }
+
+  static bool HypothesesHold(const Case& c) { return DrawHolds(c, true, true); }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {

@@ -24,6 +24,7 @@
 #include "generators/scalars.h"
 #include "generators/shape.h"
 #include "model/softmax.h"
+#include "properties/framework/hypotheses_checks.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {
@@ -64,6 +65,24 @@ double LseError(const Vec<S>& x) {
 
 /// The three derivative claims share their cases: scores s and a direction h.
 struct DerivativeFamily {
+  // s and h are T x 1 (T >= 1), finite. Domain: s +- t h exact in the
+  // backend (t = Step<S>(): the truncation bounds assume the differences
+  // are taken at exactly s +- t h; double 53 bits, MPFR its precision), and
+  // |s| <= 2^20 so the lse error bound (linear in |max s|) stays below the
+  // quotients' scale (|s| <= 8 drawn).
+  template <class S>
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix &s = c.GetMatrix("s"), &h = c.GetMatrix("h");
+    if (s.rows < 1 || s.cols != 1 || !hyp::Shape(h, s.rows, 1) || !hyp::AllWithin(s, 0x1p20) ||
+        !hyp::AllExactDouble(s) || !hyp::AllExactDouble(h) || !hyp::AllWithin(h, 0x1p20))
+      return false;
+    const int bits = std::is_same_v<S, double> ? 53 : static_cast<int>(MpfrPrecisionBits());
+    for (int64_t i = 0; i < s.rows; ++i) {
+      const double a = s(i, 0).ToDouble(), th = Step<S>() * h(i, 0).ToDouble();
+      if (!hyp::SumExactIn(a, th, bits) || !hyp::SumExactIn(a, -th, bits)) return false;
+    }
+    return true;
+  }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return ScoresAndDirection<S>();
@@ -171,6 +190,19 @@ struct HessianPsd {
 
   static std::vector<Tolerance> Tolerances() { return {}; }
 
+  // w and u are T x 1 (T >= 1), w_j > 0 (so p_i > 0, the claim's
+  // hypothesis), c a scalar; all finite (exact rational arithmetic: no
+  // numeric domain).
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix &w = c.GetMatrix("w"), &u = c.GetMatrix("u");
+    if (w.rows < 1 || w.cols != 1 || !hyp::Shape(u, w.rows, 1) || !hyp::AllFinite(w) || !hyp::AllFinite(u) ||
+        !hyp::Finite(c.GetScalar("c")))
+      return false;
+    for (const Exact& e : w.data)
+      if (!(e.ToRational() > 0)) return false;
+    return true;
+  }
+
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     const gen::DimRange len{1, 8, 8}, one{1, 1, 1};
@@ -240,6 +272,32 @@ rc::Gen<Case> TwoDistributions() {
 
 /// Both Gibbs claims share their cases: two distributions a, p, scores s, tau.
 struct GibbsFamily {
+  // a, p, s are T x 1 (T >= 1); a in the simplex (a_j >= 0, sum a = 1
+  // exactly), p in its interior (p_j > 0, sum p = 1); tau > 0 finite, s
+  // finite. Domain: the "iff" certification needs a = p or ||a - p||_1 >=
+  // 1/48^2 (then KL >= 9e-8 by Pinsker, above the rounding bound; the
+  // generator's grid w/sum w, w in 0..8, T <= 6, guarantees it); and
+  // |s_j| / tau <= 350, so Z = sum_j e^{s_j/tau} (summed without a shift)
+  // is a finite double and no p_j = softmax(s/tau)_j underflows (the
+  // identity's log(a_j/p_j) needs p_j > 0 in double: spread <= 700).
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix &a = c.GetMatrix("a"), &p = c.GetMatrix("p"), &s = c.GetMatrix("s");
+    const Exact& tau = c.GetScalar("tau");
+    const int64_t t = a.rows;
+    if (t < 1 || a.cols != 1 || !hyp::Shape(p, t, 1) || !hyp::Shape(s, t, 1) || !hyp::AllFinite(a) ||
+        !hyp::AllFinite(p) || !hyp::AllFinite(s) || !hyp::Finite(tau) || !(tau.ToDouble() > 0))
+      return false;
+    attnprop::Rational sa = 0, sp = 0, l1 = 0;
+    for (int64_t j = 0; j < t; ++j) {
+      const attnprop::Rational aj = a(j, 0).ToRational(), pj = p(j, 0).ToRational();
+      if (aj < 0 || !(pj > 0)) return false;
+      sa += aj, sp += pj;
+      l1 += aj > pj ? attnprop::Rational(aj - pj) : attnprop::Rational(pj - aj);
+      if (std::fabs(s(j, 0).ToDouble()) / tau.ToDouble() > 350) return false;
+    }
+    if (sa != 1 || sp != 1) return false;
+    return a == p || l1 * 2304 >= 1;
+  }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return TwoDistributions<S>();
@@ -254,7 +312,7 @@ struct GibbsInequality : GibbsFamily {
       "a, p rounded to the backend (u each), a_j/p_j (u), log turns relative error 4u into absolute "
       "4u, times a_j and a T-term sum: gamma_{T+6}(L + 1) with L the sum of |terms| (0 when a = p "
       "up to rounding). When a != p (on this grid ||a-p||_1 >= 1/48^2, so KL >= 9e-8 by Pinsker) "
-      "KL must exceed the same bound: the 'iff' part"};
+      "KL must exceed the same bound: the 'iff' part", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDivergence}; }
 
   template <class S>

@@ -21,11 +21,13 @@
 // Rounding: s/tau is exact (tau a power of two, s on a grid, no overflow);
 // computed p_j have relative error <= gamma_{T+3}; the checker works in MPFR
 // from the computed p (its own error below 1e-60).
+#include <algorithm>
 #include <cmath>
 
 #include "generators/scalars.h"
 #include "generators/shape.h"
 #include "model/softmax.h"
+#include "properties/framework/hypotheses_checks.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {
@@ -53,8 +55,31 @@ bool UniqueArgmax(const Case& c) {
   return count == 1;
 }
 
+/// s is T x 1 (T >= 1) with finite entries. Domain: |s_j| <= 2^900 and
+/// nonzero |s_j| >= 2^-900, so that s / tau and s 2^n (tau = 2^-8..2^20,
+/// 2^n = 1..64) are exact in double (no overflow, no underflow: the
+/// relative rounding model gamma_{T+3} of the computed p needs exact
+/// scaled scores); the generator draws integers and halves in [-3, 3].
+bool ScoresColumn(const Case& c) {
+  const ExactMatrix& s = c.GetMatrix("s");
+  if (s.rows < 1 || s.cols != 1 || !hyp::AllWithin(s, 0x1p900)) return false;
+  for (const Exact& e : s.data)
+    if (e.ToDouble() != 0 && std::fabs(e.ToDouble()) < 0x1p-900) return false;
+  return true;
+}
+
 /// Both limits of Rem 5.4 run along coarse scores.
 struct CoarseScoresFamily {
+  static bool HypothesesHold(const Case& c) { return ScoresColumn(c); }
+  /// The range R = max s - min s <= 700: the tau -> infinity rate
+  /// (e^{R/tau} - 1)/T at tau = 1 must be a finite double to be compared
+  /// (the generator's range is at most 6).
+  static bool RangeWithin700(const Case& c) {
+    const ExactMatrix& s = c.GetMatrix("s");
+    double lo = HUGE_VAL, hi = -HUGE_VAL;
+    for (const Exact& e : s.data) lo = std::min(lo, e.ToDouble()), hi = std::max(hi, e.ToDouble());
+    return hi - lo <= 700;
+  }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return CoarseScores<S>();
@@ -70,7 +95,7 @@ struct TauToZero : CoarseScoresFamily {
   static constexpr const char* kId = "lecture4.rem5.4.tau_to_zero";
 
   static inline const Tolerance kExcess{"excess over the rate bound, relative", "gamma_{T+3}(u)",
-                                        "|p_j - 1/m| - rate <= gamma_{T+3} p_j (computed p_j relative error); p_j <= 1"};
+                                        "|p_j - 1/m| - rate <= gamma_{T+3} p_j (computed p_j relative error); p_j <= 1", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kExcess}; }
 
   template <class S>
@@ -110,7 +135,9 @@ struct TauToInfinity : CoarseScoresFamily {
   static constexpr const char* kId = "lecture4.rem5.4.tau_to_infinity";
 
   static inline const Tolerance kExcess{"excess over the rate bound, relative", "gamma_{T+3}(u)",
-                                        "|p_j - 1/T| - (e^{R/tau}-1)/T <= gamma_{T+3} p_j; p_j <= 1"};
+                                        "|p_j - 1/T| - (e^{R/tau}-1)/T <= gamma_{T+3} p_j; p_j <= 1",
+                                        MetricKind::kClaim};
+  static bool HypothesesHold(const Case& c) { return ScoresColumn(c) && RangeWithin700(c); }
   static std::vector<Tolerance> Tolerances() { return {kExcess}; }
 
   template <class S>
@@ -135,10 +162,10 @@ struct SaturatedJacobian {
 
   static inline const Tolerance kJacobian{
       "max|diag(p)-pp^T| - (1 - max p)", "3 gamma_{T+3}(u)",
-      "both sides from the computed p (relative error gamma_{T+3}); entries are products of two p's"};
+      "both sides from the computed p (relative error gamma_{T+3}); entries are products of two p's", MetricKind::kClaim};
   static inline const Tolerance kTopWeight{
       "(1 - max p) - (T-1) e^{-2^n g}", "gamma_{T+3}(u)",
-      "the top weight 1/(1 + sum_l e^{-(top - s_l)2^n}) has 1 - p_top <= sum_l e^{-2^n g}"};
+      "the top weight 1/(1 + sum_l e^{-(top - s_l)2^n}) has 1 - p_top <= sum_l e^{-2^n g}", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kJacobian, kTopWeight}; }
 
   template <class S>
@@ -147,7 +174,7 @@ struct SaturatedJacobian {
                         [](Case c) { return c; });
   }
 
-  static bool HypothesesHold(const Case& c) { return UniqueArgmax(c); }
+  static bool HypothesesHold(const Case& c) { return ScoresColumn(c) && UniqueArgmax(c); }
 
   template <class S>
   static void Conclusion(const Case& c) {

@@ -26,6 +26,7 @@
 #include "generators/scalars.h"
 #include "generators/shape.h"
 #include "model/attention.h"
+#include "properties/framework/hypotheses_checks.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {
@@ -81,6 +82,24 @@ rc::Gen<Case> PermutedInput() {
 
 /// Both equivariance claims on X share their cases: X, weights and a permutation.
 struct PermutedInputFamily {
+  // X (T x d), W_Q, W_K (d x d_k), keys (T x 1, any finite values: their
+  // stable sort is the permutation), W_1 (d x m), b (1 x m), W_2 (m x d),
+  // finite scale; T, d, d_k, m >= 1. Domain: |entries| <= 2^200 and |scale|
+  // <= 2^20, so scores and the row map's products stay finite in double
+  // (the bitwise comparisons would fail on inf or NaN for reasons outside
+  // the claims).
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix &x = c.GetMatrix("X"), &wq = c.GetMatrix("W_Q"), &wk = c.GetMatrix("W_K"),
+                      &keys = c.GetMatrix("keys"), &w1 = c.GetMatrix("W_1"), &b = c.GetMatrix("b"),
+                      &w2 = c.GetMatrix("W_2");
+    const int64_t t = x.rows, d = x.cols, m = w1.cols;
+    if (t < 1 || d < 1 || wq.rows != d || wq.cols < 1 || !hyp::Shape(wk, d, wq.cols) || !hyp::Shape(keys, t, 1) ||
+        w1.rows != d || m < 1 || !hyp::Shape(b, 1, m) || !hyp::Shape(w2, m, d))
+      return false;
+    for (const ExactMatrix* e : {&x, &wq, &wk, &keys, &w1, &b, &w2})
+      if (!hyp::AllWithin(*e, 0x1p200)) return false;
+    return hyp::Within(c.GetScalar("scale"), 0x1p20);
+  }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return PermutedInput<S>();
@@ -154,6 +173,20 @@ struct EmbeddingWithoutPositions {
   static std::vector<Tolerance> Tolerances() { return {}; }
 
   /// E (vocabulary 8 x d), tokens x (T x 1, ids 0..7), keys (T x 1).
+  // HypothesesHold: E (V x d, V, d >= 1) finite (rows are compared with ==),
+  // x (T x 1, T >= 1) integer ids in 0..V-1, keys (T x 1) finite.
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix &e = c.GetMatrix("E"), &x = c.GetMatrix("x"), &keys = c.GetMatrix("keys");
+    if (e.rows < 1 || e.cols < 1 || !hyp::AllFinite(e) || x.rows < 1 || x.cols != 1 ||
+        !hyp::Shape(keys, x.rows, 1) || !hyp::AllFinite(keys) || !hyp::AllFinite(x))
+      return false;
+    for (const Exact& t : x.data) {
+      const double id = t.ToDouble();
+      if (!t.IsDouble() || id != std::floor(id) || id < 0 || id >= static_cast<double>(e.rows)) return false;
+    }
+    return true;
+  }
+
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     const gen::DimRange len{1, kMaxLen<S>, kMaxLen<S>}, width{1, kMaxWidth<S>, kMaxWidth<S>}, one{1, 1, 1},
@@ -202,6 +235,23 @@ rc::Gen<Case> AnglesCase() {
 
 /// Both positional-encoding identities share their cases: w, i, j, q, k.
 struct AnglesFamily {
+  // w finite, i, j >= 0, q and k 2 x 1 finite. Domain: i, j <= 2^20 and
+  // w i, w j, w (j - i) exact in double (the tolerances' reasons take the
+  // angles exact; the generator's w on the 2^-6 grid with i, j < 64 are),
+  // |w| <= 2^10 (library sin/cos within 1 ulp on these arguments), and
+  // |q|, |k| entries <= 2^200 (finite products).
+  static bool HypothesesHold(const Case& c) {
+    const Exact& we = c.GetScalar("w");
+    const int64_t i = c.GetInt("i"), j = c.GetInt("j");
+    const ExactMatrix &q = c.GetMatrix("q"), &k = c.GetMatrix("k");
+    if (!we.IsDouble() || !hyp::Within(we, 0x1p10) || i < 0 || j < 0 || i > (1 << 20) || j > (1 << 20)) return false;
+    const double w = we.ToDouble();
+    for (const int64_t n : {i, j, j - i}) {
+      const double nd = static_cast<double>(n), prod = w * nd;
+      if (std::fma(w, nd, -prod) != 0) return false;  // w n is not exact in double
+    }
+    return hyp::Shape(q, 2, 1) && hyp::Shape(k, 2, 1) && hyp::AllWithin(q, 0x1p200) && hyp::AllWithin(k, 0x1p200);
+  }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return AnglesCase<S>();
@@ -266,6 +316,13 @@ struct NoOrderAutomorphism {
 
   static std::vector<Tolerance> Tolerances() { return {}; }
 
+  // T >= 1. Domain: T <= 9 (the check enumerates all T! permutations: a
+  // cost limit; the generator draws T <= 7).
+  static bool HypothesesHold(const Case& c) {
+    const int64_t t = c.GetInt("T");
+    return t >= 1 && t <= 9;
+  }
+
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return rc::gen::map(rc::gen::inRange<int64_t>(1, 8), [](int64_t t) { return Case().Int("T", t); });
@@ -307,9 +364,20 @@ struct TwoPositionCausal {
                         [](const ExactMatrix& v) { return Case().Matrix("V", v); });
   }
 
+  // V is 2 x d_v (d_v >= 1) with v1 != v2 (the example's hypothesis).
+  // Domain: every entry a double with (v1 + v2)/2 exact in double (the
+  // printed value is compared bitwise: the sum exact and its half not
+  // subnormal), as on the generator's 2^-4 grid.
   static bool HypothesesHold(const Case& c) {
     const ExactMatrix& v = c.GetMatrix("V");
-    return v.rows == 2 && !(v(0, 0) == v(1, 0) && v(0, 1) == v(1, 1));
+    if (v.rows != 2 || v.cols < 1 || !hyp::AllExactDouble(v) || !hyp::AllWithin(v, 0x1p1000)) return false;
+    bool differ = false;
+    for (int64_t l = 0; l < v.cols; ++l) {
+      const double a = v(0, l).ToDouble(), b = v(1, l).ToDouble(), sum = a + b;
+      if (!hyp::SumExactIn(a, b, 53) || (sum != 0 && std::fabs(sum) < 0x1p-1020)) return false;
+      differ = differ || !(v(0, l) == v(1, l));
+    }
+    return differ;
   }
 
   template <class S>

@@ -33,6 +33,7 @@
 #include "generators/scalars.h"
 #include "generators/shape.h"
 #include "model/attention.h"
+#include "properties/framework/hypotheses_checks.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {
@@ -49,6 +50,20 @@ struct UniformScoresMean {
       "weights exp(0)/T rounded once (1/T has relative error <= u after the T-term sum of ones, "
       "exact); products u, T-term sum gamma_{T-1}; the checker's mean in MPFR"};
   static std::vector<Tolerance> Tolerances() { return {kMean}; }
+
+  // K (T x d), V (T x d_v), T, d, d_v >= 1, finite (the queries are 0, so
+  // every score is 0 whatever K is). Domain: |v| <= 2^900 and nonzero |v| >=
+  // 2^-900: the products v_jl / T stay normal doubles, where the relative
+  // bound (relative to mean_j |v_j|) holds.
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix &k = c.GetMatrix("K"), &v = c.GetMatrix("V");
+    if (k.rows < 1 || k.cols < 1 || v.rows != k.rows || v.cols < 1 || !hyp::AllFinite(k) ||
+        !hyp::AllWithin(v, 0x1p900))
+      return false;
+    for (const Exact& e : v.data)
+      if (e.ToDouble() != 0 && std::fabs(e.ToDouble()) < 0x1p-900) return false;
+    return true;
+  }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -99,8 +114,15 @@ struct GaussianLimits {
   static constexpr const char* kId = "lecture4.ex7.4.gaussian_kernel_limits";
 
   static inline const Tolerance kExcess{"excess over the rate bound", "gamma_{T+3}(u)",
-                                        "computed weights have relative error gamma_{T+3} (scores exact); weights <= 1"};
+                                        "computed weights have relative error gamma_{T+3} (scores exact); weights <= 1", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kExcess}; }
+
+  // T >= 1. Domain: T <= 256 (the check builds 22 T x T weight matrices: a
+  // cost limit; the generator draws T <= 16).
+  static bool HypothesesHold(const Case& c) {
+    const int64_t t = c.GetInt("T");
+    return t >= 1 && t <= 256;
+  }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -141,6 +163,14 @@ struct GaussianAsDotProduct {
       "times sqrt(2)/sqrt(2)); score errors <= E move a softmax weight by a factor within e^{+-2E}; "
       "both weights carry gamma_{T+3}"};
   static std::vector<Tolerance> Tolerances() { return {kRelative}; }
+
+  // T >= 1, h = 2^{log2 h} > 0. Domain: T <= 64 and -4 <= log2 h <= 20 (the
+  // scores (ij + j^2/2)/h^2 stay below 2^20 and h^2 a normal double; the
+  // generator draws T <= 16, log2 h in -2..4).
+  static bool HypothesesHold(const Case& c) {
+    const int64_t t = c.GetInt("T"), n = c.GetInt("log2 h");
+    return t >= 1 && t <= 64 && n >= -4 && n <= 20;
+  }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -186,7 +216,7 @@ struct KernelAsymmetric {
       "score rounding / |s_ij - s_ji|", "1",
       "the products W_Q W_K^T are exact on the grid; each computed score c M_ij is within gamma_2(u)|c M_ij| "
       "(scale rounded, one product); the exact gap must exceed both errors so that exp (monotone, "
-      "gap >= 2^-6/sqrt(d) >> u) separates the kernel values"};
+      "gap >= 2^-6/sqrt(d) >> u) separates the kernel values", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kSeparation}; }
 
   static bool NonSymmetric(const ExactMatrix& wq, const ExactMatrix& wk) {
@@ -203,7 +233,21 @@ struct KernelAsymmetric {
         [](const Case& c) { return NonSymmetric(c.GetMatrix("W_Q"), c.GetMatrix("W_K")); });
   }
 
-  static bool HypothesesHold(const Case& c) { return NonSymmetric(c.GetMatrix("W_Q"), c.GetMatrix("W_K")); }
+  // W_Q, W_K (d x d, d >= 1) with W_Q W_K^T not symmetric (the witness's
+  // hypothesis). Domain: entries on the 2^-3 grid with |entry| <= 2^3, where
+  // the tolerance's reason has the products W_Q W_K^T exact in double (and
+  // NonSymmetric reads them exactly); the generator draws |entry| <= 2.
+  static bool OnGrid(const ExactMatrix& m) {
+    if (!hyp::AllWithin(m, 8.0)) return false;
+    for (const Exact& e : m.data)
+      if (!e.IsDouble() || std::ldexp(e.ToDouble(), 3) != std::floor(std::ldexp(e.ToDouble(), 3))) return false;
+    return true;
+  }
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix &wq = c.GetMatrix("W_Q"), &wk = c.GetMatrix("W_K");
+    return wq.rows >= 1 && wq.cols == wq.rows && hyp::Shape(wk, wq.rows, wq.cols) && OnGrid(wq) && OnGrid(wk) &&
+           NonSymmetric(wq, wk);
+  }
 
   template <class S>
   static void Conclusion(const Case& c) {
@@ -236,7 +280,7 @@ struct LowTemperatureRetrieval {
       "(|out - v_top| - rate) / max|v|", "gamma_{T+3}(u) + gamma_T(u)",
       "scores exact (grid products, power-of-two 1/tau); weights relative gamma_{T+3}, output sum gamma_T; "
       "exact: |out - v*| <= (1 - a*)|v*| + sum_{j != *} a_j |v_j| <= 2 (1 - a*) max|v|, "
-      "1 - a* <= (T-1) e^{-g/tau}"};
+      "1 - a* <= (T-1) e^{-g/tau}", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kExcess}; }
 
   static bool UniqueTop(const Case& c) {
@@ -257,7 +301,26 @@ struct LowTemperatureRetrieval {
         [](const Case& c) { return UniqueTop(c); });
   }
 
-  static bool HypothesesHold(const Case& c) { return UniqueTop(c); }
+  // q (1 x d), K (T x d), V (T x d_v), T, d, d_v >= 1, a unique top score
+  // (the claim's hypothesis). Domain: q and K on the 2^-10 grid with |entry|
+  // <= 2^10, so the scores <q, k_j> and their power-of-two multiples are
+  // exact in double (the tolerance's reason; UniqueTop reads them exactly);
+  // |v| <= 2^900 and max|v| >= 2^-900 or V = 0, so the bound relative to
+  // max|v| is not swamped by underflow. The generator draws the 2^-2 grid.
+  static bool Grid10(const ExactMatrix& m) {
+    if (!hyp::AllWithin(m, 0x1p10)) return false;
+    for (const Exact& e : m.data)
+      if (!e.IsDouble() || std::ldexp(e.ToDouble(), 10) != std::floor(std::ldexp(e.ToDouble(), 10))) return false;
+    return true;
+  }
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix &q = c.GetMatrix("q"), &k = c.GetMatrix("K"), &v = c.GetMatrix("V");
+    if (q.rows != 1 || q.cols < 1 || k.rows < 1 || k.cols != q.cols || v.rows != k.rows || v.cols < 1 ||
+        !Grid10(q) || !Grid10(k) || !hyp::AllWithin(v, 0x1p900))
+      return false;
+    const double vmax = hyp::MaxAbs(v);
+    return (vmax == 0 || vmax >= 0x1p-900) && UniqueTop(c);
+  }
 
   template <class S>
   static void Conclusion(const Case& c) {

@@ -23,6 +23,17 @@ struct ParamCounts {
 
   static std::vector<Tolerance> Tolerances() { return {}; }
 
+  // Positive integers d/H, H, d_k, d_v, T. Domain: each at most 64 (the
+  // check builds T x d and d x d matrices: a cost limit; the generator draws
+  // at most 16).
+  static bool HypothesesHold(const Case& c) {
+    for (const char* name : {"d/H", "H", "d_k", "d_v", "T"}) {
+      const int64_t v = c.GetInt(name);
+      if (v < 1 || v > 64) return false;
+    }
+    return true;
+  }
+
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return rc::gen::apply(
@@ -60,6 +71,13 @@ struct CausalPairs {
   static constexpr const char* kId = "lecture4.sec8.causal_pairs_about_half";
 
   static std::vector<Tolerance> Tolerances() { return {}; }
+
+  // T >= 1. Domain: T <= 4096 (the check visits all T^2 pairs: a cost
+  // limit; the generator draws T < 200).
+  static bool HypothesesHold(const Case& c) {
+    const int64_t t = c.GetInt("T");
+    return t >= 1 && t <= 4096;
+  }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {

@@ -139,7 +139,15 @@ void ExpectRatios(const Moments& m, int64_t big_n) {
 template <bool kKQ>
 struct LawFamily {
   static std::vector<Tolerance> Tolerances() { return {}; }  // exact enumeration
-  static bool HypothesesHold(const Case& c) { return LawHypotheses(c); }
+  // Centred two-point laws x < 0 < y (and x_Q < 0 < y_Q), n, N >= 1,
+  // mirror >= 0 (its bits pick mirrored laws). Domain: the enumeration runs
+  // over 2^(entries) outcomes: 2 n N <= 12 entries for L = W_K^T W_Q and
+  // N^2 <= 12 for the iid L (a cost limit; the generator draws within it).
+  static bool HypothesesHold(const Case& c) {
+    const int64_t n = c.GetInt("n"), big_n = c.GetInt("N");
+    if (!LawHypotheses(c) || c.GetInt("mirror") < 0) return false;
+    return kKQ ? 2 * n * big_n <= 12 : big_n * big_n <= 12;
+  }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return LawCase(kKQ);

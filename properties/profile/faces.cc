@@ -53,11 +53,25 @@ struct FaceA {
   static inline const Tolerance kMargin{
       "margin violation: gamma_{2N^2+8} - min(a, 1 - a) (a not on a face)", "0",
       "a is computed within gamma_{2N^2+8}; off the faces the exact min(a, 1-a) >= 1/(2^18 N^2) for these "
-      "dyadic cases, so a computed a within the error of 0 or 1 there would be a violation"};
+      "dyadic cases, so a computed a within the error of 0 or 1 there would be a violation", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kMargin}; }
+  // L square (N >= 1), nonzero, finite. Double, MPFR: nonzero |entries| in
+  // [2^-200, 2^200] (ProfileDomain), and off the faces the exact
+  // min(a, 1 - a) >= 2^-30: the check certifies a away from 0 and 1 by
+  // gamma_{2N^2+8} (< 2^-40 here), which needs an exact margin above it (the
+  // generator's dyadic cases have min(a, 1 - a) >= 2^-28).
+  template <class S>
   static bool HypothesesHold(const Case& c) {
+    const ExactMatrix& le = c.GetMatrix("L");
+    if (le.rows != le.cols || le.rows < 1 || !ProfileDomain<S>(le, 0x1p200)) return false;
     const Mat<Rational> l = c.GetMat<Rational>("L");
-    return l.rows() == l.cols() && l.rows() >= 1 && !l.isZero();
+    if (l.isZero()) return false;
+    if constexpr (!ScalarTraits<S>::kExact) {
+      const Rational a = FrobeniusSq<Rational>(AntisymmetricPart<Rational>(l)) / FrobeniusSq<Rational>(l);
+      const Rational margin = a < Rational(1) - a ? a : Rational(Rational(1) - a);
+      if (margin != 0 && margin * Rational(1 << 30) < 1) return false;
+    }
+    return true;
   }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
@@ -90,17 +104,30 @@ struct BcdScaling {
       "each, the numerators agree bit for bit; b, c, d, b_S, ... <= 1 and 1 - a <= 1, plus u for 1 - a, "
       "u for the product and u for each division"};
   static std::vector<Tolerance> Tolerances() { return {kScaling}; }
+  // L square (N >= 1) with S = sym(L) != 0, finite. Double, MPFR: nonzero
+  // |entries| in [2^-200, 2^200] (ProfileDomain). Rationals: rank(S) <= 2,
+  // the domain of the exact profile route (ProfileRankTwoExact: the
+  // eigenvalues of a rank <= 2 symmetric matrix are exact quadratic
+  // irrationals it can evaluate; others it cannot).
+  template <class S>
   static bool HypothesesHold(const Case& c) {
+    const ExactMatrix& le = c.GetMatrix("L");
+    if (le.rows != le.cols || le.rows < 1 || !ProfileDomain<S>(le, 0x1p200)) return false;
     const Mat<Rational> l = c.GetMat<Rational>("L");
-    return l.rows() == l.cols() && l.rows() >= 1 && !SymmetricPart<Rational>(l).isZero();
+    if (SymmetricPart<Rational>(l).isZero()) return false;
+    if constexpr (ScalarTraits<S>::kExact) {
+      if (!ProfileRankTwoExact(l).has_value() || !ProfileRankTwoExact(Mat<Rational>(SymmetricPart<Rational>(l))).has_value())
+        return false;
+    }
+    return true;
   }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     // Rational: only the rank(S) <= 2 shape (exact spectrum route).
     if constexpr (ScalarTraits<S>::kExact) {
-      return rc::gen::suchThat(FaceCase(kMaxN<S>, 1), [](const Case& c) { return HypothesesHold(c); });
+      return rc::gen::suchThat(FaceCase(kMaxN<S>, 1), [](const Case& c) { return HypothesesHold<S>(c); });
     } else {
-      return rc::gen::suchThat(FaceCase(kMaxN<S>, 5), [](const Case& c) { return HypothesesHold(c); });
+      return rc::gen::suchThat(FaceCase(kMaxN<S>, 5), [](const Case& c) { return HypothesesHold<S>(c); });
     }
   }
   template <class S>

@@ -79,8 +79,16 @@ template <class S>
 constexpr int64_t kMaxBigN = SizeBudget<S>::Pick(7, 5);
 
 /// Claims on any W_K, W_Q (n in [1,3], N in [1,7]; MPFR, rationals [1,5]).
+/// W_K, W_Q (n x N) finite; double, MPFR: nonzero |entries| in [2^-64, 2^64]
+/// (ProfileDomain: the traces multiply up to 12 entries: 2^768 at most).
+template <class S>
+bool KQDomain(const Case& c) {
+  return ProfileDomain<S>(c.GetMatrix("W_K"), 0x1p64) && ProfileDomain<S>(c.GetMatrix("W_Q"), 0x1p64);
+}
+
 struct KQFamily {
-  static bool HypothesesHold(const Case& c) { return KQShapes(c); }
+  template <class S>
+  static bool HypothesesHold(const Case& c) { return KQShapes(c) && KQDomain<S>(c); }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return KQCase(3, kMaxBigN<S>, false);
@@ -89,7 +97,8 @@ struct KQFamily {
 
 /// Claims that assume M = [W_K; W_Q] surjective (N = 2n + [0,2]).
 struct SurjectiveFamily {
-  static bool HypothesesHold(const Case& c) { return Surjective(c); }
+  template <class S>
+  static bool HypothesesHold(const Case& c) { return KQShapes(c) && KQDomain<S>(c) && Surjective(c); }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return KQCase(3, 2, true);
@@ -211,7 +220,8 @@ struct RankLeNInertia {
   static constexpr const char* kId = "profile.rank_le_n_inertia";
   static constexpr const char* kSource = "001, 'If L in M_N(R) has rank at most n, ...'";
   static std::vector<Tolerance> Tolerances() { return {}; }  // exact
-  static bool HypothesesHold(const Case& c) { return KQShapes(c); }
+  template <class S>
+  static bool HypothesesHold(const Case& c) { return KQShapes(c) && KQDomain<S>(c); }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return KQCase(3, 6, false);

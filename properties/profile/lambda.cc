@@ -26,7 +26,7 @@ struct LambdaCBounds : LambdaFamily {
   static inline const Tolerance kTwoC{
       "2C - 1", "gamma_{m+3} (0 in rationals)",
       "C is a sum of m nonnegative products of entries each rounded by u: relative error gamma_{m+3}, "
-      "and the exact C <= ||lambda_+|| ||lambda_-|| <= 1/2"};
+      "and the exact C <= ||lambda_+|| ||lambda_-|| <= 1/2", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kTwoC}; }
   template <class S>
   static void Conclusion(const Case& c) {
@@ -46,7 +46,7 @@ struct LambdaPBounds : LambdaFamily {
       "-P", "gamma_{m+12} (0 in rationals: ||lambda_+ - lambda_-||^2 <= 1 exactly)",
       "D = ||lambda_+ - lambda_-||^2 <= ||lambda||^2 = 1; each difference of two u-rounded positives errs "
       "by <= 2u(lambda+_i + lambda-_i), so D moves by <= 8u + gamma_{m+2}; sqrt and 1 - sqrt add 2u, "
-      "and sqrt(1 + e) - 1 <= e/2"};
+      "and sqrt(1 + e) - 1 <= e/2", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kMinusP}; }
   template <class S>
   static void Conclusion(const Case& c) {
@@ -91,8 +91,25 @@ struct LambdaElidedBounds : LambdaFamily {
   static inline const Tolerance kDisc{
       "I² + 4C² - 1", "4 gamma_{m+5} (0 in rationals)",
       "I = A - B and C err by gamma_{m+3}(A + B) = gamma_{m+3} and gamma_{m+3} C; squaring doubles a "
-      "relative error, |I|, 2C <= 1, plus u for each of the three operations"};
+      "relative error, |I|, 2C <= 1, plus u for each of the three operations", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kUnitNorm, kDisc}; }
+  // Lambda_m (LambdaFamily), and in double and MPFR min(||lambda_+||^2,
+  // ||lambda_-||^2) >= 2^-40: the strict |I| < 1 is decided on the computed
+  // I, which the exact 1 - |I| >= min(A, B) keeps below 1 only when that
+  // margin exceeds the rounding (the generated points have min >= 2^-20).
+  template <class S>
+  static bool HypothesesHold(const Case& c) {
+    if (!LambdaFamily::HypothesesHold<S>(c)) return false;
+    if constexpr (ScalarTraits<S>::kExact) {
+      return true;
+    } else {
+      const Vec<Rational> lam = GetLambda<Rational>(c);
+      const Vec<Rational> lp = LambdaPlus<Rational>(lam), lm = LambdaMinus<Rational>(lam);
+      const Rational a = Dot<Rational>(lp, lp), b = Dot<Rational>(lm, lm);
+      const Rational lo = a < b ? a : b;
+      return lo * Rational(int64_t{1} << 40) >= 1;
+    }
+  }
   template <class S>
   static void Conclusion(const Case& c) {
     const Vec<S> lam = GetLambda<S>(c);

@@ -80,7 +80,12 @@ inline bool LambdaHypothesis(const Case& c) {
 /// The claims on Lambda_m (lambda.cc, iota.cc) share their hypotheses and
 /// cases: m in [1,5] (MPFR and rationals: [1,4]).
 struct LambdaFamily {
-  static bool HypothesesHold(const Case& c) { return LambdaHypothesis(c); }
+  // lambda in Lambda_m (exact); double, MPFR: nonzero entries >= 2^-200
+  // (ProfileDomain: squares and products of entries stay normal).
+  template <class S>
+  static bool HypothesesHold(const Case& c) {
+    return LambdaHypothesis(c) && ProfileDomain<S>(c.GetMatrix("lambda"), 0x1p200);
+  }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return LambdaCase(SizeBudget<S>::Pick(5, 4));

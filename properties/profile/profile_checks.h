@@ -10,6 +10,7 @@
 #include "model/exact.h"
 #include "model/profile.h"
 #include "properties/framework/check.h"
+#include "properties/framework/hypotheses_checks.h"
 
 namespace attnprop {
 
@@ -34,6 +35,21 @@ inline double ProfileCoordinateBound(int64_t n, double u, double input_rel) {
   const double eta = EigenBackwardConstant(n) * u + input_rel;
   const double nd = static_cast<double>(n);
   return 4 * std::sqrt(nd) * eta + 4 * nd * eta * eta + 3 * input_rel + Gamma(nd * nd + 2 * nd + 8, u);
+}
+
+/// The numeric domain of a profile claim's inputs in backend S: rationals
+/// need only finite entries (exact arithmetic); double and MPFR need every
+/// nonzero |entry| in [1/limit, limit], so that the products the checks form
+/// (squares, Frobenius sums, the eigen-solver's rotations; powers for the
+/// traces) stay in double's normal range, where the relative rounding model
+/// of the tolerances (gamma_n, the eigen-solver's backward error) holds.
+template <class S>
+bool ProfileDomain(const ExactMatrix& m, double limit) {
+  if constexpr (ScalarTraits<S>::kExact) {
+    return hyp::AllFinite(m);
+  } else {
+    return hyp::InRange(m, 1 / limit, limit);
+  }
 }
 
 /// A rational unit vector in R^n (inverse stereographic projection of p in

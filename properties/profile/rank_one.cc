@@ -80,9 +80,13 @@ struct RankOneFormulaClaim {
       "(relative u), propagated through the 1-Lipschitz sorted spectrum (profile_checks.h)"};
   static std::vector<Tolerance> Tolerances() { return {kFormula}; }
 
+  // L square (N >= 1), rank one, ||L||_F = 1 (exact). Double, MPFR:
+  // nonzero |entries| in [2^-200, 2^200] (ProfileDomain).
+  template <class S>
   static bool HypothesesHold(const Case& c) {
+    const ExactMatrix& le = c.GetMatrix("L");
+    if (le.rows != le.cols || le.rows < 1 || !ProfileDomain<S>(le, 0x1p200)) return false;
     const Mat<Rational> l = c.GetMat<Rational>("L");
-    if (l.rows() != l.cols() || l.rows() < 1) return false;
     Eigen::FullPivLU<Mat<Rational>> lu(l);
     return lu.rank() == 1 && FrobeniusSq<Rational>(l) == 1;
   }
@@ -152,9 +156,24 @@ struct RankOneSetClaim {
         rc::gen::arbitrary<bool>());
   }
 
+  // N >= 1, x and y (1 x N) nonzero, m in [0, 1], a_target in [0, 1/2],
+  // d_side in {0, 1}; finite. Domain (every backend): x and y entries
+  // doubles of at most 26 significant bits with nonzero |entries| in
+  // [2^-200, 2^200], so x y^T is exact in double (the tolerance's reason:
+  // kOffTheta has no input-rounding term) and its profile's products stay
+  // normal; the generator draws the 2^-2 grid.
+  static bool ShortEntries(const ExactMatrix& v) {
+    if (!hyp::InRange(v, 0x1p-200, 0x1p200)) return false;
+    for (const Exact& e : v.data)
+      if (!e.IsDouble() || hyp::SignificantBits(e.ToDouble()) > 26) return false;
+    return true;
+  }
   static bool HypothesesHold(const Case& c) {
-    const int64_t n = c.GetInt("N");
+    const int64_t n = c.GetInt("N"), d_side = c.GetInt("d_side");
     const ExactMatrix &x = c.GetMatrix("x"), &y = c.GetMatrix("y");
+    if (x.rows != 1 || y.rows != 1 || !ShortEntries(x) || !ShortEntries(y) || (d_side != 0 && d_side != 1) ||
+        !hyp::Finite(c.GetScalar("m")) || !hyp::Finite(c.GetScalar("a_target")))
+      return false;
     auto nonzero = [](const ExactMatrix& v) {
       return std::any_of(v.data.begin(), v.data.end(), [](const Exact& e) { return e.ToRational() != 0; });
     };

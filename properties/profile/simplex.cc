@@ -93,12 +93,25 @@ struct ProfileSimplex {
       "eta ||L||^2, half the coordinate bound), plus gamma_3 for the final sum"};
   static std::vector<Tolerance> Tolerances() { return {kSum}; }
 
+  // L square (N >= 1), nonzero, finite; a "spectrum" field, where present,
+  // certified for sym(L). Double, MPFR: nonzero |entries| in [2^-200,
+  // 2^200] (ProfileDomain). Rationals without a spectrum: rank(S) <= 2, the
+  // domain of the exact route ProfileRankTwoExact (the check has no other
+  // exact spectrum).
+  template <class S>
   static bool HypothesesHold(const Case& c) {
+    const ExactMatrix& le = c.GetMatrix("L");
+    if (le.rows != le.cols || le.rows < 1 || !ProfileDomain<S>(le, 0x1p200)) return false;
     const Mat<Rational> l = c.GetMat<Rational>("L");
-    if (l.rows() != l.cols() || l.rows() < 1 || l.isZero()) return false;
-    if (!HasField(c, "spectrum")) return true;
+    if (l.isZero()) return false;
+    if (!HasField(c, "spectrum")) {
+      if constexpr (ScalarTraits<S>::kExact) return ProfileRankTwoExact(l).has_value();
+      return true;
+    }
+    const ExactMatrix& spec_e = c.GetMatrix("spectrum");
+    if (!hyp::AllFinite(spec_e)) return false;
     const Mat<Rational> spec = c.GetMat<Rational>("spectrum");
-    return spec.rows() == 1 && CertifySpectrum(SymmetricPart<Rational>(l), spec.row(0).transpose());
+    return spec.rows() == 1 && spec.cols() == l.rows() && CertifySpectrum(SymmetricPart<Rational>(l), spec.row(0).transpose());
   }
 
   template <class S>

@@ -57,7 +57,12 @@ bool SquareNonzero(const Case& c, bool allow_zero) {
 /// excludes L = 0.
 template <bool kAllowZero>
 struct SplitFamily {
-  static bool HypothesesHold(const Case& c) { return SquareNonzero(c, kAllowZero); }
+  // L square (N >= 1), nonzero where the claim divides by ||L||; finite;
+  // double, MPFR: nonzero |entries| in [2^-200, 2^200] (ProfileDomain).
+  template <class S>
+  static bool HypothesesHold(const Case& c) {
+    return SquareNonzero(c, kAllowZero) && ProfileDomain<S>(c.GetMatrix("L"), 0x1p200);
+  }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return SplitCase(kMaxN<S>, kAllowZero);
