@@ -81,6 +81,7 @@ bool ParseSelection(const std::vector<std::string>& args, Mode mode, Selection* 
     } else if (a == "--search") {
       if (!value(&v) || !ParseUint(v, &n) || n > 10000000) return *error = "--search needs a number of candidates", false;
       s->options.search_steps = static_cast<int>(n);
+      s->search_given = true;
     } else if (a == "--timeout") {
       if (!value(&v) || !ParseSeconds(v, 0.01, 3600, &s->timeout_s)) return *error = "--timeout needs seconds in [0.01, 3600]", false;
     } else if (a == "--shrink-budget") {

@@ -44,6 +44,7 @@ struct Selection {
   double timeout_s = 5;      // per kernel call
   double budget_s = 0;       // --budget: wall time of the whole run's searches, spread over the properties (0 = none)
   bool deep = false;         // --deep: the deep tier (more cases, a longer search)
+  bool search_given = false; // --search N was given (else audit uses its tier's default)
 };
 
 /// Parses options; on error returns false with *error set. --help sets *help.
