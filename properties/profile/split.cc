@@ -11,11 +11,12 @@
 // profile.pythagoras_normalized
 //   Statement: for L != 0, ||S||^2/||L||^2 + ||T||^2/||L||^2 = 1.
 // Hypotheses: L square (the normalised form: L != 0, generated nonzero).
-// Cases: dyadic L (exact in every backend, so the only error is the
-// arithmetic of the conclusion), N in [1,8] (MPFR [1,5]), five shapes
+// Cases: L in every regime (gen::Layout: scales, full-mantissa entries, so
+// the rounding bounds are tested; inputs are doubles, exact in MPFR and
+// rationals), N in [1,8] (MPFR [1,5]), five shapes
 // (general, symmetric, antisymmetric, rank one, zero for the unnormalised
 // claims) so that S = 0 and T = 0 are visited.
-#include "generators/claims_shapes.h"
+#include "generators/regime.h"
 #include "generators/scalars.h"
 #include "properties/framework/property.h"
 #include "properties/profile/profile_checks.h"
@@ -26,25 +27,33 @@ namespace {
 template <class S>
 constexpr int64_t kMaxN = SizeBudget<S>::Pick(8, 5);
 
-/// Dyadic square L; shape 0 general, 1 symmetric, 2 antisymmetric, 3 rank
-/// one, 4 zero (replaced by e1 e1^T when allow_zero is false).
+/// Square L in every regime (gen::Layout: scales 2^-20..2^6, short to
+/// full-mantissa entries, structures); shape 0 general, 1 symmetric, 2
+/// antisymmetric, 3 rank one, 4 zero (replaced by e1 e1^T when allow_zero is
+/// false).
+template <class S>
 rc::Gen<Case> SplitCase(int64_t max_n, bool allow_zero) {
-  return rc::gen::apply(
-      [allow_zero](int64_t n, int shape, const ExactMatrix& x_full, const ExactMatrix& y_full) {
-        const Mat<Rational> x = gen::Crop(x_full, n, n).As<Rational>(), y = gen::Crop(y_full, n, n).As<Rational>();
-        Mat<Rational> l;
-        switch (shape) {
-          case 1: l = x + x.transpose(); break;
-          case 2: l = x - x.transpose(); break;
-          case 3: l = x.col(0) * y.col(0).transpose(); break;
-          case 4: l = Mat<Rational>::Zero(n, n); break;
-          default: l = x; break;
-        }
-        if (!allow_zero && l.isZero()) l(0, 0) = 1;
-        return Case().Int("shape", shape).Matrix("L", ToExact(l));
-      },
-      gen::Dim(1, max_n), rc::gen::inRange(0, 5), gen::Matrix(max_n, max_n, gen::Dyadic(8, 2)),
-      gen::Matrix(max_n, max_n, gen::Dyadic(8, 2)));
+  gen::Layout layout;
+  const int n = layout.Axis({1, max_n, max_n});
+  const gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
+  const int x_m = layout.Matrix(n, n, regime), y_m = layout.Matrix(n, n, regime);
+  const int shape_s = layout.Scalar(gen::UniformInteger(0, 4));
+  return layout.Build<Case>([=](const gen::Layout::Drawn& d) {
+    const Mat<Rational> x = d.Matrix(x_m).As<Rational>(), y = d.Matrix(y_m).As<Rational>();
+    const int shape = static_cast<int>(d.Scalar(shape_s).ToDouble());
+    Mat<Rational> l;
+    switch (shape) {
+      case 1: l = x + x.transpose(); break;
+      case 2: l = x - x.transpose(); break;
+      case 3: l = x.col(0) * y.col(0).transpose(); break;
+      case 4: l = Mat<Rational>::Zero(x.rows(), x.rows()); break;
+      default: l = x; break;
+    }
+    if (!allow_zero && l.isZero()) l(0, 0) = 1;
+    // Handed to the backend as its inputs (a rank-one product of two
+    // full-mantissa vectors is not a double: rounded once for double).
+    return Case().Int("shape", shape).Matrix("L", gen::FromRationals(l, gen::DerivedArithFor<S>()));
+  });
 }
 
 bool SquareNonzero(const Case& c, bool allow_zero) {
@@ -65,7 +74,7 @@ struct SplitFamily {
   }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return SplitCase(kMaxN<S>, kAllowZero);
+    return SplitCase<S>(kMaxN<S>, kAllowZero);
   }
 };
 
