@@ -31,14 +31,14 @@ int AsInt(const Exact& x) { return static_cast<int>(std::lround(x.ToDouble())); 
 // The grid of a short dyadic entry: 2 bits below the leading bit of max_abs.
 double ShortGrid(double max_abs) { return std::ldexp(1.0, static_cast<int>(std::ceil(std::log2(max_abs))) - 3); }
 
-double WithMantissa(double x, int mantissa, double max_abs) {
+double WithMantissa(double x, int mantissa, double max_abs, int full_bits) {
   switch (mantissa) {
     case 0: {
       const double g = ShortGrid(max_abs);
       return std::clamp(std::round(x / g) * g, -max_abs, max_abs);
     }
     case 1: return RoundToPrecision(attnprop::Rational(x), 10);
-    default: return x;
+    default: return full_bits < 53 ? RoundToPrecision(attnprop::Rational(x), full_bits) : x;
   }
 }
 
@@ -133,7 +133,7 @@ ExactMatrix Layout::Drawn::Matrix(int m) const {
   const ExactMatrix base = p_.Matrix(slot.entries);
   const int64_t rows = base.rows, cols = base.cols;
   const int mantissa = Mantissa(m);
-  auto e = [&](int64_t i, int64_t j) { return WithMantissa(base(i, j).ToDouble(), mantissa, g.max_abs); };
+  auto e = [&](int64_t i, int64_t j) { return WithMantissa(base(i, j).ToDouble(), mantissa, g.max_abs, g.full_bits); };
   std::vector<double> v(static_cast<size_t>(rows * cols));
   auto at = [&](int64_t i, int64_t j) -> double& { return v[static_cast<size_t>(i * cols + j)]; };
   const double e00 = rows > 0 && cols > 0 ? e(0, 0) : 0;

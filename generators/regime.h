@@ -45,7 +45,8 @@ struct Regime {
   Arith arith = Arith::kRoundToDouble;
   /// Significant bits of a full-mantissa entry (> 53: an exact dyadic
   /// rational, so that MPFR at that precision rounds as a double does on
-  /// doubles; double inputs are exact in 256-bit MPFR arithmetic).
+  /// doubles; double inputs are exact in 256-bit MPFR arithmetic; < 53 for a
+  /// claim whose domain limits the significand).
   int full_bits = 53;
 };
 

@@ -21,6 +21,7 @@
 //   Floating: the two profiles use the same computed spectrum (sym(S) = S
 //   exactly), so they differ only in the normalisations ||L||^2, ||S||^2.
 #include "properties/profile/lambda_checks.h"
+#include "properties/profile/square_cases.h"
 
 namespace attnprop {
 namespace {
@@ -28,23 +29,20 @@ namespace {
 template <class S>
 constexpr int64_t kMaxN = SizeBudget<S>::Pick(8, 4);
 
+template <class S>
 rc::Gen<Case> FaceCase(int64_t max_n, int shapes) {
-  return rc::gen::apply(
-      [](int64_t n, int shape, const ExactMatrix& x_full, const ExactMatrix& y_full) {
-        const Mat<Rational> x = gen::Crop(x_full, n, n).As<Rational>(), y = gen::Crop(y_full, n, n).As<Rational>();
-        Mat<Rational> l;
-        switch (shape) {
-          case 0: l = x.col(0) * y.col(0).transpose() + (y - y.transpose()); break;  // rank(S) <= 2
-          case 1: l = x + x.transpose(); break;
-          case 2: l = x - x.transpose(); break;
-          case 3: l = x.col(0) * y.col(0).transpose(); break;
-          default: l = x; break;
-        }
-        if (l.isZero()) l(0, 0) = 1;
-        return Case().Int("shape", shape).Matrix("L", ToExact(l));
-      },
-      gen::Dim(1, max_n), rc::gen::inRange(0, shapes), gen::Matrix(max_n, max_n, gen::Dyadic(8, 2)),
-      gen::Matrix(max_n, max_n, gen::Dyadic(8, 2)));
+  return SquareCase<S>(max_n, shapes, [](int shape, const Mat<Rational>& x, const Mat<Rational>& y) {
+    Mat<Rational> l;
+    switch (shape) {
+      case 0: l = x.col(0) * y.col(0).transpose() + (y - y.transpose()); break;  // rank(S) <= 2
+      case 1: l = x + x.transpose(); break;
+      case 2: l = x - x.transpose(); break;
+      case 3: l = x.col(0) * y.col(0).transpose(); break;
+      default: l = x; break;
+    }
+    if (l.isZero()) l(0, 0) = 1;
+    return l;
+  });
 }
 
 struct FaceA {
@@ -75,7 +73,7 @@ struct FaceA {
   }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return FaceCase(kMaxN<S>, 5);
+    return FaceCase<S>(kMaxN<S>, 5);
   }
   template <class S>
   static void Conclusion(const Case& c) {
@@ -125,9 +123,9 @@ struct BcdScaling {
   static rc::Gen<Case> Hypotheses() {
     // Rational: only the rank(S) <= 2 shape (exact spectrum route).
     if constexpr (ScalarTraits<S>::kExact) {
-      return rc::gen::suchThat(FaceCase(kMaxN<S>, 1), [](const Case& c) { return HypothesesHold<S>(c); });
+      return rc::gen::suchThat(FaceCase<S>(kMaxN<S>, 1), [](const Case& c) { return HypothesesHold<S>(c); });
     } else {
-      return rc::gen::suchThat(FaceCase(kMaxN<S>, 5), [](const Case& c) { return HypothesesHold<S>(c); });
+      return rc::gen::suchThat(FaceCase<S>(kMaxN<S>, 5), [](const Case& c) { return HypothesesHold<S>(c); });
     }
   }
   template <class S>

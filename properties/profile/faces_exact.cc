@@ -12,39 +12,36 @@
 // Shapes steer cases onto the faces: T = 0 (symmetric L), lambda >= 0,
 // lambda <= 0, lambda = (x, -x, ...) (alpha = beta), general.
 #include "properties/profile/lambda_checks.h"
+#include "properties/profile/square_cases.h"
 
 namespace attnprop {
 namespace {
 
 rc::Gen<Case> SpectrumCase(int64_t max_n) {
-  return rc::gen::apply(
-      [](int64_t n, int shape, bool zero_t, const ExactMatrix& lam_full, const ExactMatrix& k_full,
-         const ExactMatrix& t_full) {
-        Mat<Rational> lam = gen::Crop(lam_full, 1, n).As<Rational>();
-        if (shape == 1) lam = lam.cwiseAbs();
-        if (shape == 2) lam = -lam.cwiseAbs();
-        if (shape == 3)
-          for (int64_t i = 0; i + 1 < n; i += 2) lam(0, i + 1) = -lam(0, i);
-        const Mat<Rational> ku = gen::Crop(k_full, n, n).As<Rational>(), tu = gen::Crop(t_full, n, n).As<Rational>();
-        Mat<Rational> k = Mat<Rational>::Zero(n, n), t = Mat<Rational>::Zero(n, n);
-        for (int64_t i = 0; i < n; ++i)
-          for (int64_t j = i + 1; j < n; ++j) {
-            k(i, j) = ku(i, j), k(j, i) = -ku(i, j);
-            if (!zero_t) t(i, j) = tu(i, j), t(j, i) = -tu(i, j);
-          }
-        const Mat<Rational> id = Mat<Rational>::Identity(n, n);
-        const Mat<Rational> q = (id - k) * Eigen::FullPivLU<Mat<Rational>>(Mat<Rational>(id + k)).inverse();
-        Mat<Rational> l = q * lam.row(0).asDiagonal() * q.transpose() + t;
-        if (l.isZero()) {
-          l(0, 0) = 1;
-          lam = Mat<Rational>::Zero(1, n);
-          lam(0, 0) = 1;
-        }
-        return Case().Int("shape", shape).Matrix("L", ToExact(l)).Matrix("spectrum", ToExact(lam));
-      },
-      gen::Dim(1, max_n), rc::gen::inRange(0, 5), rc::gen::arbitrary<bool>(),
-      gen::Matrix(1, max_n, gen::Dyadic(2, 1)), gen::Matrix(max_n, max_n, gen::Dyadic(2, 1)),
-      gen::Matrix(max_n, max_n, gen::Dyadic(2, 1)));
+  // shape 0..4; T = 0 in the cases with shape + N odd (every shape meets both).
+  return SpectralParts(max_n, 5, [](int shape, Mat<Rational> lam, const Mat<Rational>& ku, const Mat<Rational>& tu) {
+    const int64_t n = lam.cols();
+    const bool zero_t = (shape + n) % 2 == 1;
+    if (shape == 1) lam = lam.cwiseAbs();
+    if (shape == 2) lam = -lam.cwiseAbs();
+    if (shape == 3)
+      for (int64_t i = 0; i + 1 < n; i += 2) lam(0, i + 1) = -lam(0, i);
+    Mat<Rational> k = Mat<Rational>::Zero(n, n), t = Mat<Rational>::Zero(n, n);
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = i + 1; j < n; ++j) {
+        k(i, j) = ku(i, j), k(j, i) = -ku(i, j);
+        if (!zero_t) t(i, j) = tu(i, j), t(j, i) = -tu(i, j);
+      }
+    const Mat<Rational> id = Mat<Rational>::Identity(n, n);
+    const Mat<Rational> q = (id - k) * Eigen::FullPivLU<Mat<Rational>>(Mat<Rational>(id + k)).inverse();
+    Mat<Rational> l = q * lam.row(0).asDiagonal() * q.transpose() + t;
+    if (l.isZero()) {
+      l(0, 0) = 1;
+      lam = Mat<Rational>::Zero(1, n);
+      lam(0, 0) = 1;
+    }
+    return Case().Int("shape", shape).Matrix("L", ToExact(l)).Matrix("spectrum", ToExact(lam));
+  });
 }
 
 bool SpectrumHypotheses(const Case& c) {

@@ -6,7 +6,7 @@
 // P = 1 - ||lambda_+ - lambda_-||, iota(lambda)_i = -lambda_{2m+1-i}.
 //
 // Generated exactly: a rational unit vector v in R^{2m} (inverse
-// stereographic projection of a dyadic p, zero entries avoided), entries
+// stereographic projection of p drawn in every regime, zero entries avoided), entries
 // made positive, the first m negated, then sorted: every point of Lambda_m
 // with rational entries is reachable this way. One case in four with m even
 // is a fixed point of iota: w in Q^m with ||w||^2 = 1/2 from pairs
@@ -17,7 +17,7 @@
 #include <algorithm>
 #include <vector>
 
-#include "generators/claims_shapes.h"
+#include "generators/regime.h"
 #include "generators/scalars.h"
 #include "properties/framework/property.h"
 #include "properties/profile/profile_checks.h"
@@ -38,29 +38,37 @@ inline Vec<Rational> NonzeroUnitVector(ExactMatrix p, int64_t n) {
 }
 
 inline rc::Gen<Case> LambdaCase(int64_t max_m) {
-  return rc::gen::apply(
-      [](int64_t m, int kind, const ExactMatrix& p) {
-        const int64_t n = 2 * m;
-        std::vector<Rational> lam;
-        if (kind == 0 && m % 2 == 0) {
-          const Vec<Rational> v = NonzeroUnitVector(p, m);
-          for (int64_t i = 0; i < m; i += 2) {
-            const Rational x = (v[i] + v[i + 1]) / 2, y = (v[i] - v[i + 1]) / 2;
-            if (x == 0 || y == 0) break;
-            lam.push_back(abs(x)), lam.push_back(-abs(x)), lam.push_back(abs(y)), lam.push_back(-abs(y));
-          }
-          if (static_cast<int64_t>(lam.size()) != n) lam.clear();
-        }
-        if (lam.empty()) {
-          const Vec<Rational> v = NonzeroUnitVector(p, n);
-          for (int64_t i = 0; i < n; ++i) lam.push_back(i < m ? Rational(-abs(v[i])) : Rational(abs(v[i])));
-        }
-        std::sort(lam.begin(), lam.end());
-        ExactMatrix out(1, n);
-        for (int64_t i = 0; i < n; ++i) out(0, i) = Exact(lam[static_cast<size_t>(i)]);
-        return Case().Matrix("lambda", out);
-      },
-      gen::Dim(1, max_m), rc::gen::inRange(0, 4), gen::Matrix(1, 2 * max_m, gen::Dyadic(4, 2)));
+  // p (2 x m, flattened to 1 x 2m) in every regime (gen::Layout): tiny p
+  // gives points near a pole, full-mantissa p long rationals.
+  gen::Layout layout;
+  const int two = layout.Axis({2, 2, 2}), m_axis = layout.Axis({1, max_m, max_m});
+  const int p_m = layout.Matrix(two, m_axis, gen::Regime{});
+  const int kind_s = layout.Scalar(gen::UniformInteger(0, 3));
+  return layout.Build<Case>([=](const gen::Layout::Drawn& d) {
+    const ExactMatrix p2 = d.Matrix(p_m);
+    const int64_t m = p2.cols, n = 2 * m;
+    ExactMatrix p(1, n);
+    p.data = p2.data;
+    const int kind = static_cast<int>(d.Scalar(kind_s).ToDouble());
+    std::vector<Rational> lam;
+    if (kind == 0 && m % 2 == 0) {
+      const Vec<Rational> v = NonzeroUnitVector(p, m);
+      for (int64_t i = 0; i < m; i += 2) {
+        const Rational x = (v[i] + v[i + 1]) / 2, y = (v[i] - v[i + 1]) / 2;
+        if (x == 0 || y == 0) break;
+        lam.push_back(abs(x)), lam.push_back(-abs(x)), lam.push_back(abs(y)), lam.push_back(-abs(y));
+      }
+      if (static_cast<int64_t>(lam.size()) != n) lam.clear();
+    }
+    if (lam.empty()) {
+      const Vec<Rational> v = NonzeroUnitVector(p, n);
+      for (int64_t i = 0; i < n; ++i) lam.push_back(i < m ? Rational(-abs(v[i])) : Rational(abs(v[i])));
+    }
+    std::sort(lam.begin(), lam.end());
+    ExactMatrix out(1, n);
+    for (int64_t i = 0; i < n; ++i) out(0, i) = Exact(lam[static_cast<size_t>(i)]);
+    return Case().Matrix("lambda", out);
+  });
 }
 
 /// lambda in Lambda_m, checked exactly (the stored case's hypothesis).

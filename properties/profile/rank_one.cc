@@ -37,7 +37,7 @@
 // rational (exact rank <= 2 route).
 #include <algorithm>
 
-#include "generators/claims_shapes.h"
+#include "generators/regime.h"
 #include "generators/scalars.h"
 #include "properties/framework/property.h"
 #include "properties/profile/profile_checks.h"
@@ -132,28 +132,31 @@ struct RankOneSetClaim {
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return rc::gen::apply(
-        [](int64_t n, const ExactMatrix& x, const ExactMatrix& y, Exact m, Exact a_target, bool d_side) {
-          ExactMatrix xs = gen::Crop(x, 1, n), ys = gen::Crop(y, 1, n);
-          // x, y != 0 (a rank-one matrix): a zero vector becomes e_1.
-          if (std::all_of(xs.data.begin(), xs.data.end(), [](const Exact& e) { return e.ToDouble() == 0; }))
-            xs(0, 0) = 1.0;
-          if (std::all_of(ys.data.begin(), ys.data.end(), [](const Exact& e) { return e.ToDouble() == 0; }))
-            ys(0, 0) = 1.0;
-          return Case()
-              .Int("N", n)
-              .Matrix("x", xs)
-              .Matrix("y", ys)
-              .Scalar("m", m)
-              .Scalar("a_target", a_target)
-              .Int("d_side", d_side ? 1 : 0);
-        },
-        gen::Dim(1, kMaxN<S>), gen::Matrix(1, kMaxN<S>, gen::Dyadic(4, 2)),
-        gen::Matrix(1, kMaxN<S>, gen::Dyadic(4, 2)),
-        // m in [0, 1] covers t in [0, 1]; a in [0, 1/2].
-        rc::gen::map(gen::Dyadic(1, 6), [](Exact e) { return Exact(std::abs(e.ToDouble())); }),
-        rc::gen::map(gen::Dyadic(1, 6), [](Exact e) { return Exact(std::abs(e.ToDouble()) / 2); }),
-        rc::gen::arbitrary<bool>());
+    // x, y (1 x N) in every regime with at most 26-bit significands (the
+    // domain below), on one axis N; m in [0, 1] covers t in [0, 1]; a in [0, 1/2].
+    gen::Layout layout;
+    const int one = layout.Axis({1, 1, 1}), n_axis = layout.Axis({1, kMaxN<S>, kMaxN<S>});
+    gen::Regime regime;
+    regime.full_bits = 26;
+    regime.structured = false;  // a rank-one x would have 52-bit entries
+    const int x_m = layout.Matrix(one, n_axis, regime), y_m = layout.Matrix(one, n_axis, regime);
+    const int m_s = layout.Scalar(gen::Uniform(0, 1)), a_s = layout.Scalar(gen::Uniform(0, 0.5));
+    const int side_s = layout.Scalar(gen::UniformInteger(0, 1));
+    return layout.Build<Case>([=](const gen::Layout::Drawn& d) {
+      ExactMatrix xs = d.Matrix(x_m), ys = d.Matrix(y_m);
+      // x, y != 0 (a rank-one matrix): a zero vector becomes e_1.
+      if (std::all_of(xs.data.begin(), xs.data.end(), [](const Exact& e) { return e.ToDouble() == 0; }))
+        xs(0, 0) = 1.0;
+      if (std::all_of(ys.data.begin(), ys.data.end(), [](const Exact& e) { return e.ToDouble() == 0; }))
+        ys(0, 0) = 1.0;
+      return Case()
+          .Int("N", xs.cols)
+          .Matrix("x", xs)
+          .Matrix("y", ys)
+          .Scalar("m", d.Scalar(m_s))
+          .Scalar("a_target", d.Scalar(a_s))
+          .Int("d_side", static_cast<int64_t>(d.Scalar(side_s).ToDouble()));
+    });
   }
 
   // N >= 1, x and y (1 x N) nonzero, m in [0, 1], a_target in [0, 1/2],
@@ -161,7 +164,7 @@ struct RankOneSetClaim {
   // doubles of at most 26 significant bits with nonzero |entries| in
   // [2^-200, 2^200], so x y^T is exact in double (the tolerance's reason:
   // kOffTheta has no input-rounding term) and its profile's products stay
-  // normal; the generator draws the 2^-2 grid.
+  // normal; the generator draws 26-bit significands at most.
   static bool ShortEntries(const ExactMatrix& v) {
     if (!hyp::InRange(v, 0x1p-200, 0x1p200)) return false;
     for (const Exact& e : v.data)

@@ -18,7 +18,7 @@
 //   route if it applies and discarded otherwise (stored cases only).
 #include <algorithm>
 
-#include "generators/claims_shapes.h"
+#include "properties/profile/square_cases.h"
 #include "generators/scalars.h"
 #include "properties/framework/property.h"
 #include "properties/profile/profile_checks.h"
@@ -35,52 +35,43 @@ bool HasField(const Case& c, const std::string& name) {
   return false;
 }
 
-/// Dyadic L of a chosen shape, nonzero.
+/// L of a chosen shape in every regime (SquareCase), nonzero.
+template <class S>
 rc::Gen<Case> FloatingCase(int64_t max_n) {
-  return rc::gen::apply(
-      [](int64_t n, int shape, const ExactMatrix& x_full, const ExactMatrix& y_full) {
-        const Mat<Rational> x = gen::Crop(x_full, n, n).As<Rational>(), y = gen::Crop(y_full, n, n).As<Rational>();
-        Mat<Rational> l;
-        switch (shape) {
-          case 1: l = x + x.transpose(); break;                          // symmetric: a = 0
-          case 2: l = x - x.transpose(); break;                          // antisymmetric: a = 1
-          case 3: l = x * x.transpose(); break;                          // PSD: b = d = 0
-          case 4: l = x.col(0) * y.col(0).transpose(); break;            // rank one
-          default: l = x; break;
-        }
-        if (l.isZero()) l(0, 0) = 1;
-        return Case().Int("shape", shape).Matrix("L", ToExact(l));
-      },
-      gen::Dim(1, max_n), rc::gen::inRange(0, 5), gen::Matrix(max_n, max_n, gen::Dyadic(8, 2)),
-      gen::Matrix(max_n, max_n, gen::Dyadic(8, 2)));
+  return SquareCase<S>(max_n, 5, [](int shape, const Mat<Rational>& x, const Mat<Rational>& y) {
+    Mat<Rational> l;
+    switch (shape) {
+      case 1: l = x + x.transpose(); break;                // symmetric: a = 0
+      case 2: l = x - x.transpose(); break;                // antisymmetric: a = 1
+      case 3: l = x * x.transpose(); break;                // PSD: b = d = 0
+      case 4: l = x.col(0) * y.col(0).transpose(); break;  // rank one
+      default: l = x; break;
+    }
+    if (l.isZero()) l(0, 0) = 1;
+    return l;
+  });
 }
 
 /// L = Q diag(lambda) Q^T + T, Q rational orthogonal (Cayley), with lambda.
 rc::Gen<Case> RationalSpectrumCase(int64_t max_n) {
-  return rc::gen::apply(
-      [](int64_t n, const ExactMatrix& lam_full, const ExactMatrix& k_full, const ExactMatrix& t_full) {
-        const Mat<Rational> lam = gen::Crop(lam_full, 1, n).As<Rational>();
-        const Mat<Rational> ku = gen::Crop(k_full, n, n).As<Rational>(), tu = gen::Crop(t_full, n, n).As<Rational>();
-        Mat<Rational> k = Mat<Rational>::Zero(n, n), t = Mat<Rational>::Zero(n, n);
-        for (int64_t i = 0; i < n; ++i)
-          for (int64_t j = i + 1; j < n; ++j) {
-            k(i, j) = ku(i, j), k(j, i) = -ku(i, j);
-            t(i, j) = tu(i, j), t(j, i) = -tu(i, j);
-          }
-        const Mat<Rational> id = Mat<Rational>::Identity(n, n);
-        const Mat<Rational> q = (id - k) * Eigen::FullPivLU<Mat<Rational>>(Mat<Rational>(id + k)).inverse();
-        Mat<Rational> l = q * lam.row(0).asDiagonal() * q.transpose() + t;
-        Mat<Rational> spectrum = lam;
-        if (l.isZero()) {  // lambda = 0 and T = 0: make it L = diag(1, 0, ...).
-          l(0, 0) = 1;
-          spectrum(0, 0) = 1;
-        }
-        return Case().Matrix("L", ToExact(l)).Matrix("spectrum", ToExact(spectrum));
-      },
-      gen::Dim(1, max_n),
-      // Few distinct eigenvalues: repeated ones exercise the multiplicities.
-      gen::Matrix(1, max_n, gen::Dyadic(2, 1)), gen::Matrix(max_n, max_n, gen::Dyadic(2, 1)),
-      gen::Matrix(max_n, max_n, gen::Dyadic(2, 1)));
+  return SpectralParts(max_n, 1, [](int, const Mat<Rational>& lam, const Mat<Rational>& ku, const Mat<Rational>& tu) {
+    const int64_t n = lam.cols();
+    Mat<Rational> k = Mat<Rational>::Zero(n, n), t = Mat<Rational>::Zero(n, n);
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = i + 1; j < n; ++j) {
+        k(i, j) = ku(i, j), k(j, i) = -ku(i, j);
+        t(i, j) = tu(i, j), t(j, i) = -tu(i, j);
+      }
+    const Mat<Rational> id = Mat<Rational>::Identity(n, n);
+    const Mat<Rational> q = (id - k) * Eigen::FullPivLU<Mat<Rational>>(Mat<Rational>(id + k)).inverse();
+    Mat<Rational> l = q * lam.row(0).asDiagonal() * q.transpose() + t;
+    Mat<Rational> spectrum = lam;
+    if (l.isZero()) {  // lambda = 0 and T = 0: make it L = diag(1, 0, ...).
+      l(0, 0) = 1;
+      spectrum(0, 0) = 1;
+    }
+    return Case().Matrix("L", ToExact(l)).Matrix("spectrum", ToExact(spectrum));
+  });
 }
 
 struct ProfileSimplex {
@@ -117,7 +108,7 @@ struct ProfileSimplex {
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     if constexpr (ScalarTraits<S>::kExact) return RationalSpectrumCase(kMaxN<S>);
-    else return FloatingCase(kMaxN<S>);
+    else return FloatingCase<S>(kMaxN<S>);
   }
 
   template <class S>

@@ -16,10 +16,10 @@
 // rationals), N in [1,8] (MPFR [1,5]), five shapes
 // (general, symmetric, antisymmetric, rank one, zero for the unnormalised
 // claims) so that S = 0 and T = 0 are visited.
-#include "generators/regime.h"
 #include "generators/scalars.h"
 #include "properties/framework/property.h"
 #include "properties/profile/profile_checks.h"
+#include "properties/profile/square_cases.h"
 
 namespace attnprop {
 namespace {
@@ -27,20 +27,12 @@ namespace {
 template <class S>
 constexpr int64_t kMaxN = SizeBudget<S>::Pick(8, 5);
 
-/// Square L in every regime (gen::Layout: scales 2^-20..2^6, short to
-/// full-mantissa entries, structures); shape 0 general, 1 symmetric, 2
+/// Square L in every regime (SquareCase); shape 0 general, 1 symmetric, 2
 /// antisymmetric, 3 rank one, 4 zero (replaced by e1 e1^T when allow_zero is
 /// false).
 template <class S>
 rc::Gen<Case> SplitCase(int64_t max_n, bool allow_zero) {
-  gen::Layout layout;
-  const int n = layout.Axis({1, max_n, max_n});
-  const gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
-  const int x_m = layout.Matrix(n, n, regime), y_m = layout.Matrix(n, n, regime);
-  const int shape_s = layout.Scalar(gen::UniformInteger(0, 4));
-  return layout.Build<Case>([=](const gen::Layout::Drawn& d) {
-    const Mat<Rational> x = d.Matrix(x_m).As<Rational>(), y = d.Matrix(y_m).As<Rational>();
-    const int shape = static_cast<int>(d.Scalar(shape_s).ToDouble());
+  return SquareCase<S>(max_n, 5, [allow_zero](int shape, const Mat<Rational>& x, const Mat<Rational>& y) {
     Mat<Rational> l;
     switch (shape) {
       case 1: l = x + x.transpose(); break;
@@ -50,9 +42,7 @@ rc::Gen<Case> SplitCase(int64_t max_n, bool allow_zero) {
       default: l = x; break;
     }
     if (!allow_zero && l.isZero()) l(0, 0) = 1;
-    // Handed to the backend as its inputs (a rank-one product of two
-    // full-mantissa vectors is not a double: rounded once for double).
-    return Case().Int("shape", shape).Matrix("L", gen::FromRationals(l, gen::DerivedArithFor<S>()));
+    return l;
   });
 }
 
