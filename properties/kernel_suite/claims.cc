@@ -300,11 +300,15 @@ struct FirstRowOnehot : AttentionClaim<FirstRowOnehot> {
 ATTNPROP_REGISTER(FirstRowOnehot, double, Mpfr, KernelF32, KernelF64);
 
 // lecture4.sec5.shift_invariance: translating every key by u adds c<q_i,u>
-// to row i's scores: A unchanged, lse_i + c<q_i,u>.
+// to row i's scores: A unchanged, lse_i + c<q_i,u>. The call on K + 1u^T
+// is compared with the exact result on K (its reference, shifted), within
+// the shifted call's own bound: two computed outputs agree exactly whenever
+// the max subtraction cancels the shift exactly (MPFR on short inputs), so
+// a bound for both calls' rounding would never be approached.
 struct ShiftInvariance : AttentionClaim<ShiftInvariance> {
   static constexpr const char* kId = "lecture4.sec5.shift_invariance";
-  static inline const Tolerance kOut = Pair("|out(K + 1u^T) - out(K)|", kOutTolerance);
-  static inline const Tolerance kLse = Pair("|lse(K + 1u^T) - lse(K) - c<q_i,u>|", kLseTolerance);
+  static inline const Tolerance kOut = Pair("|out(K + 1u^T) - out*(K)|", kOutTolerance);
+  static inline const Tolerance kLse = Pair("|lse(K + 1u^T) - lse*(K) - c<q_i,u>|", kLseTolerance);
   static std::vector<Tolerance> Tolerances() { return {kOut, kLse}; }
   static rc::Gen<Case> Gen(InputKind in) {
     const DType t = in.dtype;
@@ -341,8 +345,7 @@ struct ShiftInvariance : AttentionClaim<ShiftInvariance> {
     Problem s = p;
     for (int64_t j = 0; j < s.k.rows; ++j)
       for (int64_t l = 0; l < s.d_k; ++l) s.k(j, l) = p.k(j, l).ToDouble() + u(0, l).ToDouble();  // exact: few bits
-    const CallResult r = Call(op, p), rs = Call(op, s);
-    RequireSuccess(r, "call on K");
+    const CallResult rs = Call(op, s);
     RequireSuccess(rs, "call on K + 1 u^T");
     const auto ref = Reference(op, p), ref_s = Reference(op, s);
     const Mpfr scale = p.scale.As<Mpfr>();
@@ -351,15 +354,13 @@ struct ShiftInvariance : AttentionClaim<ShiftInvariance> {
       for (int64_t i = 0; i < p.t_q; ++i) {
         if (!p.RowHasKey(i)) continue;
         for (int64_t cc = 0; cc < p.d_v; ++cc)
-          wo.Check(AbsDiff(Out(p, rs.out[0], b, i, cc), Out(p, r.out[0], b, i, cc)),
-                   OutBound(p, op, ref[static_cast<size_t>(b)], b, i, cc) +
-                       OutBound(s, op, ref_s[static_cast<size_t>(b)], b, i, cc),
-                   At("out", b, i, cc));
+          wo.Check(AbsDiff(Out(p, rs.out[0], b, i, cc), ref[static_cast<size_t>(b)].out(i, cc)),
+                   OutBound(s, op, ref_s[static_cast<size_t>(b)], b, i, cc), At("out", b, i, cc));
         Mpfr qu = 0;
         for (int64_t l = 0; l < p.d_k; ++l) qu += p.q(b * p.t_q + i, l).As<Mpfr>() * u(0, l).As<Mpfr>();
         const size_t row = static_cast<size_t>(b * p.t_q + i);
-        wl.Check(AbsDiff(rs.lse[0][row], Mpfr(r.lse[0][row] + scale * qu)),
-                 BoundForRow(p, op, b, i).lse + BoundForRow(s, op, b, i).lse, RowAt("lse", b, i));
+        wl.Check(AbsDiff(rs.lse[0][row], Mpfr(ref[static_cast<size_t>(b)].lse[i] + scale * qu)),
+                 BoundForRow(s, op, b, i).lse, RowAt("lse", b, i));
       }
   }
 };
@@ -526,11 +527,15 @@ ATTNPROP_REGISTER(StreamingSoftmax, double, Mpfr, KernelF32, KernelF64);
 
 // lecture4.sec8.1.kv_cache_equivalence: decoding the last m of the first p
 // positions against cached K, V (t_q = m, t_k = p, causal) equals rows
-// p-m .. p-1 of the full causal computation.
+// p-m .. p-1 of the full causal computation. The decoded rows are compared
+// with the exact full computation (its reference), within the decoded
+// call's own bound: comparing the two computed outputs is 0 for any kernel
+// that visits the same keys in the same order (attnprop's model and kernel
+// do), so a bound for both calls' rounding would never be approached.
 struct KvCache : AttentionClaim<KvCache> {
   static constexpr const char* kId = "lecture4.sec8.1.kv_cache_equivalence";
-  static inline const Tolerance kOut = Pair("|out(cached) - out(full)|", kOutTolerance);
-  static inline const Tolerance kLse = Pair("|lse(cached) - lse(full)|", kLseTolerance);
+  static inline const Tolerance kOut = Pair("|out(cached) - out*(full)|", kOutTolerance);
+  static inline const Tolerance kLse = Pair("|lse(cached) - lse*(full)|", kLseTolerance);
   static std::vector<Tolerance> Tolerances() { return {kOut, kLse}; }
   static rc::Gen<Case> Gen(InputKind in) {
     return rc::gen::mapcat(ProblemGen(in, Shape(CausalKind::kYes, Lengths::kEqual)), [](const Case& c) {
@@ -560,8 +565,7 @@ struct KvCache : AttentionClaim<KvCache> {
     for (int64_t b = 0; b < p.batch; ++b)
       for (int64_t i = 0; i < m; ++i)
         for (int64_t l = 0; l < p.d_k; ++l) d.q(b * m + i, l) = p.q(b * p.t_q + prefix - m + i, l);
-    const CallResult full = Call(op, p), dec = Call(op, d);
-    RequireSuccess(full, "full causal call");
+    const CallResult dec = Call(op, d);
     RequireSuccess(dec, "cached decoding call");
     const auto ref = Reference(op, p), ref_d = Reference(op, d);
     Worst wo(kOut), wl(kLse);
@@ -569,12 +573,11 @@ struct KvCache : AttentionClaim<KvCache> {
       for (int64_t i = 0; i < m; ++i) {
         const int64_t fi = prefix - m + i;
         for (int64_t cc = 0; cc < p.d_v; ++cc)
-          wo.Check(AbsDiff(Out(d, dec.out[0], b, i, cc), Out(p, full.out[0], b, fi, cc)),
-                   OutBound(p, op, ref[static_cast<size_t>(b)], b, fi, cc) +
-                       OutBound(d, op, ref_d[static_cast<size_t>(b)], b, i, cc),
-                   At("decoded row", b, i, cc) + " vs full row " + std::to_string(fi));
-        wl.Check(AbsDiff(dec.lse[0][static_cast<size_t>(b * m + i)], full.lse[0][static_cast<size_t>(b * p.t_q + fi)]),
-                 BoundForRow(p, op, b, fi).lse + BoundForRow(d, op, b, i).lse, RowAt("lse", b, i));
+          wo.Check(AbsDiff(Out(d, dec.out[0], b, i, cc), ref[static_cast<size_t>(b)].out(fi, cc)),
+                   OutBound(d, op, ref_d[static_cast<size_t>(b)], b, i, cc),
+                   At("decoded row", b, i, cc) + " vs exact full row " + std::to_string(fi));
+        wl.Check(AbsDiff(dec.lse[0][static_cast<size_t>(b * m + i)], ref[static_cast<size_t>(b)].lse[fi]),
+                 BoundForRow(d, op, b, i).lse, RowAt("lse", b, i));
       }
   }
 };

@@ -22,6 +22,7 @@
 
 #include <Eigen/LU>
 
+#include "generators/regime.h"
 #include "generators/scalars.h"
 #include "generators/shape.h"
 #include "model/attention.h"
@@ -36,21 +37,23 @@ constexpr int64_t kMaxLen = SizeBudget<S>::Pick(12, 6);
 template <class S>
 constexpr int64_t kMaxWidth = SizeBudget<S>::Pick(8, 4);
 
-/// X, W_Q, W_K on the 2^-4 grid; d_k drawn 1..kMaxWidth-1 so it is often
-/// smaller than T and d (where the rank bound says something).
+/// X, W_Q, W_K in every regime (gen::Layout); d_k drawn 1..kMaxWidth-1 so
+/// it is often smaller than T and d (where the rank bound says something).
 template <class S>
 rc::Gen<Case> ProjectionCase() {
-  const gen::DimRange len{1, kMaxLen<S>, kMaxLen<S>}, width{1, kMaxWidth<S>, kMaxWidth<S>},
-      dk{1, kMaxWidth<S> - 1, kMaxWidth<S> - 1};
-  return gen::Shaped<Case>({{len}, {width}, {dk}},
-                           {{{0, 1}, gen::Dyadic(2, 4)}, {{1, 2}, gen::Dyadic(2, 4)}, {{1, 2}, gen::Dyadic(2, 4)}},
-                           [](const gen::Params& p) {
-                             return Case()
-                                 .Matrix("X", p.Matrix(0))
-                                 .Matrix("W_Q", p.Matrix(1))
-                                 .Matrix("W_K", p.Matrix(2))
-                                 .Scalar("scale", 1.0 / std::sqrt(static_cast<double>(p.dims[2])));
-                           });
+  gen::Layout layout;
+  const int len = layout.Axis({1, kMaxLen<S>, kMaxLen<S>}), width = layout.Axis({1, kMaxWidth<S>, kMaxWidth<S>}),
+            dk = layout.Axis({1, kMaxWidth<S> - 1, kMaxWidth<S> - 1});
+  const gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
+  const int x = layout.Matrix(len, width, regime), wq = layout.Matrix(width, dk, regime),
+            wk = layout.Matrix(width, dk, regime);
+  return layout.Build<Case>([=](const gen::Layout::Drawn& d) {
+    return Case()
+        .Matrix("X", d.Matrix(x))
+        .Matrix("W_Q", d.Matrix(wq))
+        .Matrix("W_K", d.Matrix(wk))
+        .Scalar("scale", 1.0 / std::sqrt(static_cast<double>(d.Dim(dk))));
+  });
 }
 
 /// Both claims of Prop 2.4 share the projections' hypotheses and cases.
