@@ -9,6 +9,7 @@
 #include <string>
 
 #include "generators/claims_shapes.h"
+#include "generators/regime.h"
 #include "generators/scalars.h"
 #include "model/collapse.h"
 #include "properties/framework/case.h"

@@ -33,7 +33,7 @@
 // Backends: double, MPFR, rational (Res is piecewise linear: exact in Q).
 #include <string>
 
-#include "generators/claims_shapes.h"
+#include "generators/regime.h"
 #include "generators/scalars.h"
 #include "model/res.h"
 #include "properties/collapse/collapse_cases.h"
@@ -45,25 +45,29 @@ namespace {
 constexpr int64_t kMaxRows = 5;
 constexpr int64_t kMaxCols = 4;
 
-/// frac_bits: 48 for the identities (rounding visible in double), 3 for the
-/// uniqueness claim (its counterexamples shrink to small dyadics).
-rc::Gen<Case> ResMatrixCase(bool with_shift, int frac_bits) {
-  return rc::gen::apply(
-      [with_shift](int64_t n, int64_t d, const ExactMatrix& z, const ExactMatrix& c) {
-        Case k;
-        k.Matrix("Z", gen::Crop(z, n, d));
-        if (with_shift) k.Matrix("c", gen::Crop(c, 1, d));
-        return k;
-      },
-      gen::UniformDim(1, kMaxRows), gen::UniformDim(1, kMaxCols), gen::Matrix(kMaxRows, kMaxCols, gen::Dyadic(64, frac_bits)),
-      gen::Matrix(1, kMaxCols, gen::Dyadic(64, frac_bits)));
+/// Z (n x d) and c (1 x d) in every regime (gen::Layout: scales
+/// 2^-20..2^6 of entries up to 64, short to full mantissas, structures), on
+/// shared axes n and d.
+template <class S>
+rc::Gen<Case> ResMatrixCase(bool with_shift) {
+  gen::Layout layout;
+  const int one = layout.Axis({1, 1, 1}), n = layout.Axis({1, kMaxRows, kMaxRows}),
+            d = layout.Axis({1, kMaxCols, kMaxCols});
+  gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
+  regime.max_abs = 64;
+  const int z_m = layout.Matrix(n, d, regime), c_m = layout.Matrix(one, d, regime);
+  return layout.Build<Case>([=](const gen::Layout::Drawn& dr) {
+    Case k;
+    k.Matrix("Z", dr.Matrix(z_m));
+    if (with_shift) k.Matrix("c", dr.Matrix(c_m));
+    return k;
+  });
 }
 
 /// Z in R^{n x d} (n, d >= 1; Definition 3.4 has no other condition), and
 /// the domain where the rounding budgets (absolute, u ||Z||) hold in double:
 /// entries finite, each 0 or 2^-900 <= |.| <= 2^900, so max + min, Z + 1c^T
-/// cannot overflow and no difference or midrange is subnormal (the
-/// generators draw dyadics in [-64, 64]).
+/// cannot overflow and no difference or midrange is subnormal.
 bool ResMatrixHolds(const Case& c) {
   const ExactMatrix& z = c.GetMatrix("Z");
   return z.rows >= 1 && z.cols >= 1 && collapse::EntriesWithin(z, 0x1p900, 0x1p-900);
@@ -98,7 +102,7 @@ struct ResArgminUnique {
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return ResMatrixCase(false, 3);
+    return ResMatrixCase<S>(false);
   }
 
   template <class S>
@@ -148,7 +152,7 @@ struct ResNormLeNorm {
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return ResMatrixCase(false, 48);
+    return ResMatrixCase<S>(false);
   }
 
   template <class S>
@@ -191,7 +195,7 @@ struct ResTranslationInvariance {
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return ResMatrixCase(true, 48);
+    return ResMatrixCase<S>(true);
   }
 
   template <class S>

@@ -24,12 +24,12 @@
 //   the evaluation formulas at basis points applied to the second form.
 //   All three coefficient sets (b, l, r, d) must coincide.
 // Hypotheses: none beyond bidegree <= (1,1). Generated: m in [1,4], K in
-// [1,3] products, dyadic coefficients and points.
+// [1,3] products, coefficients and points in every regime (ProductLayout).
 // Backends: double, MPFR, rational (the claim is algebraic: exact in Q).
 #include <algorithm>
 #include <cmath>
 
-#include "generators/claims_shapes.h"
+#include "generators/regime.h"
 #include "generators/scalars.h"
 #include "model/bidegree.h"
 #include "properties/framework/property.h"
@@ -39,6 +39,34 @@ namespace {
 
 constexpr int64_t kMaxDim = 4;
 constexpr int64_t kMaxTerms = 3;
+
+/// The product form's factors F, G (K x (m+1)) in every regime (gen::Layout),
+/// on shared axes K and m+1; the claims add their own matrices to it.
+struct ProductLayout {
+  gen::Layout layout;
+  gen::Regime regime;
+  int terms = 0, width = 0, four = 0, f = 0, g = 0;
+  template <class S>
+  static ProductLayout Make() {
+    ProductLayout l;
+    l.regime = gen::RegimeFor<S>(gen::Regime{});
+    l.regime.max_abs = 8;
+    l.terms = l.layout.Axis({1, kMaxTerms, kMaxTerms});
+    l.width = l.layout.Axis({2, kMaxDim + 1, kMaxDim + 1});
+    l.four = l.layout.Axis({4, 4, 4});
+    l.f = l.layout.Matrix(l.terms, l.width, l.regime);
+    l.g = l.layout.Matrix(l.terms, l.width, l.regime);
+    return l;
+  }
+};
+
+/// m without its last column (points have m coordinates, the factors m+1).
+ExactMatrix DropLastColumn(const ExactMatrix& m) {
+  ExactMatrix out(m.rows, m.cols - 1);
+  for (int64_t i = 0; i < m.rows; ++i)
+    for (int64_t j = 0; j + 1 < m.cols; ++j) out(i, j) = m(i, j);
+  return out;
+}
 
 /// Every entry finite, each 0 or 2^-lo_exp <= |.| <= 2^hi_exp.
 bool EntriesIn(const ExactMatrix& m, int hi_exp, int lo_exp) {
@@ -95,17 +123,16 @@ struct Bidegree11Decomposition {
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return rc::gen::apply(
-        [](int64_t m, int64_t k, const ExactMatrix& f, const ExactMatrix& g, const ExactMatrix& pts, Exact c) {
-          return Case()
-              .Matrix("F", gen::Crop(f, k, m + 1))
-              .Matrix("G", gen::Crop(g, k, m + 1))
-              .Matrix("points", gen::Crop(pts, 4, m))  // rows u1, u2, v1, v2
-              .Scalar("c", c);
-        },
-        gen::Dim(1, kMaxDim), gen::Dim(1, kMaxTerms), gen::Matrix(kMaxTerms, kMaxDim + 1, gen::Dyadic(8, 40)),
-        gen::Matrix(kMaxTerms, kMaxDim + 1, gen::Dyadic(8, 40)), gen::Matrix(4, kMaxDim, gen::Dyadic(8, 40)),
-        gen::Dyadic(4, 20));
+    ProductLayout l = ProductLayout::Make<S>();
+    const int pts_m = l.layout.Matrix(l.four, l.width, l.regime);  // rows u1, u2, v1, v2 (last column dropped)
+    const int c_s = l.layout.Scalar(gen::Dyadic(4, 20));
+    return l.layout.Build<Case>([=](const gen::Layout::Drawn& d) {
+      return Case()
+          .Matrix("F", d.Matrix(l.f))
+          .Matrix("G", d.Matrix(l.g))
+          .Matrix("points", DropLastColumn(d.Matrix(pts_m)))
+          .Scalar("c", d.Scalar(c_s));
+    });
   }
 
   template <class S>
@@ -180,15 +207,16 @@ struct Bidegree11Uniqueness {
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return rc::gen::apply(
-        [](int64_t m, int64_t k, const ExactMatrix& f, const ExactMatrix& g, const ExactMatrix& lower) {
-          ExactMatrix mix(k, k);
-          for (int64_t i = 0; i < k; ++i)
-            for (int64_t j = 0; j < k; ++j) mix(i, j) = i == j ? Exact(1.0) : i > j ? lower(i, j) : Exact(0.0);
-          return Case().Matrix("F", gen::Crop(f, k, m + 1)).Matrix("G", gen::Crop(g, k, m + 1)).Matrix("M", mix);
-        },
-        gen::Dim(1, kMaxDim), gen::Dim(1, kMaxTerms), gen::Matrix(kMaxTerms, kMaxDim + 1, gen::Dyadic(8, 40)),
-        gen::Matrix(kMaxTerms, kMaxDim + 1, gen::Dyadic(8, 40)), gen::Matrix(kMaxTerms, kMaxTerms, gen::Dyadic(4, 20)));
+    ProductLayout l = ProductLayout::Make<S>();
+    const int lower_m = l.layout.Matrix(l.terms, l.terms, l.regime);
+    return l.layout.Build<Case>([=](const gen::Layout::Drawn& d) {
+      const ExactMatrix lower = d.Matrix(lower_m);
+      const int64_t k = lower.rows;
+      ExactMatrix mix(k, k);
+      for (int64_t i = 0; i < k; ++i)
+        for (int64_t j = 0; j < k; ++j) mix(i, j) = i == j ? Exact(1.0) : i > j ? lower(i, j) : Exact(0.0);
+      return Case().Matrix("F", d.Matrix(l.f)).Matrix("G", d.Matrix(l.g)).Matrix("M", mix);
+    });
   }
 
   template <class S>
