@@ -13,7 +13,7 @@ namespace attnprop::gen {
 
 namespace {
 
-constexpr int kStructures = 7;
+constexpr int kStructures = 8;
 constexpr int kDominantShift = 10;
 
 // A kind in [0, n): 0 (dense) with probability 6/10, the others evenly.
@@ -80,6 +80,7 @@ const char* StructureName(Structure s) {
     case Structure::kDominant: return "dominant";
     case Structure::kZeroBlock: return "zero_block";
     case Structure::kIdentity: return "identity";
+    case Structure::kEqualRows: return "equal_rows";
   }
   return "?";
 }
@@ -155,6 +156,7 @@ ExactMatrix Layout::Drawn::Matrix(int m) const {
           if (rows > 1 ? i >= (rows + 1) / 2 : j >= (cols + 1) / 2) x = 0;
           break;
         case Structure::kIdentity: x = i == j ? e00 : 0; break;
+        case Structure::kEqualRows: x = e(0, j); break;
       }
       x = std::ldexp(x, Scale(m));
       if (g.arith == Arith::kRoundToFloat) x = ToFloatValue(x);

@@ -11,7 +11,8 @@
 //     backends: 24 bits, the nearest float);
 //   - a structure, in 40% of the cases: all entries equal, a +-1 sign
 //     pattern, rank one, one dominant entry (x 2^10), a zero block (the last
-//     half of the rows), a multiple of the identity (square).
+//     half of the rows), a multiple of the identity (square), equal rows (a
+//     collapsed token sequence).
 // All three are shrinkable parameters (toward scale 2^0, short dyadics,
 // dense), built on the Shaped mechanism (shape.h): axes are shared between
 // the matrices of a case, so dropping a row of X drops it wherever the axis
@@ -70,7 +71,7 @@ constexpr Arith DerivedArithFor() {
 }
 
 /// The structures a regime matrix can have (index = the shrinkable kind).
-enum class Structure { kDense, kAllEqual, kSigns, kRankOne, kDominant, kZeroBlock, kIdentity };
+enum class Structure { kDense, kAllEqual, kSigns, kRankOne, kDominant, kZeroBlock, kIdentity, kEqualRows };
 const char* StructureName(Structure s);
 
 /// A case layout: named axes and the regime matrices and scalars over them.

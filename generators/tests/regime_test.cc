@@ -70,7 +70,7 @@ TEST(Regime, DefaultRunReachesEveryRegime) {
     wide += d.scale <= -10;
   }
   EXPECT_TRUE(scales.count(-20) && scales.count(6) && scales.count(0)) << "scales 2^-20 and 2^6 reached";
-  EXPECT_EQ(structures.size(), 7u) << "every structure drawn";
+  EXPECT_EQ(structures.size(), 8u) << "every structure drawn";
   EXPECT_GE(mantissas[2], 300 / 4) << "full-mantissa matrices in about a third of the draws";
   EXPECT_GE(mantissas[0], 300 / 4);
   EXPECT_GE(structured, 300 / 4);

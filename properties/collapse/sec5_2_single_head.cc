@@ -20,7 +20,7 @@
 //   (Fact 3.2 is a row shift). Plain: X = [[0,1],[0,1]], A = softm(X) has
 //   equal rows (Res(A) = 0), softm(B) row = softmax(0.269,1.731) differs from
 //   softmax(0,1) by 0.08.
-//   Generated: n = d in [1,4], X dyadic in [-2,2], weights dyadic in [-1,1];
+//   Generated: n = d in [1,4], X and the weights in every regime (Lemma52Case);
 //   W_v1 = v I with v chosen so that ||Res A|| <= K||Res X|| (when Res X != 0);
 //   eps = K||Res X|| (or ||Res A||) rounded up. HypothesesHold evaluates the
 //   hypothesis in 256-bit MPFR. Backends double, MPFR (exp).
@@ -75,17 +75,27 @@ bool Lemma52HypothesesHold(const Case& c, bool weighted) {
   return res_a <= k_res_x && k_res_x <= c.Get<Mpfr>("eps");
 }
 
+template <class S>
 rc::Gen<Case> Lemma52Case(bool weighted) {
-  return rc::gen::apply(
-      [weighted](int64_t n, const ExactMatrix& x, const ExactMatrix& w1q, const ExactMatrix& w1k,
-                 const ExactMatrix& w2q, const ExactMatrix& w2k) {
+  // X and the weights in every regime (gen::Layout) on one axis n = d; X
+  // up to 2 and the weights up to 1 at scales 2^-20..2^2 (the domain's 2^8
+  // caps the dominant-entry structure).
+  gen::Layout layout;
+  const int n_axis = layout.Axis({1, 4, 4});
+  gen::Regime xr = gen::RegimeFor<S>(gen::Regime{}), wr = xr;
+  xr.max_abs = 2, xr.max_scale = 2, wr.max_scale = 2;
+  const int x_m = layout.Matrix(n_axis, n_axis, xr), w1q_m = layout.Matrix(n_axis, n_axis, wr),
+            w1k_m = layout.Matrix(n_axis, n_axis, wr), w2q_m = layout.Matrix(n_axis, n_axis, wr),
+            w2k_m = layout.Matrix(n_axis, n_axis, wr);
+  return layout.Build<Case>([=](const gen::Layout::Drawn& d) {
+        const int64_t n = d.Dim(n_axis);
         Case c;
-        c.Matrix("X", gen::Crop(x, n, n))
-            .Matrix("W1q", gen::Crop(w1q, n, n))
-            .Matrix("W1k", gen::Crop(w1k, n, n))
+        c.Matrix("X", d.Matrix(x_m))
+            .Matrix("W1q", d.Matrix(w1q_m))
+            .Matrix("W1k", d.Matrix(w1k_m))
             .Matrix("W1v", ExactMatrix(n, n))
-            .Matrix("W2q", gen::Crop(w2q, n, n))
-            .Matrix("W2k", gen::Crop(w2k, n, n));
+            .Matrix("W2q", d.Matrix(w2q_m))
+            .Matrix("W2k", d.Matrix(w2k_m));
         // Choose ||W_v1|| = v so that ||Res A|| <= K ||Res X|| with margin 2.
         c.Scalar("eps", Exact(0.0));
         const auto [k_unit, res_a] = [&] {
@@ -106,10 +116,7 @@ rc::Gen<Case> Lemma52Case(bool weighted) {
         const double need = std::max(k_unit * vscale, res_a);
         c.Scalar("eps", Exact(need * (1 + 0x1p-20) + 0x1p-40));
         return c;
-      },
-      gen::UniformDim(1, 4), gen::Matrix(4, 4, gen::Dyadic(2, 10)), gen::Matrix(4, 4, gen::Dyadic(1, 10)),
-      gen::Matrix(4, 4, gen::Dyadic(1, 10)), gen::Matrix(4, 4, gen::Dyadic(1, 10)),
-      gen::Matrix(4, 4, gen::Dyadic(1, 10)));
+  });
 }
 
 template <class S>
@@ -139,7 +146,7 @@ struct Lemma52Family {
   static bool HypothesesHold(const Case& c) { return Lemma52HypothesesHold(c, kWeighted); }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return Lemma52Case(kWeighted);
+    return Lemma52Case<S>(kWeighted);
   }
 };
 
