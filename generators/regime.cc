@@ -110,6 +110,29 @@ int Layout::Matrix(int rows_axis, int cols_axis, Regime regime) {
   return static_cast<int>(matrices_.size()) - 1;
 }
 
+int Layout::Raw(int rows_axis, int cols_axis, rc::Gen<Exact> entry) {
+  return RawStack({}, rows_axis, cols_axis, std::move(entry));
+}
+
+int Layout::Stack(std::vector<int> outer, int rows_axis, int cols_axis, Regime regime) {
+  const int m = Matrix(rows_axis, cols_axis, regime);
+  MatrixSlot& slot = matrices_.back();
+  slot.outer = outer.size();
+  outer.push_back(rows_axis);
+  outer.push_back(cols_axis);
+  arrays_[slot.entries].axes = std::move(outer);
+  return m;
+}
+
+int Layout::RawStack(std::vector<int> outer, int rows_axis, int cols_axis, rc::Gen<Exact> entry) {
+  MatrixSlot slot{arrays_.size(), 0, 0, 0, Regime{}, true, outer.size()};
+  outer.push_back(rows_axis);
+  outer.push_back(cols_axis);
+  arrays_.push_back({std::move(outer), std::move(entry)});
+  matrices_.push_back(slot);
+  return static_cast<int>(matrices_.size()) - 1;
+}
+
 int Layout::Scalar(rc::Gen<Exact> g) {
   scalars_.push_back(arrays_.size());
   arrays_.push_back({{}, std::move(g)});
@@ -119,19 +142,34 @@ int Layout::Scalar(rc::Gen<Exact> g) {
 Exact Layout::Drawn::Scalar(int s) const { return p_.arrays.at(layout_.scalars_.at(static_cast<size_t>(s)))[0]; }
 
 int Layout::Drawn::Scale(int m) const {
+  if (layout_.matrices_.at(static_cast<size_t>(m)).raw) return 0;
   return AsInt(p_.arrays.at(layout_.matrices_.at(static_cast<size_t>(m)).scale)[0]);
 }
 int Layout::Drawn::Mantissa(int m) const {
+  if (layout_.matrices_.at(static_cast<size_t>(m)).raw) return 2;
   return AsInt(p_.arrays.at(layout_.matrices_.at(static_cast<size_t>(m)).mantissa)[0]);
 }
 Structure Layout::Drawn::StructureOf(int m) const {
+  if (layout_.matrices_.at(static_cast<size_t>(m)).raw) return Structure::kDense;
   return static_cast<Structure>(AsInt(p_.arrays.at(layout_.matrices_.at(static_cast<size_t>(m)).structure)[0]));
 }
 
-ExactMatrix Layout::Drawn::Matrix(int m) const {
+ExactMatrix Layout::Drawn::Matrix(int m) const { return Matrix(m, {}); }
+
+ExactMatrix Layout::Drawn::Matrix(int m, const std::vector<int64_t>& index) const {
   const MatrixSlot& slot = layout_.matrices_.at(static_cast<size_t>(m));
+  const std::vector<int64_t>& shape = p_.shapes.at(slot.entries);
+  if (index.size() != slot.outer) throw std::invalid_argument("Layout::Drawn::Matrix: one index per outer axis");
+  size_t offset = 0;
+  for (size_t k = 0; k < slot.outer; ++k) {
+    if (index[k] < 0 || index[k] >= shape[k]) throw std::out_of_range("Layout::Drawn::Matrix: index out of range");
+    offset = offset * static_cast<size_t>(shape[k]) + static_cast<size_t>(index[k]);
+  }
+  ExactMatrix base(shape[slot.outer], shape[slot.outer + 1]);
+  const auto begin = p_.arrays.at(slot.entries).begin() + static_cast<std::ptrdiff_t>(offset * base.data.size());
+  std::copy(begin, begin + static_cast<std::ptrdiff_t>(base.data.size()), base.data.begin());
+  if (slot.raw) return base;
   const Regime& g = slot.regime;
-  const ExactMatrix base = p_.Matrix(slot.entries);
   const int64_t rows = base.rows, cols = base.cols;
   const int mantissa = Mantissa(m);
   auto e = [&](int64_t i, int64_t j) { return WithMantissa(base(i, j).ToDouble(), mantissa, g.max_abs, g.full_bits); };

@@ -82,6 +82,16 @@ class Layout {
   int Axis(DimRange range);
   /// A rows_axis x cols_axis regime matrix; returns its index for Drawn::Matrix.
   int Matrix(int rows_axis, int cols_axis, Regime regime);
+  /// A rows_axis x cols_axis matrix whose entries are drawn by `entry` as
+  /// they are (no scale, mantissa or structure: for entries whose law is
+  /// the claim's, e.g. +-1 signs); an index for Drawn::Matrix like Matrix's.
+  int Raw(int rows_axis, int cols_axis, rc::Gen<Exact> entry);
+  /// A stack of rows_axis x cols_axis matrices indexed by `outer` axes
+  /// (e.g. layers x heads), one scale, mantissa and structure for the
+  /// stack; dropping an index of an outer axis drops its matrices (a layer,
+  /// a head). Drawn::Matrix(m, index) gives one. Raw entries when `entry`.
+  int Stack(std::vector<int> outer, int rows_axis, int cols_axis, Regime regime);
+  int RawStack(std::vector<int> outer, int rows_axis, int cols_axis, rc::Gen<Exact> entry);
   /// A scalar drawn by `g` (shrinks by g); returns its index for Drawn::Scalar.
   int Scalar(rc::Gen<Exact> g);
 
@@ -90,6 +100,8 @@ class Layout {
    public:
     Drawn(const Layout& layout, const Params& p) : layout_(layout), p_(p) {}
     ExactMatrix Matrix(int m) const;
+    /// Matrix `index` (one value per outer axis) of stack m.
+    ExactMatrix Matrix(int m, const std::vector<int64_t>& index) const;
     Exact Scalar(int s) const;
     int64_t Dim(int axis) const { return p_.dims.at(static_cast<size_t>(axis)); }
     /// The drawn parameters of matrix m (for the generator tests).
@@ -113,6 +125,8 @@ class Layout {
   struct MatrixSlot {
     size_t entries, scale, mantissa, structure;
     Regime regime;
+    bool raw = false;
+    size_t outer = 0;  // leading axes of a stack
   };
   std::vector<gen::Axis> axes_;
   std::vector<ParamArray> arrays_;

@@ -164,3 +164,43 @@ TEST(Regime, SharedAxesShrinkTogether) {
 
 }  // namespace
 }  // namespace attnprop::gen
+
+namespace attnprop::gen {
+namespace {
+
+// A stack (layers x heads of d x d): "some matrix of head 1 is nonzero"
+// shrinks to one layer, two heads, d = 1 -- whole heads and layers drop.
+TEST(Regime, StacksDropWholeHeadsAndLayers) {
+  Layout l;
+  const int layers = l.Axis({1, 3, 3}), heads = l.Axis({1, 3, 3}), d = l.Axis({1, 4, 4});
+  const int w = l.Stack({layers, heads}, d, d, Regime{});
+  using Net = std::vector<std::vector<ExactMatrix>>;
+  auto gen = l.Build<Net>([=](const Layout::Drawn& dr) {
+    Net net;
+    for (int64_t a = 0; a < dr.Dim(layers); ++a) {
+      net.emplace_back();
+      for (int64_t h = 0; h < dr.Dim(heads); ++h) net.back().push_back(dr.Matrix(w, {a, h}));
+    }
+    return net;
+  });
+  int shrunk = 0;
+  for (const auto& s : SampleShrinkables(gen, 60)) {
+    auto fails = [](const Net& net) {
+      for (const auto& layer : net)
+        if (layer.size() >= 2)
+          for (const Exact& x : layer[1].data)
+            if (x.ToDouble() != 0) return true;
+      return false;
+    };
+    if (!fails(s.value())) continue;
+    const Net min = ShrinkFully<Net>(s, fails);
+    EXPECT_EQ(min.size(), 1u);
+    ASSERT_EQ(min[0].size(), 2u);
+    EXPECT_EQ(min[0][1].rows, 1);
+    ++shrunk;
+  }
+  EXPECT_GT(shrunk, 5);
+}
+
+}  // namespace
+}  // namespace attnprop::gen

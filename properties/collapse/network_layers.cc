@@ -17,9 +17,9 @@
 // collapse.lemmaD.7.part2 (Part 2)
 //   ||X_0|| <= phi0, ||Wv|| <= eta => ||X_l||_inf <= phi0 (1+H eta)^l.
 //   Expected REFUTED by the same case (l = 1, phi0 = 1).
-//   Generated: n in [1,3], d in [1,3], H in [1,2], L in [1,2] (part 2), X
-//   dyadic in [-2,2], Wq, Wk dyadic in [-1,1], eta in (0,1], Wv = eta r with
-//   r in [-1,1] (half +-1). Backends double, MPFR (exp).
+//   Generated (NetworkLayout): n up to 5, d up to 4, H up to 3, L in [1,2]
+//   (part 2), X and Wq, Wk in every regime, eta up to 8, Wv = eta r with r
+//   in [-1,1] (half +-1). Backends double, MPFR (exp).
 #include <cmath>
 #include <string>
 #include <vector>
@@ -35,33 +35,66 @@ using collapse::MaxNorm;
 
 std::string HeadName(int64_t l, int64_t h) { return "W" + std::to_string(l) + "_" + std::to_string(h); }
 
-/// A network: X (n x d), L layers of H heads, value weights eta r (or 0).
+/// A network on shrinkable axes n, d, heads and layers (gen::Layout): X
+/// (n x d, up to 2) and the stacks of Wq, Wk (layers x heads x d x d, up to
+/// 1) in every regime -- tiny query/key weights beside value weights at
+/// eta -- and the value weights eta r, r in [-1,1] with half the entries
+/// +-1 (or 0). Dropping a head or a layer drops its three matrices.
+struct NetworkLayout {
+  gen::Layout layout;
+  int n = 0, d = 0, heads = 0, layers = 0, x = 0, wq = 0, wk = 0, r = 0, eta = 0;
+  bool zero_values = false;
+
+  template <class S>
+  static NetworkLayout Make(int64_t max_layers, bool zero_values) {
+    NetworkLayout l;
+    l.zero_values = zero_values;
+    const int64_t max_n = SizeBudget<S>::Pick(zero_values ? 6 : 5, 4), max_d = SizeBudget<S>::Pick(4, 3);
+    l.n = l.layout.Axis({1, max_n, max_n});
+    l.d = l.layout.Axis({1, max_d, max_d});
+    l.heads = l.layout.Axis({1, 3, 3});
+    l.layers = l.layout.Axis({1, max_layers, max_layers});
+    gen::Regime xr = gen::RegimeFor<S>(gen::Regime{}), wr = xr;
+    xr.max_abs = 2, xr.max_scale = 2;
+    wr.max_scale = 2;
+    l.x = l.layout.Matrix(l.n, l.d, xr);
+    l.wq = l.layout.Stack({l.layers, l.heads}, l.d, l.d, wr);
+    l.wk = l.layout.Stack({l.layers, l.heads}, l.d, l.d, wr);
+    l.r = l.layout.RawStack({l.layers, l.heads}, l.d, l.d, SignOrDyadic());
+    gen::Regime er;
+    er.max_scale = 3, er.nonnegative = true, er.structured = false;
+    const int one = l.layout.Axis({1, 1, 1});
+    l.eta = l.layout.Matrix(one, one, er);
+    return l;
+  }
+
+  static rc::Gen<Exact> SignOrDyadic() {
+    return rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 10));
+  }
+
+  Case Base(const gen::Layout::Drawn& dr) const {
+    Exact e = dr.Matrix(eta)(0, 0);
+    if (e.ToDouble() == 0) e = Exact(1.0);
+    Case c;
+    c.Matrix("X", dr.Matrix(x)).Int("H", dr.Dim(heads)).Int("L", dr.Dim(layers)).Scalar("eta", e);
+    for (int64_t l = 0; l < dr.Dim(layers); ++l)
+      for (int64_t h = 0; h < dr.Dim(heads); ++h) {
+        const std::string name = HeadName(l, h);
+        c.Matrix(name + "q", dr.Matrix(wq, {l, h}));
+        c.Matrix(name + "k", dr.Matrix(wk, {l, h}));
+        ExactMatrix v = dr.Matrix(r, {l, h});
+        for (Exact& entry : v.data)
+          entry = zero_values ? Exact(0.0) : Exact(gen::RoundToDouble(e.ToRational() * entry.ToRational()));
+        c.Matrix(name + "v", v);
+      }
+    return c;
+  }
+};
+
+template <class S>
 rc::Gen<Case> NetworkCase(int64_t max_layers, bool zero_values) {
-  return rc::gen::apply(
-      [zero_values](int64_t n, int64_t d, int64_t heads, int64_t layers, const ExactMatrix& x, Exact eta,
-                    const std::vector<ExactMatrix>& ws) {
-        Case c;
-        c.Matrix("X", gen::Crop(x, n, d)).Int("H", heads).Int("L", layers).Scalar("eta", eta);
-        size_t next = 0;
-        for (int64_t l = 0; l < layers; ++l)
-          for (int64_t h = 0; h < heads; ++h) {
-            const std::string name = HeadName(l, h);
-            c.Matrix(name + "q", gen::Crop(ws[next++], d, d));
-            c.Matrix(name + "k", gen::Crop(ws[next++], d, d));
-            ExactMatrix v = gen::Crop(ws[next++], d, d);
-            for (int64_t i = 0; i < d; ++i)
-              for (int64_t j = 0; j < d; ++j)
-                v(i, j) = zero_values ? Exact(0.0) : Exact(eta.ToRational() * v(i, j).ToRational());
-            c.Matrix(name + "v", v);
-          }
-        return c;
-      },
-      gen::UniformDim(1, zero_values ? 4 : 3), gen::UniformDim(1, 3), gen::UniformDim(1, 2),
-      gen::UniformDim(1, max_layers), gen::Matrix(4, 3, gen::Dyadic(2, 20)),
-      rc::gen::oneOf(rc::gen::just(Exact(1.0)), gen::PositiveDyadic(1, 8)),
-      rc::gen::container<std::vector<ExactMatrix>>(
-          size_t(3 * 2 * max_layers),
-          gen::Matrix(3, 3, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 10)))));
+  const NetworkLayout l = NetworkLayout::Make<S>(max_layers, zero_values);
+  return l.layout.Build<Case>([l](const gen::Layout::Drawn& d) { return l.Base(d); });
 }
 
 template <class S>
@@ -77,8 +110,7 @@ std::vector<Head<S>> LayerHeads(const Case& c, int64_t l) {
 /// double: n, d <= 16, H, L <= 8, entries of X and every weight, and eta,
 /// finite with |.| <= 2^8: each layer grows ||X|| by <= 1 + H d 2^8 <= 2^15,
 /// so ||X_L|| <= 2^128, the scores <= 2^284 and the budgets stay finite
-/// (softmax subtracts the row maximum). The generator draws |X| <= 2,
-/// weights and eta <= 1, n <= 4, d <= 3, H <= 2, L <= 3.
+/// (softmax subtracts the row maximum).
 bool NetworkHypothesesHold(const Case& c, bool zero_values) {
   const ExactMatrix& x = c.GetMatrix("X");
   const int64_t d = x.cols, heads = c.GetInt("H"), layers = c.GetInt("L");
@@ -130,7 +162,7 @@ struct IdentityViaZeroValues {
   static bool HypothesesHold(const Case& c) { return NetworkHypothesesHold(c, true); }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return NetworkCase(3, true);
+    return NetworkCase<S>(3, true);
   }
   template <class S>
   static void Conclusion(const Case& c) {
@@ -153,7 +185,7 @@ struct LayerNormGrowth {
   static bool HypothesesHold(const Case& c) { return NetworkHypothesesHold(c, false); }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return NetworkCase(1, false);
+    return NetworkCase<S>(1, false);
   }
   template <class S>
   static void Conclusion(const Case& c) {
@@ -180,7 +212,7 @@ struct LayerNormPower {
   static bool HypothesesHold(const Case& c) { return NetworkHypothesesHold(c, false); }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return NetworkCase(2, false);
+    return NetworkCase<S>(2, false);
   }
   template <class S>
   static void Conclusion(const Case& c) {
@@ -237,29 +269,37 @@ struct LayerLipschitz {
   }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return rc::gen::apply(
-        [](Case c, const ExactMatrix& gq, const ExactMatrix& gk, const ExactMatrix& gv, const ExactMatrix& r) {
-          const int64_t n = c.GetMatrix("X").rows, d = c.GetMatrix("X").cols;
-          const Rational eta = c.Get<Rational>("eta");
-          auto scaled = [&](const ExactMatrix& m) {
-            ExactMatrix w = gen::Crop(m, d, d);
-            for (Exact& e : w.data) e = Exact(eta * e.ToRational());
-            return w;
-          };
-          // Wq, Wk of the layer bounded by eta too (Lemma D.6 bounds all weights).
-          for (int64_t h = 0; h < c.GetInt("H"); ++h)
-            for (const char* p : {"q", "k"}) c.Matrix(HeadName(0, h) + p, scaled(c.GetMatrix(HeadName(0, h) + p)));
-          c.Matrix("Gq", scaled(gq)).Matrix("Gk", scaled(gk)).Matrix("Gv", scaled(gv));
-          const Mat<double> x1 = collapse::Layer<double>(c.GetMat<double>("X"), LayerHeads<double>(c, 0));
-          const double scale = 2 * MaxNorm<double>(x1) * (1 - 0x1p-20);
-          ExactMatrix delta = gen::Crop(r, n, d);
-          for (Exact& e : delta.data) e = Exact(e.ToDouble() * scale);
-          c.Matrix("Delta", delta).Scalar("phi0", Exact(MaxNorm<Rational>(c.GetMat<Rational>("X"))));
-          return c;
-        },
-        NetworkCase(1, false), gen::Matrix(3, 3, gen::Dyadic(1, 10)), gen::Matrix(3, 3, gen::Dyadic(1, 10)),
-        gen::Matrix(3, 3, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 10))),
-        gen::Matrix(3, 3, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 10))));
+    // One network layer, then the second layer's weights G and Delta (all
+    // bounded by eta) on the same axes.
+    NetworkLayout l = NetworkLayout::Make<S>(1, false);
+    const int gq_m = l.layout.Raw(l.d, l.d, NetworkLayout::SignOrDyadic()),
+              gk_m = l.layout.Raw(l.d, l.d, NetworkLayout::SignOrDyadic()),
+              gv_m = l.layout.Raw(l.d, l.d, NetworkLayout::SignOrDyadic()),
+              r_m = l.layout.Raw(l.n, l.d, NetworkLayout::SignOrDyadic());
+    return l.layout.Build<Case>([=](const gen::Layout::Drawn& dr) {
+      Case c = l.Base(dr);
+      const Rational eta = c.Get<Rational>("eta");
+      auto scaled = [&](ExactMatrix w) {
+        for (Exact& e : w.data) e = Exact(gen::RoundToDouble(eta * e.ToRational()));
+        return w;
+      };
+      // Wq, Wk of the layer bounded by eta too (Lemma D.6 bounds all weights):
+      // each entry clamped to [-eta, eta].
+      for (int64_t h = 0; h < c.GetInt("H"); ++h)
+        for (const char* p : {"q", "k"}) {
+          ExactMatrix w = c.GetMatrix(HeadName(0, h) + p);
+          for (Exact& e : w.data)
+            if (abs(e.ToRational()) > eta) e = Exact(gen::RoundToDouble(e.ToRational() > 0 ? eta : Rational(-eta)));
+          c.Matrix(HeadName(0, h) + p, w);
+        }
+      c.Matrix("Gq", scaled(dr.Matrix(gq_m))).Matrix("Gk", scaled(dr.Matrix(gk_m))).Matrix("Gv", scaled(dr.Matrix(gv_m)));
+      const Mat<double> x1 = collapse::Layer<double>(c.GetMat<double>("X"), LayerHeads<double>(c, 0));
+      const double scale = 2 * MaxNorm<double>(x1) * (1 - 0x1p-20);
+      ExactMatrix delta = dr.Matrix(r_m);
+      for (Exact& e : delta.data) e = Exact(e.ToDouble() * scale);
+      c.Matrix("Delta", delta).Scalar("phi0", Exact(MaxNorm<Rational>(c.GetMat<Rational>("X"))));
+      return c;
+    });
   }
   template <class S>
   static void Conclusion(const Case& c) {

@@ -78,19 +78,23 @@ struct ShiftInvariance {
   }
 };
 
+/// A (r x k) and B (k x cols) in every regime on shared axes, dimensions up
+/// to 8 (MPFR 6).
+template <class S>
 rc::Gen<Case> ProductCase() {
-  return rc::gen::apply(
-      [](int64_t r, int64_t k, int64_t cols, const ExactMatrix& a, const ExactMatrix& b) {
-        return Case().Matrix("A", gen::Crop(a, r, k)).Matrix("B", gen::Crop(b, k, cols));
-      },
-      gen::UniformDim(1, 4), gen::UniformDim(1, 4), gen::UniformDim(1, 4), gen::Matrix(4, 4, gen::Dyadic(4, 3)),
-      gen::Matrix(4, 4, gen::Dyadic(4, 3)));
+  constexpr int64_t kMax = SizeBudget<S>::Pick(8, 6);
+  gen::Layout layout;
+  const int r = layout.Axis({1, kMax, kMax}), k = layout.Axis({1, kMax, kMax}), cols = layout.Axis({1, kMax, kMax});
+  gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
+  regime.max_abs = 4;
+  const int a_m = layout.Matrix(r, k, regime), b_m = layout.Matrix(k, cols, regime);
+  return layout.Build<Case>(
+      [=](const gen::Layout::Drawn& d) { return Case().Matrix("A", d.Matrix(a_m)).Matrix("B", d.Matrix(b_m)); });
 }
 
 // A B defined (A.cols == B.rows, no empty dimension), entries finite and
 // each 0 or 2^-200 <= |x| <= 2^200: every product, sum and norm product stays
-// normal and finite in double, where the budget is relative (the generator
-// draws multiples of 1/8 in [-4,4], dimensions <= 4).
+// normal and finite in double, where the budget is relative.
 bool ProductHypothesesHold(const Case& c) {
   const ExactMatrix &a = c.GetMatrix("A"), &b = c.GetMatrix("B");
   return a.cols == b.rows && a.rows >= 1 && a.cols >= 1 && b.cols >= 1 && a.rows <= 64 && a.cols <= 64 &&
@@ -117,7 +121,7 @@ struct ProductFamily {
   static bool HypothesesHold(const Case& c) { return ProductHypothesesHold(c); }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return ProductCase();
+    return ProductCase<S>();
   }
 };
 
