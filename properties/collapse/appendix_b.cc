@@ -56,7 +56,7 @@ struct SoftmaxRatioBound {
   // A, E n x n (n >= 1; the lemma's); entries finite with |A|, |E| <= 64 and
   // n <= 64: the row spread of A - E is <= 256 and D_ii <= 128, so every P,
   // P~ entry and e^{-D} P~ (>= e^{-384}) is normal in double, the ratios
-  // finite (the generator draws |A| <= 8, |E| <= 4, n <= 5).
+  // finite.
   static bool HypothesesHold(const Case& c) {
     const ExactMatrix& a = c.GetMatrix("A");
     const ExactMatrix& e = c.GetMatrix("E");
@@ -65,11 +65,17 @@ struct SoftmaxRatioBound {
   }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return rc::gen::apply(
-        [](int64_t n, const ExactMatrix& a, const ExactMatrix& e) {
-          return Case().Matrix("A", gen::Crop(a, n, n)).Matrix("E", gen::Crop(e, n, n));
-        },
-        gen::UniformDim(1, 5), gen::Matrix(5, 5, gen::Dyadic(8, 20)), gen::Matrix(5, 5, gen::Dyadic(4, 20)));
+    // A (up to 8) and E (up to 4) in every regime, n up to 8 (MPFR 6).
+    gen::Layout layout;
+    const int64_t max_n = SizeBudget<S>::Pick(8, 6);
+    const int n = layout.Axis({1, max_n, max_n});
+    gen::Regime ar = gen::RegimeFor<S>(gen::Regime{});
+    ar.max_abs = 8, ar.max_scale = 2;
+    gen::Regime er = ar;
+    er.max_abs = 4;
+    const int a_m = layout.Matrix(n, n, ar), e_m = layout.Matrix(n, n, er);
+    return layout.Build<Case>(
+        [=](const gen::Layout::Drawn& d) { return Case().Matrix("A", d.Matrix(a_m)).Matrix("E", d.Matrix(e_m)); });
   }
   template <class S>
   static void Conclusion(const Case& c) {
@@ -135,10 +141,23 @@ struct ThetaBalance {
   }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return rc::gen::apply(
-        [](int64_t n, int64_t d, const ExactMatrix& x_full, Exact eta, const ExactMatrix& rq, const ExactMatrix& rk,
-           const ExactMatrix& rv, Exact t) {
-          const ExactMatrix x = gen::Crop(x_full, n, d);
+    // X (n x d, up to 4) in every regime; the weights eta r with r in
+    // [-1,1] (+-1 in half the entries of rq, rk), on shared axes.
+    gen::Layout layout;
+    const int64_t max_n = SizeBudget<S>::Pick(6, 4), max_d = SizeBudget<S>::Pick(4, 3);
+    const int n_axis = layout.Axis({1, max_n, max_n}), d_axis = layout.Axis({1, max_d, max_d});
+    gen::Regime xr = gen::RegimeFor<S>(gen::Regime{});
+    xr.max_abs = 4, xr.max_scale = 2;
+    const int x_m = layout.Matrix(n_axis, d_axis, xr);
+    const auto signs = rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 4));
+    const int rq_m = layout.Raw(d_axis, d_axis, signs), rk_m = layout.Raw(d_axis, d_axis, signs),
+              rv_m = layout.Raw(d_axis, d_axis, gen::Dyadic(1, 4));
+    const int eta_s = layout.Scalar(gen::PositiveDyadic(2, 4)),
+              t_s = layout.Scalar(rc::gen::oneOf(rc::gen::just(Exact(1.0)), gen::PositiveDyadic(1, 8)));
+    return layout.Build<Case>([=](const gen::Layout::Drawn& dr) {
+          const ExactMatrix x = dr.Matrix(x_m), rq = dr.Matrix(rq_m), rk = dr.Matrix(rk_m), rv = dr.Matrix(rv_m);
+          const Exact eta = dr.Scalar(eta_s), t = dr.Scalar(t_s);
+          const int64_t d = x.cols;
           auto scaled = [&](const ExactMatrix& r) {
             ExactMatrix w(d, d);
             for (int64_t i = 0; i < d; ++i)
@@ -155,11 +174,7 @@ struct ThetaBalance {
               .Matrix("Wv", scaled(rv))
               .Scalar("eta", eta)
               .Scalar("beta", Exact(beta));
-        },
-        gen::UniformDim(1, 4), gen::UniformDim(1, 3), gen::Matrix(4, 3, gen::Dyadic(4, 2)), gen::PositiveDyadic(2, 4),
-        gen::Matrix(3, 3, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 4))),
-        gen::Matrix(3, 3, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 4))),
-        gen::Matrix(3, 3, gen::Dyadic(1, 4)), rc::gen::oneOf(rc::gen::just(Exact(1.0)), gen::PositiveDyadic(1, 8)));
+    });
   }
   template <class S>
   static void Conclusion(const Case& c) {

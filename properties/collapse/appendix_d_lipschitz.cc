@@ -9,8 +9,9 @@
 //   same, K2 = K1 ||X|| ||Wv|| + ||Wv|| => ||softmv(X) - softmv(Y)|| <= K2 ||X - Y||.
 //   Both proofs use the false Fact 3.3 (2); whether they fail is left to the
 //   search (registered holds unless a refutation is pinned).
-//   Generated: n in [1,3], d in [1,4], X dyadic in [-2,2], weights dyadic in
-//   [-1,1], Y = X + Delta with Delta = 2||X|| r, r in [-1,1] (exact).
+//   Generated (PairCase): n, d up to 5 (MPFR 4), X and the weights in every
+//   regime (weights at scales 2^-20..2^6), Y = X + Delta with Delta = 2||X|| r,
+//   r in [-1,1].
 //
 // collapse.lemmaD.6.layer_lipschitz
 //   X_l the l-th layer output of a network with ||X_0|| <= phi0 and all
@@ -35,33 +36,41 @@ namespace {
 
 using collapse::MaxNorm;
 
+/// X (n x d, up to 2) and the weights (up to 1, at scales 2^-20..2^6: the
+/// bound 12||X|| ||W|| ||X - Y|| is tight only for small weights) in every
+/// regime; Y = X + 2||X|| r with r in [-1,1] (half the entries +-1), handed
+/// to the backend by DerivedArithFor (rounded for double: a rounding that
+/// leaves ||Y - X|| <= 2||X|| discards the case).
+template <class S>
 rc::Gen<Case> PairCase() {
-  return rc::gen::apply(
-      [](int64_t n, int64_t d, const ExactMatrix& x_full, const ExactMatrix& r_full, const ExactMatrix& wq,
-         const ExactMatrix& wk, const ExactMatrix& wv) {
-        const ExactMatrix x = gen::Crop(x_full, n, d), r = gen::Crop(r_full, n, d);
-        Rational nx = 0;
-        for (const Exact& e : x.data) nx = std::max(nx, Rational(abs(e.ToRational())));
-        ExactMatrix y(n, d);
-        for (int64_t i = 0; i < n; ++i)
-          for (int64_t j = 0; j < d; ++j) y(i, j) = Exact(x(i, j).ToRational() + 2 * nx * r(i, j).ToRational());
-        return Case()
-            .Matrix("X", x)
-            .Matrix("Y", y)
-            .Matrix("Wq", gen::Crop(wq, d, d))
-            .Matrix("Wk", gen::Crop(wk, d, d))
-            .Matrix("Wv", gen::Crop(wv, d, d));
-      },
-      gen::UniformDim(1, 3), gen::UniformDim(1, 4), gen::Matrix(3, 4, gen::Dyadic(2, 6)),
-      gen::Matrix(3, 4, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 6))),
-      gen::Matrix(4, 4, gen::Dyadic(1, 6)), gen::Matrix(4, 4, gen::Dyadic(1, 6)), gen::Matrix(4, 4, gen::Dyadic(1, 6)));
+  gen::Layout layout;
+  const int64_t max_n = SizeBudget<S>::Pick(5, 4), max_d = SizeBudget<S>::Pick(5, 4);
+  const int n_axis = layout.Axis({1, max_n, max_n}), d_axis = layout.Axis({1, max_d, max_d});
+  gen::Regime xr = gen::RegimeFor<S>(gen::Regime{}), wr = xr;
+  xr.max_abs = 2, xr.max_scale = 2;
+  const int x_m = layout.Matrix(n_axis, d_axis, xr), wq_m = layout.Matrix(d_axis, d_axis, wr),
+            wk_m = layout.Matrix(d_axis, d_axis, wr), wv_m = layout.Matrix(d_axis, d_axis, wr);
+  const int r_m = layout.Raw(n_axis, d_axis, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 6)));
+  return layout.Build<Case>([=](const gen::Layout::Drawn& dr) {
+    const ExactMatrix x = dr.Matrix(x_m), r = dr.Matrix(r_m);
+    Rational nx = 0;
+    for (const Exact& e : x.data) nx = std::max(nx, Rational(abs(e.ToRational())));
+    Mat<Rational> y(x.rows, x.cols);
+    for (int64_t i = 0; i < x.rows; ++i)
+      for (int64_t j = 0; j < x.cols; ++j) y(i, j) = x(i, j).ToRational() + 2 * nx * r(i, j).ToRational();
+    return Case()
+        .Matrix("X", x)
+        .Matrix("Y", gen::FromRationals(y, gen::DerivedArithFor<S>()))
+        .Matrix("Wq", dr.Matrix(wq_m))
+        .Matrix("Wk", dr.Matrix(wk_m))
+        .Matrix("Wv", dr.Matrix(wv_m));
+  });
 }
 
 // The lemma's ||Y - X|| <= 2||X|| (exactly), X and Y n x d, the weights
 // d x d (n, d >= 1); entries finite with |.| <= 2^60 and n, d <= 64: the
 // scores X Wq Wk^T X^T (<= d^3 2^240), K1, K2 and the budget finite in
-// double (softmax subtracts the row maximum). The generator draws n <= 3,
-// d <= 4, |X| <= 2, |Y| <= 6, |weights| <= 1.
+// double (softmax subtracts the row maximum).
 bool PairHypothesesHold(const Case& c) {
   for (const char* m : {"X", "Y", "Wq", "Wk", "Wv"})
     if (!collapse::EntriesWithin(c.GetMatrix(m), 0x1p60)) return false;
@@ -108,7 +117,7 @@ struct D5Family {
   static bool HypothesesHold(const Case& c) { return PairHypothesesHold(c); }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return PairCase();
+    return PairCase<S>();
   }
 };
 
