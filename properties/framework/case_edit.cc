@@ -241,41 +241,52 @@ Case Mutate(const Case& c, EditRng& rng, const ShapeModel& shapes) {
   return out;
 }
 
-std::vector<Case> Simplifications(const Case& c, const ShapeModel& shapes) {
+std::vector<Case> DimensionDrops(const Case& c, const ShapeModel& shapes) {
   std::vector<Case> out;
-  // Structure first: an index of one dimension dropped, the largest
-  // dimensions first, the last index first.
-  const auto dims = shapes.Dimensions(c);
-  std::set<size_t> dimension_fields;
-  for (const auto& d : dims) {
-    dimension_fields.insert(d.int_fields.begin(), d.int_fields.end());
+  for (const auto& d : shapes.Dimensions(c))
     for (int64_t at = d.size - 1; at >= 0 && d.size >= 2; --at) out.push_back(shapes.Resize(c, d, at, false));
-  }
-  // Then values.
+  return out;
+}
+
+std::vector<ValueSlot> ValueSlots(const Case& c, const ShapeModel& shapes) {
+  std::set<size_t> dimension_fields;
+  for (const auto& d : shapes.Dimensions(c)) dimension_fields.insert(d.int_fields.begin(), d.int_fields.end());
+  std::vector<ValueSlot> out;
   const auto& fields = c.fields();
   for (size_t f = 0; f < fields.size(); ++f) {
     const auto& v = fields[f].second;
     if (const auto* m = std::get_if<ExactMatrix>(&v)) {
-      for (size_t k = 0; k < m->data.size(); ++k)
-        for (const Exact& s : SimplerValues(m->data[k])) {
-          Case e = c;
-          std::get<ExactMatrix>(e.mutable_fields()[f].second).data[k] = s;
-          out.push_back(std::move(e));
-        }
-    } else if (const auto* x = std::get_if<Exact>(&v)) {
-      for (const Exact& s : SimplerValues(*x)) {
-        Case e = c;
-        e.mutable_fields()[f].second = s;
-        out.push_back(std::move(e));
-      }
-    } else if (const auto* i = std::get_if<int64_t>(&v)) {
-      if (dimension_fields.count(f)) continue;  // changes with its dimension only
-      for (const int64_t s : {int64_t{0}, *i / 2, *i - 1}) {
-        if (s < 0 || s >= *i) continue;
-        Case e = c;
-        e.mutable_fields()[f].second = s;
-        out.push_back(std::move(e));
-      }
+      for (size_t k = 0; k < m->data.size(); ++k) out.push_back({f, k});
+    } else if (std::holds_alternative<Exact>(v) ||
+               (std::holds_alternative<int64_t>(v) && !dimension_fields.count(f))) {
+      out.push_back({f, 0});  // an int that is a dimension changes with its dimension only
+    }
+  }
+  return out;
+}
+
+std::vector<Case> SimplerAt(const Case& c, const ValueSlot& slot) {
+  std::vector<Case> out;
+  const auto& v = c.fields().at(slot.field).second;
+  if (const auto* m = std::get_if<ExactMatrix>(&v)) {
+    if (slot.entry >= m->data.size()) return out;
+    for (const Exact& s : SimplerValues(m->data[slot.entry])) {
+      Case e = c;
+      std::get<ExactMatrix>(e.mutable_fields()[slot.field].second).data[slot.entry] = s;
+      out.push_back(std::move(e));
+    }
+  } else if (const auto* x = std::get_if<Exact>(&v)) {
+    for (const Exact& s : SimplerValues(*x)) {
+      Case e = c;
+      e.mutable_fields()[slot.field].second = s;
+      out.push_back(std::move(e));
+    }
+  } else if (const auto* i = std::get_if<int64_t>(&v)) {
+    for (const int64_t s : {int64_t{0}, *i / 2, *i - 1}) {
+      if (s < 0 || s >= *i) continue;
+      Case e = c;
+      e.mutable_fields()[slot.field].second = s;
+      out.push_back(std::move(e));
     }
   }
   return out;

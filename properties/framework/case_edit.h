@@ -1,5 +1,5 @@
 // Edits of a Case that know nothing of the claim: the moves of the targeted
-// search (case_edit.cc, Mutate) and of the generic shrinker (Simplifications).
+// search (case_edit.cc, Mutate) and of the generic shrinker (DimensionDrops, SimplerAt).
 // Whether an edited case is still an input of the claim is for the claim's
 // HypothesesHold to say; the search and the shrinker ask it every time.
 #pragma once
@@ -68,12 +68,24 @@ class ShapeModel {
 /// has nothing to edit.
 Case Mutate(const Case& c, EditRng& rng, const ShapeModel& shapes);
 
-/// The shrinker's candidates for a failing case, simplest first: drop one
+/// The shrinker's structural candidates, largest dimensions first: drop one
 /// index of one dimension (from every axis of it: the rows of K and V
-/// together), then simplify one value (to 0, to an integer, to fewer
-/// significant bits, to its absolute value), then decrease an int that is
-/// not a dimension.
-std::vector<Case> Simplifications(const Case& c, const ShapeModel& shapes);
+/// together), the last index first.
+std::vector<Case> DimensionDrops(const Case& c, const ShapeModel& shapes);
+
+/// The value slots of a case: every matrix entry, scalar and int that is
+/// not a dimension, in field order. ValueSlots(c).size() is stable under
+/// value edits (only DimensionDrops change it).
+struct ValueSlot {
+  size_t field = 0;
+  size_t entry = 0;  // index into a matrix's data (0 for scalars and ints)
+};
+std::vector<ValueSlot> ValueSlots(const Case& c, const ShapeModel& shapes);
+
+/// The candidates for one slot, simplest first: a value to 0, to an
+/// integer, to fewer significant bits, to its absolute value; an int to 0,
+/// half, one less.
+std::vector<Case> SimplerAt(const Case& c, const ValueSlot& slot);
 
 /// Rows plus columns summed over the case's matrices (how big a case is, for
 /// shrinking and for reports).

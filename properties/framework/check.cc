@@ -19,10 +19,14 @@ double ObservationRatio(const Observation& o) {
 }
 
 void ExpectWithin(const Tolerance& tolerance, double observed, double bound) {
-  const std::string& metric = tolerance.metric;
-  if (g_sink) g_sink->Observe({metric, observed, bound});
   // NaN compares false: a non-finite error or bound always fails.
-  if (std::isfinite(observed) && std::isfinite(bound) && observed <= bound) return;
+  internal::CheckWithin(tolerance, observed, bound, std::isfinite(observed) && std::isfinite(bound) && observed <= bound);
+}
+
+void internal::CheckWithin(const Tolerance& tolerance, double observed, double bound, bool holds) {
+  const std::string& metric = tolerance.metric;
+  if (g_sink) g_sink->Observe({metric, holds && observed > bound ? bound : observed, bound});
+  if (holds) return;
   char buf[256];
   std::snprintf(buf, sizeof buf, "%s: observed %.6e > bound %.6e%s", metric.c_str(), observed, bound,
                 std::isfinite(observed) && std::isfinite(bound) ? "" : " (NONFINITE)");

@@ -36,9 +36,29 @@ struct Tolerance {
 /// must be one of the property's Tolerances()).
 void ExpectWithin(const Tolerance& tolerance, double observed, double bound);
 
+namespace internal {
+/// Records (observed, bound) and fails unless `holds`. A pair that holds
+/// but whose doubles read observed > bound (both sides rounded to double
+/// from a wider backend) is recorded at ratio 1: the verdict is the
+/// backend's comparison, and rounding for the record must not flag it.
+void CheckWithin(const Tolerance& tolerance, double observed, double bound, bool holds);
+}  // namespace internal
+
+/// The same, compared in S: observed <= bound exactly in the backend (MPFR,
+/// rationals), so a claim attained with equality is not turned into a
+/// failure by rounding both sides to double; the record is in doubles.
 template <class S>
 void ExpectWithin(const Tolerance& tolerance, const S& observed, const S& bound) {
-  ExpectWithin(tolerance, ToDouble(observed), ToDouble(bound));
+  if constexpr (std::is_same_v<S, double>) {
+    ExpectWithin(tolerance, observed, bound);
+  } else {
+    bool finite = true;
+    if constexpr (!ScalarTraits<S>::kExact) {
+      using std::isfinite;
+      finite = isfinite(observed) && isfinite(bound);
+    }
+    internal::CheckWithin(tolerance, ToDouble(observed), ToDouble(bound), finite && observed <= bound);
+  }
 }
 
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
+#include <limits>
 
 #include "properties/framework/case_edit.h"
 #include "properties/framework/rc_bridge.h"
@@ -20,6 +22,7 @@ class Collect : public ObservationSink {
 double Elapsed(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 constexpr size_t kPool = 8;
+constexpr int kWidenTries = 200;
 
 }  // namespace
 
@@ -45,6 +48,14 @@ Trial Try(const PropertyDef& def, const Case& c) {
     case Outcome::Kind::kFails:
       t.kind = Trial::Kind::kFails;
       t.message = o.message;
+      // The failing metric is recorded before the failure: its ratio is the
+      // margin by which the case fails (infinite for an exact conclusion).
+      t.score = std::numeric_limits<double>::infinity();
+      if (!collect.seen.empty()) {
+        double m = 0;
+        for (const auto& ob : collect.seen) m = std::max(m, ObservationRatio(ob));
+        if (m > 1) t.score = m;
+      }
       return t;
     case Outcome::Kind::kDiscarded:
     case Outcome::Kind::kMisfit:
@@ -99,20 +110,58 @@ ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, c
                     double seconds) {
   ShrinkResult r{std::move(failing), std::move(message)};
   const auto start = Clock::now();
-  bool progress = true;
-  while (progress && r.tried < steps && Elapsed(start) < seconds) {
-    progress = false;
-    for (Case& candidate : Simplifications(r.value, shapes)) {
-      if (r.tried >= steps || Elapsed(start) >= seconds) break;
+  auto budget_left = [&] { return r.tried < steps && Elapsed(start) < seconds; };
+  // The first candidate that still fails replaces the case.
+  auto accept_first = [&](std::vector<Case> candidates) {
+    for (Case& candidate : candidates) {
+      if (!budget_left()) return false;
       ++r.tried;
       Trial t = Try(def, candidate);
       if (t.kind != Trial::Kind::kFails) continue;
       r.value = std::move(candidate);
       r.message = std::move(t.message);
       ++r.accepted;
-      progress = true;
-      break;  // candidates of the new, smaller case
+      return true;
     }
+    return false;
+  };
+  // Widening: mutations that keep the case failing, no larger, by a wider
+  // margin. A counterexample found just past its bound has no room to lose
+  // a dimension; one that fails by more does (the shrink passes then take
+  // the dimensions away). Deterministic: a fixed seed.
+  EditRng rng(0x5eed5a1f7ULL);
+  double margin = Try(def, r.value).score;
+  auto widen = [&](int tries) {
+    for (int i = 0; i < tries && budget_left() && std::isfinite(margin); ++i) {
+      Case candidate = Mutate(r.value, rng, shapes);
+      if (CaseSize(candidate) > CaseSize(r.value)) continue;
+      ++r.tried;
+      Trial t = Try(def, candidate);
+      if (t.kind != Trial::Kind::kFails || !(t.score > margin)) continue;
+      r.value = std::move(candidate);
+      r.message = std::move(t.message);
+      margin = t.score;
+    }
+  };
+  // Passes (Hypothesis's shrink passes): drop dimensions while one can be
+  // dropped, then one sweep over the value slots, each simplified in place
+  // (a sweep does not restart after each accepted value, so its cost is
+  // linear in the number of slots); repeat while a pass changed the case.
+  // Each round widens first; rounds stop when no dimension was dropped.
+  for (int round = 0; round < 3 && budget_left(); ++round) {
+    widen(kWidenTries);
+    const int64_t size_before = CaseSize(r.value);
+    for (bool progress = true; progress && budget_left();) {
+      progress = false;
+      while (budget_left() && accept_first(DimensionDrops(r.value, shapes))) progress = true;
+      const std::vector<ValueSlot> slots = ValueSlots(r.value, shapes);
+      for (const ValueSlot& slot : slots) {
+        if (!budget_left()) break;
+        while (budget_left() && accept_first(SimplerAt(r.value, slot))) progress = true;
+      }
+    }
+    if (CaseSize(r.value) == size_before) break;
+    margin = Try(def, r.value).score;
   }
   return r;
 }

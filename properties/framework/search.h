@@ -4,8 +4,9 @@
 //  - Climb: from the best cases of the random phase, mutate (case_edit.h)
 //    and keep what raises the score, until a case fails the conclusion or
 //    the budget runs out.
-//  - Shrink: from a failing case, take the first simpler case
-//    (Simplifications) that still fails, until none does.
+//  - Shrink: from a failing case, in passes: drop dimensions
+//    (DimensionDrops) while one still fails, then simplify each value slot
+//    in turn (SimplerAt); repeat until a pass changes nothing.
 // Every candidate must satisfy the claim's hypotheses (HypothesesHold)
 // before it counts; a candidate outside them, or one the claim cannot read,
 // is dropped. Both are deterministic: the same seed, the same cases.
