@@ -93,6 +93,14 @@ rc::Gen<Exact> UniformInteger(int64_t lo, int64_t hi) {
   });
 }
 
+rc::Gen<int64_t> UniformCount(int64_t lo, int64_t hi) {
+  return rc::Gen<int64_t>([lo, hi](const rc::Random& random, int) {
+    rc::Random r = random;
+    return rc::shrinkable::shrinkRecur(UniformInt(r, lo, hi),
+                                       [lo](int64_t v) { return rc::shrink::towards<int64_t>(v, lo); });
+  });
+}
+
 int Layout::Axis(DimRange range) {
   axes_.push_back(gen::Axis{range});
   return static_cast<int>(axes_.size()) - 1;

@@ -140,5 +140,7 @@ rc::Gen<ExactMatrix> RegimeMatrix(DimRange rows, DimRange cols, Regime regime);
 /// An integer-valued Exact uniform in [lo, hi] at every RapidCheck size,
 /// shrinking toward the simplest value of the range (0 when inside).
 rc::Gen<Exact> UniformInteger(int64_t lo, int64_t hi);
+/// The same as an int64_t (a count: heads, layers), shrinking toward lo.
+rc::Gen<int64_t> UniformCount(int64_t lo, int64_t hi);
 
 }  // namespace attnprop::gen

@@ -40,7 +40,7 @@ struct GProperties {
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return rc::gen::apply([](Exact eps, int64_t h) { return Case().Scalar("eps", eps).Int("H", h); },
-                          rc::gen::oneOf(rc::gen::just(Exact(0.0)), gen::PositiveDyadic(2, 20)), gen::UniformDim(1, 4));
+                          rc::gen::oneOf(rc::gen::just(Exact(0.0)), gen::PositiveDyadic(2, 20)), gen::UniformCount(1, 4));
   }
   template <class S>
   static void Conclusion(const Case& c) {

@@ -89,8 +89,8 @@ rc::Gen<Case> ParamCase(bool case1) {
         if (phi0 >= cap) phi0 = cap / 2;
         return Case().Scalar("eta", eta).Int("H", h).Int("L", l).Scalar("phi0", Exact(phi0));
       },
-      rc::gen::oneOf(rc::gen::just(Exact(1.0)), gen::PositiveDyadic(1, 6)), gen::UniformDim(1, 4),
-      gen::UniformDim(1, 6), gen::PositiveDyadic(1, 8));
+      rc::gen::oneOf(rc::gen::just(Exact(1.0)), gen::PositiveDyadic(1, 6)), gen::UniformCount(1, 4),
+      gen::UniformCount(1, 6), gen::PositiveDyadic(1, 8));
 }
 
 struct CLe6Eta {
@@ -178,7 +178,7 @@ struct Case2EtaChoice {
           const Rational eta = Rational(t.ToRational() / (phi0 * h * l));
           return Case().Scalar("eta", Exact(eta)).Int("H", h).Int("L", l).Scalar("phi0", Exact(phi0));
         },
-        gen::PositiveDyadic(8, 4), gen::UniformDim(1, 4), gen::UniformDim(1, 6),
+        gen::PositiveDyadic(8, 4), gen::UniformCount(1, 4), gen::UniformCount(1, 6),
         rc::gen::oneOf(rc::gen::just(Exact(1.0)), gen::PositiveDyadic(1, 8)));
   }
   template <class S>

@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <string>
 
-#include "generators/claims_shapes.h"
 #include "generators/regime.h"
 #include "generators/scalars.h"
 #include "model/collapse.h"

@@ -29,7 +29,7 @@
 #include <cmath>
 #include <string>
 
-#include "generators/claims_shapes.h"
+#include "generators/regime.h"
 #include "generators/scalars.h"
 #include "model/res.h"
 #include "properties/collapse/collapse_cases.h"
@@ -41,27 +41,37 @@ namespace {
 constexpr int64_t kMaxRows = 5;
 constexpr int64_t kMaxCols = 3;
 
+/// A (n x d) in every regime (up to 16 at scales 2^-20..2^2), eps at its
+/// own scale, B = A + eps R with R in [-1,1] (half the entries +-1: |A - B|
+/// = eps is where the claim is tight), on shared axes; B handed to the
+/// backend by DerivedArithFor (rounded for double: a rounding past eps
+/// discards the case).
+template <class S>
 rc::Gen<Case> PerturbedPair() {
-  return rc::gen::apply(
-      [](int64_t n, int64_t d, const ExactMatrix& a_full, const ExactMatrix& r_full, Exact eps) {
-        const ExactMatrix a = gen::Crop(a_full, n, d), r = gen::Crop(r_full, n, d);
-        ExactMatrix b(n, d);
-        for (int64_t i = 0; i < n; ++i)
-          for (int64_t j = 0; j < d; ++j) b(i, j) = Exact(a(i, j).ToRational() + eps.ToRational() * r(i, j).ToRational());
-        return Case().Matrix("A", a).Matrix("B", b).Scalar("eps", eps);
-      },
-      gen::UniformDim(1, kMaxRows), gen::UniformDim(1, kMaxCols), gen::Matrix(kMaxRows, kMaxCols, gen::Dyadic(16, 2)),
-      gen::Matrix(kMaxRows, kMaxCols,
-                  // Half the entries at the extremes +-1: |A - B| = eps is where the claim is tight.
-                  rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 2))),
-      gen::PositiveDyadic(4, 2));
+  gen::Layout layout;
+  const int one = layout.Axis({1, 1, 1}), n = layout.Axis({1, kMaxRows, kMaxRows}),
+            d = layout.Axis({1, kMaxCols, kMaxCols});
+  gen::Regime ar = gen::RegimeFor<S>(gen::Regime{});
+  ar.max_abs = 16, ar.max_scale = 2;
+  gen::Regime er;
+  er.max_abs = 4, er.max_scale = 0, er.nonnegative = true, er.structured = false;
+  const int a_m = layout.Matrix(n, d, ar), eps_m = layout.Matrix(one, one, er);
+  const int r_m = layout.Raw(n, d, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 2)));
+  return layout.Build<Case>([=](const gen::Layout::Drawn& dr) {
+    const ExactMatrix a = dr.Matrix(a_m), r = dr.Matrix(r_m);
+    Exact eps = dr.Matrix(eps_m)(0, 0);
+    if (eps.ToDouble() == 0) eps = Exact(1.0);
+    Mat<Rational> b(a.rows, a.cols);
+    for (int64_t i = 0; i < a.rows; ++i)
+      for (int64_t j = 0; j < a.cols; ++j) b(i, j) = a(i, j).ToRational() + eps.ToRational() * r(i, j).ToRational();
+    return Case().Matrix("A", a).Matrix("B", gen::FromRationals(b, gen::DerivedArithFor<S>())).Scalar("eps", eps);
+  });
 }
 
 /// ||A - B||_inf <= eps, exactly (the lemma's), A and B n x d (n, d >= 1);
 /// and the domain where the rounding budget (absolute, u(||A|| + ||B||))
 /// holds in double: entries and eps finite, each 0 or 2^-900 <= |.| <= 2^900
-/// (no overflow in max + min, no subnormal difference or midrange; the
-/// generator draws |A| <= 16, eps <= 4).
+/// (no overflow in max + min, no subnormal difference or midrange).
 bool PairHypothesesHold(const Case& c) {
   if (!collapse::EntriesWithin(c.GetMatrix("A"), 0x1p900, 0x1p-900) ||
       !collapse::EntriesWithin(c.GetMatrix("B"), 0x1p900, 0x1p-900))
@@ -105,7 +115,7 @@ struct ResPerturbationFamily {
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return PerturbedPair();
+    return PerturbedPair<S>();
   }
 };
 

@@ -38,7 +38,7 @@
 #include <cmath>
 #include <string>
 
-#include "generators/claims_shapes.h"
+#include "generators/regime.h"
 #include "generators/scalars.h"
 #include "model/causal_head.h"
 #include "properties/framework/property.h"
@@ -84,7 +84,7 @@ ExactMatrix ToExactM(const Mat<Rational>& m) {
   return e;
 }
 
-/// Raw draws shared by both generators (entries for the largest shapes).
+/// The draws shared by both generators (RawDraw).
 struct Draw {
   int64_t l, m, heads, norm, aligned_roll, mkind;
   ExactMatrix x, z, w0, w1, g0, g1, v0, v1, mm, k0, k1, km, om0, om1;
@@ -92,38 +92,44 @@ struct Draw {
   Exact par0, par1, vs0, vs1, c, lscale;
 };
 
+/// The draws on shrinkable axes l (tokens) and m (width) (gen::Layout):
+/// X, z, the weights and M in every regime (up to their old ranges: 4 for
+/// X, z, g; 2 for W, V, M), the Cayley generators and the causal weights
+/// raw short dyadics (their rationals grow with the entries' bits); the
+/// variants (heads, norm, aligned, map kind, potentials) uniform at every
+/// RapidCheck size, so each has its share of the cases.
 template <class S>
 rc::Gen<Draw> RawDraw() {
   const int64_t lmax = kMaxLen<S>, mmax = kMaxDim<S>;
-  auto mat = [](int64_t r, int64_t c, rc::Gen<Exact> e) { return gen::Matrix(r, c, std::move(e)); };
-  return rc::gen::apply(
-      [](std::tuple<int64_t, int64_t, int64_t, int64_t, int64_t, int64_t> dims, std::vector<ExactMatrix> mats,
-         std::tuple<int, int> pots, std::vector<Exact> scalars) {
-        Draw d;
-        std::tie(d.l, d.m, d.heads, d.norm, d.aligned_roll, d.mkind) = dims;
-        d.x = mats[0], d.z = mats[1], d.w0 = mats[2], d.w1 = mats[3], d.g0 = mats[4], d.g1 = mats[5];
-        d.v0 = mats[6], d.v1 = mats[7], d.mm = mats[8], d.k0 = mats[9], d.k1 = mats[10], d.km = mats[11];
-        d.om0 = mats[12], d.om1 = mats[13];
-        std::tie(d.pot0, d.pot1) = pots;
-        d.par0 = scalars[0], d.par1 = scalars[1], d.vs0 = scalars[2], d.vs1 = scalars[3], d.c = scalars[4],
-        d.lscale = scalars[5];
-        return d;
-      },
-      rc::gen::tuple(gen::Dim(1, lmax), gen::Dim(1, mmax), gen::Dim(1, kMaxHeads), rc::gen::inRange<int64_t>(0, 3),
-                     rc::gen::inRange<int64_t>(0, 4), rc::gen::inRange<int64_t>(0, 3)),
-      rc::gen::map(
-          rc::gen::tuple(mat(lmax, mmax, gen::Dyadic(4, 3)), mat(1, mmax, gen::Dyadic(4, 3)),
-                     mat(mmax, mmax, gen::Dyadic(2, 3)), mat(mmax, mmax, gen::Dyadic(2, 3)),
-                     mat(1, lmax, gen::Dyadic(4, 2)), mat(1, lmax, gen::Dyadic(4, 2)),
-                     mat(mmax, mmax, gen::Dyadic(2, 2)), mat(mmax, mmax, gen::Dyadic(2, 2)),
-                     mat(mmax, mmax, gen::Dyadic(2, 2)), mat(mmax, mmax, gen::Dyadic(2, 1)),
-                     mat(mmax, mmax, gen::Dyadic(2, 1)), mat(mmax, mmax, gen::Dyadic(2, 1)),
-                     mat(lmax, lmax, gen::Dyadic(8, 0)), mat(lmax, lmax, gen::Dyadic(8, 0))),
-          [](const auto& t) {  // tuple of 14 matrices -> vector
-            return std::apply([](const auto&... m) { return std::vector<ExactMatrix>{m...}; }, t);
-          }),
-      rc::gen::tuple(rc::gen::inRange(0, 3), rc::gen::inRange(0, 3)),
-      rc::gen::container<std::vector<Exact>>(6, gen::PositiveDyadic(4, 3)));
+  gen::Layout layout;
+  const int one = layout.Axis({1, 1, 1}), l = layout.Axis({1, lmax, lmax}), m = layout.Axis({1, mmax, mmax});
+  gen::Regime big = gen::RegimeFor<S>(gen::Regime{}), small = big;
+  big.max_abs = 4, big.max_scale = 2, small.max_abs = 2, small.max_scale = 2;
+  const int x = layout.Matrix(l, m, big), z = layout.Matrix(one, m, big);
+  const int w0 = layout.Matrix(m, m, small), w1 = layout.Matrix(m, m, small);
+  const int g0 = layout.Matrix(one, l, big), g1 = layout.Matrix(one, l, big);
+  const int v0 = layout.Matrix(m, m, small), v1 = layout.Matrix(m, m, small), mm = layout.Matrix(m, m, small);
+  const int k0 = layout.Raw(m, m, gen::Dyadic(2, 1)), k1 = layout.Raw(m, m, gen::Dyadic(2, 1)),
+            km = layout.Raw(m, m, gen::Dyadic(2, 1));
+  const int om0 = layout.Raw(l, l, gen::Dyadic(8, 0)), om1 = layout.Raw(l, l, gen::Dyadic(8, 0));
+  const int heads = layout.Scalar(gen::UniformInteger(1, kMaxHeads)), norm = layout.Scalar(gen::UniformInteger(0, 2)),
+            aligned = layout.Scalar(gen::UniformInteger(0, 3)), mkind = layout.Scalar(gen::UniformInteger(0, 2)),
+            pot0 = layout.Scalar(gen::UniformInteger(0, 2)), pot1 = layout.Scalar(gen::UniformInteger(0, 2));
+  std::vector<int> scalars;
+  for (int i = 0; i < 6; ++i) scalars.push_back(layout.Scalar(gen::PositiveDyadic(4, 3)));
+  return layout.Build<Draw>([=](const gen::Layout::Drawn& dr) {
+    auto as_int = [&](int s) { return static_cast<int64_t>(dr.Scalar(s).ToDouble()); };
+    Draw d;
+    d.l = dr.Dim(l), d.m = dr.Dim(m), d.heads = as_int(heads), d.norm = as_int(norm);
+    d.aligned_roll = as_int(aligned), d.mkind = as_int(mkind);
+    d.x = dr.Matrix(x), d.z = dr.Matrix(z), d.w0 = dr.Matrix(w0), d.w1 = dr.Matrix(w1), d.g0 = dr.Matrix(g0);
+    d.g1 = dr.Matrix(g1), d.v0 = dr.Matrix(v0), d.v1 = dr.Matrix(v1), d.mm = dr.Matrix(mm), d.k0 = dr.Matrix(k0);
+    d.k1 = dr.Matrix(k1), d.km = dr.Matrix(km), d.om0 = dr.Matrix(om0), d.om1 = dr.Matrix(om1);
+    d.pot0 = static_cast<int>(as_int(pot0)), d.pot1 = static_cast<int>(as_int(pot1));
+    d.par0 = dr.Scalar(scalars[0]), d.par1 = dr.Scalar(scalars[1]), d.vs0 = dr.Scalar(scalars[2]);
+    d.vs1 = dr.Scalar(scalars[3]), d.c = dr.Scalar(scalars[4]), d.lscale = dr.Scalar(scalars[5]);
+    return d;
+  });
 }
 
 /// Lower-triangular row-stochastic rational weights from nonnegative integers.
@@ -150,7 +156,7 @@ rc::Gen<Case> TransformerCase() {
     const bool aligned = d.aligned_roll == 0;
     Case c;
     c.Int("norm", d.norm).Int("heads", d.heads).Int("aligned", aligned ? 1 : 0);
-    c.Matrix("X", aligned ? ConstantRows(gen::Crop(d.z, 1, d.m), d.l) : gen::Crop(d.x, d.l, d.m));
+    c.Matrix("X", aligned ? ConstantRows(d.z, d.l) : d.x);
     const ExactMatrix* w[] = {&d.w0, &d.w1};
     const ExactMatrix* g[] = {&d.g0, &d.g1};
     const ExactMatrix* v[] = {&d.v0, &d.v1};
@@ -163,12 +169,12 @@ rc::Gen<Case> TransformerCase() {
       if (exact) {
         c.Matrix(H("Omega", h), CausalStochastic(*om[h], d.l));
       } else {
-        c.Matrix(H("W", h), gen::Crop(*w[h], d.m, d.m)).Matrix(H("g", h), gen::Crop(*g[h], 1, d.l));
+        c.Matrix(H("W", h), *w[h]).Matrix(H("g", h), *g[h]);
         c.Int(H("pot", h), pot[h]).Scalar(H("par", h), par[h]);
       }
       if (aligned) c.Matrix(H("V", h), ScaledIdentity(d.m, vs[h]));
       else if (l2_exact) c.Matrix(H("V", h), ToExactM(ScaledCayley(*k[h], d.m, vs[h].ToRational())));
-      else c.Matrix(H("V", h), gen::Crop(*v[h], d.m, d.m));
+      else c.Matrix(H("V", h), *v[h]);
     }
     // Maps: linear / scaled tanh / scaled clamp (rational: linear / clamp).
     int64_t mkind = aligned ? 0 : d.mkind;
@@ -176,7 +182,7 @@ rc::Gen<Case> TransformerCase() {
     c.Int("mkind", mkind).Scalar("c", d.c);
     if (aligned) c.Matrix("M", ScaledIdentity(d.m, d.lscale));
     else if (l2_exact) c.Matrix("M", ToExactM(ScaledCayley(d.km, d.m, d.lscale.ToRational())));
-    else c.Matrix("M", gen::Crop(d.mm, d.m, d.m));
+    else c.Matrix("M", d.mm);
     return c;
   });
 }
