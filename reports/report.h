@@ -29,6 +29,7 @@ struct RunInfo {
   bool shrink = true;
   int mpfr_bits = 0;
   std::string kernel;      // the kernels the kernel backends ran against (KernelSummary), or "none"
+  std::string kernel_path; // the --kernel / check-kernel library ("" = none): reproduce commands name it
   std::string store;       // the counterexample store replayed ("" = none)
   std::string generated;   // UTC, ISO 8601 ("2026-11-29T14:00:00Z")
 };
@@ -55,8 +56,10 @@ Counts CountVerdicts(const Report& r);
 
 const char* ExpectationName(Expectation e);
 
-/// A source path relative to the repository ("properties/...") from an
-/// absolute __FILE__ path; unchanged when outside it.
+/// A source path relative to the repository ("properties/...") from a
+/// __FILE__ path: absolute (under the source tree), or relative to the build
+/// directory as ccache's base_dir makes it ("../../properties/..."); an
+/// absolute path outside the tree is unchanged.
 std::string RelativeSource(const std::string& file);
 /// The current UTC time, ISO 8601.
 std::string UtcNow();

@@ -19,6 +19,7 @@
 #include "properties/framework/registry.h"
 #include "properties/framework/store.h"
 #include "reports/report.h"
+#include "reports/summary.h"
 #include "tools/cli.h"
 
 namespace attnprop::cli {
@@ -251,6 +252,7 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
   rep.run.shrink = s.options.shrink;
   rep.run.mpfr_bits = MpfrPrecisionBits();
   rep.run.kernel = kernel_summary;
+  rep.run.kernel_path = s.kernel_path;
   rep.run.store = s.options.store_dir;
   rep.run.generated = report::UtcNow();
 
@@ -299,19 +301,14 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
   if (check_kernel)
     for (size_t i : unexpected) PrintDetails(defs[i], rep.entries[i].result, rep.entries[i].judgement, s, options[i], true);
   if (mode == Mode::kAudit) {
-    // The audit's flagged rows; the full table is in the report.
-    size_t metrics = 0, flagged = 0;
-    for (const auto& e : rep.entries) {
-      for (const auto& m : e.result.metrics) {
-        ++metrics;
-        const unsigned flags = report::AuditFlags(m);
-        if (!flags) continue;
-        ++flagged;
-        std::cout << "  " << std::left << std::setw(24) << report::FlagText(flags) << " " << e.result.id << "/"
-                  << e.result.backend << "  " << m.tolerance.metric << "  max err/bound " << m.max_ratio << "\n";
-      }
-    }
-    std::cout << "audit: " << metrics << " metrics, " << flagged << " flagged\n";
+    // The audit's rows whose flags mean a problem (the full table is in the
+    // report; a refuted claim's FAIL is its refutation, not a problem).
+    for (const auto& e : rep.entries)
+      for (const auto& m : e.result.metrics)
+        if (const unsigned flags = report::ProblemFlags(e, m))
+          std::cout << "  " << std::left << std::setw(24) << report::FlagText(flags) << std::right << " "
+                    << e.result.id << "/" << e.result.backend << "  " << m.tolerance.metric << "  max err/bound "
+                    << m.max_ratio << "\n";
   }
   try {
     if (!s.out.empty()) {
@@ -327,6 +324,7 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
     return kBadInput;
   }
   const size_t ran = defs.size() - skipped;
+  std::cout << report::ConsoleSummary(rep);
   if (check_kernel) {
     std::cout << "\n" << ran - unexpected.size() << " of " << ran << " properties hold on " << s.kernel_path;
     if (skipped) std::cout << " (" << skipped << " skipped)";
@@ -335,10 +333,6 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
       std::cout << "SKIPPED: " << defs[0].skip_reason << "\n";
       return kSkipped;
     }
-  } else {
-    std::cout << defs.size() - unexpected.size() - skipped << " as expected, " << unexpected.size() << " unexpected";
-    if (skipped) std::cout << ", " << skipped << " skipped";
-    std::cout << "\n";
   }
   return unexpected.empty() ? kOk : kUnexpected;
 }
