@@ -120,8 +120,15 @@ void EnsureWritableDir(const std::string& dir);
 /// rename. Throws std::runtime_error on failure.
 void WriteReports(const Report& r, const std::string& dir);
 
+/// The "<id>/<backend>" names of the results that were not as expected in a
+/// report.json (read.cc). Throws std::runtime_error when the file cannot be
+/// read or is not an attnprop-report/1.
+std::vector<std::string> UnexpectedInReport(const std::string& json_path);
+
 /// Writes report.json's text to `path` (check-kernel --json). Throws
 /// std::runtime_error on failure.
 void WriteJsonReport(const Report& r, const std::string& path);
+/// Writes junit.xml's text to `path` (--junit FILE).
+void WriteJUnitReport(const Report& r, const std::string& path);
 
 }  // namespace attnprop::report

@@ -242,8 +242,14 @@ TEST(Markdown, TableCellsEscapePipes) {
 
 TEST(JUnit, CountsFailuresAndEscapes) {
   const std::string x = ToJUnit(Fixture());
-  EXPECT_NE(x.find("tests=\"5\" failures=\"1\" errors=\"0\""), std::string::npos) << x.substr(0, 300);
-  EXPECT_NE(x.find("<failure message=\"expected holds, got refuted\""), std::string::npos);
+  EXPECT_NE(x.find("tests=\"5\" failures=\"1\" errors=\"0\" skipped=\"1\""), std::string::npos) << x.substr(0, 300);
+  // An unexpected verdict's message carries the counterexample (CI shows the message).
+  EXPECT_NE(x.find("<failure message=\"expected holds, got refuted: sqrt(50 - x) defect: observed -nan &gt; bound "
+                   "1.000000e+00 (NONFINITE); counterexample: x: scalar 0x1.91p+5  # 50.125\""),
+            std::string::npos)
+      << x;
+  // The claim registered refuted, refuted as expected: skipped as xfail (pytest's convention).
+  EXPECT_NE(x.find("<skipped type=\"xfail\" message=\"refuted as stated"), std::string::npos) << x;
   EXPECT_EQ(x.find("x <= 50"), std::string::npos) << "'<' must be escaped";
 }
 
@@ -317,7 +323,7 @@ TEST(Write, AllFourFilesNoLeftoversAndClearErrors) {
   std::vector<std::string> names;
   for (const auto& e : std::filesystem::directory_iterator(dir / "nested")) names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());
-  EXPECT_EQ(names, (std::vector<std::string>{"junit.xml", "report.html", "report.json", "report.md"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"junit.xml", "manifest.json", "report.html", "report.json", "report.md"}));
   EXPECT_EQ(ReadFile(dir / "nested" / "report.md"), ToMarkdown(Fixture()));
   std::filesystem::remove_all(dir);
   try {
