@@ -182,7 +182,7 @@ void VerdictTable(std::ostringstream& h, const std::vector<ClaimView>& claims) {
     // The script sorts numbers by their text; data-v only where the text is not a number.
     h << "</td><td>" << Escape(found) << "</td><td class=\"n\""
       << (std::isfinite(c.worst) ? "" : " data-v=\"" + SortKey(c.worst) + "\"") << ">" << Num(c.worst)
-      << "</td><td class=\"n\">" << Seconds(seconds) << "</td></tr>\n";
+      << "</td><td class=\"n t\">" << Seconds(seconds) << "</td></tr>\n";
   }
   h << "</tbody></table>\n";
 }

@@ -76,7 +76,7 @@ inline constexpr const char* kHtmlScript = R"js(
   function key(cell) {
     var v = cell.getAttribute('data-v'), t = cell.textContent;
     if (v !== null) return parseFloat(v);
-    return cell.className === 'n' && !isNaN(parseFloat(t)) ? parseFloat(t) : t.toLowerCase();
+    return /\\bn\\b/.test(cell.className) && !isNaN(parseFloat(t)) ? parseFloat(t) : t.toLowerCase();
   }
   var direction = {};
   function sortBy(k) {
