@@ -78,14 +78,15 @@ const char* StatusText(const std::string& status) {
 
 /// A backend's verdict badge: ok (holds as expected), xf (refuted as
 /// registered), bad (unexpected), sk (skipped).
-std::string Badge(const Entry& e) {
+std::string Badge(const Entry& e, const std::string& text) {
   const PropertyResult& p = e.result;
   const char* cls = e.judgement.skipped() ? "sk" : !e.as_expected() ? "bad" : p.verdict == Verdict::kRefuted ? "xf" : "ok";
   // The colour says it; a title only where it is not what was expected.
   std::string b = std::string("<span class=\"b ") + cls + "\"";
   if (!e.as_expected()) b.append(" title=\"").append(VerdictName(p.verdict)).append(", UNEXPECTED\"");
-  return b.append(">").append(Escape(p.backend)).append("</span>");
+  return b.append(">").append(Escape(text)).append("</span>");
 }
+std::string Badge(const Entry& e) { return Badge(e, e.result.backend); }
 
 std::string FlagBadges(unsigned flags) {
   std::string s;
@@ -315,7 +316,7 @@ void KernelSection(std::ostringstream& h, const std::vector<ClaimView>& claims) 
       const Entry* e = nullptr;
       for (const Entry* x : c->entries)
         if (x->result.backend == b) e = x;
-      h << "<td>" << (e ? Badge(*e) : "") << "</td>";
+      h << "<td>" << (e ? Badge(*e, VerdictName(e->result.verdict)) : "") << "</td>";
     }
     h << "</tr>\n";
   }

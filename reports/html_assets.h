@@ -24,7 +24,8 @@ h3{margin:0 0 4px;font-size:15px}
 .card{background:#fff;border:1px solid #d6dae1;border-radius:6px;padding:8px 14px;min-width:100px}
 .card b{display:block;font-size:20px}
 table{border-collapse:collapse;background:#fff;font-size:12.5px;width:100%}
-th,td{border:1px solid #d6dae1;padding:3px 6px;text-align:left;vertical-align:top;overflow-wrap:anywhere}
+th,td{border:1px solid #d6dae1;padding:3px 6px;text-align:left;vertical-align:top;overflow-wrap:break-word}
+td code{overflow-wrap:anywhere}
 th{background:#eef0f4}
 #verdicts th{cursor:pointer}
 td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
@@ -32,10 +33,10 @@ code,pre{font-family:ui-monospace,monospace;font-size:12px}
 pre{background:#fff;border:1px solid #d6dae1;padding:6px;overflow-x:auto;margin:4px 0;max-height:320px}
 a{color:#1d4f91}
 .ok{color:#1a7f37}.bad{color:#c62828;font-weight:600}
-.b{display:inline-block;padding:0 5px;margin:1px 2px 1px 0;border-radius:3px;font-size:11px;border:1px solid}
+.b{white-space:nowrap;display:inline-block;padding:0 5px;margin:1px 2px 1px 0;border-radius:3px;font-size:11px;border:1px solid}
 .b.ok{border-color:#1a7f37;color:#1a7f37}.b.xf{border-color:#8a5a00;color:#8a5a00}
 .b.bad{border-color:#c62828;background:#c62828;color:#fff}.b.sk{border-color:#9aa3af;color:#6b7280}
-.s{font-size:12px;font-weight:600;padding:1px 6px;border-radius:3px;color:#fff}
+.s{white-space:nowrap;font-size:12px;font-weight:600;padding:1px 6px;border-radius:3px;color:#fff}
 .s.holds{background:#1a7f37}.s.false{background:#8a5a00}.s.unexpected{background:#c62828}.s.skipped{background:#6b7280}
 .flag{display:inline-block;padding:0 5px;border-radius:3px;font-size:11px;font-weight:600;color:#fff;margin-right:3px}
 .flag.FAIL,.flag.NONFINITE{background:#c62828}.flag.LOOSE{background:#b26a00}.flag.UNJUSTIFIED{background:#6a3fb5}
@@ -76,7 +77,7 @@ inline constexpr const char* kHtmlScript = R"js(
   function key(cell) {
     var v = cell.getAttribute('data-v'), t = cell.textContent;
     if (v !== null) return parseFloat(v);
-    return /\\bn\\b/.test(cell.className) && !isNaN(parseFloat(t)) ? parseFloat(t) : t.toLowerCase();
+    return /\bn\b/.test(cell.className) && !isNaN(parseFloat(t)) ? parseFloat(t) : t.toLowerCase();
   }
   var direction = {};
   function sortBy(k) {
