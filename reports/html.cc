@@ -5,8 +5,8 @@
 // readable without it); one section per document with each claim's
 // statement, its verdict per backend, its audit rows with an err/bound
 // sparkline, and its counterexample; the kernel results by bug class; a plot
-// of the worst err/bound per claim; heatmaps of the lecture's controlled
-// examples. Plots are a few <path> elements each (html_svg.h).
+// of the worst err/bound per claim; heatmaps of the run's counterexamples
+// that are attention problems, and of the lecture's controlled examples. Plots are a few <path> elements each (html_svg.h).
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -19,6 +19,7 @@
 #include "properties/framework/catalog.h"
 #include "properties/framework/registry.h"
 #include "reports/format.h"
+#include "reports/html_attention.h"
 #include "reports/html_assets.h"
 #include "reports/html_svg.h"
 #include "reports/report.h"
@@ -121,7 +122,8 @@ void Toc(std::ostringstream& h, const std::vector<ClaimView>& claims, bool kerne
     if (seen.insert(DocOf(c.id)).second)
       h << "<a class=\"sub\" href=\"#d-" << Escape(DocOf(c.id)) << "\">" << Escape(DocOf(c.id)) << "</a>";
   if (kernels) h << "<a href=\"#kernels\">Kernel results</a>";
-  h << "<a href=\"#plots\">Worst err/bound</a><a href=\"#heatmaps\">Attention heatmaps</a></nav>\n";
+  h << "<a href=\"#plots\">Worst err/bound</a><a href=\"#cx-heatmaps\">Counterexample heatmaps</a>"
+       "<a href=\"#heatmaps\">Attention heatmaps</a></nav>\n";
 }
 
 void SummarySection(std::ostringstream& h, const Report& r, const Summary& s) {
@@ -337,15 +339,44 @@ void Plots(std::ostringstream& h, const std::vector<ClaimView>& claims) {
     << RatioStripSvg(points) << "</div>\n";
 }
 
+void CounterexampleHeatmaps(std::ostringstream& h, const Report& r) {
+  constexpr int kMaxMaps = 12;
+  std::ostringstream maps;
+  int n = 0;
+  for (const auto& e : r.entries) {
+    if (n >= kMaxMaps || !e.result.counterexample_case) continue;
+    const auto w = AttentionWeightsOf(*e.result.counterexample_case);
+    if (!w) continue;
+    const std::string name = e.result.id + "/" + e.result.backend;
+    maps << "<div class=\"fig\"><div class=\"cap\">" << LinkTo(e.result.id) << " " << Escape(e.result.backend)
+         << (e.as_expected() ? "" : " <b class=\"bad\">UNEXPECTED</b>") << "<br>" << w->size() << " x "
+         << w->front().size() << ", batch item 0</div>" << HeatmapSvg(*w, name, "hatch-cx-" + std::to_string(n))
+         << "</div>\n";
+    ++n;
+  }
+  h << "<h2 id=\"cx-heatmaps\">Attention heatmaps of this run's counterexamples</h2>\n";
+  if (n == 0) {
+    h << "<p class=\"note\">No counterexample of this run is an attention problem (Q, K, V).</p>\n";
+    return;
+  }
+  h << "<p class=\"note\">The weights softmax(scale Q K<sup>T</sup>) of each counterexample that is an attention "
+       "problem, computed by the model in double (at most "
+    << kMaxMaps << ").</p>\n<div class=\"grid\">\n" << maps.str() << "</div>\n";
+}
+
 void Heatmaps(std::ostringstream& h) {
   h << "<h2 id=\"heatmaps\">Attention heatmaps: the lecture's controlled examples</h2>\n<p class=\"note\">Attention "
        "weights A = softmax(S) row by row, causal mask (key j visible to query i iff j &le; i), computed by the "
        "reference model (<code>model/attention.h</code>) in double.</p>\n"
     << HeatmapLegendSvg() << "\n<div class=\"grid\">\n";
   int k = 0;
-  for (const auto& m : LectureExamples())
+  for (const auto& m : LectureExamples()) {
+    auto w = m.weights;  // causal: j > i is masked
+    for (size_t i = 0; i < w.size(); ++i)
+      for (size_t j = i + 1; j < w[i].size(); ++j) w[i][j] = std::nan("");
     h << "<div class=\"fig\"><div class=\"cap\"><b>" << Escape(m.title) << "</b><br>" << Escape(m.caption) << "</div>"
-      << HeatmapSvg(m.weights, m.title, "hatch-" + std::to_string(k++)) << "</div>\n";
+      << HeatmapSvg(w, m.title, "hatch-" + std::to_string(k++)) << "</div>\n";
+  }
   h << "</div>\n";
 }
 
@@ -382,6 +413,7 @@ std::string ToHtml(const Report& r) {
   }
   KernelSection(h, claims);
   Plots(h, claims);
+  CounterexampleHeatmaps(h, r);
   Heatmaps(h);
   h << "</main>\n</div>\n<script>" << kHtmlScript << "</script>\n</body>\n</html>\n";
   return h.str();

@@ -71,17 +71,22 @@ std::string HistogramSparkline(const Histogram& h) {
 std::string HeatmapSvg(const std::vector<std::vector<double>>& weights, const std::string& label,
                        const std::string& hatch_id) {
   // Each row's runs of cells at the same colour level are one stroke, a cell
-  // high: one path per level, a few bytes per run.
+  // high: one path per level, a few bytes per run. NaN cells are masked.
   const int cell = 12, left = 4, top = 4;
-  const int t = static_cast<int>(weights.size());
+  const int rows = static_cast<int>(weights.size());
+  const int cols = rows ? static_cast<int>(weights[0].size()) : 0;
   std::vector<std::string> paths(kLevels);
   std::string masked;
-  for (int i = 0; i < t; ++i) {
+  auto level_at = [&](int i, int j) {
+    const double w = weights[static_cast<size_t>(i)][static_cast<size_t>(j)];
+    return std::isnan(w) ? -1 : Level(w);
+  };
+  for (int i = 0; i < rows; ++i) {
     int j = 0;
-    while (j < t) {
-      const int level = j > i ? -1 : Level(weights[static_cast<size_t>(i)][static_cast<size_t>(j)]);
+    while (j < cols) {
+      const int level = level_at(i, j);
       int end = j + 1;
-      while (end < t && (end > i ? -1 : Level(weights[static_cast<size_t>(i)][static_cast<size_t>(end)])) == level) ++end;
+      while (end < cols && level_at(i, end) == level) ++end;
       char run[48];
       std::snprintf(run, sizeof run, "M%d %dh%d", left + j * cell, top + i * cell + cell / 2, (end - j) * cell);
       (level < 0 ? masked : paths[static_cast<size_t>(level)]).append(run);
@@ -89,7 +94,7 @@ std::string HeatmapSvg(const std::vector<std::vector<double>>& weights, const st
     }
   }
   std::ostringstream s;
-  s << "<svg width=\"" << left + t * cell + 4 << "\" height=\"" << top + t * cell + 4
+  s << "<svg width=\"" << left + cols * cell + 4 << "\" height=\"" << top + rows * cell + 4
     << "\" role=\"img\" aria-label=\"" << Escape(label) << "\" stroke-width=\"" << cell << "\">" << HatchDefs(hatch_id);
   for (int k = 0; k < kLevels; ++k)
     if (!paths[static_cast<size_t>(k)].empty())

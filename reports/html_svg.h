@@ -16,9 +16,9 @@ namespace attnprop::report {
 /// "0" bin grey, the ">1" and "non-finite" bins red; a title with the counts.
 std::string HistogramSparkline(const Histogram& h);
 
-/// Attention weights as a heatmap (white 0 to dark blue 1, sqrt scale, 12
-/// colour levels), masked cells (j > i) hatched; `hatch_id` must be unique
-/// in the page.
+/// Attention weights (rows x cols) as a heatmap (white 0 to dark blue 1,
+/// sqrt scale, 12 colour levels), masked cells (NaN) hatched; `hatch_id`
+/// must be unique in the page.
 std::string HeatmapSvg(const std::vector<std::vector<double>>& weights, const std::string& label,
                        const std::string& hatch_id);
 /// The heatmaps' colour legend.

@@ -22,8 +22,10 @@ inline constexpr const char* kManifestName = "manifest.json";
 /// `after_each_temp(i)` runs after the i-th temporary file is written (for
 /// tests: a signal or an error at that point). Throws std::runtime_error
 /// naming the file on any failure.
+/// With `manifest` false, no manifest is written or removed (one file, as
+/// --json and --junit write it: same signal and error behaviour).
 void WriteReportSet(const std::vector<std::pair<std::string, std::string>>& files, const std::string& dir,
-                    const std::function<void(size_t)>& after_each_temp = {});
+                    const std::function<void(size_t)>& after_each_temp = {}, bool manifest = true);
 
 /// The manifest's text for these files (deterministic).
 std::string ManifestText(const std::vector<std::pair<std::string, std::string>>& files);

@@ -1,5 +1,5 @@
 // Writing the report files: the set as a whole (report_set.h), and single
-// files (--json, --junit) through a temporary file and a rename.
+// files (--json, --junit) the same way, without a manifest.
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "properties/framework/atomic_file.h"
 #include "reports/report.h"
 #include "reports/report_set.h"
 
@@ -153,7 +152,7 @@ std::string ManifestText(const std::vector<std::pair<std::string, std::string>>&
 }
 
 void WriteReportSet(const std::vector<std::pair<std::string, std::string>>& files, const std::string& dir,
-                    const std::function<void(size_t)>& after_each_temp) {
+                    const std::function<void(size_t)>& after_each_temp, bool manifest) {
   if (files.size() + 1 > kMaxFiles) throw std::logic_error("WriteReportSet: too many files");
   EnsureWritableDir(dir);
   const std::filesystem::path out(dir);
@@ -162,7 +161,7 @@ void WriteReportSet(const std::vector<std::pair<std::string, std::string>>& file
   Cleanup cleanup(tmp);
   const std::filesystem::path staging(tmp);
   std::vector<std::pair<std::string, std::string>> all = files;
-  all.emplace_back(kManifestName, ManifestText(files));
+  if (manifest) all.emplace_back(kManifestName, ManifestText(files));
   for (size_t i = 0; i < all.size(); ++i) {
     const std::string path = (staging / all[i].first).string();
     cleanup.Add(path);
@@ -172,8 +171,9 @@ void WriteReportSet(const std::vector<std::pair<std::string, std::string>>& file
   // Into place, without a signal in between: the manifest goes first and
   // comes back last, so a reader never sees one that describes a mixed set.
   HoldSignals hold;
-  const std::string manifest = (out / kManifestName).string();
-  if (unlink(manifest.c_str()) != 0 && errno != ENOENT) throw std::runtime_error(Error("replace", manifest, errno));
+  const std::string manifest_path = (out / kManifestName).string();
+  if (manifest && unlink(manifest_path.c_str()) != 0 && errno != ENOENT)
+    throw std::runtime_error(Error("replace", manifest_path, errno));
   for (const auto& [name, text] : all) {
     const std::string from = (staging / name).string(), to = (out / name).string();
     if (std::rename(from.c_str(), to.c_str()) != 0) throw std::runtime_error(Error("write", to, errno));
@@ -191,7 +191,16 @@ void WriteReports(const Report& r, const std::string& dir) {
   WriteReportSet(files, dir);
 }
 
-void WriteJsonReport(const Report& r, const std::string& path) { WriteFileAtomically(path, ToJson(r)); }
-void WriteJUnitReport(const Report& r, const std::string& path) { WriteFileAtomically(path, ToJUnit(r)); }
+namespace {
+void WriteOne(const std::string& path, const std::string& text) {
+  const std::filesystem::path p(path);
+  if (p.filename().empty()) throw std::runtime_error("cannot write " + path + ": not a file name");
+  WriteReportSet({{p.filename().string(), text}}, p.parent_path().empty() ? "." : p.parent_path().string(), {},
+                 /*manifest=*/false);
+}
+}  // namespace
+
+void WriteJsonReport(const Report& r, const std::string& path) { WriteOne(path, ToJson(r)); }
+void WriteJUnitReport(const Report& r, const std::string& path) { WriteOne(path, ToJUnit(r)); }
 
 }  // namespace attnprop::report

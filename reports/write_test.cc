@@ -110,5 +110,16 @@ TEST_F(WriteSet, WriteErrorThrowsAndLeavesTheOldSetAndNoTemporaries) {
   ExpectOldSetIntact();
 }
 
+TEST_F(WriteSet, OneFileWithoutManifestLeavesNoTemporaries) {
+  const int status = InChild([&] {
+    WriteReportSet({{"one.xml", "new"}}, dir_.string(), [](size_t) { raise(SIGTERM); }, /*manifest=*/false);
+  });
+  ASSERT_TRUE(WIFSIGNALED(status));
+  ExpectOldSetIntact();
+  WriteReportSet({{"one.xml", "new"}}, dir_.string(), {}, /*manifest=*/false);
+  EXPECT_EQ(Read(dir_ / "one.xml"), "new");
+  EXPECT_EQ(Read(dir_ / kManifestName), ManifestText(Set("old"))) << "the set's manifest is left alone";
+}
+
 }  // namespace
 }  // namespace attnprop::report

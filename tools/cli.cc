@@ -46,11 +46,17 @@ bool ParseSeconds(const std::string& s, double lo, double hi, double* out) {
 }  // namespace
 
 bool PatternMatches(const std::string& pattern, const std::string& id, const std::string& backend) {
-  std::string name = id, base = id;  // appended: g++ 12 warns falsely (-Wrestrict) on + chains
+  std::string name = id;  // appended: g++ 12 warns falsely (-Wrestrict) on + chains
   name.append("/").append(backend);
+  if (pattern.find('/') == std::string::npos && fnmatch(pattern.c_str(), id.c_str(), 0) == 0) return true;
+  if (fnmatch(pattern.c_str(), name.c_str(), 0) == 0) return true;
+  // A plain id/kernel-f32 (no glob) names the backend on every dispatch
+  // target; a glob matches the full name only ('*/kernel-f??' is the
+  // plain kernel backends, not their @targets).
+  if (pattern.find_first_of("*?[") != std::string::npos) return false;
+  std::string base = id;
   base.append("/").append(BaseBackend(backend));
-  if (fnmatch(pattern.c_str(), name.c_str(), 0) == 0 || fnmatch(pattern.c_str(), base.c_str(), 0) == 0) return true;
-  return pattern.find('/') == std::string::npos && fnmatch(pattern.c_str(), id.c_str(), 0) == 0;
+  return pattern == base;
 }
 
 std::vector<std::string> SplitOptionValues(const std::vector<std::string>& args) {

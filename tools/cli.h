@@ -54,10 +54,10 @@ struct Selection {
   bool search_given = false; // --search N was given (else audit uses its tier's default)
 };
 
-/// Whether a --filter / --exclude pattern selects the property `name`
-/// ("<id>/<backend>"): a bare claim id (every backend), an id/backend (a
+/// Whether a --filter / --exclude pattern selects the property
+/// "<id>/<backend>": a bare claim id (every backend), an id/backend (a
 /// kernel backend without @target names every target), or a glob (fnmatch)
-/// on either.
+/// on the claim id (a pattern without '/') or on the full name.
 bool PatternMatches(const std::string& pattern, const std::string& id, const std::string& backend);
 
 /// "--opt=value" split into "--opt", "value" (every other argument as is),
