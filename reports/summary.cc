@@ -97,11 +97,18 @@ std::string ReproduceCommand(const Report& r, const Entry& e) {
 
 std::string ConsoleSummary(const Report& r) {
   const Summary s = Summarize(r);
+  const auto flags = AllFlags();
   std::ostringstream o;
   o << "\nSummary: " << Headline(s) << "\n";
   o << "  " << s.counts.holds << " hold, " << s.counts.refuted << " refuted, " << s.counts.errors << " errors";
   if (s.counts.skipped) o << ", " << s.counts.skipped << " skipped (a dispatch target this CPU lacks)";
-  o << "\n";
+  o << "\n  audit: " << s.metrics << " metrics, " << s.problem_metrics << " with a problem flag (";
+  for (size_t i = 0; i < flags.size(); ++i) o << (i ? ", " : "") << flags[i].second << " " << s.problems[i];
+  o << ")\n";
+  if (s.refutation_flags || s.exact_metrics)
+    o << "  not counted: " << s.refutation_flags << " FAIL/NONFINITE on claims false as stated (their refutations), "
+      << s.exact_metrics << (s.exact_metrics == 1 ? " LOOSE metric whose error was" : " LOOSE metrics whose error was")
+      << " exactly 0 on every case\n";
   if (!s.refuted.empty()) {
     o << "\n" << s.refuted.size() << (s.refuted.size() == 1 ? " claim is" : " claims are")
       << " false as stated (registry.tsv expects it; each refutation confirmed):\n";
@@ -112,14 +119,6 @@ std::string ConsoleSummary(const Report& r) {
       if (!c.statement.empty()) o << "      " << c.statement << "\n";
     }
   }
-  const auto flags = AllFlags();
-  o << "\nAudit: " << s.metrics << " metrics, " << s.problem_metrics << " with a problem flag:";
-  for (size_t i = 0; i < flags.size(); ++i) o << " " << flags[i].second << " " << s.problems[i] << (i + 1 < flags.size() ? "," : "");
-  o << "\n";
-  if (s.refutation_flags || s.exact_metrics)
-    o << "  not counted: " << s.refutation_flags << " FAIL/NONFINITE on claims false as stated (their refutations), "
-      << s.exact_metrics << (s.exact_metrics == 1 ? " LOOSE metric whose error was" : " LOOSE metrics whose error was")
-      << " exactly 0 on every case\n";
   if (!s.unexpected.empty()) {
     o << "\nUnexpected results (" << s.unexpected.size() << "), each with the command that replays it:\n";
     for (const Entry* e : s.unexpected) {
@@ -127,6 +126,8 @@ std::string ConsoleSummary(const Report& r) {
       o << "      " << ReproduceCommand(r, *e) << "\n";
     }
   }
+  // The last line again, for whoever reads only the end of a log.
+  o << "\nattnprop " << r.run.command << ": " << Headline(s) << "\n";
   return o.str();
 }
 

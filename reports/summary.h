@@ -60,9 +60,10 @@ std::string StatementOf(const std::string& id);
 /// store file it was saved to, its reproduce token, or its stored cases.
 std::string ReproduceCommand(const Report& r, const Entry& e);
 
-/// The console's closing block (plain text): the headline, the claims false
-/// as stated, the audit's problem counts and the unexpected results with
-/// their reproduce commands.
+/// The console's closing block (plain text): the headline, the counts and
+/// the audit's problem counts, the claims false as stated, the unexpected
+/// results with their reproduce commands, and the headline again as the
+/// last line ("attnprop audit: ...", for a log's tail).
 std::string ConsoleSummary(const Report& r);
 
 }  // namespace attnprop::report

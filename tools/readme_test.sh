@@ -62,13 +62,13 @@ table=$(cat <<'EOF'
 EOF
 )
 
-# The README's commands: lines of code blocks (fenced, or indented by 4+)
-# that start with attnprop, build/release/tools/attnprop, RC_PARAMS= or
+# The README's commands: lines of code blocks (fenced, except ```text blocks,
+# which show output; or indented by 4+) that start with attnprop, build/release/tools/attnprop, RC_PARAMS= or
 # `ctest --test-dir build/release`; a trailing "  # comment" is dropped.
 # (Other commands - the install, the example kernel, the package - are run
 # by ci/test.sh.)
-shown=$(awk '/^ *```/ { fenced = !fenced; next }
-             fenced || /^    / { print }' "$readme" |
+shown=$(awk '/^ *```/ { if (fenced) { fenced = 0 } else { fenced = 1; output = /```text/ } next }
+             (fenced && !output) || (!fenced && /^    /) { print }' "$readme" |
   sed -e 's/^ *//' -e 's/ \{2,\}# .*$//' -e 's/ *$//' |
   grep -E '^(attnprop |build/release/tools/attnprop( |$)|RC_PARAMS=|ctest --test-dir build/release)' | sort -u)
 listed=$(printf '%s\n' "$table" | cut -f3 | sort -u)
