@@ -150,6 +150,26 @@ void SummarySection(std::ostringstream& h, const Report& r, const Summary& s) {
   }
 }
 
+/// One line per document: its claims by status, linked to its section.
+void DocumentCounts(std::ostringstream& h, const std::vector<ClaimView>& claims) {
+  std::vector<std::string> docs;
+  std::map<std::string, std::map<std::string, int>> counts;
+  for (const auto& c : claims) {
+    if (!counts.count(DocOf(c.id))) docs.push_back(DocOf(c.id));
+    ++counts[DocOf(c.id)][c.status];
+  }
+  h << "<table class=\"docs\"><thead><tr><th>document</th><th>claims</th><th>hold</th><th>false as stated</th>"
+       "<th>unexpected</th><th>skipped</th></tr></thead><tbody>\n";
+  for (const auto& d : docs) {
+    auto& n = counts[d];
+    h << "<tr><td><a href=\"#d-" << Escape(d) << "\">" << Escape(d) << "</a></td><td class=\"n\">"
+      << n["holds"] + n["false"] + n["unexpected"] + n["skipped"] << "</td><td class=\"n\">" << n["holds"]
+      << "</td><td class=\"n\">" << n["false"] << "</td><td class=\"n" << (n["unexpected"] ? " bad" : "") << "\">"
+      << n["unexpected"] << "</td><td class=\"n\">" << n["skipped"] << "</td></tr>\n";
+  }
+  h << "</tbody></table>\n";
+}
+
 void FalseSection(std::ostringstream& h, const Summary& s) {
   h << "<h2 id=\"false\">Claims false as stated</h2>\n<p class=\"note\">Registered refuted in "
        "<code>properties/registry.tsv</code>, and refuted in this run with a confirmed counterexample: findings "
@@ -400,6 +420,7 @@ std::string ToHtml(const Report& r) {
   Toc(h, claims, kernels);
   h << "<main>\n";
   SummarySection(h, r, s);
+  DocumentCounts(h, claims);
   FalseSection(h, s);
   VerdictTable(h, claims);
   h << "<h2 id=\"documents\">Claims by document</h2>\n";

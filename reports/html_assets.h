@@ -28,6 +28,7 @@ th,td{border:1px solid #d6dae1;padding:3px 6px;text-align:left;vertical-align:to
 td code{overflow-wrap:anywhere}
 th{background:#eef0f4}
 #verdicts th{cursor:pointer}
+#verdicts td:first-child code{white-space:nowrap;overflow-wrap:normal}
 td.n{text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap}
 code,pre{font-family:ui-monospace,monospace;font-size:12px}
 pre{background:#fff;border:1px solid #d6dae1;padding:6px;overflow-x:auto;margin:4px 0;max-height:320px}
@@ -52,6 +53,7 @@ details summary{cursor:pointer;font-size:12.5px}
 .grid{display:flex;flex-wrap:wrap;gap:10px}
 .fig{background:#fff;border:1px solid #d6dae1;border-radius:6px;padding:6px 8px}
 .fig .cap{font-size:12px;max-width:220px}
+table.docs{width:auto;margin-top:10px}
 #controls{margin:6px 0;display:flex;gap:8px;align-items:center;flex-wrap:wrap}
 #controls[hidden]{display:none}
 @media (max-width:900px){.wrap{display:block}nav{position:static;max-height:none}}
