@@ -8,9 +8,11 @@ packages=(
   libmpfr-dev libgmp-dev libbenchmark-dev libopenblas-dev
   nlohmann-json3-dev
   dpkg-dev file
+  libxml2-utils
 )
 # dpkg-dev (dpkg-shlibdeps) and file: cpack -G DEB computes the .deb's
 # run-time dependencies with them (ci/test.sh builds the package).
+# libxml2-utils (xmllint): the test reports.junit_xsd validates junit.xml.
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

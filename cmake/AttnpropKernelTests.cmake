@@ -69,7 +69,7 @@ function(attnprop_add_kernel_tests)
       endif()
       add_test(NAME ${_test}
                COMMAND $<TARGET_FILE:attnprop::attnprop> check-kernel $<TARGET_FILE:${ARG_TARGET}>
-                       --cases ${ARG_CASES} --backend kernel-${_dtype} --store ${_save})
+                       --cases ${ARG_CASES} --backend kernel-${_dtype} --store ${_save} --create-store)
       set_tests_properties(${_test} PROPERTIES LABELS "kernel;${ARG_LABELS}" SKIP_RETURN_CODE 77)
       if(ARG_TIMEOUT)
         set_tests_properties(${_test} PROPERTIES TIMEOUT ${ARG_TIMEOUT})

@@ -25,7 +25,11 @@ const char* ExpectationName(Expectation e) { return e == Expectation::kRefuted ?
 
 std::string RelativeSource(const std::string& file) {
   const std::string root = std::string(ATTNPROP_SOURCE_DIR) + "/";
-  return file.rfind(root, 0) == 0 ? file.substr(root.size()) : file;
+  if (file.rfind(root, 0) == 0) return file.substr(root.size());
+  if (!file.empty() && file[0] == '/') return file;
+  size_t at = 0;  // relative: drop the leading ../ and ./ steps out of the build directory
+  while (file.compare(at, 3, "../") == 0 || file.compare(at, 2, "./") == 0) at += file[at] == '.' && file[at + 1] == '/' ? 2 : 3;
+  return file.substr(at);
 }
 
 std::string UtcNow() {

@@ -1,6 +1,7 @@
 // Formatting helpers shared by the report writers (internal to reports/).
 #pragma once
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -21,6 +22,18 @@ inline std::string Seconds(double s) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3f", s);
   return buf;
+}
+
+/// A word for a POSIX shell: unchanged when it holds only safe characters,
+/// else single-quoted.
+inline std::string ShellWord(const std::string& s) {
+  bool safe = !s.empty();
+  for (char ch : s)
+    safe = safe && (std::isalnum(static_cast<unsigned char>(ch)) || std::string("@%+=:,./_-").find(ch) != std::string::npos);
+  if (safe) return s;
+  std::string r = "'";
+  for (char ch : s) r += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+  return r + "'";
 }
 
 /// Escapes &, <, >, " and ' for HTML and XML text and attributes; drops

@@ -1,46 +1,93 @@
-// report.html: one self-contained page (inline CSS and SVG, no script, no
-// network): verdicts, the tolerance audit, an err/bound histogram per
-// property and metric, counterexamples, and attention heatmaps of the
-// lecture's controlled examples.
+// report.html: one self-contained page a person navigates (inline CSS,
+// SVG and a small script; nothing loaded from anywhere): a table of
+// contents; the summary with links to every claim; the claims false as
+// stated; one verdict table row per claim (filter and sort with the script,
+// readable without it); one section per document with each claim's
+// statement, its verdict per backend, its audit rows with an err/bound
+// sparkline, and its counterexample; the kernel results by bug class; a plot
+// of the worst err/bound per claim; heatmaps of the run's counterexamples
+// that are attention problems, and of the lecture's controlled examples. Plots are a few <path> elements each (html_svg.h).
 #include <algorithm>
+#include <cctype>
 #include <cmath>
-#include <cstdio>
+#include <map>
 #include <set>
 #include <sstream>
 
-#include "reports/format.h"
 #include "model/lecture_examples.h"
+#include "properties/framework/backend.h"
+#include "properties/framework/catalog.h"
+#include "properties/framework/registry.h"
+#include "reports/format.h"
+#include "reports/html_attention.h"
+#include "reports/html_assets.h"
+#include "reports/html_svg.h"
 #include "reports/report.h"
+#include "reports/summary.h"
 
 namespace attnprop::report {
 namespace {
 
-constexpr const char* kStyle = R"css(
-body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0; color: #1d2430; background: #f6f7f9; }
-header { background: #1d2430; color: #fff; padding: 18px 32px; }
-header h1 { margin: 0 0 4px; font-size: 22px; }
-header .banner { font-family: ui-monospace, monospace; font-size: 12.5px; opacity: .85; }
-main { padding: 8px 32px 40px; max-width: 1400px; }
-h2 { margin-top: 32px; border-bottom: 1px solid #d6dae1; padding-bottom: 4px; }
-.cards { display: flex; gap: 12px; flex-wrap: wrap; }
-.card { background: #fff; border: 1px solid #d6dae1; border-radius: 6px; padding: 10px 16px; min-width: 110px; }
-.card b { display: block; font-size: 22px; }
-table { border-collapse: collapse; background: #fff; font-size: 13px; }
-th, td { border: 1px solid #d6dae1; padding: 4px 8px; text-align: left; vertical-align: top; }
-th { background: #eef0f4; }
-td.num { text-align: right; font-variant-numeric: tabular-nums; }
-code, pre { font-family: ui-monospace, monospace; font-size: 12px; }
-pre { background: #fff; border: 1px solid #d6dae1; padding: 8px; overflow-x: auto; }
-.ok { color: #1a7f37; } .bad { color: #c62828; font-weight: 600; }
-.flag { display: inline-block; padding: 0 6px; border-radius: 3px; font-size: 11px; font-weight: 600; color: #fff; margin-right: 3px; }
-.flag.FAIL, .flag.NONFINITE { background: #c62828; } .flag.LOOSE { background: #b26a00; } .flag.UNJUSTIFIED { background: #6a3fb5; }
-.grid { display: flex; flex-wrap: wrap; gap: 12px; }
-.fig { background: #fff; border: 1px solid #d6dae1; border-radius: 6px; padding: 8px 10px; }
-.fig .cap { font-size: 12px; max-width: 360px; }
-.note { color: #555; max-width: 900px; }
-td.nw { white-space: nowrap; }
-ul.reasons li { margin: 3px 0; max-width: 1100px; }
-)css";
+/// One claim's entries (its backends), in report order.
+struct ClaimView {
+  std::string id;
+  std::vector<const Entry*> entries;
+  std::string status;  // "unexpected", "false" (as stated, as expected), "skipped", "holds"
+  double worst = 0;    // worst err/bound (rounding) or best ratio (claim metrics)
+};
+
+std::string DocOf(const std::string& id) { return id.substr(0, id.find('.')); }
+
+std::string Anchor(const std::string& id) {
+  std::string a = "c-";
+  for (char ch : id) a += std::isalnum(static_cast<unsigned char>(ch)) || ch == '.' || ch == '_' || ch == '-' ? ch : '-';
+  return a;
+}
+
+double WorstOf(const MetricStats& m) {
+  if (m.nonfinite) return HUGE_VAL;
+  return m.tolerance.kind == MetricKind::kClaim ? BestRatio(m) : m.max_ratio;
+}
+
+std::vector<ClaimView> Claims(const Report& r) {
+  std::vector<ClaimView> claims;
+  std::map<std::string, size_t> at;
+  for (const auto& e : r.entries) {
+    auto [it, fresh] = at.emplace(e.result.id, claims.size());
+    if (fresh) claims.push_back({e.result.id, {}, "", 0});
+    claims[it->second].entries.push_back(&e);
+  }
+  for (auto& c : claims) {
+    bool unexpected = false, all_skipped = true, refuted = false;
+    for (const Entry* e : c.entries) {
+      unexpected |= !e->as_expected();
+      all_skipped &= e->judgement.skipped();
+      refuted |= !e->judgement.skipped() && e->result.verdict == Verdict::kRefuted;
+      for (const auto& m : e->result.metrics) c.worst = std::max(c.worst, WorstOf(m));
+    }
+    c.status = unexpected ? "unexpected" : all_skipped ? "skipped" : refuted ? "false" : "holds";
+  }
+  return claims;
+}
+
+const char* StatusText(const std::string& status) {
+  if (status == "unexpected") return "UNEXPECTED";
+  if (status == "false") return "false as stated";
+  if (status == "skipped") return "skipped";
+  return "holds";
+}
+
+/// A backend's verdict badge: ok (holds as expected), xf (refuted as
+/// registered), bad (unexpected), sk (skipped).
+std::string Badge(const Entry& e, const std::string& text) {
+  const PropertyResult& p = e.result;
+  const char* cls = e.judgement.skipped() ? "sk" : !e.as_expected() ? "bad" : p.verdict == Verdict::kRefuted ? "xf" : "ok";
+  // The colour says it; a title only where it is not what was expected.
+  std::string b = std::string("<span class=\"b ") + cls + "\"";
+  if (!e.as_expected()) b.append(" title=\"").append(VerdictName(p.verdict)).append(", UNEXPECTED\"");
+  return b.append(">").append(Escape(text)).append("</span>");
+}
+std::string Badge(const Entry& e) { return Badge(e, e.result.backend); }
 
 std::string FlagBadges(unsigned flags) {
   std::string s;
@@ -49,239 +96,347 @@ std::string FlagBadges(unsigned flags) {
   return s;
 }
 
+std::string Num(double x) { return std::isfinite(x) ? Short(x) : x > 0 ? "inf" : "nan"; }
+std::string SortKey(double x) { return std::isfinite(x) ? Short(x) : "1e300"; }
 
-/// A bar chart of err/bound by decade.
-std::string HistogramSvg(const Histogram& h) {
-  const int bar = 19, gap = 3, left = 28, top = 14, plot_h = 80, bottom = 30;
-  const int n = static_cast<int>(h.counts.size());
-  const int width = left + n * (bar + gap) + 6, height = top + plot_h + bottom;
-  const int64_t max_count = std::max<int64_t>(1, *std::max_element(h.counts.begin(), h.counts.end()));
-  std::ostringstream s;
-  s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
-    << "\" role=\"img\" aria-label=\"histogram of err/bound\" font-size=\"9\" font-family=\"sans-serif\">";
-  s << "<line x1=\"" << left - 2 << "\" y1=\"" << top + plot_h << "\" x2=\"" << width - 4 << "\" y2=\"" << top + plot_h
-    << "\" stroke=\"#888\"/>";
-  s << "<text x=\"" << left - 4 << "\" y=\"" << top + 4 << "\" text-anchor=\"end\">" << max_count << "</text>";
-  s << "<text x=\"" << left - 4 << "\" y=\"" << top + plot_h << "\" text-anchor=\"end\">0</text>";
-  for (int i = 0; i < n; ++i) {
-    const int64_t c = h.counts[static_cast<size_t>(i)];
-    const int x = left + i * (bar + gap);
-    const int bh = c == 0 ? 0 : std::max(1, static_cast<int>(std::lround(static_cast<double>(plot_h) * static_cast<double>(c) /
-                                                                       static_cast<double>(max_count))));
-    const std::string& label = h.labels[static_cast<size_t>(i)];
-    const char* colour = i == 0 ? "#9aa3af" : i >= n - 2 ? "#c62828" : "#3b6fb6";
-    s << "<rect x=\"" << x << "\" y=\"" << top + plot_h - bh << "\" width=\"" << bar << "\" height=\"" << bh
-      << "\" fill=\"" << colour << "\"><title>" << Escape(label) << ": " << c << "</title></rect>";
-    if (c > 0)
-      s << "<text x=\"" << x + bar / 2 << "\" y=\"" << top + plot_h - bh - 2 << "\" text-anchor=\"middle\">" << c
-        << "</text>";
-    // Short tick labels: decades as their exponent.
-    std::string tick = label;
-    if (label.rfind("1e", 0) == 0) tick = label.substr(2);
-    if (label == "<1e-16") tick = "<-16";
-    if (label == "non-finite") tick = "NaN";
-    s << "<text x=\"" << x + bar / 2 << "\" y=\"" << top + plot_h + 11 << "\" text-anchor=\"middle\">" << Escape(tick)
-      << "</text>";
+std::string LinkTo(const std::string& id) {
+  return "<a href=\"#" + Anchor(id) + "\"><code>" + Escape(id) + "</code></a>";
+}
+
+void Header(std::ostringstream& h, const Report& r) {
+  const RunInfo& run = r.run;
+  h << "<header><h1>attnprop report</h1><div class=\"banner\">attnprop " << Escape(run.version) << " | seed "
+    << run.seed << " | cases " << run.cases << " (max_size " << run.max_size << (run.shrink ? "" : ", noshrink")
+    << ") | search " << run.search_steps << " per property | mpfr " << run.mpfr_bits << " bits | kernel "
+    << Escape(run.kernel) << "<br>generated " << Escape(run.generated) << " by <code>attnprop "
+    << Escape(run.command) << "</code>" << (run.store.empty() ? "" : " | store " + Escape(run.store))
+    << "</div></header>\n";
+}
+
+void Toc(std::ostringstream& h, const std::vector<ClaimView>& claims, bool kernels) {
+  h << "<nav aria-label=\"contents\"><b>Contents</b>"
+    << "<a href=\"#summary\">Summary</a><a href=\"#false\">Claims false as stated</a>"
+    << "<a href=\"#verdicts-h\">Verdicts</a><a href=\"#documents\">Claims by document</a>";
+  std::set<std::string> seen;
+  for (const auto& c : claims)
+    if (seen.insert(DocOf(c.id)).second)
+      h << "<a class=\"sub\" href=\"#d-" << Escape(DocOf(c.id)) << "\">" << Escape(DocOf(c.id)) << "</a>";
+  if (kernels) h << "<a href=\"#kernels\">Kernel results</a>";
+  h << "<a href=\"#plots\">Worst err/bound</a><a href=\"#cx-heatmaps\">Counterexample heatmaps</a>"
+       "<a href=\"#heatmaps\">Attention heatmaps</a></nav>\n";
+}
+
+void SummarySection(std::ostringstream& h, const Report& r, const Summary& s) {
+  h << "<h2 id=\"summary\">Summary</h2>\n<p class=\"headline " << (s.unexpected.empty() ? "ok" : "bad") << "\">"
+    << Escape(Headline(s)) << "</p>\n";
+  h << "<div class=\"cards\"><div class=\"card\"><b>" << s.properties << "</b>properties</div><div class=\"card\"><b>"
+    << s.counts.holds << "</b>hold</div><div class=\"card\"><b>" << s.refuted.size()
+    << "</b>claims false as stated</div><div class=\"card\"><b class=\"" << (s.unexpected.empty() ? "ok" : "bad")
+    << "\">" << s.unexpected.size() << "</b>unexpected</div><div class=\"card\"><b>" << s.problem_metrics
+    << "</b>audit problems</div>" << (s.counts.skipped ? "<div class=\"card\"><b>" + std::to_string(s.counts.skipped) +
+                                                             "</b>skipped</div>"
+                                                       : "")
+    << "</div>\n";
+  h << "<p>Audit: " << s.metrics << " metrics;";
+  for (size_t i = 0; i < AllFlags().size(); ++i) h << (i ? ", " : " ") << AllFlags()[i].second << " " << s.problems[i];
+  h << ". Not counted as problems: " << s.refutation_flags << " FAIL/NONFINITE on claims false as stated (their "
+    << "refutations), " << s.exact_metrics << " LOOSE metrics whose error was exactly 0 on every case.</p>\n";
+  if (!s.unexpected.empty()) {
+    h << "<h3>Unexpected results</h3>\n<ul>\n";
+    for (const Entry* e : s.unexpected)
+      h << "<li>" << LinkTo(e->result.id) << " " << Escape(e->result.backend) << ": " << Escape(e->judgement.why)
+        << "<br>replay: <code>" << Escape(ReproduceCommand(r, *e)) << "</code></li>\n";
+    h << "</ul>\n";
   }
-  s << "<text x=\"" << left + n * (bar + gap) / 2 << "\" y=\"" << height - 4
-    << "\" text-anchor=\"middle\">log10(err / bound): 0 = exact, &gt;1 = above the bound</text>";
-  s << "</svg>";
-  return s.str();
 }
 
-/// White (0) to dark blue (1); sqrt so small weights stay visible.
-std::string Colour(double w) {
-  const double t = std::sqrt(std::clamp(w, 0.0, 1.0));
-  const double from[3] = {247, 251, 255}, to[3] = {8, 48, 107};
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "#%02x%02x%02x", static_cast<int>(std::lround(from[0] + t * (to[0] - from[0]))),
-                static_cast<int>(std::lround(from[1] + t * (to[1] - from[1]))),
-                static_cast<int>(std::lround(from[2] + t * (to[2] - from[2]))));
-  return buf;
+/// One line per document: its claims by status, linked to its section.
+void DocumentCounts(std::ostringstream& h, const std::vector<ClaimView>& claims) {
+  std::vector<std::string> docs;
+  std::map<std::string, std::map<std::string, int>> counts;
+  for (const auto& c : claims) {
+    if (!counts.count(DocOf(c.id))) docs.push_back(DocOf(c.id));
+    ++counts[DocOf(c.id)][c.status];
+  }
+  h << "<table class=\"docs\"><thead><tr><th>document</th><th>claims</th><th>hold</th><th>false as stated</th>"
+       "<th>unexpected</th><th>skipped</th></tr></thead><tbody>\n";
+  for (const auto& d : docs) {
+    auto& n = counts[d];
+    h << "<tr><td><a href=\"#d-" << Escape(d) << "\">" << Escape(d) << "</a></td><td class=\"n\">"
+      << n["holds"] + n["false"] + n["unexpected"] + n["skipped"] << "</td><td class=\"n\">" << n["holds"]
+      << "</td><td class=\"n\">" << n["false"] << "</td><td class=\"n" << (n["unexpected"] ? " bad" : "") << "\">"
+      << n["unexpected"] << "</td><td class=\"n\">" << n["skipped"] << "</td></tr>\n";
+  }
+  h << "</tbody></table>\n";
 }
 
-/// A light diagonal hatch for masked cells (an in-document pattern: `id`
-/// must be unique in the page).
-std::string HatchDefs(const std::string& id) {
-  return "<defs><pattern id=\"" + id +
-         "\" width=\"4\" height=\"4\" patternUnits=\"userSpaceOnUse\" patternTransform=\"rotate(45)\">"
-         "<rect width=\"4\" height=\"4\" fill=\"#ffffff\"/><line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"4\" "
-         "stroke=\"#c8ccd2\" stroke-width=\"1.5\"/></pattern></defs>";
+void FalseSection(std::ostringstream& h, const Summary& s) {
+  h << "<h2 id=\"false\">Claims false as stated</h2>\n<p class=\"note\">Registered refuted in "
+       "<code>properties/registry.tsv</code>, and refuted in this run with a confirmed counterexample: findings "
+       "about the documents, not problems of the run.</p>\n<ul>\n";
+  if (s.refuted.empty()) h << "<li>None in this run.</li>\n";
+  for (const auto& c : s.refuted) {
+    h << "<li>" << LinkTo(c.id) << " (";
+    for (size_t i = 0; i < c.backends.size(); ++i) h << (i ? ", " : "") << Escape(c.backends[i]);
+    h << (c.found_by.empty() ? "" : "; found by " + Escape(c.found_by)) << "): " << Escape(c.statement) << "</li>\n";
+  }
+  h << "</ul>\n";
 }
 
-std::string HeatmapSvg(const AttentionExample& m, const std::string& hatch) {
-  const int cell = 16, left = 22, top = 18;
-  const int t = static_cast<int>(m.weights.size());
-  const int width = left + t * cell + 8, height = top + t * cell + 8;
-  std::ostringstream s;
-  s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"" << width << "\" height=\"" << height
-    << "\" role=\"img\" aria-label=\"" << Escape(m.title) << "\" font-size=\"8\" font-family=\"sans-serif\">"
-    << HatchDefs(hatch);
-  s << "<text x=\"" << left + t * cell / 2 << "\" y=\"9\" text-anchor=\"middle\">key j &#8594;</text>";
-  s << "<text x=\"8\" y=\"" << top + t * cell / 2 << "\" text-anchor=\"middle\" transform=\"rotate(-90 8 "
-    << top + t * cell / 2 << ")\">query i &#8594;</text>";
-  for (int i = 0; i < t; ++i) {
-    for (int j = 0; j < t; ++j) {
-      const bool masked = j > i;
-      const double w = m.weights[static_cast<size_t>(i)][static_cast<size_t>(j)];
-      s << "<rect x=\"" << left + j * cell << "\" y=\"" << top + i * cell << "\" width=\"" << cell << "\" height=\""
-        << cell << "\" fill=\"" << (masked ? "url(#" + hatch + ")" : Colour(w))
-        << "\" stroke=\"#ffffff\" stroke-width=\"0.5\"><title>A["
-        << i << "][" << j << "] = " << (masked ? "masked" : Short(w)) << "</title></rect>";
+void VerdictTable(std::ostringstream& h, const std::vector<ClaimView>& claims) {
+  h << "<h2 id=\"verdicts-h\">Verdicts</h2>\n<div id=\"controls\" hidden><input id=\"q\" type=\"search\" "
+       "placeholder=\"filter: id, backend, statement...\" size=\"36\" aria-label=\"filter\"><select id=\"st\" "
+       "aria-label=\"status\"><option value=\"\">every status</option><option value=\"unexpected\">unexpected</option>"
+       "<option value=\"false\">false as stated</option><option value=\"holds\">holds</option><option "
+       "value=\"skipped\">skipped</option></select><span id=\"shown\"></span><span class=\"note\">click a column "
+       "heading to sort</span></div>\n";
+  h << "<table id=\"verdicts\"><thead><tr><th>claim</th><th>status</th><th>backends</th><th>found by</th>"
+       "<th>worst err/bound</th><th>time (s)</th></tr></thead><tbody>\n";
+  for (const auto& c : claims) {
+    double seconds = 0;
+    std::string found;
+    for (const Entry* e : c.entries) {
+      seconds += e->result.seconds;
+      if (found.empty()) found = FoundByText(e->result);
+    }
+    h << "<tr data-status=\"" << c.status << "\"><td>" << LinkTo(c.id) << "</td><td><span class=\"s " << c.status
+      << "\">" << StatusText(c.status) << "</span></td><td>";
+    for (const Entry* e : c.entries) h << Badge(*e);
+    // The script sorts numbers by their text; data-v only where the text is not a number.
+    h << "</td><td>" << Escape(found) << "</td><td class=\"n\""
+      << (std::isfinite(c.worst) ? "" : " data-v=\"" + SortKey(c.worst) + "\"") << ">" << Num(c.worst)
+      << "</td><td class=\"n t\">" << Seconds(seconds) << "</td></tr>\n";
+  }
+  h << "</tbody></table>\n";
+}
+
+void ClaimSection(std::ostringstream& h, const Report& r, const ClaimView& c) {
+  h << "<section class=\"claim\" id=\"" << Anchor(c.id) << "\"><h3><code>" << Escape(c.id) << "</code> <span class=\"s " << c.status << "\">" << StatusText(c.status) << "</span></h3>\n";
+  const std::string statement = StatementOf(c.id);
+  h << "<p class=\"st\">" << (statement.empty() ? "<i>(no statement in the catalogue)</i>" : Escape(statement)) << "</p>\n";
+  const CatalogClaim* cat = FindClaim(c.id);
+  const RegistryRow* row = FindRow(c.id);
+  h << "<p class=\"meta\">" << (cat ? Escape(cat->kind) + " | " + Escape(cat->source) + " | " : "") << "<code>"
+    << Escape(c.entries.front()->file) << "</code> | expected "
+    << ExpectationName(c.entries.front()->expect);
+  if (row && !row->note.empty() && cat) h << " | registry: " << Escape(row->note);
+  h << "</p>\n";
+  // One metric for every backend (most claims): named once, above the table.
+  std::set<std::string> metric_names;
+  for (const Entry* e : c.entries)
+    for (const auto& m : e->result.metrics) metric_names.insert(m.tolerance.metric);
+  const bool one_metric = metric_names.size() == 1;
+  if (one_metric) h << "<p class=\"meta\">metric <code>" << Escape(*metric_names.begin()) << "</code></p>\n";
+  h << "<table><thead><tr><th>backend</th><th>cases</th>" << (one_metric ? "" : "<th>metric</th>")
+    << "<th>n</th><th>max err/bound</th><th>mean</th><th>max err (u)</th><th>flags</th><th>err/bound per decade</th>"
+       "</tr></thead><tbody>\n";
+  for (const Entry* e : c.entries) {
+    const PropertyResult& p = e->result;
+    const size_t rows = std::max<size_t>(1, p.metrics.size());
+    const std::string span = rows > 1 ? " rowspan=\"" + std::to_string(rows) + "\"" : "";
+    const std::string found = FoundByText(p);
+    h << "<tr><td" << span << ">" << Badge(*e) << (found.empty() ? "" : " " + Escape(found)) << "</td><td" << span
+      << " class=\"n\">" << p.cases << (p.replayed.empty() ? "" : " +" + std::to_string(p.replayed.size()) + " stored")
+      << "</td>";
+    if (p.metrics.empty())
+      h << "<td colspan=\"" << (one_metric ? 6 : 7) << "\">" << (e->judgement.skipped() ? Escape(e->judgement.why) : "")
+        << "</td></tr>\n";
+    const bool exact = p.backend == "rational";
+    for (size_t k = 0; k < p.metrics.size(); ++k) {
+      const MetricStats& m = p.metrics[k];
+      if (k) h << "<tr>";
+      const bool claim_metric = m.tolerance.kind == MetricKind::kClaim;
+      if (!one_metric) h << "<td><code>" << Escape(m.tolerance.metric) << "</code></td>";
+      h << "<td class=\"n\">" << m.count << "</td>";
+      if (claim_metric) {
+        h << "<td class=\"n\" title=\"best ratio found (claim metric)\">" << Num(BestRatio(m)) << " " << Tightness(m)
+          << "</td><td></td><td></td>";
+      } else {
+        h << "<td class=\"n\">" << Num(m.nonfinite ? HUGE_VAL : m.max_ratio) << "</td><td class=\"n\">"
+          << (m.nonfinite ? "" : Short(m.mean_ratio)) << "</td><td class=\"n\">"
+          << (exact || m.nonfinite || m.count == 0 ? "" : Short(m.max_in_u)) << "</td>";
+      }
+      h << "<td>" << FlagBadges(ProblemFlags(*e, m)) << (IsRefutationFlag(*e, m) ? "refutation" : "")
+        << (IsExactEverywhere(m) ? "<i>exact</i>" : "") << "</td><td>" << HistogramSparkline(RatioHistogram(m.ratios))
+        << "</td></tr>\n";
     }
   }
-  s << "</svg>";
-  return s.str();
+  h << "</tbody></table>\n";
+  // Each bound once, with its reason.
+  std::set<std::string> seen;
+  std::ostringstream bounds;
+  for (const Entry* e : c.entries)
+    for (const auto& m : e->result.metrics) {
+      if (!seen.insert(m.tolerance.metric).second) continue;
+      bounds << "<li><code>" << Escape(m.tolerance.metric) << "</code> &le; "
+             << (m.tolerance.bound.empty() ? "<i>(no bound formula)</i>" : "<code>" + Escape(m.tolerance.bound) + "</code>")
+             << ": " << (m.tolerance.reason.empty() ? "<b class=\"bad\">no reason stated</b>" : Escape(m.tolerance.reason))
+             << "</li>";
+    }
+  if (!seen.empty()) h << "<ul>" << bounds.str() << "</ul>\n";
+  // The counterexample: the first backend's (an unexpected one first), open when unexpected.
+  const Entry* shown = nullptr;
+  for (const Entry* e : c.entries)
+    if (!e->result.counterexample.empty() && (!shown || (!e->as_expected() && shown->as_expected()))) shown = e;
+  if (shown) {
+    const PropertyResult& p = shown->result;
+    h << "<details" << (shown->as_expected() ? "" : " open") << "><summary>counterexample (" << Escape(p.backend)
+      << "; "
+      << (p.confirmed ? (*p.confirmed ? "confirmed at higher precision" : "NOT confirmed at higher precision")
+                      : "not re-checked")
+      << ")</summary>";
+    if (!p.message.empty()) h << "<pre>" << Escape(p.message) << "</pre>";
+    h << "<pre>" << Escape(p.counterexample) << "</pre><p>replay: <code>" << Escape(ReproduceCommand(r, *shown))
+      << "</code></p></details>\n";
+  }
+  for (const Entry* e : c.entries)
+    for (const auto& o : e->result.replayed)
+      if (!o.ok)
+        h << "<p class=\"bad\">stored case <code>" << Escape(o.name) << "</code> (" << Escape(o.origin) << ", "
+          << Escape(e->result.backend) << "): NOT OK, " << Escape(o.detail) << "</p>\n";
+  h << "</section>\n";
 }
 
-std::string LegendSvg() {
-  std::ostringstream s;
-  s << "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"300\" height=\"34\" font-size=\"9\" "
-       "font-family=\"sans-serif\">"
-    << HatchDefs("hatch-legend");
-  for (int k = 0; k < 50; ++k)
-    s << "<rect x=\"" << 10 + k * 4 << "\" y=\"4\" width=\"4\" height=\"12\" fill=\"" << Colour(k / 49.0) << "\"/>";
-  // Ticks where the sqrt ramp puts them: x = 10 + 200 sqrt(w).
-  s << "<g text-anchor=\"middle\"><text x=\"10\" y=\"28\">0</text><text x=\"73\" y=\"28\">0.1</text>"
-       "<text x=\"130\" y=\"28\">0.36</text><text x=\"210\" y=\"28\">1</text></g>"
-       "<rect x=\"218\" y=\"4\" width=\"12\" height=\"12\" fill=\"url(#hatch-legend)\" stroke=\"#c8ccd2\"/><text x=\"234\" y=\"14\">masked</text></svg>";
-  return s.str();
+/// What a kernel property catches, by the claim's kind of bug.
+const char* BugClass(const std::string& id) {
+  static const std::pair<const char*, const char*> kClasses[] = {
+      {"abi.argument_validation", "argument validation"}, {"abi.empty_rows", "edge case: empty rows"},
+      {"abi.lse_", "lse output"},                          {"abi.batch_independence", "strides and batching"},
+      {"abi.dk_ne_dv", "shapes"},                         {"abi.tq_ne_tk", "causal alignment"},
+      {"abi.no_writes", "memory safety"},                 {"abi.no_reads", "memory safety"},
+      {"abi.inputs_unchanged", "memory safety"},          {"abi.repeatable", "determinism"},
+      {"abi.f64_in_double", "precision"}};
+  for (const auto& [prefix, cls] : kClasses)
+    if (id.rfind(prefix, 0) == 0) return cls;
+  return "accuracy against the MPFR reference";
+}
+
+void KernelSection(std::ostringstream& h, const std::vector<ClaimView>& claims) {
+  std::vector<std::string> backends;  // kernel backends in report order
+  for (const auto& c : claims)
+    for (const Entry* e : c.entries) {
+      const BackendInfo* b = FindBackend(e->result.backend);
+      if (b && b->kernel && std::find(backends.begin(), backends.end(), e->result.backend) == backends.end())
+        backends.push_back(e->result.backend);
+    }
+  if (backends.empty()) return;
+  h << "<h2 id=\"kernels\">Kernel results</h2>\n<p class=\"note\">Each kernel property on each kernel of the run "
+       "(attnprop's own on every dispatch target, a <code>--kernel</code> library as plain kernel-f32/f64), "
+       "grouped by the kind of bug it catches.</p>\n<table><thead><tr><th>bug class</th><th>claim</th>";
+  for (const auto& b : backends) h << "<th>" << Escape(b) << "</th>";
+  h << "</tr></thead><tbody>\n";
+  std::vector<std::pair<std::string, const ClaimView*>> rows;
+  for (const auto& c : claims) {
+    bool kernel = false;
+    for (const Entry* e : c.entries) kernel |= std::find(backends.begin(), backends.end(), e->result.backend) != backends.end();
+    if (kernel) rows.emplace_back(BugClass(c.id), &c);
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  for (const auto& [cls, c] : rows) {
+    h << "<tr><td>" << Escape(cls) << "</td><td>" << LinkTo(c->id) << "</td>";
+    for (const auto& b : backends) {
+      const Entry* e = nullptr;
+      for (const Entry* x : c->entries)
+        if (x->result.backend == b) e = x;
+      h << "<td>" << (e ? Badge(*e, VerdictName(e->result.verdict)) : "") << "</td>";
+    }
+    h << "</tr>\n";
+  }
+  h << "</tbody></table>\n";
+}
+
+void Plots(std::ostringstream& h, const std::vector<ClaimView>& claims) {
+  std::vector<RatioPoint> points;
+  for (const auto& c : claims) {
+    bool any = false;
+    for (const Entry* e : c.entries) any |= !e->result.metrics.empty();
+    if (any) points.push_back({c.worst, c.status == "unexpected" || c.status == "false"});
+  }
+  h << "<h2 id=\"plots\">Worst err/bound per claim</h2>\n<p class=\"note\">For each claim, the largest observed "
+       "error as a fraction of its bound over every backend and metric (for an inequality, the best ratio of lhs "
+       "to rhs that the random cases or the targeted search found): how close the checks came to the bound. Points "
+       "above the dashed line exceed it.</p>\n<div class=\"fig\">"
+    << RatioStripSvg(points) << "</div>\n";
+}
+
+void CounterexampleHeatmaps(std::ostringstream& h, const Report& r) {
+  constexpr int kMaxMaps = 12;
+  std::ostringstream maps;
+  int n = 0;
+  for (const auto& e : r.entries) {
+    if (n >= kMaxMaps || !e.result.counterexample_case) continue;
+    const auto w = AttentionWeightsOf(*e.result.counterexample_case);
+    if (!w) continue;
+    const std::string name = e.result.id + "/" + e.result.backend;
+    maps << "<div class=\"fig\"><div class=\"cap\">" << LinkTo(e.result.id) << " " << Escape(e.result.backend)
+         << (e.as_expected() ? "" : " <b class=\"bad\">UNEXPECTED</b>") << "<br>" << w->size() << " x "
+         << w->front().size() << ", batch item 0</div>" << HeatmapSvg(*w, name, "hatch-cx-" + std::to_string(n))
+         << "</div>\n";
+    ++n;
+  }
+  h << "<h2 id=\"cx-heatmaps\">Attention heatmaps of this run's counterexamples</h2>\n";
+  if (n == 0) {
+    h << "<p class=\"note\">No counterexample of this run is an attention problem (Q, K, V).</p>\n";
+    return;
+  }
+  h << "<p class=\"note\">The weights softmax(scale Q K<sup>T</sup>) of each counterexample that is an attention "
+       "problem, computed by the model in double (at most "
+    << kMaxMaps << ").</p>\n<div class=\"grid\">\n" << maps.str() << "</div>\n";
+}
+
+void Heatmaps(std::ostringstream& h) {
+  h << "<h2 id=\"heatmaps\">Attention heatmaps: the lecture's controlled examples</h2>\n<p class=\"note\">Attention "
+       "weights A = softmax(S) row by row, causal mask (key j visible to query i iff j &le; i), computed by the "
+       "reference model (<code>model/attention.h</code>) in double.</p>\n"
+    << HeatmapLegendSvg() << "\n<div class=\"grid\">\n";
+  int k = 0;
+  for (const auto& m : LectureExamples()) {
+    auto w = m.weights;  // causal: j > i is masked
+    for (size_t i = 0; i < w.size(); ++i)
+      for (size_t j = i + 1; j < w[i].size(); ++j) w[i][j] = std::nan("");
+    h << "<div class=\"fig\"><div class=\"cap\"><b>" << Escape(m.title) << "</b><br>" << Escape(m.caption) << "</div>"
+      << HeatmapSvg(w, m.title, "hatch-" + std::to_string(k++)) << "</div>\n";
+  }
+  h << "</div>\n";
 }
 
 }  // namespace
 
 std::string ToHtml(const Report& r) {
-  const RunInfo& run = r.run;
+  const Summary s = Summarize(r);
+  const std::vector<ClaimView> claims = Claims(r);
+  bool kernels = false;
+  for (const auto& e : r.entries) {
+    const BackendInfo* b = FindBackend(e.result.backend);
+    kernels |= b && b->kernel;
+  }
   std::ostringstream h;
   h << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
        "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-       "<title>attnprop report</title>\n<style>"
-    << kStyle << "</style>\n</head>\n<body>\n";
-  h << "<header><h1>attnprop report</h1><div class=\"banner\">attnprop " << Escape(run.version) << " | seed "
-    << run.seed << " | cases " << run.cases << " (max_size " << run.max_size << (run.shrink ? "" : ", noshrink")
-    << ") | mpfr " << run.mpfr_bits << " bits | kernel " << Escape(run.kernel) << "<br>generated "
-    << Escape(run.generated) << " by <code>attnprop " << Escape(run.command) << "</code>"
-    << (run.store.empty() ? "" : " | store " + Escape(run.store)) << "</div></header>\n<main>\n";
-
-  const Counts n = CountVerdicts(r);
-  const int holds = n.holds, refuted = n.refuted, errors = n.errors, unexpected = n.unexpected;
-  int flagged = 0;
-  for (const auto& e : r.entries) {
-    for (const auto& m : e.result.metrics) flagged += AuditFlags(m) != 0;
+       "<title>attnprop report: "
+    << Escape(Headline(s)) << "</title>\n<style>" << kHtmlStyle << "</style>\n</head>\n<body>\n";
+  Header(h, r);
+  h << "<div class=\"wrap\">\n";
+  Toc(h, claims, kernels);
+  h << "<main>\n";
+  SummarySection(h, r, s);
+  DocumentCounts(h, claims);
+  FalseSection(h, s);
+  VerdictTable(h, claims);
+  h << "<h2 id=\"documents\">Claims by document</h2>\n";
+  std::vector<std::string> docs;  // in order of first appearance
+  for (const auto& c : claims)
+    if (std::find(docs.begin(), docs.end(), DocOf(c.id)) == docs.end()) docs.push_back(DocOf(c.id));
+  for (const auto& doc : docs) {
+    h << "<h2 id=\"d-" << Escape(doc) << "\">" << Escape(doc) << "</h2>\n";
+    for (const auto& c : claims)
+      if (DocOf(c.id) == doc) ClaimSection(h, r, c);
   }
-  h << "<h2>Summary</h2>\n<div class=\"cards\">"
-    << "<div class=\"card\"><b>" << r.entries.size() << "</b>properties</div>"
-    << "<div class=\"card\"><b>" << holds << "</b>hold</div>"
-    << "<div class=\"card\"><b>" << refuted << "</b>refuted</div>"
-    << "<div class=\"card\"><b>" << errors << "</b>errors</div>"
-    << "<div class=\"card\"><b class=\"" << (unexpected ? "bad" : "ok") << "\">" << unexpected
-    << "</b>unexpected</div>"
-    << "<div class=\"card\"><b>" << flagged << "</b>flagged metrics</div></div>\n";
-
-  h << "<h2>Verdicts</h2>\n<table>\n<tr><th>property</th><th>backend</th><th>expected</th><th>verdict</th><th>as expected</th><th>found by</th>"
-       "<th>cases</th><th>discarded</th><th>stored cases</th><th>time (s)</th><th>source</th></tr>\n";
-  for (const auto& e : r.entries) {
-    const auto& p = e.result;
-    h << "<tr><td class=\"nw\"><code>" << Escape(p.id) << "</code></td><td>" << p.backend << "</td><td>"
-      << ExpectationName(e.expect) << "</td><td>" << VerdictName(p.verdict) << "</td><td class=\""
-      << (e.judgement.skipped() ? "ok\">skipped" : e.as_expected() ? "ok\">ok" : "bad\">UNEXPECTED") << "</td><td>"
-      << Escape(FoundByText(p)) << "</td><td class=\"num\">" << p.cases
-      << "</td><td class=\"num\">" << p.discarded << "</td><td class=\"num\">" << p.replayed.size()
-      << "</td><td class=\"num\">" << Seconds(p.seconds) << "</td><td><code>" << Escape(e.file) << "</code></td></tr>\n";
-  }
-  h << "</table>\n";
-
-  h << "<h2>Tolerance audit</h2>\n<p class=\"note\">Observed error per metric over the random cases, as a fraction "
-       "of the declared bound and in units of the backend's unit roundoff u (&ndash; for exact backends). "
-       "<span class=\"flag FAIL\">FAIL</span> observed above the bound; <span class=\"flag LOOSE\">LOOSE</span> bound "
-       "more than "
-    << static_cast<int>(kLooseFactor)
-    << "&times; the worst observed error; <span class=\"flag UNJUSTIFIED\">UNJUSTIFIED</span> no stated reason; "
-       "<span class=\"flag NONFINITE\">NONFINITE</span> a NaN or infinite error.</p>\n";
-  h << "<table>\n<tr><th>property</th><th>backend</th><th>metric</th><th>n</th><th>max err/bound</th>"
-       "<th>mean err/bound</th><th>max err (u)</th><th>mean err (u)</th><th>bound</th><th>flags</th>"
-       "</tr>\n";
-  for (const auto& e : r.entries) {
-    const auto& p = e.result;
-    const bool exact = p.backend == "rational";
-    for (const auto& m : p.metrics) {
-      h << "<tr><td class=\"nw\"><code>" << Escape(p.id) << "</code></td><td>" << p.backend
-        << "</td><td class=\"nw\"><code>" << Escape(m.tolerance.metric) << "</code></td><td class=\"num\">" << m.count
-        << "</td><td class=\"num\">" << Short(m.max_ratio) << "</td><td class=\"num\">" << Short(m.mean_ratio)
-        << "</td><td class=\"num\">" << (exact ? "&ndash;" : m.nonfinite ? "non-finite" : Short(m.max_in_u))
-        << "</td><td class=\"num\">" << (exact ? "&ndash;" : Short(m.mean_in_u)) << "</td><td><code>"
-        << Escape(m.tolerance.bound) << "</code></td><td class=\"nw\">" << FlagBadges(AuditFlags(m)) << "</td></tr>\n";
-    }
-  }
-  h << "</table>\n";
-  // Each bound's reason once per claim and metric (the same for every backend).
-  h << "<p>Bounds and their reasons:</p>\n<ul class=\"reasons\">\n";
-  std::set<std::string> seen;
-  for (const auto& e : r.entries) {
-    for (const auto& m : e.result.metrics) {
-      if (!seen.insert(e.result.id + "\n" + m.tolerance.metric).second) continue;
-      h << "<li><code>" << Escape(e.result.id) << "</code> <code>" << Escape(m.tolerance.metric) << "</code> &le; "
-        << (m.tolerance.bound.empty() ? "<i>(no bound formula)</i>" : "<code>" + Escape(m.tolerance.bound) + "</code>")
-        << ": " << (m.tolerance.reason.empty() ? "<b class=\"bad\">no reason stated</b>" : Escape(m.tolerance.reason))
-        << "</li>\n";
-    }
-  }
-  if (seen.empty()) h << "<li>(no tolerance checks)</li>\n";
-  h << "</ul>\n";
-
-  h << "<h2>Error histograms</h2>\n<p class=\"note\">For each property, backend and metric: how many random cases "
-       "fell in each decade of err/bound.</p>\n<div class=\"grid\">\n";
-  bool any_metric = false;
-  for (const auto& e : r.entries) {
-    for (const auto& m : e.result.metrics) {
-      any_metric = true;
-      h << "<div class=\"fig\"><div class=\"cap\"><code>" << Escape(e.result.id) << "/" << e.result.backend
-        << "</code><br><code>" << Escape(m.tolerance.metric) << "</code> " << FlagBadges(AuditFlags(m)) << "</div>"
-        << HistogramSvg(RatioHistogram(m.ratios)) << "</div>\n";
-    }
-  }
-  if (!any_metric) h << "<p>No tolerance checks were recorded.</p>\n";
-  h << "</div>\n";
-
-  h << "<h2>Counterexamples and stored cases</h2>\n";
-  bool any = false;
-  for (const auto& e : r.entries) {
-    const auto& p = e.result;
-    if (p.verdict == Verdict::kSkipped || (p.counterexample.empty() && p.replayed.empty() && p.verdict == Verdict::kHolds)) continue;
-    any = true;
-    h << "<h3><code>" << Escape(p.id) << "/" << p.backend << "</code>: "
-      << (p.verdict == Verdict::kRefuted ? "refuted as stated" : VerdictName(p.verdict)) << " <span class=\""
-      << (e.as_expected() ? "ok\">(as expected)" : "bad\">(UNEXPECTED)") << "</span></h3>\n";
-    if (!p.message.empty()) h << "<pre>" << Escape(p.message) << "</pre>\n";
-    if (!p.counterexample.empty())
-      h << "<p>Counterexample (exact values; "
-        << (p.confirmed ? (*p.confirmed ? "confirmed at higher precision" : "NOT confirmed at higher precision")
-                        : "not re-checked")
-        << "):</p>\n<pre>" << Escape(p.counterexample) << "</pre>\n";
-    if (!p.reproduce.empty())
-      h << "<p>Reproduce: <code>attnprop reproduce " << Escape(p.id) << "/" << p.backend << " " << Escape(p.reproduce)
-        << "</code></p>\n";
-    if (!p.saved_to.empty()) h << "<p>Saved to the store: <code>" << Escape(p.saved_to) << "</code></p>\n";
-    if (!p.replayed.empty()) {
-      h << "<ul>\n";
-      for (const auto& o : p.replayed)
-        h << "<li>stored case <code>" << Escape(o.name) << "</code> (" << Escape(o.origin) << ", expect "
-          << ExpectName(o.expect) << "): <span class=\"" << (o.ok ? "ok\">ok" : "bad\">NOT OK") << "</span>, "
-          << Escape(o.detail) << "</li>\n";
-      h << "</ul>\n";
-    }
-  }
-  if (!any) h << "<p>None: every property held on every case.</p>\n";
-
-  h << "<h2>Attention heatmaps: the lecture's controlled examples</h2>\n<p class=\"note\">Attention weights A = "
-       "softmax(S) row by row, causal mask (key j visible to query i iff j &le; i), computed by the reference model "
-       "(<code>model/attention.h</code>) in double. Hover a cell for its value.</p>\n"
-    << LegendSvg() << "\n<div class=\"grid\">\n";
-  int k = 0;
-  for (const auto& m : LectureExamples())
-    h << "<div class=\"fig\"><div class=\"cap\"><b>" << Escape(m.title) << "</b><br>" << Escape(m.caption)
-      << "</div>" << HeatmapSvg(m, "hatch-" + std::to_string(k++)) << "</div>\n";
-  h << "</div>\n</main>\n</body>\n</html>\n";
+  KernelSection(h, claims);
+  Plots(h, claims);
+  CounterexampleHeatmaps(h, r);
+  Heatmaps(h);
+  h << "</main>\n</div>\n<script>" << kHtmlScript << "</script>\n</body>\n</html>\n";
   return h.str();
 }
 

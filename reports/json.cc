@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "reports/report.h"
+#include "reports/summary.h"
 
 namespace attnprop::report {
 namespace {
@@ -32,6 +33,7 @@ std::string ToJson(const Report& r) {
   run["search_steps"] = r.run.search_steps;
   run["budget_s"] = Num(r.run.budget_s);
   run["kernel"] = r.run.kernel;
+  run["kernel_path"] = TextOrNull(r.run.kernel_path);
   run["store"] = TextOrNull(r.run.store);
   doc["run"] = run;
 
@@ -44,6 +46,7 @@ std::string ToJson(const Report& r) {
     j["id"] = p.id;
     j["backend"] = p.backend;
     j["file"] = e.file;
+    j["statement"] = TextOrNull(StatementOf(p.id));
     j["expect"] = ExpectationName(e.expect);
     j["verdict"] = VerdictName(p.verdict);
     j["as_expected"] = e.as_expected();
@@ -102,6 +105,12 @@ std::string ToJson(const Report& r) {
         }
       }
       k["flags"] = f;
+      Json problems = Json::array();
+      const unsigned pf = ProblemFlags(e, m);
+      for (const auto& [bit, name] : AllFlags())
+        if (pf & bit) problems.push_back(name);
+      k["problem_flags"] = problems;
+      k["exact_everywhere"] = IsExactEverywhere(m);
       const Histogram h = RatioHistogram(m.ratios);
       k["histogram"] = {{"bins", h.labels}, {"counts", h.counts}};
       k["worst_case"] = TextOrNull(m.worst_case);
@@ -122,6 +131,15 @@ std::string ToJson(const Report& r) {
   Json flags;
   for (size_t i = 0; i < AllFlags().size(); ++i) flags[AllFlags()[i].second] = flag_counts[i];
   summary["flags"] = flags;
+  // Counted as the summaries count them (summary.h): problems only.
+  const Summary sum = Summarize(r);
+  Json problem_flags;
+  for (size_t i = 0; i < AllFlags().size(); ++i) problem_flags[AllFlags()[i].second] = sum.problems[i];
+  summary["problem_flags"] = problem_flags;
+  summary["headline"] = Headline(sum);
+  Json refuted = Json::array();
+  for (const auto& c : sum.refuted) refuted.push_back({{"id", c.id}, {"backends", c.backends}, {"statement", c.statement}});
+  summary["refuted_as_stated"] = refuted;
   doc["summary"] = summary;
   doc["properties"] = props;
   return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";

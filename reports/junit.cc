@@ -1,13 +1,51 @@
 // junit.xml: one testcase per property and backend (classname = claim id,
-// name = backend). A verdict other than registry.tsv's expectation is a
-// <failure>; an error verdict is an <error>; a property that could not run
-// here (a dispatch target this CPU lacks) is <skipped>. Judge decides which.
+// name = backend). Judge decides which element each gets:
+//  - a verdict other than registry.tsv's expectation: <failure>, its message
+//    the expectation, what was seen and the counterexample (CI systems show
+//    the message, not always the body);
+//  - an error verdict: <error>;
+//  - a property that could not run here (a dispatch target this CPU lacks):
+//    <skipped message="not run here: ...">;
+//  - a claim false as stated whose refutation is confirmed, as registered:
+//    <skipped type="xfail" message="refuted as stated: <statement>">,
+//    pytest's xfail convention. Chosen over an annotated pass because CI
+//    systems (GitLab, Jenkins) list skipped tests with their message, so the
+//    false claims stay visible instead of hiding among the passes, and
+//    because the common JUnit schema has no per-testcase <properties>.
+// The file validates against reports/junit.xsd (test reports.junit_xsd).
 #include <sstream>
 
 #include "reports/format.h"
 #include "reports/report.h"
+#include "reports/summary.h"
 
 namespace attnprop::report {
+
+namespace {
+
+/// A claim registered refuted whose refutation is confirmed (xfail).
+bool ExpectedRefutation(const Entry& e) {
+  return e.as_expected() && !e.judgement.skipped() && e.expect == Expectation::kRefuted &&
+         e.result.verdict == Verdict::kRefuted;
+}
+
+/// The counterexample on one line, at most `limit` characters (for a
+/// message attribute).
+std::string OneLine(const std::string& text, size_t limit) {
+  std::string out;
+  for (char ch : text) {
+    if (ch == '\n') {
+      if (!out.empty() && out.back() != ' ') out += "; ";
+      continue;
+    }
+    out += ch;
+  }
+  while (!out.empty() && (out.back() == ' ' || out.back() == ';')) out.pop_back();
+  if (out.size() > limit) out = out.substr(0, limit) + " ...";
+  return out;
+}
+
+}  // namespace
 
 std::string ToJUnit(const Report& r) {
   int failures = 0, errors = 0, skipped = 0;
@@ -16,7 +54,7 @@ std::string ToJUnit(const Report& r) {
     total += e.result.seconds;
     if (e.result.verdict == Verdict::kError) {
       ++errors;
-    } else if (e.judgement.skipped()) {
+    } else if (e.judgement.skipped() || ExpectedRefutation(e)) {
       ++skipped;
     } else if (!e.as_expected()) {
       ++failures;
@@ -44,12 +82,22 @@ std::string ToJUnit(const Report& r) {
     if (!p.counterexample.empty()) detail += "\ncounterexample:\n" + p.counterexample;
     if (!p.reproduce.empty()) detail += "\nreproduce: attnprop reproduce " + p.id + "/" + p.backend + " " + p.reproduce;
     const std::string summary = std::string("expected ") + ExpectationName(e.expect) + ", got " + VerdictName(p.verdict);
+    constexpr size_t kMessageLimit = 2000;
+    std::string headline = summary;
+    if (!p.message.empty()) headline += ": " + OneLine(p.message, kMessageLimit);
+    if (!p.counterexample.empty()) headline += "; counterexample: " + OneLine(p.counterexample, kMessageLimit);
     if (e.judgement.skipped()) {
-      x << "      <skipped message=\"" << Escape(p.message) << "\"/>\n";
+      x << "      <skipped message=\"" << Escape("not run here: " + p.message) << "\"/>\n";
+    } else if (ExpectedRefutation(e)) {
+      const std::string statement = StatementOf(p.id);
+      x << "      <skipped type=\"xfail\" message=\""
+        << Escape("refuted as stated" + (statement.empty() ? std::string() : ": " + statement) + " (registered refuted; "
+                  + (FoundByText(p).empty() ? std::string("refutation confirmed") : "found by " + FoundByText(p)) + ")")
+        << "\"/>\n";
     } else if (p.verdict == Verdict::kError) {
-      x << "      <error message=\"" << Escape(summary) << "\" type=\"error\">" << Escape(detail) << "</error>\n";
+      x << "      <error message=\"" << Escape(headline) << "\" type=\"error\">" << Escape(detail) << "</error>\n";
     } else if (!e.as_expected()) {
-      x << "      <failure message=\"" << Escape(summary) << "\" type=\"unexpected-verdict\">" << Escape(detail)
+      x << "      <failure message=\"" << Escape(headline) << "\" type=\"unexpected-verdict\">" << Escape(detail)
         << "</failure>\n";
     }
     x << "      <system-out>" << Escape(std::string("verdict ") + VerdictName(p.verdict) + " (expected " +

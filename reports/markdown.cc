@@ -5,6 +5,7 @@
 
 #include "reports/format.h"
 #include "reports/report.h"
+#include "reports/summary.h"
 
 namespace attnprop::report {
 namespace {
@@ -35,27 +36,47 @@ std::string ToMarkdown(const Report& r) {
   std::ostringstream md;
   const RunInfo& run = r.run;
   md << "# attnprop report\n\n";
-  md << "attnprop " << run.version << " | seed " << run.seed << " | cases " << run.cases << " (max_size "
+  // The summary first: a newcomer reads it in ten seconds.
+  const Summary sum = Summarize(r);
+  const Counts& n = sum.counts;
+  md << "## Summary\n\n";
+  md << "**" << Headline(sum) << "**";
+  md << (sum.unexpected.empty() ? " (every verdict is what `properties/registry.tsv` expects).\n\n"
+                                : " (verdicts that differ from `properties/registry.tsv`).\n\n");
+  md << "- " << n.holds << " hold, " << n.refuted << " refuted, " << n.errors << " errors"
+     << (n.skipped ? ", " + std::to_string(n.skipped) + " skipped (a dispatch target this CPU lacks)" : "") << ".\n";
+  md << "- " << sum.refuted.size() << (sum.refuted.size() == 1 ? " claim is" : " claims are")
+     << " false as stated, as registered (next section): not a problem of the run.\n";
+  md << "- Audit: " << sum.metrics << " metrics, " << sum.problem_metrics << " with a problem flag (";
+  for (size_t i = 0; i < AllFlags().size(); ++i) md << (i ? ", " : "") << AllFlags()[i].second << " " << sum.problems[i];
+  md << ").";
+  if (sum.refutation_flags || sum.exact_metrics)
+    md << " Not counted: " << sum.refutation_flags << " FAIL/NONFINITE on claims false as stated (their refutations), "
+       << sum.exact_metrics << (sum.exact_metrics == 1 ? " LOOSE metric whose error was" : " LOOSE metrics whose error was")
+       << " exactly 0 on every case (marked *exact*).";
+  md << "\n";
+  if (!sum.unexpected.empty()) {
+    md << "\n### Unexpected results\n\n";
+    for (const Entry* e : sum.unexpected)
+      md << "- " << Code(e->result.id + "/" + e->result.backend) << ": " << Cell(e->judgement.why) << "  \n  replay: "
+         << Code(ReproduceCommand(r, *e)) << "\n";
+  }
+  md << "\n## Claims false as stated\n\n";
+  if (sum.refuted.empty()) md << "None in this run.\n";
+  for (const auto& c : sum.refuted) {
+    md << "- " << Code(c.id) << " (";
+    for (size_t i = 0; i < c.backends.size(); ++i) md << (i ? ", " : "") << c.backends[i];
+    md << (c.found_by.empty() ? "" : "; found by " + c.found_by) << "): " << (c.statement.empty() ? "*(no statement)*" : Cell(c.statement))
+       << "\n";
+  }
+  md << "\n";
+
+  md << "## Run\n\nattnprop " << run.version << " | seed " << run.seed << " | cases " << run.cases << " (max_size "
      << run.max_size << (run.shrink ? "" : ", noshrink") << ") | mpfr " << run.mpfr_bits << " bits | kernel "
      << run.kernel << " | search " << run.search_steps << " per property"
      << (run.budget_s > 0 ? ", budget " + Short(run.budget_s) + " s" : std::string()) << "\n\n";
   md << "Generated " << run.generated << " by `attnprop " << run.command << "`"
      << (run.store.empty() ? "" : "; counterexample store `" + run.store + "`") << ".\n\n";
-
-  const Counts n = CountVerdicts(r);
-  std::map<std::string, int> flag_counts;
-  for (const auto& e : r.entries) {
-    for (const auto& m : e.result.metrics)
-      for (const auto& [bit, name] : AllFlags())
-        if (AuditFlags(m) & bit) ++flag_counts[name];
-  }
-  md << "## Summary\n\n";
-  md << "**" << r.entries.size() << " properties**: " << n.holds << " hold, " << n.refuted << " refuted, " << n.errors
-     << " errors" << (n.skipped ? ", " + std::to_string(n.skipped) + " skipped" : "") << "; **" << n.unexpected
-     << " unexpected** (verdict differs from `properties/registry.tsv`).  \n";
-  md << "Audit flags:";
-  for (const auto& [bit, name] : AllFlags()) md << " " << name << " " << flag_counts[name] << (bit == kNonfinite ? "." : ",");
-  md << "\n\n";
 
   md << "## Verdicts\n\n";
   md << "| property | backend | expected | verdict | as expected | found by | cases | discarded | stored cases | time (s) |\n";
@@ -69,10 +90,12 @@ std::string ToMarkdown(const Report& r) {
 
   md << "\n## Tolerance audit\n\n";
   md << "Observed error per metric over the random cases, as a fraction of the declared bound (err/bound) and in "
-        "units of the backend's unit roundoff u (\"-\" for exact backends). Flags: FAIL observed above the bound; "
+        "units of the backend's unit roundoff u (empty for exact backends and non-finite errors). Flags (problems only): FAIL observed above the bound; "
         "LOOSE bound more than "
      << static_cast<int>(kLooseFactor)
-     << "x the worst observed error; UNJUSTIFIED no stated reason; NONFINITE a NaN or infinite error.\n\n";
+     << "x the worst observed error; UNJUSTIFIED no stated reason; NONFINITE a NaN or infinite error. \"refutation\": the "
+        "FAIL of a claim false as stated; *exact*: the error was exactly 0 on every case (a positive bound is not "
+        "weak there). Claim metrics (inequalities) are in the tightness table below.\n\n";
   md << "| property | backend | metric | n | max err/bound | mean err/bound | max err (u) | mean err (u) | flags |\n";
   md << "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n";
   for (const auto& e : r.entries) {
@@ -80,10 +103,14 @@ std::string ToMarkdown(const Report& r) {
     const bool exact = p.backend == "rational";
     for (const auto& m : p.metrics) {
       if (m.tolerance.kind == MetricKind::kClaim) continue;  // the tightness table below
-      const std::string flags = FlagText(AuditFlags(m));
+      const std::string flags = FlagText(ProblemFlags(e, m));
+      std::string note = IsRefutationFlag(e, m) ? "refutation" : IsExactEverywhere(m) ? "*exact*" : "";
+      if (!flags.empty() && !note.empty()) note = " " + note;
       md << "| " << Code(p.id) << " | " << p.backend << " | " << Code(m.tolerance.metric) << " | " << m.count << " | "
-         << Short(m.max_ratio) << " | " << Short(m.mean_ratio) << " | " << (exact ? "-" : m.nonfinite ? "non-finite" : Short(m.max_in_u)) << " | "
-         << (exact ? "-" : Short(m.mean_in_u)) << " | " << (flags.empty() ? "" : "**" + flags + "**") << " |\n";
+         << Short(m.max_ratio) << " | " << (m.nonfinite ? "" : Short(m.mean_ratio)) << " | "
+         << (exact || m.count == 0 ? "" : m.nonfinite ? "non-finite" : Short(m.max_in_u)) << " | "
+         << (exact || m.nonfinite || m.count == 0 ? "" : Short(m.mean_in_u)) << " | "
+         << (flags.empty() ? "" : "**" + flags + "**") << note << " |\n";
     }
   }
   // Claim metrics: how close the search came to each inequality's bound.
@@ -123,6 +150,7 @@ std::string ToMarkdown(const Report& r) {
     md << "\n### " << p.id << "/" << p.backend << ": "
        << (p.verdict == Verdict::kRefuted ? "refuted as stated" : VerdictName(p.verdict))
        << (e.as_expected() ? " (as expected)" : " (UNEXPECTED)") << "\n\n";
+    if (const std::string st = StatementOf(p.id); !st.empty()) md << "Claim: " << st << "\n\n";
     if (!p.message.empty()) md << "```text\n" << p.message << "\n```\n\n";
     if (!p.counterexample.empty()) {
       md << "Counterexample (exact values; "

@@ -29,6 +29,7 @@ struct RunInfo {
   bool shrink = true;
   int mpfr_bits = 0;
   std::string kernel;      // the kernels the kernel backends ran against (KernelSummary), or "none"
+  std::string kernel_path; // the --kernel / check-kernel library ("" = none): reproduce commands name it
   std::string store;       // the counterexample store replayed ("" = none)
   std::string generated;   // UTC, ISO 8601 ("2026-11-29T14:00:00Z")
 };
@@ -55,8 +56,10 @@ Counts CountVerdicts(const Report& r);
 
 const char* ExpectationName(Expectation e);
 
-/// A source path relative to the repository ("properties/...") from an
-/// absolute __FILE__ path; unchanged when outside it.
+/// A source path relative to the repository ("properties/...") from a
+/// __FILE__ path: absolute (under the source tree), or relative to the build
+/// directory as ccache's base_dir makes it ("../../properties/..."); an
+/// absolute path outside the tree is unchanged.
 std::string RelativeSource(const std::string& file);
 /// The current UTC time, ISO 8601.
 std::string UtcNow();
@@ -117,8 +120,15 @@ void EnsureWritableDir(const std::string& dir);
 /// rename. Throws std::runtime_error on failure.
 void WriteReports(const Report& r, const std::string& dir);
 
+/// The "<id>/<backend>" names of the results that were not as expected in a
+/// report.json (read.cc). Throws std::runtime_error when the file cannot be
+/// read or is not an attnprop-report/1.
+std::vector<std::string> UnexpectedInReport(const std::string& json_path);
+
 /// Writes report.json's text to `path` (check-kernel --json). Throws
 /// std::runtime_error on failure.
 void WriteJsonReport(const Report& r, const std::string& path);
+/// Writes junit.xml's text to `path` (--junit FILE).
+void WriteJUnitReport(const Report& r, const std::string& path);
 
 }  // namespace attnprop::report

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <cctype>
+#include <set>
 #include <sstream>
 
 #include "properties/framework/property.h"
@@ -221,8 +222,20 @@ TEST(Json, ParsesAndFollowsTheDocumentedSchema) {
 
 TEST(Html, IsSelfContained) {
   const std::string html = ToHtml(Fixture());
-  for (const char* bad : {"<script", "src=", "href=", "@import", "<link", "<iframe", "<object"})
+  for (const char* bad : {"src=", "@import", "<link", "<iframe", "<object", "fetch(", "XMLHttpRequest", "import("})
     EXPECT_EQ(html.find(bad), std::string::npos) << "report.html must not load anything: found " << bad;
+  // One inline script (the verdict table's filter and sort), no other.
+  const size_t script = html.find("<script");
+  ASSERT_NE(script, std::string::npos);
+  EXPECT_EQ(html.compare(script, 8, "<script>"), 0) << "an inline script only";
+  EXPECT_EQ(html.find("<script", script + 1), std::string::npos);
+  // Links only inside the page, and each to an element that exists.
+  for (size_t at = html.find("href="); at != std::string::npos; at = html.find("href=", at + 1)) {
+    ASSERT_EQ(html.compare(at, 7, "href=\"#"), 0) << html.substr(at, 60);
+    const size_t end = html.find('"', at + 7);
+    const std::string id = html.substr(at + 7, end - at - 7);
+    EXPECT_NE(html.find("id=\"" + id + "\""), std::string::npos) << "a link to #" << id << " that goes nowhere";
+  }
   // url(...) only for in-page references (the masked cells' hatch pattern).
   for (size_t at = html.find("url("); at != std::string::npos; at = html.find("url(", at + 1))
     EXPECT_EQ(html.compare(at, 5, "url(#"), 0) << html.substr(at, 40);
@@ -235,6 +248,26 @@ TEST(Html, IsSelfContained) {
   EXPECT_NE(html.find("Causal, random scores"), std::string::npos);
 }
 
+TEST(Html, NavigableWithStatementsAndUniqueIds) {
+  const std::string html = ToHtml(Fixture());
+  EXPECT_NE(html.find("<nav aria-label=\"contents\">"), std::string::npos);
+  // The summary links to the unexpected claim, which has its own section.
+  EXPECT_NE(html.find("<li><a href=\"#c-approval.unexpected\">"), std::string::npos);
+  EXPECT_NE(html.find("<section class=\"claim\" id=\"c-approval.unexpected\">"), std::string::npos);
+  // One verdict row per claim (4 claims, 5 properties), filterable by status.
+  size_t rows = 0;
+  for (size_t at = html.find("<tr data-status="); at != std::string::npos; at = html.find("<tr data-status=", at + 1)) ++rows;
+  EXPECT_EQ(rows, 4u);
+  // No id twice.
+  std::set<std::string> ids;
+  for (size_t at = html.find(" id=\""); at != std::string::npos; at = html.find(" id=\"", at + 1)) {
+    const size_t end = html.find('"', at + 5);
+    EXPECT_TRUE(ids.insert(html.substr(at + 5, end - at - 5)).second) << "duplicate id " << html.substr(at + 5, end - at - 5);
+  }
+  // Plots are paths, not one element per bin.
+  EXPECT_EQ(html.find("<rect x="), std::string::npos);
+}
+
 TEST(Markdown, TableCellsEscapePipes) {
   const std::string md = ToMarkdown(Fixture());
   EXPECT_NE(md.find("`\\|x + x/3 - 4x/3\\|`"), std::string::npos);
@@ -242,8 +275,14 @@ TEST(Markdown, TableCellsEscapePipes) {
 
 TEST(JUnit, CountsFailuresAndEscapes) {
   const std::string x = ToJUnit(Fixture());
-  EXPECT_NE(x.find("tests=\"5\" failures=\"1\" errors=\"0\""), std::string::npos) << x.substr(0, 300);
-  EXPECT_NE(x.find("<failure message=\"expected holds, got refuted\""), std::string::npos);
+  EXPECT_NE(x.find("tests=\"5\" failures=\"1\" errors=\"0\" skipped=\"1\""), std::string::npos) << x.substr(0, 300);
+  // An unexpected verdict's message carries the counterexample (CI shows the message).
+  EXPECT_NE(x.find("<failure message=\"expected holds, got refuted: sqrt(50 - x) defect: observed -nan &gt; bound "
+                   "1.000000e+00 (NONFINITE); counterexample: x: scalar 0x1.91p+5  # 50.125\""),
+            std::string::npos)
+      << x;
+  // The claim registered refuted, refuted as expected: skipped as xfail (pytest's convention).
+  EXPECT_NE(x.find("<skipped type=\"xfail\" message=\"refuted as stated"), std::string::npos) << x;
   EXPECT_EQ(x.find("x <= 50"), std::string::npos) << "'<' must be escaped";
 }
 
@@ -317,7 +356,7 @@ TEST(Write, AllFourFilesNoLeftoversAndClearErrors) {
   std::vector<std::string> names;
   for (const auto& e : std::filesystem::directory_iterator(dir / "nested")) names.push_back(e.path().filename().string());
   std::sort(names.begin(), names.end());
-  EXPECT_EQ(names, (std::vector<std::string>{"junit.xml", "report.html", "report.json", "report.md"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"junit.xml", "manifest.json", "report.html", "report.json", "report.md"}));
   EXPECT_EQ(ReadFile(dir / "nested" / "report.md"), ToMarkdown(Fixture()));
   std::filesystem::remove_all(dir);
   try {

@@ -7,6 +7,7 @@
 //   attnprop --version                 the project version and the kernel ABI version
 // Each has --help. Exit status: 0 everything as registry.tsv expects, 1 a
 // verdict differs, 2 bad usage or input (see tools/cli.h).
+#include <csignal>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -38,6 +39,9 @@ constexpr const char* kUsage =
 
 int main(int argc, char** argv) {
   using namespace attnprop;
+  // A file size limit (ulimit -f) makes a write fail with EFBIG, reported as
+  // an error (exit 2), instead of killing the process half-way.
+  std::signal(SIGXFSZ, SIG_IGN);
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) return cli::UsageError("", "no command given", kUsage);
   if (args[0] == "--version" || args[0] == "version") {
@@ -53,6 +57,7 @@ int main(int argc, char** argv) {
     }
     const std::string cmd = args[0];
     args.erase(args.begin());
+    args = cli::SplitOptionValues(args);  // --opt=value is --opt value everywhere
     if (cmd == "--help" || cmd == "-h" || cmd == "help") {
       std::cout << kUsage;
       return cli::kOk;

@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -16,7 +17,13 @@
 namespace attnprop::cli {
 
 int UsageError(const std::string& cmd, const std::string& error, const char* usage) {
-  std::cerr << "attnprop" << (cmd.empty() ? "" : " " + cmd) << ": " << error << "\n\n" << usage;
+  // The error, then the usage's synopsis (up to its first description line):
+  // the whole manual is one --help away.
+  std::string synopsis = usage;
+  const size_t end = synopsis.find("\n  ");
+  if (end != std::string::npos) synopsis.resize(end + 1);
+  std::cerr << "attnprop" << (cmd.empty() ? "" : " " + cmd) << ": " << error << "\n\n"
+            << synopsis << "(attnprop " << (cmd.empty() ? "" : cmd + " ") << "--help for every option)\n";
   return kBadInput;
 }
 
@@ -38,6 +45,45 @@ bool ParseSeconds(const std::string& s, double lo, double hi, double* out) {
 
 }  // namespace
 
+bool PatternMatches(const std::string& pattern, const std::string& id, const std::string& backend) {
+  std::string name = id;  // appended: g++ 12 warns falsely (-Wrestrict) on + chains
+  name.append("/").append(backend);
+  if (pattern.find('/') == std::string::npos && fnmatch(pattern.c_str(), id.c_str(), 0) == 0) return true;
+  if (fnmatch(pattern.c_str(), name.c_str(), 0) == 0) return true;
+  // A plain id/kernel-f32 (no glob) names the backend on every dispatch
+  // target; a glob matches the full name only ('*/kernel-f??' is the
+  // plain kernel backends, not their @targets).
+  if (pattern.find_first_of("*?[") != std::string::npos) return false;
+  std::string base = id;
+  base.append("/").append(BaseBackend(backend));
+  return pattern == base;
+}
+
+std::vector<std::string> SplitOptionValues(const std::vector<std::string>& args) {
+  std::vector<std::string> out;
+  for (const auto& a : args) {
+    const size_t eq = a.find('=');
+    if (a.rfind("--", 0) == 0 && eq != std::string::npos && eq > 2) {
+      out.push_back(a.substr(0, eq));
+      out.push_back(a.substr(eq + 1));
+    } else {
+      out.push_back(a);
+    }
+  }
+  return out;
+}
+
+std::string CheckStoreDir(const std::string& dir, bool create) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(dir, ec)) return "";
+  if (std::filesystem::exists(dir, ec)) return "the store " + dir + " is not a directory";
+  if (!create)
+    return "the store directory " + dir + " does not exist (a mistyped --store would replay nothing; "
+           "--create-store starts a new store there)";
+  std::filesystem::create_directories(dir, ec);
+  return ec ? "cannot create the store " + dir + ": " + ec.message() : "";
+}
+
 bool ParseSelection(const std::vector<std::string>& args, Mode mode, Selection* s, bool* help, std::string* error) {
   const bool check_kernel = mode == Mode::kCheckKernel;
   s->options.store_dir = check_kernel ? "" : DefaultStoreDir();
@@ -57,8 +103,21 @@ bool ParseSelection(const std::vector<std::string>& args, Mode mode, Selection* 
     if (a == "--help" || a == "-h") {
       *help = true;
       return true;
-    } else if (a == "--filter") {
-      if (!value(&s->filter)) return *error = "--filter needs a glob", false;
+    } else if (a == "--filter" || a == "--exclude") {
+      if (!value(&v) || v.empty()) return *error = a + " needs a claim id, an id/backend or a glob", false;
+      (a == "--filter" ? s->filters : s->excludes).push_back(v);
+    } else if (a == "-q" || a == "--quiet") {
+      s->verbosity = -1;
+    } else if (a == "-v" || a == "--verbose") {
+      s->verbosity = 1;
+    } else if (a == "--fail-fast") {
+      s->fail_fast = true;
+    } else if (a == "--rerun-failed") {
+      s->rerun_failed = true;
+    } else if (a == "--create-store") {
+      s->create_store = true;
+    } else if (a == "--junit") {
+      if (!value(&s->junit) || s->junit.empty()) return *error = "--junit needs a file name", false;
     } else if (a == "--backend") {
       if (!value(&s->backend)) return *error = "--backend needs a name", false;
       if (!FindBackend(s->backend)) return *error = "unknown backend '" + s->backend + "' (" + BackendNames() + ")", false;
@@ -103,6 +162,9 @@ bool ParseSelection(const std::vector<std::string>& args, Mode mode, Selection* 
     }
   }
   if (check_kernel && s->kernel_path.empty()) return *error = "no kernel library given", false;
+  if (store_given && !no_store) {
+    if (const std::string e = CheckStoreDir(s->options.store_dir, s->create_store); !e.empty()) return *error = e, false;
+  }
   // check-kernel keeps its counterexamples per kernel: ./attnprop-counterexamples/<library name>.
   if (check_kernel && !store_given) s->options.store_dir = KernelStoreDir("attnprop-counterexamples", s->kernel_path);
   if (no_store) s->options.store_dir.clear();
@@ -127,11 +189,50 @@ std::vector<ksuite::KernelInstance> KernelsFor(const Selection& s) {
 std::vector<PropertyDef> Select(const Selection& s, const std::vector<ksuite::KernelInstance>& kernels, bool model) {
   std::vector<PropertyDef> out;
   for (auto& d : ksuite::PropertiesFor(kernels, model)) {
-    if (fnmatch(s.filter.c_str(), d.Name().c_str(), 0) != 0) continue;
+    auto any = [&](const std::vector<std::string>& patterns) {
+      for (const auto& p : patterns)
+        if (PatternMatches(p, d.id, d.backend)) return true;
+      return false;
+    };
+    if (!s.filters.empty() && !any(s.filters)) continue;
+    if (any(s.excludes)) continue;
+    if (s.rerun_failed && std::find(s.rerun.begin(), s.rerun.end(), d.Name()) == s.rerun.end()) continue;
     if (!s.backend.empty() && d.backend != s.backend && BaseBackend(d.backend) != s.backend) continue;
     out.push_back(std::move(d));
   }
   return out;
+}
+
+std::string UnmatchedPattern(const Selection& s, const std::vector<ksuite::KernelInstance>& kernels, bool model) {
+  if (s.filters.size() < 2 && s.excludes.empty()) return "";  // a lone --filter: "no property matches"
+  const auto all = ksuite::PropertiesFor(kernels, model);
+  auto matches_some = [&](const std::string& p) {
+    for (const auto& d : all)
+      if (PatternMatches(p, d.id, d.backend)) return true;
+    return false;
+  };
+  for (const auto* list : {&s.filters, &s.excludes})
+    for (const auto& p : *list)
+      if (!matches_some(p)) {
+        std::string e = list == &s.filters ? "--filter '" : "--exclude '";
+        return e.append(p).append("' matches no property (attnprop list shows them)");
+      }
+  return "";
+}
+
+std::string SelectionText(const Selection& s) {
+  std::string t;
+  auto add = [&](const char* opt, const std::string& v, bool quote) {
+    if (!t.empty()) t.append(" ");
+    t.append(opt);
+    if (quote) t.append(" '").append(v).append("'");
+    else if (!v.empty()) t.append(" ").append(v);
+  };
+  for (const auto& f : s.filters) add("--filter", f, true);
+  for (const auto& f : s.excludes) add("--exclude", f, true);
+  if (!s.backend.empty()) add("--backend", s.backend, false);
+  if (s.rerun_failed) add("--rerun-failed", "", false);
+  return t.empty() ? "the selection" : t;
 }
 
 std::string KernelStoreDir(const std::string& store, const std::string& kernel_path) {

@@ -33,10 +33,17 @@ enum class Mode { kRun, kAudit, kCheckKernel };
 
 /// Options shared by run, audit and check-kernel.
 struct Selection {
-  std::string filter = "*";
+  std::vector<std::string> filters;   // --filter (repeatable, union; none = everything)
+  std::vector<std::string> excludes;  // --exclude (repeatable): removed from the selection
   std::string backend;
   std::string out;           // report directory ("" = none)
   std::string json;          // check-kernel --json FILE: report.json also written there
+  std::string junit;         // --junit FILE: junit.xml also written there
+  int verbosity = 0;         // -q: -1 (the summary only), -v: 1 (every property's metrics)
+  bool fail_fast = false;    // --fail-fast: stop after the first unexpected result
+  bool rerun_failed = false; // --rerun-failed: only the unexpected results of the last report
+  bool create_store = false; // --create-store: a --store that does not exist is created
+  std::vector<std::string> rerun;  // with --rerun-failed: the "<id>/<backend>" names to run
   bool save = true;          // save new counterexamples into the store
   RunOptions options;        // seed, cases, store
   std::string kernel_path;   // --kernel PATH.so (run, audit) or check-kernel's PATH.so
@@ -46,6 +53,20 @@ struct Selection {
   bool deep = false;         // --deep: the deep tier (more cases, a longer search)
   bool search_given = false; // --search N was given (else audit uses its tier's default)
 };
+
+/// Whether a --filter / --exclude pattern selects the property
+/// "<id>/<backend>": a bare claim id (every backend), an id/backend (a
+/// kernel backend without @target names every target), or a glob (fnmatch)
+/// on the claim id (a pattern without '/') or on the full name.
+bool PatternMatches(const std::string& pattern, const std::string& id, const std::string& backend);
+
+/// "--opt=value" split into "--opt", "value" (every other argument as is),
+/// so that both spellings work everywhere.
+std::vector<std::string> SplitOptionValues(const std::vector<std::string>& args);
+
+/// A --store directory given explicitly must exist, unless `create`
+/// (--create-store), which creates it. Returns "" or the error.
+std::string CheckStoreDir(const std::string& dir, bool create);
 
 /// Parses options; on error returns false with *error set. --help sets *help.
 bool ParseSelection(const std::vector<std::string>& args, Mode mode, Selection* s, bool* help, std::string* error);
@@ -59,6 +80,13 @@ std::vector<ksuite::KernelInstance> KernelsFor(const Selection& s);
 /// The properties matching the selection, in registration order, bound to
 /// the kernels (model backends only when `model`).
 std::vector<PropertyDef> Select(const Selection& s, const std::vector<ksuite::KernelInstance>& kernels, bool model);
+
+/// The first --filter that selects nothing ("--filter 'x' matches no
+/// property"), or "": a typo is an error, not a silently smaller run.
+std::string UnmatchedPattern(const Selection& s, const std::vector<ksuite::KernelInstance>& kernels, bool model);
+
+/// The selection as the user wrote it, for messages: "--filter 'a' --exclude 'b' --backend c".
+std::string SelectionText(const Selection& s);
 
 /// The store of a kernel under test inside a store directory:
 /// DIR/kernels/<library file name without extension>.

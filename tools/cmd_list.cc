@@ -1,6 +1,7 @@
 // attnprop list: every registered property with its kind, expectation,
 // stored cases and source file.
 #include <cctype>
+#include <cstdio>
 #include <set>
 #include <iomanip>
 #include <iostream>
@@ -9,20 +10,23 @@
 #include "properties/framework/registry.h"
 #include "properties/framework/store.h"
 #include "reports/report.h"
+#include "reports/summary.h"
 #include "tools/cli.h"
 
 namespace attnprop::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: attnprop list [--store DIR] [--gaps]\n"
+    "usage: attnprop list [--store DIR] [--gaps] [--json]\n"
     "  Lists every registered property: id/backend, kind (from the claim catalogue claims/claims.tsv:\n"
     "  identity, inequality, ...; 'ours' for our variants), expectation (registry.tsv), stored cases\n"
     "  (counterexample store), source file, and where the claim is stated. Ends with the catalogue\n"
     "  coverage: how many catalogue claims have a property. Kernel backends are listed once\n"
     "  (kernel-f32, kernel-f64); a run binds them to each kernel it checks (kernel-f32@avx2, ...).\n"
     "  --store DIR   counterexample store to count (default: the source tree's properties/counterexamples)\n"
-    "  --gaps        list instead the catalogue claims that have no property yet, with their statements\n";
+    "  --gaps        list instead the catalogue claims that have no property yet, with their statements\n"
+    "  --json        the same as JSON, for tools: {\"properties\": [{id, backend, name, kind, expect, labels,\n"
+    "                stored, file, source, statement}], \"gaps\": [{id, kind, source, statement}]}\n";
 
 /// The claim's kind from the catalogue; "ours" for a variant of ours.
 std::string KindOf(const std::string& id) {
@@ -51,22 +55,78 @@ int Gaps() {
   return kOk;
 }
 
+/// A JSON string literal.
+std::string J(const std::string& s) {
+  std::string out = "\"";
+  for (unsigned char ch : s) {
+    if (ch == '"' || ch == '\\') {
+      out += '\\';
+      out += static_cast<char>(ch);
+    } else if (ch < 0x20) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\u%04x", ch);
+      out += buf;
+    } else {
+      out += static_cast<char>(ch);
+    }
+  }
+  return out + "\"";
+}
+
+int ListJson(const std::string& store) {
+  std::cout << "{\n  \"properties\": [";
+  bool first = true;
+  for (const auto& d : Registry()) {
+    const RegistryRow* row = FindRow(d.id);
+    const CatalogClaim* claim = FindClaim(d.id);
+    size_t stored = 0;
+    for (const auto& c : LoadStore(store, d.id)) stored += c.AppliesTo(d.backend);
+    std::string labels;
+    if (row)
+      for (const auto& l : row->labels) labels += (labels.empty() ? "" : ", ") + J(l);
+    std::cout << (first ? "\n" : ",\n") << "    {\"id\": " << J(d.id) << ", \"backend\": " << J(d.backend)
+              << ", \"name\": " << J(d.Name()) << ", \"kind\": " << J(KindOf(d.id)) << ", \"expect\": "
+              << J(row && row->expect == Expectation::kRefuted ? "refuted" : "holds") << ", \"labels\": [" << labels
+              << "], \"stored\": " << stored << ", \"file\": " << J(report::RelativeSource(d.file))
+              << ", \"source\": " << J(!d.source.empty() ? d.source : claim ? claim->source : "")
+              << ", \"statement\": " << J(report::StatementOf(d.id)) << "}";
+    first = false;
+  }
+  std::cout << "\n  ],\n  \"gaps\": [";
+  const auto covered = CoveredIds();
+  first = true;
+  for (const auto& c : Catalog()) {
+    if (covered.count(c.id)) continue;
+    std::cout << (first ? "\n" : ",\n") << "    {\"id\": " << J(c.id) << ", \"kind\": " << J(c.kind)
+              << ", \"source\": " << J(c.source) << ", \"statement\": " << J(c.statement) << "}";
+    first = false;
+  }
+  std::cout << "\n  ]\n}\n";
+  return kOk;
+}
+
 }  // namespace
 
 int List(const std::vector<std::string>& args) {
   std::string store = DefaultStoreDir();
+  bool gaps = false, json = false;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--help" || args[i] == "-h") {
       std::cout << kUsage;
       return kOk;
     } else if (args[i] == "--gaps") {
-      return Gaps();
+      gaps = true;
+    } else if (args[i] == "--json") {
+      json = true;
     } else if (args[i] == "--store" && i + 1 < args.size()) {
       store = args[++i];
+      if (const std::string e = CheckStoreDir(store, false); !e.empty()) return UsageError("list", e, kUsage);
     } else {
       return UsageError("list", "unknown argument '" + args[i] + "'", kUsage);
     }
   }
+  if (json) return ListJson(store);
+  if (gaps) return Gaps();
   std::cout << std::left << std::setw(56) << "property" << " " << std::setw(12) << "kind" << " " << std::setw(8)
             << "expect" << " " << std::setw(6) << "stored" << " source\n";
   for (const auto& d : Registry()) {

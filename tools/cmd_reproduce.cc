@@ -118,6 +118,7 @@ int Reproduce(const std::vector<std::string>& args) {
     } else if (args[i] == "--store") {
       if (i + 1 >= args.size()) return UsageError("reproduce", "--store needs a directory", kUsage);
       store = args[++i];
+      if (const std::string e = CheckStoreDir(store, false); !e.empty()) return UsageError("reproduce", e, kUsage);
     } else if (args[i] == "--kernel") {
       if (i + 1 >= args.size()) return UsageError("reproduce", "--kernel needs a library path", kUsage);
       sel.kernel_path = args[++i];

@@ -19,6 +19,7 @@
 #include "properties/framework/registry.h"
 #include "properties/framework/store.h"
 #include "reports/report.h"
+#include "reports/summary.h"
 #include "tools/cli.h"
 
 namespace attnprop::cli {
@@ -33,21 +34,33 @@ constexpr int kAuditSearchSteps = 300;
 constexpr double kAuditBudgetSeconds = 900;
 
 constexpr const char* kRunUsage =
-    "usage: attnprop run [--filter GLOB] [--backend B] [--cases N] [--seed S] [--store DIR] [--no-store]\n"
-    "                    [--no-save] [--out DIR] [--kernel PATH.so] [--timeout S] [--budget S]\n"
+    "usage: attnprop run [--filter PATTERN]... [--exclude PATTERN]... [--backend B] [--cases N] [--seed S]\n"
+    "                    [--store DIR [--create-store]] [--no-store] [--no-save] [--out DIR] [--junit FILE]\n"
+    "                    [--kernel PATH.so] [--timeout S] [--search N] [--budget S] [--deep]\n"
+    "                    [-q|-v] [--fail-fast] [--rerun-failed]\n"
     "  Runs properties (stored cases first, then N random cases), one line each. Kernel backends run\n"
     "  against attnprop's own kernel on every dispatch target (kernel-f32@avx2, ...; a target this CPU\n"
     "  lacks is reported as skipped) and, with --kernel, against that library too (kernel-f32, kernel-f64).\n"
-    "  --filter GLOB    only properties whose id/backend matches GLOB (e.g. 'lecture4.*')\n"
+    "  --filter PATTERN only these properties: a claim id (every backend, e.g. attend2.additivity), an\n"
+    "                   id/backend (attend2.additivity/double; kernel-f32 names every @target), or a\n"
+    "                   glob on either ('lecture4.*', '*/mpfr'); repeatable (union)\n"
+    "  --exclude PATTERN  leave these out (same patterns; repeatable)\n"
     "  --backend B      only backend B (double, float, mpfr, rational, kernel-f32, kernel-f64, or a full\n"
     "                   name such as kernel-f32@avx2)\n"
     "  --cases N        random cases per property (default 100)\n"
     "  --seed S         base seed (default 20261129; same seed, same cases)\n"
     "  --store DIR      counterexample store (default: the source tree's properties/counterexamples;\n"
-    "                   a --kernel library's cases live in DIR/kernels/<library name>)\n"
+    "                   a --kernel library's cases live in DIR/kernels/<library name>); it must exist\n"
+    "  --create-store   create --store's directory if it does not exist (a new, empty store)\n"
     "  --no-store       replay no stored cases and save none\n"
     "  --no-save        replay the store but do not add new counterexamples to it\n"
     "  --out DIR        also write report.json, report.md, report.html, junit.xml into DIR\n"
+    "  --junit FILE     also write junit.xml to FILE\n"
+    "  -q, --quiet      print only the summary (and errors)\n"
+    "  -v, --verbose    also print every property's metrics (max err/bound)\n"
+    "  --fail-fast      stop after the first unexpected result (the report holds what ran)\n"
+    "  --rerun-failed   run only the unexpected results of the last report (DIR/report.json of --out;\n"
+    "                   default ./attnprop-report)\n"
     "  --kernel PATH.so also check this kernel library (kernels/attnprop_kernel.h), in a sandbox\n"
     "  --timeout S      time limit of one kernel call, seconds (default 5)\n"
     "  --shrink-budget S  time spent shrinking one failure, seconds (default 20)\n"
@@ -57,11 +70,14 @@ constexpr const char* kRunUsage =
     "  --budget S       wall-time budget of the run's searches, spread over the properties (a cap: a\n"
     "                   property stopped by it says so); audit: 900 by default\n"
     "  --deep           the deep tier: 10x the cases and the search candidates (budget 9000 s)\n"
+    "Options take their value as --opt VALUE or --opt=VALUE.\n"
     "exit status: 0 every verdict as registry.tsv expects, 1 some verdict differs, 2 bad usage or input\n";
 
 constexpr const char* kAuditUsage =
-    "usage: attnprop audit [--out DIR] [--filter GLOB] [--backend B] [--cases N] [--seed S] [--store DIR]\n"
-    "                      [--no-store] [--no-save] [--kernel PATH.so] [--timeout S] [--budget S]\n"
+    "usage: attnprop audit [--out DIR] [--filter PATTERN]... [--exclude PATTERN]... [--backend B] [--cases N]\n"
+    "                      [--seed S] [--store DIR [--create-store]] [--no-store] [--no-save] [--junit FILE]\n"
+    "                      [--kernel PATH.so] [--timeout S] [--search N] [--budget S] [--deep]\n"
+    "                      [-q|-v] [--fail-fast] [--rerun-failed]\n"
     "  The main job: runs every registered property (stored cases first), the kernel properties against\n"
     "  attnprop's own kernel on every dispatch target this CPU supports (and --kernel's library), and\n"
     "  writes the report with the tolerance audit (observed error against each declared bound; flags\n"
@@ -78,7 +94,8 @@ constexpr const char* kCheckUsage =
     "  is loaded with dlopen; every call runs in a forked child (guard pages, canaries, a time limit).\n"
     "  --cases N        random cases per property (default 100)\n"
     "  --seed S         base seed (default 20261129; same seed, same cases)\n"
-    "  --filter GLOB    only properties whose <id>/<backend> matches (e.g. 'abi.*', '*/kernel-f64')\n"
+    "  --filter PATTERN only these properties: a claim id, an <id>/<backend> or a glob ('abi.*',\n"
+    "                   '*/kernel-f64'); repeatable; --exclude PATTERN leaves some out\n"
     "  --backend B      only kernel-f32 or kernel-f64\n"
     "  --timeout S      time limit of one kernel call (default 5)\n"
     "  --shrink-budget S  time spent shrinking one failure (default 20)\n"
@@ -88,6 +105,8 @@ constexpr const char* kCheckUsage =
     "  --no-store, --no-save   as for `attnprop run`\n"
     "  --out DIR        write report.json, report.md, report.html, junit.xml into DIR\n"
     "  --json FILE      write report.json to FILE too\n"
+    "  --junit FILE     write junit.xml to FILE too\n"
+    "  -q, -v, --fail-fast, --rerun-failed, --create-store   as for `attnprop run`\n"
     "  A failure prints its shrunk counterexample and the command that replays it:\n"
     "    attnprop reproduce ID --kernel PATH.so STORE_FILE\n"
     "environment: ATTNPROP_KERNEL_TARGET (a dispatch target, for kernels with attnprop's extension),\n"
@@ -132,17 +151,17 @@ std::string Indent(const std::string& text, const char* pad) {
 }
 
 /// The details of a result that is not as expected (or not a plain pass).
-void PrintDetails(const PropertyDef& d, const PropertyResult& r, const Judgement& j, const Selection& s,
-                  const RunOptions& o, bool check_kernel) {
+void PrintDetails(std::ostream& out, const PropertyDef& d, const PropertyResult& r, const Judgement& j,
+                  const Selection& s, const RunOptions& o, bool check_kernel) {
   if (check_kernel) {
-    std::cout << "\nFAIL " << d.Name() << " (" << VerdictName(r.verdict) << ")\n  claim: " << Statement(d) << "\n";
+    out << "\nFAIL " << d.Name() << " (" << VerdictName(r.verdict) << ")\n  claim: " << Statement(d) << "\n";
   } else {
-    std::cout << "    " << j.why << "\n";
+    out << "    " << j.why << "\n";
   }
   if (!r.message.empty() && (check_kernel || j.why.find(r.message) == std::string::npos))
-    std::cout << Indent(r.message, "    ");
+    out << Indent(r.message, "    ");
   if (!r.counterexample.empty())
-    std::cout << "    shrunk counterexample (" << r.shrink_steps << " shrink steps)"
+    out << "    shrunk counterexample (" << r.shrink_steps << " shrink steps)"
               << (r.confirmed ? (*r.confirmed ? ", confirmed" : ", NOT confirmed at higher precision") : "") << ":\n"
               << Indent(r.counterexample, "      ");
   const std::string kernel = s.kernel_path.empty() || BaseBackend(d.backend) != d.backend
@@ -153,11 +172,11 @@ void PrintDetails(const PropertyDef& d, const PropertyResult& r, const Judgement
   for (const auto& rep : r.replayed)
     if (file.empty() && rep.regression) file = StorePath(o.store_dir, d.id);
   if (!file.empty())
-    std::cout << "    replay: attnprop reproduce " << ShellQuote(d.Name()) << kernel << " " << ShellQuote(file) << "\n";
+    out << "    replay: attnprop reproduce " << ShellQuote(d.Name()) << kernel << " " << ShellQuote(file) << "\n";
   if (!r.reproduce.empty())
-    std::cout << "    rerun:  attnprop reproduce " << ShellQuote(d.Name()) << kernel << " " << r.reproduce << "\n";
+    out << "    rerun:  attnprop reproduce " << ShellQuote(d.Name()) << kernel << " " << r.reproduce << "\n";
   if (!r.saved_to.empty() || o.save_dir.empty() || r.store_entry.empty()) return;
-  std::cout << "    as a store entry:\n" << Indent(r.store_entry, "      ");
+  out << "    as a store entry:\n" << Indent(r.store_entry, "      ");
 }
 
 int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode mode) {
@@ -175,8 +194,9 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
   // Outputs are checked before any work: an unwritable place is bad input.
   try {
     if (!s.out.empty()) report::EnsureWritableDir(s.out);
-    if (!s.json.empty()) {
-      const auto parent = std::filesystem::path(s.json).parent_path();
+    for (const std::string* file : {&s.json, &s.junit}) {
+      if (file->empty()) continue;
+      const auto parent = std::filesystem::path(*file).parent_path();
       report::EnsureWritableDir(parent.empty() ? "." : parent.string());
     }
   } catch (const std::exception& e) {
@@ -190,11 +210,24 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
     std::cerr << "attnprop " << cmd << ": " << e.what() << "\n";
     return kBadInput;
   }
+  if (s.rerun_failed) {
+    const std::string last = (std::filesystem::path(s.out.empty() ? "attnprop-report" : s.out) / "report.json").string();
+    try {
+      s.rerun = report::UnexpectedInReport(last);
+    } catch (const std::exception& e) {
+      std::cerr << "attnprop " << cmd << ": " << e.what() << "\n";
+      return kBadInput;
+    }
+    if (s.rerun.empty()) {
+      std::cout << "--rerun-failed: no unexpected result in " << last << ", nothing to rerun\n";
+      return kOk;
+    }
+    std::cout << "--rerun-failed: " << s.rerun.size() << " unexpected in " << last << "\n";
+  }
   const std::vector<PropertyDef> defs = Select(s, kernels, /*model=*/!check_kernel);
+  if (const std::string e = UnmatchedPattern(s, kernels, !check_kernel); !e.empty()) return UsageError(cmd, e, usage);
   if (defs.empty())
-    return UsageError(cmd, "no property matches --filter '" + s.filter + "'" +
-                               (s.backend.empty() ? "" : " --backend " + s.backend) + " (attnprop list shows them)",
-                      usage);
+    return UsageError(cmd, "no property matches " + SelectionText(s) + " (attnprop list shows them)", usage);
   // Per property: the store it replays and saves to. A kernel under test
   // has its own directory; attnprop's own kernel shares the claims' store.
   std::vector<RunOptions> options(defs.size(), s.options);
@@ -229,16 +262,19 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
   if (s.budget_s > 0)
     for (auto& o : options) o.search_seconds = s.budget_s / static_cast<double>(defs.size());
 
+  // -q: the summary only; the banner and the per-property lines go nowhere.
+  std::ostream quiet(nullptr);
+  std::ostream& info = s.verbosity < 0 ? quiet : std::cout;
   const std::string kernel_summary = ksuite::KernelSummary(kernels);
-  PrintBanner(std::cout, options[0], kernel_summary);
-  std::cout << "search " << options[0].search_steps << " candidates per property";
-  if (s.budget_s > 0) std::cout << " | budget " << s.budget_s << " s (" << options[0].search_seconds << " s per property at most)";
-  std::cout << "\n";
+  PrintBanner(info, options[0], kernel_summary);
+  info << "search " << options[0].search_steps << " candidates per property";
+  if (s.budget_s > 0) info << " | budget " << s.budget_s << " s (" << options[0].search_seconds << " s per property at most)";
+  info << "\n";
   std::string saving = s.options.save_dir.empty() ? " (read only)" : "";
   if (!s.options.save_dir.empty() && s.options.save_dir != s.options.store_dir)
     saving = " (new counterexamples saved to " + s.options.save_dir + ")";  // an installed attnprop's default
-  std::cout << "store " << (s.options.store_dir.empty() ? "none" : s.options.store_dir) << saving << " | "
-            << defs.size() << " properties\n";
+  info << "store " << (s.options.store_dir.empty() ? "none" : s.options.store_dir) << saving << " | " << defs.size()
+       << " properties\n";
 
   report::Report rep;
   rep.run.version = ATTNPROP_VERSION;
@@ -251,6 +287,7 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
   rep.run.shrink = s.options.shrink;
   rep.run.mpfr_bits = MpfrPrecisionBits();
   rep.run.kernel = kernel_summary;
+  rep.run.kernel_path = s.kernel_path;
   rep.run.store = s.options.store_dir;
   rep.run.generated = report::UtcNow();
 
@@ -278,7 +315,7 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
     double worst = 0;
     for (const auto& m : r.metrics) worst = std::max(worst, m.max_ratio);
     progress.Clear();
-    std::cout << "[" << i + 1 << "/" << defs.size() << "] " << std::left << std::setw(60) << d.Name() << " "
+    info << "[" << i + 1 << "/" << defs.size() << "] " << std::left << std::setw(60) << d.Name() << " "
               << std::setw(8) << VerdictName(r.verdict)
               << (e.judgement.skipped() ? "skipped    " : e.as_expected() ? "ok         " : "UNEXPECTED ") << std::right
               << std::setw(5) << r.cases << " cases " << std::setw(4) << r.discarded << " discarded " << std::setw(2)
@@ -288,45 +325,52 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
     if (e.judgement.skipped() && i + 1 < defs.size() && defs[i + 1].skip_reason == d.skip_reason) {
       // One reason line per run of skipped properties.
     } else if (e.judgement.skipped()) {
-      std::cout << "    " << e.judgement.why << "\n";
+      info << "    " << e.judgement.why << "\n";
     } else if (!check_kernel && (!e.as_expected() || r.verdict != Verdict::kHolds)) {
-      PrintDetails(d, r, e.judgement, s, options[i], false);
+      // Details of an unexpected result are printed even with -q.
+      PrintDetails(!e.as_expected() ? std::cout : info, d, r, e.judgement, s, options[i], false);
     }
+    if (s.verbosity > 0)
+      for (const auto& m : r.metrics)
+        info << "    " << m.tolerance.metric << ": " << m.count << " checks, max err/bound " << m.max_ratio << "\n";
+    const bool stop = s.fail_fast && !e.as_expected();
     rep.entries.push_back(std::move(e));
+    if (stop && i + 1 < defs.size()) {
+      std::cout << "--fail-fast: stopped after the first unexpected result (" << i + 1 << " of " << defs.size()
+                << " properties run)\n";
+      break;
+    }
   }
   progress.Clear();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (check_kernel)
-    for (size_t i : unexpected) PrintDetails(defs[i], rep.entries[i].result, rep.entries[i].judgement, s, options[i], true);
+    for (size_t i : unexpected) PrintDetails(std::cout, defs[i], rep.entries[i].result, rep.entries[i].judgement, s, options[i], true);
   if (mode == Mode::kAudit) {
-    // The audit's flagged rows; the full table is in the report.
-    size_t metrics = 0, flagged = 0;
-    for (const auto& e : rep.entries) {
-      for (const auto& m : e.result.metrics) {
-        ++metrics;
-        const unsigned flags = report::AuditFlags(m);
-        if (!flags) continue;
-        ++flagged;
-        std::cout << "  " << std::left << std::setw(24) << report::FlagText(flags) << " " << e.result.id << "/"
-                  << e.result.backend << "  " << m.tolerance.metric << "  max err/bound " << m.max_ratio << "\n";
-      }
-    }
-    std::cout << "audit: " << metrics << " metrics, " << flagged << " flagged\n";
+    // The audit's rows whose flags mean a problem (the full table is in the
+    // report; a refuted claim's FAIL is its refutation, not a problem).
+    for (const auto& e : rep.entries)
+      for (const auto& m : e.result.metrics)
+        if (const unsigned flags = report::ProblemFlags(e, m))
+          info << "  " << std::left << std::setw(24) << report::FlagText(flags) << std::right << " "
+                    << e.result.id << "/" << e.result.backend << "  " << m.tolerance.metric << "  max err/bound "
+                    << m.max_ratio << "\n";
   }
   try {
     if (!s.out.empty()) {
       report::WriteReports(rep, s.out);
-      std::cout << "report written to " << s.out << "/{";
+      info << "report written to " << s.out << "/{";
       const auto names = report::ReportFileNames();
-      for (size_t k = 0; k < names.size(); ++k) std::cout << (k ? "," : "") << names[k];
-      std::cout << "}\n";
+      for (size_t k = 0; k < names.size(); ++k) info << (k ? "," : "") << names[k];
+      info << "}\n";
     }
     if (!s.json.empty()) report::WriteJsonReport(rep, s.json);
+    if (!s.junit.empty()) report::WriteJUnitReport(rep, s.junit);
   } catch (const std::exception& ex) {
     std::cerr << "attnprop " << cmd << ": " << ex.what() << "\n";
     return kBadInput;
   }
-  const size_t ran = defs.size() - skipped;
+  const size_t ran = rep.entries.size() - skipped;
+  std::cout << report::ConsoleSummary(rep);
   if (check_kernel) {
     std::cout << "\n" << ran - unexpected.size() << " of " << ran << " properties hold on " << s.kernel_path;
     if (skipped) std::cout << " (" << skipped << " skipped)";
@@ -335,10 +379,6 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
       std::cout << "SKIPPED: " << defs[0].skip_reason << "\n";
       return kSkipped;
     }
-  } else {
-    std::cout << defs.size() - unexpected.size() - skipped << " as expected, " << unexpected.size() << " unexpected";
-    if (skipped) std::cout << ", " << skipped << " skipped";
-    std::cout << "\n";
   }
   return unexpected.empty() ? kOk : kUnexpected;
 }

@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# report.html in a real browser (headless Chromium, Debian's `chromium`):
+#  - no console message at all (the page logs nothing; any message is an
+#    error), and the inline script ran to its end (the verdict table's
+#    controls are shown and count the claims);
+#  - at 1280 and 1920 px wide, no horizontal overflow of the page or of its
+#    main tables (the verdict table, the claim tables, the kernel table);
+#  - screenshots at both widths, kept in OUT for a person to look at.
+# Chromium is installed here, for this check only (apt-get, as root or with
+# sudo -n), never by ci/install-deps.sh; where it cannot be installed the test
+# is skipped (exit 77) with the reason.
+#   bash reports/html_browser_test.sh ATTNPROP OUT [REPORT.html]
+# Without REPORT.html it writes one: a run with a claim that holds, a claim
+# false as stated, kernel backends and unexpected results (a planted kernel
+# bug, with its counterexample heatmap).
+set -uo pipefail
+exe=$1
+out=$2
+mkdir -p "$out"
+skip() {
+  echo "skipped: $*"
+  exit 77
+}
+
+browser=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$browser" ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo -n"
+  echo "installing chromium for this check (apt-get install chromium)"
+  if ! DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chromium > "$out/apt.log" 2>&1; then
+    # The package lists may be stale on a fresh machine.
+    $sudo apt-get update -qq >> "$out/apt.log" 2>&1 &&
+      DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends chromium >> "$out/apt.log" 2>&1 ||
+      skip "chromium could not be installed ($(tail -1 "$out/apt.log"))"
+  fi
+  browser=$(command -v chromium || true)
+  [ -n "$browser" ] || skip "chromium installed but not on PATH"
+fi
+echo "browser: $("$browser" --version 2>/dev/null | head -1)"
+
+if [ $# -ge 3 ]; then
+  report=$(realpath "$3")
+else
+  # The planted kernel bug (lse in base 2) beside the build's other plug-ins.
+  planted=$(dirname "$(realpath "$exe")")/../properties/kernel_suite/plugins/broken_lse_log2.so
+  [ -f "$planted" ] || { echo "FAIL: no $planted"; exit 1; }
+  "$exe" run --filter attend2.additivity --filter collapse.lemmaD.4 --filter abi.lse_values \
+    --kernel "$planted" --no-store --cases 20 -q --out "$out/run" > "$out/run.log" 2>&1
+  rc=$?
+  [ "$rc" = 1 ] || { cat "$out/run.log"; echo "FAIL: the run should have unexpected results (exit 1), got $rc"; exit 1; }
+  report=$out/run/report.html
+fi
+echo "report: $report ($(wc -c < "$report") bytes)"
+
+# A copy with a probe appended: it measures the overflow and writes the
+# result into the page, which --dump-dom prints.
+probe=$out/probe.html
+sed 's|</body>|<script>(function () {\
+  var vw = document.documentElement.clientWidth, bad = [];\
+  if (document.documentElement.scrollWidth > vw) bad.push("page " + document.documentElement.scrollWidth);\
+  var tables = document.querySelectorAll("main table");\
+  for (var i = 0; i < tables.length; i++) {\
+    var r = tables[i].getBoundingClientRect();\
+    if (r.right > vw + 0.5) bad.push((tables[i].id \|\| ("table " + i)) + " right " + Math.round(r.right));\
+    if (bad.length > 5) break;\
+  }\
+  var p = document.createElement("pre");\
+  p.id = "probe-result";\
+  p.textContent = "probe: width " + vw + ", " + tables.length + " tables, overflow: " + (bad.length ? bad.join("; ") : "none");\
+  document.body.appendChild(p);\
+})();</script></body>|' "$report" > "$probe"
+
+flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --no-first-run --disable-extensions
+       --enable-logging=stderr --v=0 --virtual-time-budget=3000)
+fail=0
+for width in 1280 1920; do
+  "$browser" "${flags[@]}" --window-size=$width,1000 --dump-dom "file://$probe" > "$out/dom-$width.html" 2> "$out/console-$width.log"
+  result=$(grep -o 'id="probe-result">probe: [^<]*' "$out/dom-$width.html" | head -1)
+  result=${result#*>}
+  echo "$width px: ${result:-no probe result}"
+  [ -n "$result" ] || { echo "FAIL: the probe did not run at $width px"; fail=1; }
+  [[ $result == *"overflow: none" ]] || { echo "FAIL: horizontal overflow at $width px"; fail=1; }
+  # The page's own script: the controls are shown and count the claims.
+  grep -q '<div id="controls">' "$out/dom-$width.html" && grep -qE 'id="shown">[0-9]+ of [0-9]+ claims shown' "$out/dom-$width.html" ||
+    { echo "FAIL: the inline script did not run to its end at $width px"; fail=1; }
+  if grep -E 'CONSOLE|Uncaught' "$out/console-$width.log"; then
+    echo "FAIL: console messages at $width px (above)"
+    fail=1
+  fi
+  "$browser" "${flags[@]}" --window-size=$width,2400 --screenshot="$out/report-$width.png" "file://$report" \
+    > /dev/null 2>> "$out/console-$width.log"
+  [ -s "$out/report-$width.png" ] && echo "screenshot: $out/report-$width.png" || { echo "FAIL: no screenshot"; fail=1; }
+done
+[ "$fail" = 0 ] && echo "report.html: no console message, no horizontal overflow at 1280 and 1920 px"
+exit $fail

@@ -1,0 +1,134 @@
+// The summary shared by the console, report.md and report.html.
+#include "reports/summary.h"
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include "properties/framework/backend.h"
+#include "properties/framework/catalog.h"
+#include "properties/framework/registry.h"
+#include "reports/format.h"
+
+namespace attnprop::report {
+
+bool IsRefutationFlag(const Entry& e, const MetricStats& m) {
+  return e.expect == Expectation::kRefuted && e.as_expected() && e.result.verdict == Verdict::kRefuted &&
+         (AuditFlags(m) & (kFail | kNonfinite)) != 0;
+}
+
+bool IsExactEverywhere(const MetricStats& m) {
+  return (AuditFlags(m) & kLoose) && !m.nonfinite && m.max_observed == 0;
+}
+
+unsigned ProblemFlags(const Entry& e, const MetricStats& m) {
+  if (e.judgement.skipped()) return 0;
+  unsigned f = AuditFlags(m);
+  if (IsRefutationFlag(e, m)) f &= ~unsigned{kFail | kNonfinite};
+  if (IsExactEverywhere(m)) f &= ~unsigned{kLoose};
+  return f;
+}
+
+Summary Summarize(const Report& r) {
+  Summary s;
+  s.properties = r.entries.size();
+  s.counts = CountVerdicts(r);
+  const auto flags = AllFlags();
+  s.problems.assign(flags.size(), 0);
+  std::map<std::string, size_t> refuted_at;
+  for (const auto& e : r.entries) {
+    if (!e.as_expected()) s.unexpected.push_back(&e);
+    if (e.as_expected() && e.expect == Expectation::kRefuted && e.result.verdict == Verdict::kRefuted) {
+      auto [it, fresh] = refuted_at.emplace(e.result.id, s.refuted.size());
+      if (fresh) s.refuted.push_back({e.result.id, StatementOf(e.result.id), {}, FoundByText(e.result)});
+      s.refuted[it->second].backends.push_back(e.result.backend);
+    }
+    for (const auto& m : e.result.metrics) {
+      ++s.metrics;
+      const unsigned p = ProblemFlags(e, m);
+      for (size_t i = 0; i < flags.size(); ++i) s.problems[i] += (p & flags[i].first) != 0;
+      s.problem_metrics += p != 0;
+      s.refutation_flags += IsRefutationFlag(e, m);
+      s.exact_metrics += IsExactEverywhere(m);
+    }
+  }
+  return s;
+}
+
+std::string Headline(const Summary& s) {
+  const size_t expected = s.properties - s.unexpected.size();
+  std::ostringstream o;
+  if (s.unexpected.empty()) {
+    o << s.properties << (s.properties == 1 ? " property" : " properties") << ", all " << expected
+      << " as expected, 0 unexpected";
+    return o.str();
+  }
+  o << s.properties << (s.properties == 1 ? " property" : " properties") << ": " << expected << " as expected, "
+    << s.unexpected.size() << " UNEXPECTED: ";
+  constexpr size_t kNamed = 8;
+  for (size_t i = 0; i < s.unexpected.size() && i < kNamed; ++i)
+    o << (i ? ", " : "") << s.unexpected[i]->result.id << "/" << s.unexpected[i]->result.backend;
+  if (s.unexpected.size() > kNamed) o << " and " << s.unexpected.size() - kNamed << " more";
+  return o.str();
+}
+
+std::string StatementOf(const std::string& id) {
+  if (const CatalogClaim* c = FindClaim(id)) {
+    std::string st = c->statement;
+    if (st.rfind("[R]", 0) == 0) st += " (formula reconstructed: claims/CATALOG.md)";
+    return st;
+  }
+  if (const RegistryRow* row = FindRow(id); row && !row->note.empty()) return "(ours) " + row->note;
+  return "";
+}
+
+std::string ReproduceCommand(const Report& r, const Entry& e) {
+  const PropertyResult& p = e.result;
+  std::string cmd = "attnprop reproduce " + ShellWord(p.id + "/" + p.backend);
+  // A plain kernel backend (no @target) is the --kernel library of the run.
+  if (!r.run.kernel_path.empty() && BaseBackend(p.backend) == p.backend && FindBackend(p.backend) &&
+      FindBackend(p.backend)->kernel)
+    cmd += " --kernel " + ShellWord(r.run.kernel_path);
+  if (!p.saved_to.empty()) return cmd + " " + ShellWord(p.saved_to);
+  if (!p.reproduce.empty()) return cmd + " " + p.reproduce;
+  if (!r.run.store.empty() && !p.replayed.empty()) return cmd + " --store " + ShellWord(r.run.store);
+  return cmd;
+}
+
+std::string ConsoleSummary(const Report& r) {
+  const Summary s = Summarize(r);
+  const auto flags = AllFlags();
+  std::ostringstream o;
+  o << "\nSummary: " << Headline(s) << "\n";
+  o << "  " << s.counts.holds << " hold, " << s.counts.refuted << " refuted, " << s.counts.errors << " errors";
+  if (s.counts.skipped) o << ", " << s.counts.skipped << " skipped (a dispatch target this CPU lacks)";
+  o << "\n  audit: " << s.metrics << " metrics, " << s.problem_metrics << " with a problem flag (";
+  for (size_t i = 0; i < flags.size(); ++i) o << (i ? ", " : "") << flags[i].second << " " << s.problems[i];
+  o << ")\n";
+  if (s.refutation_flags || s.exact_metrics)
+    o << "  not counted: " << s.refutation_flags << " FAIL/NONFINITE on claims false as stated (their refutations), "
+      << s.exact_metrics << (s.exact_metrics == 1 ? " LOOSE metric whose error was" : " LOOSE metrics whose error was")
+      << " exactly 0 on every case\n";
+  if (!s.refuted.empty()) {
+    o << "\n" << s.refuted.size() << (s.refuted.size() == 1 ? " claim is" : " claims are")
+      << " false as stated (registry.tsv expects it; each refutation confirmed):\n";
+    for (const auto& c : s.refuted) {
+      o << "  " << c.id << " (";
+      for (size_t i = 0; i < c.backends.size(); ++i) o << (i ? ", " : "") << c.backends[i];
+      o << ")" << (c.found_by.empty() ? "" : ", found by " + c.found_by) << "\n";
+      if (!c.statement.empty()) o << "      " << c.statement << "\n";
+    }
+  }
+  if (!s.unexpected.empty()) {
+    o << "\nUnexpected results (" << s.unexpected.size() << "), each with the command that replays it:\n";
+    for (const Entry* e : s.unexpected) {
+      o << "  " << e->result.id << "/" << e->result.backend << ": " << e->judgement.why << "\n";
+      o << "      " << ReproduceCommand(r, *e) << "\n";
+    }
+  }
+  // The last line again, for whoever reads only the end of a log.
+  o << "\nattnprop " << r.run.command << ": " << Headline(s) << "\n";
+  return o.str();
+}
+
+}  // namespace attnprop::report
