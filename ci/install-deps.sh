@@ -8,9 +8,12 @@ packages=(
   libmpfr-dev libgmp-dev libbenchmark-dev libopenblas-dev
   nlohmann-json3-dev
   dpkg-dev file
+  clang-14 libclang-rt-14-dev
 )
 # dpkg-dev (dpkg-shlibdeps) and file: cpack -G DEB computes the .deb's
 # run-time dependencies with them (ci/test.sh builds the package).
+# clang-14 and libclang-rt-14-dev (libFuzzer, ASan, UBSan runtimes): the
+# fuzz targets of ci/fuzz.sh.
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
