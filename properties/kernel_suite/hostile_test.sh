@@ -5,7 +5,7 @@
 # behind to ATTNPROP_HOSTILE_PID_FILE).
 #   hostile_test.sh ATTNPROP PLUGIN_DIR WORK_DIR SCENARIO
 set -uo pipefail
-exe=$1 plugins=$2 work=$3 scenario=$4
+exe=$1 plugins=$2 work=$3 scenario=$4 libasan=${5:-}
 mkdir -p "$work"
 log=$work/$scenario.log
 export ATTNPROP_HOSTILE_PID_FILE=$work/$scenario.pids
@@ -78,6 +78,15 @@ case $scenario in
     ;;
   late_write) run 1 120 "out changed 20 ms after the call returned" $k "$plugins/hostile_late_write.so" --no-store --cases 20 --filter 'abi.lse_values/*' ;;
   third_call) run 1 120 "calls 1 and 3 on the same inputs gave different out bytes" $k "$plugins/hostile_third_call.so" --no-store --cases 20 --filter 'abi.repeatable/*' ;;
+  heap_overflow)
+    # Without the ASan runtime the library cannot even load (a clear load error) ...
+    run 2 15 "hostile_heap_overflow.so .*failed: the kernel ended the process" $k "$plugins/hostile_heap_overflow.so" --no-store
+    # ... with it preloaded (README, Isolation), the overrun ends each call by SIGABRT.
+    LD_PRELOAD=$libasan ASAN_OPTIONS=abort_on_error=1:detect_leaks=0 \
+      run 1 120 "FAIL abi\.lse_values/kernel-f32 .*|call: the kernel killed by signal 6" $k "$plugins/hostile_heap_overflow.so" \
+      --no-store --cases 5 --filter 'abi.lse_values/*'
+    grep -q "heap-buffer-overflow" "$log" || fail "no AddressSanitizer report"
+    ;;
   sigterm) signal_run TERM ;;
   sigint) signal_run INT ;;
   sighup) signal_run HUP ;;

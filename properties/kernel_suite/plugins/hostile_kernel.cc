@@ -27,6 +27,7 @@
 #define HOSTILE_RESTORES_INPUTS 8 // changes q[0] during the call and restores it
 #define HOSTILE_LATE_WRITE 9      // a thread writes out[0] 5 ms after the call returned
 #define HOSTILE_THIRD_CALL 10     // from the third call in a process on, out[0] is off by one ulp
+#define HOSTILE_HEAP_OVERFLOW 11  // writes one float past a malloc'd scratch buffer (built with ASan)
 
 namespace {
 
@@ -84,6 +85,12 @@ void HostileBefore(const attnprop_attention_args* a) {
   signal(SIGINT, SIG_IGN);
   signal(SIGHUP, SIG_IGN);
   SleepForever();
+#elif ATTNPROP_HOSTILE == HOSTILE_HEAP_OVERFLOW
+  (void)a;
+  volatile size_t n = 16;
+  float* scratch = static_cast<float*>(std::malloc(n * sizeof(float)));
+  for (size_t i = 0; i <= n; ++i) static_cast<volatile float*>(scratch)[i] = 1.0f;  // one past the end
+  std::free(scratch);
 #elif ATTNPROP_HOSTILE == HOSTILE_RESTORES_INPUTS
   // Flip a bit of q[0] and put it back: the bytes are as before when the call returns.
   if (a->q && a->struct_size >= sizeof(attnprop_attention_args) && a->batch > 0 && a->t_q > 0 && a->d_k > 0) {
