@@ -12,17 +12,24 @@ export ATTNPROP_HOSTILE_PID_FILE=$work/$scenario.pids
 rm -f "$ATTNPROP_HOSTILE_PID_FILE"
 unset RC_PARAMS
 
-fail() { echo "FAILED ($scenario): $*"; echo "--- output (last 40 lines)"; tail -40 "$log"; exit 1; }
-
 # alive PID: running (a zombie waiting for init to reap it is not).
 alive() { local s; s=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) && [ -n "$s" ] && [ "$s" != Z ]; }
+
+# On failure, also end what the kernel left behind (the test must not leak it).
+fail() {
+  echo "FAILED ($scenario): $*"; echo "--- output (last 40 lines)"; tail -40 "$log"
+  if [ -f "$ATTNPROP_HOSTILE_PID_FILE" ]; then
+    for p in $(cat "$ATTNPROP_HOSTILE_PID_FILE"); do alive "$p" && kill -9 "$p" 2>/dev/null; done
+  fi
+  exit 1
+}
 
 no_process_left() {
   [ -f "$ATTNPROP_HOSTILE_PID_FILE" ] || return 0
   sleep 0.5
   local left=""
   for p in $(cat "$ATTNPROP_HOSTILE_PID_FILE"); do alive "$p" && left="$left $p"; done
-  [ -z "$left" ] || { kill -9 $left 2>/dev/null; fail "processes of the kernel still running:$left"; }
+  [ -z "$left" ] || fail "processes of the kernel still running:$left"
 }
 
 # run EXPECTED_EXIT MAX_SECONDS REGEX ARGS...
