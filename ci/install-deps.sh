@@ -9,10 +9,13 @@ packages=(
   nlohmann-json3-dev
   dpkg-dev file
   libxml2-utils
+  clang-14 libclang-rt-14-dev
 )
 # dpkg-dev (dpkg-shlibdeps) and file: cpack -G DEB computes the .deb's
 # run-time dependencies with them (ci/test.sh builds the package).
 # libxml2-utils (xmllint): the test reports.junit_xsd validates junit.xml.
+# clang-14 and libclang-rt-14-dev (libFuzzer, ASan, UBSan runtimes): the
+# fuzz targets of ci/fuzz.sh.
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

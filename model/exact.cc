@@ -47,7 +47,13 @@ std::string Exact::ToString() const {
     std::snprintf(buf, sizeof buf, "%a", *d);
     return buf;
   }
-  return std::get<Rational>(v_).str();
+  // An integer too large for a double keeps its "/1": without it the text
+  // would read back as a decimal, rounded to a double (found by
+  // fuzz/case_parser).
+  const Rational& q = std::get<Rational>(v_);
+  std::string s = q.str();
+  if (s.find('/') == std::string::npos) s += "/1";
+  return s;
 }
 
 std::string Exact::ToDisplay() const {
@@ -77,9 +83,15 @@ std::optional<Exact> Exact::Parse(std::string_view text) {
       return true;
     };
     if (!is_int(p, true) || !is_int(q, false)) return std::nullopt;
-    Rational den(q);
-    if (den == 0) return std::nullopt;
-    return Exact(Rational(p) / den);
+    // GMP reads no leading '+' (Boost throws on it): drop it. Found by fuzz/case_parser.
+    const std::string num = p[0] == '+' ? p.substr(1) : p;
+    try {
+      Rational den(q);
+      if (den == 0) return std::nullopt;
+      return Exact(Rational(num) / den);
+    } catch (const std::runtime_error&) {
+      return std::nullopt;
+    }
   }
   char* end = nullptr;
   const double d = std::strtod(s.c_str(), &end);

@@ -1,6 +1,8 @@
 #include "properties/framework/case.h"
 
+#include <cstdint>
 #include <cstdio>
+#include <limits>
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
@@ -26,6 +28,25 @@ std::vector<std::string> Words(const std::string& s) {
   std::vector<std::string> w;
   for (std::string t; in >> t;) w.push_back(t);
   return w;
+}
+
+// "RxC": two decimal numbers, nothing else; a number past int64 saturates
+// (the caller's limits reject it).
+bool ParseShape(const std::string& s, int64_t* rows, int64_t* cols) {
+  const auto x = s.find('x');
+  if (x == std::string::npos) return false;
+  auto number = [](const std::string& t, int64_t* out) {
+    if (t.empty()) return false;
+    int64_t v = 0;
+    for (char ch : t) {
+      if (ch < '0' || ch > '9') return false;
+      if (__builtin_mul_overflow(v, 10, &v) || __builtin_add_overflow(v, ch - '0', &v))
+        v = std::numeric_limits<int64_t>::max();
+    }
+    *out = v;
+    return true;
+  };
+  return number(s.substr(0, x), rows) && number(s.substr(x + 1), cols);
 }
 
 }  // namespace
@@ -92,6 +113,7 @@ std::optional<Case> Case::Parse(const std::string& text, std::string* error) {
   std::istringstream in(text);
   std::string line;
   int line_no = 0;
+  int64_t total_elements = 0;
   auto fail = [&](const std::string& why) -> std::optional<Case> {
     if (error) *error = "line " + std::to_string(line_no) + ": " + why;
     return std::nullopt;
@@ -105,6 +127,8 @@ std::optional<Case> Case::Parse(const std::string& text, std::string* error) {
     const std::string name = Trim(body.substr(0, colon));
     const auto w = Words(body.substr(colon + 1));
     if (name.empty() || w.empty()) return fail("missing name or kind");
+    for (const auto& [n, v] : c.fields_)
+      if (n == name) return fail("field '" + name + "' is given twice");
     if (w[0] == "int") {
       if (w.size() != 2) return fail("int needs one value");
       try {
@@ -117,24 +141,32 @@ std::optional<Case> Case::Parse(const std::string& text, std::string* error) {
       }
     } else if (w[0] == "scalar") {
       if (w.size() != 2) return fail("scalar needs one value");
+      if (w[1].size() > kMaxValueChars) return fail("a value of more than " + std::to_string(kMaxValueChars) + " characters");
       auto e = Exact::Parse(w[1]);
       if (!e) return fail("bad exact value '" + w[1] + "'");
       c.Scalar(name, *e);
     } else if (w[0] == "matrix") {
-      long long rows = 0, cols = 0;
-      char x = 0, extra = 0;
-      if (w.size() != 2 || std::sscanf(w[1].c_str(), "%lldx%lld%c", &rows, &cols, &extra) != 2 || rows < 0 ||
-          cols < 0 || rows * cols > (1 << 24))
-        return fail("matrix needs a shape RxC");
-      (void)x;
+      int64_t rows = 0, cols = 0;
+      if (w.size() != 2 || !ParseShape(w[1], &rows, &cols)) return fail("matrix needs a shape RxC (two decimal numbers)");
+      int64_t elements = 0;
+      if (rows > kMaxCaseDim || cols > kMaxCaseDim || __builtin_mul_overflow(rows, cols, &elements) ||
+          elements > kMaxCaseElements)
+        return fail("matrix '" + name + "' is " + w[1] + ": more than the limit of " +
+                    std::to_string(kMaxCaseDim) + " rows or columns or " + std::to_string(kMaxCaseElements) +
+                    " elements");
+      total_elements += elements;
+      if (total_elements > kMaxCaseElements)
+        return fail("the case has more than " + std::to_string(kMaxCaseElements) + " matrix elements in all");
       ExactMatrix m(rows, cols);
-      for (long long r = 0; r < rows; ++r) {
+      for (int64_t r = 0; r < rows; ++r) {
         if (!std::getline(in, line)) return fail("matrix '" + name + "' ends early");
         ++line_no;
         const auto vals = Words(line.substr(0, line.find('#')));
-        if (static_cast<long long>(vals.size()) != cols)
+        if (static_cast<int64_t>(vals.size()) != cols)
           return fail("matrix row has " + std::to_string(vals.size()) + " values, expected " + std::to_string(cols));
-        for (long long k = 0; k < cols; ++k) {
+        for (int64_t k = 0; k < cols; ++k) {
+          if (vals[static_cast<size_t>(k)].size() > kMaxValueChars)
+            return fail("a value of more than " + std::to_string(kMaxValueChars) + " characters");
           auto e = Exact::Parse(vals[static_cast<size_t>(k)]);
           if (!e) return fail("bad exact value '" + vals[static_cast<size_t>(k)] + "'");
           m(r, k) = *e;

@@ -22,6 +22,13 @@
 
 namespace attnprop {
 
+/// Limits on a parsed case (Case::Parse; the store README states them): rows
+/// or columns of one matrix, matrix elements of the whole case, characters of
+/// one value. Larger input is an error naming its line, never an allocation.
+inline constexpr int64_t kMaxCaseDim = 1 << 16;
+inline constexpr int64_t kMaxCaseElements = 1 << 20;
+inline constexpr size_t kMaxValueChars = 4096;
+
 class Case {
  public:
   using Value = std::variant<int64_t, Exact, ExactMatrix>;
@@ -46,7 +53,8 @@ class Case {
 
   std::string ToText() const;
   /// Parses ToText's form; on error returns nullopt and sets *error to a
-  /// message naming the line.
+  /// message naming the line ("line N: why"): a malformed line, a field given
+  /// twice, a shape beyond the limits above.
   static std::optional<Case> Parse(const std::string& text, std::string* error);
 
   friend bool operator==(const Case& a, const Case& b) { return a.fields_ == b.fields_; }

@@ -1,9 +1,12 @@
 // Everything that touches rc::detail lives in this file.
 #include "properties/framework/rc_bridge.h"
 
+#include <algorithm>
+#include <iterator>
 #include <stdexcept>
 #include <unordered_map>
 
+#include "properties/framework/token_check.h"
 #include "rapidcheck/detail/Configuration.h"
 #include "rapidcheck/detail/TestListener.h"
 
@@ -35,10 +38,43 @@ class Listener : public rc::detail::TestListener {
 };
 
 rc::detail::Configuration ParseConfig(const std::string& text, const char* what) {
+  // RapidCheck's decoder trusts a reproduce value: check its bytes first.
+  if (text.find("reproduce=") != std::string::npos) CheckReproduceToken(text);
   try {
     return rc::detail::configFromString(text);
   } catch (const std::exception& e) {
     throw std::invalid_argument(std::string("malformed ") + what + ": " + e.what());
+  }
+}
+
+// Limits on a decoded reproduce token, checked before RapidCheck replays it:
+// a mutated token decodes to sizes, random states and shrink paths that
+// crash or hang the snapshot (a size above 100 is undefined behaviour; a bit
+// index past 64 reads outside the random block; a long shrink path walks
+// for hours).
+constexpr size_t kMaxShrinkPath = 100000;
+constexpr uint64_t kMaxShrinkSteps = 1000000;
+
+void CheckReproduce(const std::unordered_map<std::string, rc::detail::Reproduce>& map) {
+  if (map.empty()) throw std::invalid_argument("malformed reproduce token: it names no property");
+  for (const auto& [name, r] : map) {
+    const std::string what = "malformed reproduce token (for " + name + "): ";
+    if (r.size < 0 || r.size > 100) throw std::invalid_argument(what + "size " + std::to_string(r.size) + " (0 to 100)");
+    if (r.shrinkPath.size() > kMaxShrinkPath) throw std::invalid_argument(what + "shrink path too long");
+    uint64_t steps = 0;
+    for (size_t i : r.shrinkPath) {
+      steps += std::min<uint64_t>(i, kMaxShrinkSteps) + 1;
+      if (steps > kMaxShrinkSteps) throw std::invalid_argument(what + "shrink path too long");
+    }
+    // The random state serialises as key, bits, counter (a varint), then the
+    // index of the next bit. A replayed state is one RapidCheck split off, so
+    // its counter is 0 (split() asserts it: a mutated token aborted here,
+    // found by fuzz/token_decoder), and a bit index past 64 would read
+    // outside its 64-bit block.
+    std::vector<uint8_t> bytes;
+    rc::serialize(r.random, std::back_inserter(bytes));
+    if (bytes.size() < 2 || bytes.back() > 64 || bytes[bytes.size() - 2] != 0)
+      throw std::invalid_argument(what + "random state out of range");
   }
 }
 
@@ -85,6 +121,7 @@ RandomPhase RunRandomPhase(const std::string& name, const rc::Gen<Case>& gen,
   std::unordered_map<std::string, rc::detail::Reproduce> reproduce_map;
   if (!options.reproduce.empty()) {
     reproduce_map = ParseConfig(options.reproduce, "reproduce token").reproduce;
+    CheckReproduce(reproduce_map);
     if (!reproduce_map.count(name))
       throw std::invalid_argument("the reproduce token is for another property, not " + name);
   }
@@ -143,8 +180,10 @@ std::vector<Case> SampleCases(const rc::Gen<Case>& gen, uint64_t seed, int count
 
 std::vector<std::string> ReproduceTokenProperties(const std::string& token) {
   const std::string text = token.rfind("reproduce=", 0) == 0 ? token : "reproduce=" + token;
+  const auto map = ParseConfig(text, "reproduce token").reproduce;
+  CheckReproduce(map);
   std::vector<std::string> names;
-  for (const auto& [k, v] : ParseConfig(text, "reproduce token").reproduce) names.push_back(k);
+  for (const auto& [k, v] : map) names.push_back(k);
   return names;
 }
 
@@ -154,6 +193,11 @@ RunOptions OptionsFromRcParams(const std::string& params, RunOptions o) {
   if (params.find("seed=") != std::string::npos) o.seed = config.testParams.seed;
   o.max_success = config.testParams.maxSuccess;
   o.max_size = config.testParams.maxSize;
+  // A run of no case would report every property as holding: refuse it.
+  if (params.find("max_success") != std::string::npos && o.max_success <= 0)
+    throw std::invalid_argument("RC_PARAMS: max_success=" + std::to_string(o.max_success) +
+                                " runs no case, so nothing would be checked (at least 1)");
+  if (o.max_size < 0) throw std::invalid_argument("RC_PARAMS: max_size=" + std::to_string(o.max_size) + " (0 to 100)");
   o.shrink = !config.testParams.disableShrinking;
   return o;
 }

@@ -18,6 +18,13 @@ struct StorePhase {
   std::optional<size_t> regression;     // first expect=holds entry that fails the claim again
 };
 
+/// Whether `c` is a case def's claim can read (CaseSchema, learned from def's
+/// generator and kept per property, and the hypotheses check not throwing):
+/// nullopt when it fits, otherwise a message starting with kCaseMisfit. A
+/// case from a file is checked with this before any code of the property
+/// runs on it.
+std::optional<std::string> CaseDoesNotFit(const PropertyDef& def, const Case& c);
+
 /// Replays the cases of def's claim in `dir` that apply to def's backend
 /// ("" = none). Throws StoreError for a malformed store file.
 StorePhase ReplayStore(const PropertyDef& def, const std::string& dir);

@@ -3,6 +3,8 @@
 #include "properties/framework/atomic_file.h"
 #include "properties/framework/backend.h"
 
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -160,30 +162,72 @@ std::string StorePath(const std::string& dir, const std::string& claim_id) {
   return (std::filesystem::path(dir) / (claim_id + ".txt")).string();
 }
 
+namespace {
+std::string ReadStoreFile(const std::string& path);
+}  // namespace
+
 std::vector<StoredCase> LoadStore(const std::string& dir, const std::string& claim_id) {
   const std::string path = StorePath(dir, claim_id);
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return {};
+  return ParseStore(ReadStoreFile(path), path);
+}
+
+namespace {
+
+void (*g_merge_hook)() = nullptr;
+
+std::string ReadStoreFile(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) return "";
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec) throw StoreError(path + ": cannot be read: " + ec.message());
+  if (size > kMaxStoreFileBytes)
+    throw StoreError(path + ":1: the file has " + std::to_string(size) + " bytes, more than the limit of " +
+                     std::to_string(kMaxStoreFileBytes));
   std::ifstream in(path, std::ios::binary);
   if (!in) throw StoreError(path + ": cannot be read: " + std::strerror(errno));
   std::ostringstream text;
   text << in.rdbuf();
-  return ParseStore(text.str(), path);
+  return text.str();
 }
+
+/// An exclusive flock on the store directory for this object's life: every
+/// writer of the store reads, merges and writes under it.
+class DirLock {
+ public:
+  explicit DirLock(const std::string& dir) : fd_(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
+    if (fd_ < 0) throw StoreError("cannot open the store directory " + dir + ": " + std::strerror(errno));
+    while (flock(fd_, LOCK_EX) != 0) {
+      if (errno == EINTR) continue;
+      const int err = errno;
+      close(fd_);
+      throw StoreError("cannot lock the store directory " + dir + ": " + std::strerror(err));
+    }
+  }
+  ~DirLock() { close(fd_); }  // closing releases the lock
+  DirLock(const DirLock&) = delete;
+  DirLock& operator=(const DirLock&) = delete;
+
+ private:
+  int fd_;
+};
+
+}  // namespace
+
+void SetStoreMergeHookForTesting(void (*hook)()) { g_merge_hook = hook; }
 
 bool SaveToStore(const std::string& dir, const std::string& claim_id, StoredCase entry) {
   std::error_code ec;
   std::filesystem::create_directories(dir, ec);
   if (ec) throw StoreError("cannot create the store directory " + dir + ": " + ec.message());
   const std::string path = StorePath(dir, claim_id);
-  std::string existing;
-  if (std::filesystem::exists(path, ec)) {
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    existing = text.str();
-  }
+  // Read, merge and write under the lock: a concurrent run's entry, written
+  // after we read, is never overwritten by our older copy.
+  const DirLock lock(dir);
+  std::string existing = ReadStoreFile(path);
   const auto cases = ParseStore(existing, path);
+  if (g_merge_hook) g_merge_hook();
   std::set<std::string> names;
   for (const auto& c : cases) {
     if (c.value == entry.value && c.backends == entry.backends) return false;

@@ -4,6 +4,7 @@
 // RapidCheck's reproduce strings, stored values survive generator changes.
 #pragma once
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -11,6 +12,9 @@
 #include "properties/framework/case.h"
 
 namespace attnprop {
+
+/// The largest store file read (the store README states the limits).
+inline constexpr uintmax_t kMaxStoreFileBytes = 64u << 20;
 
 /// A malformed store file; what() reads "FILE:LINE: why".
 class StoreError : public std::runtime_error {
@@ -50,11 +54,17 @@ std::string StorePath(const std::string& dir, const std::string& claim_id);
 std::vector<StoredCase> LoadStore(const std::string& dir, const std::string& claim_id);
 
 /// Appends `entry` to the claim's file in `dir` (creating both if needed),
-/// unless a case with the same value and backends is already there. Writes a
-/// temporary file, then renames it: a reader never sees half a file. Returns
+/// unless a case with the same value and backends is already there. Holds an
+/// exclusive flock on `dir` while it reads the file, merges and writes it, so
+/// concurrent runs saving into one store lose no entry. Writes a temporary
+/// file, then renames it: a reader never sees half a file. Returns
 /// false when the case was already stored. Throws StoreError when the
 /// existing file is malformed or the directory cannot be written.
 bool SaveToStore(const std::string& dir, const std::string& claim_id, StoredCase entry);
+
+/// For tests: called by SaveToStore after it read the file and before it
+/// writes it (to force concurrent runs to overlap); nullptr for none.
+void SetStoreMergeHookForTesting(void (*hook)());
 
 /// The store replayed by default: an installed attnprop's own,
 /// <prefix>/share/attnprop/counterexamples (found from the executable's

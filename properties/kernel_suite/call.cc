@@ -2,10 +2,14 @@
 
 #include <rapidcheck.h>
 
+#include <dirent.h>
+#include <unistd.h>
+
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <memory>
 #include <stdexcept>
 
@@ -59,6 +63,45 @@ void Mutate(attnprop_attention_args* a, Mutation m) {
   }
 }
 
+// Per kernel and entry point, over the run: calls made, finished, timed out.
+struct KernelHealth {
+  int calls = 0;
+  int finished = 0;
+  int timeouts = 0;
+  bool late_seen = false;  // an output changed after a call returned: check every call from now on
+};
+// A kernel whose first calls all time out is not called again: one
+// diagnosis ("every call timed out"), not one timeout per case and shrink step.
+constexpr int kTimeoutsBeforeGivingUp = 2;
+// A kernel that leaves threads running after a call has its outputs compared
+// again after kLateCheckMs: on its first kLateCheckedCalls calls, then on
+// every kLateCheckEvery-th (a thread pool costs that wait per checked call),
+// and on every call once one changed.
+constexpr int kLateCheckMs = 20;
+constexpr int kLateCheckedCalls = 32;
+constexpr int kLateCheckEvery = 16;
+
+KernelHealth& HealthOf(const Operator& op) {
+  static std::map<std::pair<const KernelLibrary*, DType>, KernelHealth> health;
+  return health[{op.library, op.dtype}];
+}
+
+int ThreadCount() {
+  DIR* d = opendir("/proc/self/task");
+  if (!d) return 1;
+  int n = 0;
+  while (const dirent* e = readdir(d))
+    if (e->d_name[0] != '.') ++n;
+  closedir(d);
+  return n;
+}
+
+std::string Seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g s", s);
+  return buf;
+}
+
 /// The model in scalar type S, in process: out and lse of every item.
 template <class S>
 CallResult CallModel(const Problem& p, const CallSpec& spec) {
@@ -106,9 +149,27 @@ CallResult CallKernel(const Operator& op, const Problem& p, const CallSpec& spec
       std::memset(lses.back()->data(), kOutputFill, lse_n * es);
     }
   }
-  SharedBlock shared(sizeof(int) * static_cast<size_t>(1 + spec.repeats));
+  // Shared with the child: [0] calls done, [1 + r] return codes, then the
+  // late-write report.
+  struct Late {
+    int threads;      // threads of the child after the calls (1: the kernel left none running)
+    int changed;      // 1 + index into `watched` of a buffer that changed after the calls returned
+    int waited_ms;
+  };
+  SharedBlock shared(sizeof(int) * static_cast<size_t>(1 + spec.repeats) + sizeof(Late));
   int* rcs = static_cast<int*>(shared.data());
-  const KernelEntry entry = t == DType::kF32 ? op.library->f32 : op.library->f64;
+  Late* late = reinterpret_cast<Late*>(rcs + 1 + spec.repeats);
+  KernelHealth& health = HealthOf(op);
+  if (health.finished == 0 && health.timeouts >= kTimeoutsBeforeGivingUp) {
+    CallResult res;
+    res.crash = "timed out: every call timed out (the first " + std::to_string(health.timeouts) +
+                " calls of this kernel each ran past the " + Seconds(op.timeout_s) +
+                " limit and were killed; it is not called again)";
+    return res;
+  }
+  const int late_ms =
+      health.late_seen || health.calls < kLateCheckedCalls || health.calls % kLateCheckEvery == 0 ? kLateCheckMs : 0;
+  ++health.calls;
   std::vector<attnprop_attention_args> args(static_cast<size_t>(spec.repeats));
   for (int r = 0; r < spec.repeats; ++r) {
     attnprop_attention_args& a = args[static_cast<size_t>(r)];
@@ -127,11 +188,33 @@ CallResult CallKernel(const Operator& op, const Problem& p, const CallSpec& spec
     a.lse = spec.want_lse ? lses[static_cast<size_t>(r)]->data() : nullptr;
     Mutate(&a, spec.mutation);
   }
+  std::vector<const GuardedBuffer*> watched;  // what a thread of the kernel might write after the call
+  for (auto& b : outs) watched.push_back(b.get());
+  for (auto& b : lses) watched.push_back(b.get());
   const ChildOutcome o = RunInChild(
       [&] {
+        // The plug-in is loaded here, in the child, never in attnprop.
+        const KernelLibrary lib = OpenInChild(*op.library);
+        const KernelEntry entry = t == DType::kF32 ? lib.f32 : lib.f64;
+        // Inputs are read-only while the kernel runs: a write to them (even
+        // one undone before returning) faults at its address.
+        for (const GuardedBuffer* b : {qb.get(), kb.get(), vb.get()}) b->ProtectReadOnly();
         for (int r = 0; r < spec.repeats; ++r) {
           rcs[1 + r] = entry(&args[static_cast<size_t>(r)]);
           rcs[0] = r + 1;
+        }
+        // A thread the kernel left running may still write the outputs.
+        late->threads = ThreadCount();
+        if (late->threads > 1 && late_ms > 0) {
+          std::vector<std::vector<unsigned char>> snap;
+          for (const GuardedBuffer* b : watched) snap.emplace_back(b->data(), b->data() + b->bytes());
+          usleep(static_cast<useconds_t>(late_ms) * 1000);
+          late->waited_ms = late_ms;
+          for (size_t i = 0; i < watched.size(); ++i)
+            if (std::memcmp(snap[i].data(), watched[i]->data(), watched[i]->bytes()) != 0) {
+              late->changed = static_cast<int>(i) + 1;
+              break;
+            }
         }
       },
       op.timeout_s);
@@ -139,22 +222,53 @@ CallResult CallKernel(const Operator& op, const Problem& p, const CallSpec& spec
   CallResult res;
   const int done = rcs[0];
   for (int r = 0; r < done; ++r) res.rc.push_back(rcs[1 + r]);
+  if (o.kind == ChildOutcome::Kind::kTimeout) {
+    ++health.timeouts;
+  } else {
+    ++health.finished;
+  }
   if (o.kind != ChildOutcome::Kind::kFinished) {
-    res.crash = o.kind == ChildOutcome::Kind::kTimeout ? "timed out after " + std::to_string(op.timeout_s) + " s (killed)"
+    res.crash = o.kind == ChildOutcome::Kind::kTimeout ? "timed out after " + Seconds(op.timeout_s) + " (killed)"
                                                        : o.Describe();
     if (o.have_fault_address) {
       std::string where;
-      std::vector<const GuardedBuffer*> all{qb.get(), kb.get(), vb.get()};
-      for (auto& b : outs) all.push_back(b.get());
-      for (auto& b : lses) all.push_back(b.get());
-      for (const GuardedBuffer* b : all)
-        if (b->Describe(o.fault_address, &where)) {
-          res.crash += ": " + where;
+      bool input_write = false;
+      for (const GuardedBuffer* b : {qb.get(), kb.get(), vb.get()})
+        if (b->Inside(o.fault_address)) {
+          // Only a write faults there: the pages are read-only, not absent.
+          b->Describe(o.fault_address, &where);
+          const ExactMatrix& m = b == qb.get() ? p.q : b == kb.get() ? p.k : p.v;
+          const auto off = static_cast<int64_t>(o.fault_address - reinterpret_cast<uintptr_t>(b->data()));
+          std::string element;
+          if (off >= 0 && m.cols > 0 && static_cast<size_t>(off) < b->bytes()) {
+            const int64_t e = off / static_cast<int64_t>(es);
+            element = b->name() + "[" + std::to_string(e / m.cols) + "][" + std::to_string(e % m.cols) + "] (";
+          }
+          res.crash += ": the kernel modified its input: a write to " + element + where +
+                       (element.empty() ? "" : ")") + ", which is read-only during the call";
+          input_write = true;
           break;
         }
+      if (!input_write) {
+        std::vector<const GuardedBuffer*> all{qb.get(), kb.get(), vb.get()};
+        for (auto& b : outs) all.push_back(b.get());
+        for (auto& b : lses) all.push_back(b.get());
+        for (const GuardedBuffer* b : all)
+          if (b->Describe(o.fault_address, &where)) {
+            res.crash += ": " + where;
+            break;
+          }
+      }
     }
     if (spec.repeats > 1) res.crash += " (in call " + std::to_string(done + 1) + " of " + std::to_string(spec.repeats) + ")";
+  } else if (o.left_processes) {
+    res.crash = "left processes running after the call returned (it forked helpers; attnprop killed them)";
   }
+  if (late->changed > 0) health.late_seen = true;
+  if (late->changed > 0)
+    res.late_write = watched[static_cast<size_t>(late->changed - 1)]->name() + " changed " +
+                     std::to_string(late->waited_ms) +
+                     " ms after the call returned (a write from a thread the kernel left running)";
   auto read = [&](const GuardedBuffer& b, size_t n, std::vector<std::vector<Mpfr>>* values,
                   std::vector<std::vector<unsigned char>>* bytes) {
     bytes->emplace_back(b.data(), b.data() + b.bytes());
@@ -251,6 +365,7 @@ CallResult Call(const Operator& op, const Problem& p, const CallSpec& spec) {
 
 void RequireSuccess(const CallResult& r, const std::string& what) {
   if (!r.crash.empty()) RC_FAIL(what + ": the kernel " + r.crash);
+  if (!r.late_write.empty()) RC_FAIL(what + ": " + r.late_write);
   for (size_t i = 0; i < r.rc.size(); ++i)
     if (r.rc[i] != 0) RC_FAIL(what + ": the kernel returned " + std::to_string(r.rc[i]) + " on valid arguments");
 }

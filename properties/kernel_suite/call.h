@@ -59,14 +59,16 @@ struct CallResult {
   std::string output_slack;       // canary damage around out/lse ("" if none)
   std::string input_slack;        // canary damage around q/k/v
   std::string inputs_changed;     // first input element the kernel changed
+  std::string late_write;         // an output changed after the call returned (a kernel thread)
   bool outputs_untouched = true;  // every out/lse byte still kOutputFill
 };
 
 /// One call (op.timeout_s per kernel call).
 CallResult Call(const Operator& op, const Problem& p, const CallSpec& spec = {});
 
-/// Fails the case (RC_FAIL) when the call crashed, timed out or returned
-/// nonzero; `what` names the call in the message.
+/// Fails the case (RC_FAIL) when the call crashed, timed out, threw, left
+/// processes, wrote an output after returning, or returned nonzero; `what`
+/// names the call in the message.
 void RequireSuccess(const CallResult& r, const std::string& what);
 
 /// Whether n elements of a's out (lse) from a_off equal n of b's from b_off

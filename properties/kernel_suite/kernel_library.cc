@@ -3,12 +3,57 @@
 #include <dlfcn.h>
 #include <sys/stat.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <stdexcept>
 
 #include "properties/kernel_suite/sandbox.h"
 
 namespace attnprop::ksuite {
+namespace {
+
+// A bare name would be searched on the library path: insist on a path.
+std::string OpenPath(const std::string& path) { return path.find('/') == std::string::npos ? "./" + path : path; }
+
+// What the probe child reports (shared memory).
+struct Probe {
+  int opened;  // 0: dlopen failed (error holds dlerror)
+  int version;
+  int supported;
+  char target[64];
+  char error[768];
+  char missing[256];
+};
+
+std::string Seconds(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g s", s);
+  return buf;
+}
+
+void Copy(char* dst, size_t n, const char* src) {
+  std::strncpy(dst, src ? src : "", n - 1);
+  dst[n - 1] = 0;
+}
+
+}  // namespace
+
+KernelLibrary OpenInChild(const KernelLibrary& lib) {
+  if (!lib.plugin) return lib;
+  void* h = dlopen(OpenPath(lib.path).c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!h) {
+    const char* e = dlerror();
+    throw std::runtime_error("cannot load " + lib.path + ": " + (e ? e : "unknown dlopen error"));
+  }
+  KernelLibrary out = lib;
+  out.abi_version = reinterpret_cast<int (*)()>(dlsym(h, "attnprop_kernel_abi_version"));
+  out.f32 = reinterpret_cast<KernelEntry>(dlsym(h, "attnprop_attention_f32"));
+  out.f64 = reinterpret_cast<KernelEntry>(dlsym(h, "attnprop_attention_f64"));
+  out.target_supported = reinterpret_cast<int (*)(const char*)>(dlsym(h, "attnprop_kernel_target_supported"));
+  out.target = reinterpret_cast<const char* (*)()>(dlsym(h, "attnprop_kernel_target"));
+  return out;
+}
 
 LoadResult LoadKernel(const std::string& path, double timeout_s) {
   LoadResult r;
@@ -18,62 +63,60 @@ LoadResult LoadKernel(const std::string& path, double timeout_s) {
     r.error = "no such file: " + path;
     return r;
   }
-  // A bare name would be searched on the library path: insist on a path.
-  const std::string open_path = path.find('/') == std::string::npos ? "./" + path : path;
-  void* h = dlopen(open_path.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!h) {
+  if (!S_ISREG(st.st_mode)) {
     r.status = LoadStatus::kNotALibrary;
-    const char* e = dlerror();
-    r.error = "cannot load " + path + " as a shared library: " + (e ? e : "unknown dlopen error");
-    return r;
-  }
-  KernelLibrary lib;
-  lib.path = path;
-  lib.handle = h;
-  std::string missing;
-  auto sym = [&](const char* name, bool required) {
-    void* p = dlsym(h, name);
-    if (!p && required) missing += std::string(missing.empty() ? "" : ", ") + name;
-    return p;
-  };
-  lib.abi_version = reinterpret_cast<int (*)()>(sym("attnprop_kernel_abi_version", true));
-  lib.f32 = reinterpret_cast<KernelEntry>(sym("attnprop_attention_f32", true));
-  lib.f64 = reinterpret_cast<KernelEntry>(sym("attnprop_attention_f64", true));
-  lib.target_supported = reinterpret_cast<int (*)(const char*)>(sym("attnprop_kernel_target_supported", false));
-  lib.target = reinterpret_cast<const char* (*)()>(sym("attnprop_kernel_target", false));
-  if (!missing.empty()) {
-    r.status = LoadStatus::kMissingSymbols;
-    r.error = path + " does not implement the attnprop kernel ABI: missing symbol(s) " + missing +
-              " (see kernels/attnprop_kernel.h; C++ code needs extern \"C\")";
-    dlclose(h);
+    r.error = "cannot load " + path + " as a shared library: not a regular file";
     return r;
   }
   const char* env = std::getenv("ATTNPROP_KERNEL_TARGET");
   r.requested_target = env ? env : "";
 
-  struct Probe {
-    int version;
-    int supported;
-    char target[64];
-  };
   SharedBlock block(sizeof(Probe));
   auto* probe = static_cast<Probe*>(block.data());
+  const std::string open_path = OpenPath(path);
   const ChildOutcome o = RunInChild(
       [&] {
+        void* h = dlopen(open_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+        if (!h) {
+          Copy(probe->error, sizeof probe->error, dlerror());
+          return;
+        }
+        probe->opened = 1;
+        std::string missing;
+        for (const char* name : {"attnprop_kernel_abi_version", "attnprop_attention_f32", "attnprop_attention_f64"})
+          if (!dlsym(h, name)) missing += std::string(missing.empty() ? "" : ", ") + name;
+        Copy(probe->missing, sizeof probe->missing, missing.c_str());
+        if (!missing.empty()) return;
+        KernelLibrary lib;
+        lib.path = path;
+        lib.plugin = true;
+        lib = OpenInChild(lib);
         probe->version = lib.abi_version();
         probe->supported = -1;
         if (lib.target_supported && !r.requested_target.empty())
           probe->supported = lib.target_supported(r.requested_target.c_str());
-        if (lib.target) {
-          const char* t = lib.target();
-          if (t) std::strncpy(probe->target, t, sizeof probe->target - 1);
-        }
+        if (lib.target) Copy(probe->target, sizeof probe->target, lib.target());
       },
       timeout_s);
-  if (o.kind != ChildOutcome::Kind::kFinished) {
+  if (o.kind != ChildOutcome::Kind::kFinished || o.left_processes) {
     r.status = LoadStatus::kProbeFailed;
-    r.error = "asking " + path + " for its ABI version failed: " + o.Describe();
-    dlclose(h);
+    r.error = "loading " + path + " (its initialisers, then asking its ABI version) failed: " +
+              (o.kind == ChildOutcome::Kind::kTimeout
+                   ? "timed out after " + Seconds(timeout_s) + " (killed)"
+                   : o.kind == ChildOutcome::Kind::kFinished ? std::string("it left processes running (killed)")
+                                                             : o.Describe());
+    return r;
+  }
+  if (!probe->opened) {
+    r.status = LoadStatus::kNotALibrary;
+    r.error = "cannot load " + path + " as a shared library: " +
+              (probe->error[0] ? std::string(probe->error) : std::string("unknown dlopen error"));
+    return r;
+  }
+  if (probe->missing[0]) {
+    r.status = LoadStatus::kMissingSymbols;
+    r.error = path + " does not implement the attnprop kernel ABI: missing symbol(s) " + probe->missing +
+              " (see kernels/attnprop_kernel.h; C++ code needs extern \"C\")";
     return r;
   }
   r.abi_version = probe->version;
@@ -83,9 +126,11 @@ LoadResult LoadKernel(const std::string& path, double timeout_s) {
     r.status = LoadStatus::kWrongVersion;
     r.error = path + " implements kernel ABI version " + std::to_string(probe->version) + ", attnprop expects " +
               std::to_string(ATTNPROP_KERNEL_ABI_VERSION);
-    dlclose(h);
     return r;
   }
+  KernelLibrary lib;
+  lib.path = path;
+  lib.plugin = true;
   r.library = lib;
   return r;
 }

@@ -12,9 +12,14 @@ namespace attnprop::ksuite {
 
 using KernelEntry = int (*)(const attnprop_attention_args*);
 
+/// A kernel: attnprop's own (linked in: the entry points are set), or a
+/// plug-in (`plugin`: only the path is known here). A plug-in is never loaded
+/// into attnprop's process: every sandbox child that calls it dlopens it
+/// itself (OpenInChild), so its constructors, destructors and calls run
+/// only there.
 struct KernelLibrary {
   std::string path;
-  void* handle = nullptr;
+  bool plugin = false;
   int (*abi_version)() = nullptr;
   KernelEntry f32 = nullptr;
   KernelEntry f64 = nullptr;
@@ -35,10 +40,17 @@ struct LoadResult {
   bool requested_supported = true;  // false: the CPU lacks the requested target
 };
 
-/// dlopens `path`, resolves the ABI symbols, and asks the library (in a
-/// forked child, so that a broken initialiser cannot take attnprop down) for
-/// its ABI version and, if it has the dispatch extension, whether the target
-/// named by ATTNPROP_KERNEL_TARGET is supported here.
+/// Checks `path` in a sandbox child (RunInChild, timeout_s): the child
+/// dlopens it, resolves the ABI symbols, asks its ABI version and, if it has
+/// the dispatch extension, whether the target named by
+/// ATTNPROP_KERNEL_TARGET is supported here. A constructor that exits,
+/// crashes or hangs is a load error (kProbeFailed), never attnprop's own.
+/// The returned library is a plug-in: nothing of it is loaded here.
 LoadResult LoadKernel(const std::string& path, double timeout_s);
+
+/// In a sandbox child only: the library with its entry points resolved (a
+/// plug-in is dlopened now; a linked-in kernel is returned as it is).
+/// Throws std::runtime_error when the library cannot be opened.
+KernelLibrary OpenInChild(const KernelLibrary& lib);
 
 }  // namespace attnprop::ksuite

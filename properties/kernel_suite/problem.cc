@@ -1,5 +1,8 @@
 #include "properties/kernel_suite/problem.h"
 
+#include <stdexcept>
+#include <string>
+
 namespace attnprop::ksuite {
 
 Problem Problem::FromCase(const Case& c) {
@@ -10,6 +13,15 @@ Problem Problem::FromCase(const Case& c) {
   p.q = c.GetMatrix("Q");
   p.k = c.GetMatrix("K");
   p.v = c.GetMatrix("V");
+  // Shapes the calls rely on (a case from a file may be anything): out of
+  // range is a case that does not fit, never a division by zero or a call
+  // with buffers smaller than the arguments say.
+  auto misfit = [](const std::string& why) { throw std::out_of_range("attention case: " + why); };
+  if (p.batch < 1) misfit("batch = " + std::to_string(p.batch) + " (at least 1)");
+  if (p.q.rows % p.batch != 0 || p.k.rows % p.batch != 0)
+    misfit("the rows of Q and K must be multiples of batch = " + std::to_string(p.batch));
+  if (p.v.rows != p.k.rows) misfit("V has " + std::to_string(p.v.rows) + " rows, K " + std::to_string(p.k.rows));
+  if (p.k.cols != p.q.cols) misfit("K has " + std::to_string(p.k.cols) + " columns, Q " + std::to_string(p.q.cols));
   p.t_q = p.q.rows / p.batch;
   p.t_k = p.k.rows / p.batch;
   p.d_k = p.q.cols;

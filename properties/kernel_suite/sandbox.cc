@@ -4,9 +4,11 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -34,6 +36,8 @@ struct FaultInfo {
   volatile int have = 0;
   volatile uintptr_t address = 0;
   volatile int finished = 0;  // the body returned (an exit(0) inside the kernel does not set it)
+  volatile int threw = 0;     // an exception escaped the body
+  volatile char exception[512] = {};
 };
 FaultInfo* g_fault = nullptr;
 
@@ -78,6 +82,17 @@ std::string GuardedBuffer::SlackDamage() const {
   return "";
 }
 
+void GuardedBuffer::ProtectReadOnly() const {
+  const size_t page = PageSize();
+  if (mprotect(base_ + page, map_bytes_ - 2 * page, PROT_READ) != 0) throw std::runtime_error("mprotect failed");
+}
+
+bool GuardedBuffer::Inside(uintptr_t addr) const {
+  const auto b = reinterpret_cast<uintptr_t>(base_);
+  const size_t page = PageSize();
+  return addr >= b + page && addr < b + map_bytes_ - page;
+}
+
 bool GuardedBuffer::Describe(uintptr_t addr, std::string* where) const {
   const auto b = reinterpret_cast<uintptr_t>(base_), d = reinterpret_cast<uintptr_t>(data_);
   if (addr < b || addr >= b + map_bytes_) return false;
@@ -108,6 +123,7 @@ std::string ChildOutcome::Describe() const {
   switch (kind) {
     case Kind::kFinished: return "finished";
     case Kind::kTimeout: return "timed out (killed)";
+    case Kind::kException: return "threw a C++ exception out of the call (" + exception + ")";
     case Kind::kExit: std::snprintf(buf, sizeof buf, "the kernel ended the process (exit status %d)", exit_code); return buf;
     case Kind::kSignal:
       if (have_fault_address)
@@ -120,66 +136,198 @@ std::string ChildOutcome::Describe() const {
   return "?";
 }
 
+namespace {
+
+// The process groups of the children now running (one per nesting level:
+// RunInChild is synchronous), read by the signal and exit handlers.
+constexpr int kMaxLive = 8;
+volatile sig_atomic_t g_live[kMaxLive] = {};
+
+struct sigaction g_previous[NSIG];
+const int kForwarded[] = {SIGINT, SIGTERM, SIGHUP};
+
+void OnTerminatingSignal(int sig) {
+  KillSandboxChildren();
+  // Then whatever the signal did before (default: end the process): restore
+  // it and re-raise; the signal is blocked in this handler, so the previous
+  // action runs once this returns.
+  sigaction(sig, &g_previous[sig], nullptr);
+  raise(sig);
+}
+
+void InstallParentHandlers() {
+  static bool installed = false;
+  if (installed) return;
+  installed = true;
+  for (int sig : kForwarded) {
+    struct sigaction old {};
+    sigaction(sig, nullptr, &old);
+    g_previous[sig] = old;
+    if (old.sa_handler == SIG_IGN) continue;  // e.g. nohup: keep ignoring it
+    struct sigaction sa {};
+    sa.sa_handler = OnTerminatingSignal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(sig, &sa, nullptr);
+  }
+  std::atexit(KillSandboxChildren);
+}
+
+int Track(pid_t pid) {
+  for (int i = 0; i < kMaxLive; ++i)
+    if (g_live[i] == 0) {
+      g_live[i] = pid;
+      return i;
+    }
+  return -1;
+}
+
+int PidfdOpen(pid_t pid) {
+#ifdef SYS_pidfd_open
+  return static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
+#else
+  (void)pid;
+  errno = ENOSYS;
+  return -1;
+#endif
+}
+
+/// Waits until `pid` has exited (without reaping it) or the deadline passed.
+template <class TimePoint>
+bool WaitForExit(pid_t pid, TimePoint deadline) {
+  const int pidfd = PidfdOpen(pid);
+  for (;;) {
+    const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+    siginfo_t info{};
+    if (pidfd < 0) {
+      // No pidfd (kernel before 5.3): poll waitid every millisecond.
+      if (waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOHANG | WNOWAIT) == 0 && info.si_pid == pid)
+        return true;
+      if (left <= 0) return false;
+      usleep(1000);
+      continue;
+    }
+    if (left <= 0) {
+      close(pidfd);
+      return false;
+    }
+    pollfd p{pidfd, POLLIN, 0};
+    const int r = poll(&p, 1, static_cast<int>(left * 1000) + 1);
+    if (r > 0) {
+      close(pidfd);
+      return true;
+    }
+    if (r < 0 && errno != EINTR) {
+      close(pidfd);
+      return waitid(P_PID, static_cast<id_t>(pid), &info, WEXITED | WNOWAIT) == 0;
+    }
+  }
+}
+
+[[noreturn]] void ChildMain(const std::function<void()>& body, FaultInfo* fault) {
+  setpgid(0, 0);
+  // The parent's handlers (and its blocked signals) are not the child's.
+  for (int sig : kForwarded) signal(sig, SIG_DFL);
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
+  g_fault = fault;
+  static char alt_stack[1 << 16];
+  stack_t ss{};
+  ss.ss_sp = alt_stack;
+  ss.ss_size = sizeof alt_stack;
+  sigaltstack(&ss, nullptr);
+  struct sigaction sa {};
+  sa.sa_sigaction = FaultHandler;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) sigaction(sig, &sa, nullptr);
+  // Nothing may unwind out of here: past this frame lies the copy of the
+  // parent's stack (RapidCheck's loop), which would carry on in the child.
+  try {
+    body();
+  } catch (const std::exception& e) {
+    std::strncpy(const_cast<char*>(fault->exception), e.what(), sizeof fault->exception - 1);
+    fault->threw = 1;
+    _exit(kChildExceptionStatus);
+  } catch (...) {
+    std::strncpy(const_cast<char*>(fault->exception), "an exception that is not a std::exception",
+                 sizeof fault->exception - 1);
+    fault->threw = 1;
+    _exit(kChildExceptionStatus);
+  }
+  fault->finished = 1;
+  std::fflush(nullptr);
+  _exit(0);  // no destructors: the kernel's threads or statics must not run ours
+}
+
+}  // namespace
+
+void KillSandboxChildren() {
+  for (int i = 0; i < kMaxLive; ++i) {
+    const pid_t pid = static_cast<pid_t>(g_live[i]);
+    if (pid > 0) {
+      kill(-pid, SIGKILL);
+      kill(pid, SIGKILL);
+    }
+  }
+}
+
 ChildOutcome RunInChild(const std::function<void()>& body, double timeout_s) {
   static FaultInfo* fault = new (MapShared(sizeof(FaultInfo))) FaultInfo;
+  InstallParentHandlers();
   fault->have = 0;
   fault->address = 0;
   fault->finished = 0;
-  int fds[2];
-  if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("pipe2 failed");
+  fault->threw = 0;
+  std::memset(const_cast<char*>(fault->exception), 0, sizeof fault->exception);
   std::cout.flush();
   std::cerr.flush();
   std::fflush(nullptr);
+  // Block the forwarded signals across fork, so that a signal cannot arrive
+  // between fork and Track (a child nobody would kill).
+  sigset_t block, saved;
+  sigemptyset(&block);
+  for (int sig : kForwarded) sigaddset(&block, sig);
+  sigprocmask(SIG_BLOCK, &block, &saved);
   const pid_t pid = fork();
-  if (pid < 0) throw std::runtime_error("fork failed");
-  if (pid == 0) {
-    close(fds[0]);
-    g_fault = fault;
-    static char alt_stack[1 << 16];
-    stack_t ss{};
-    ss.ss_sp = alt_stack;
-    ss.ss_size = sizeof alt_stack;
-    sigaltstack(&ss, nullptr);
-    struct sigaction sa {};
-    sa.sa_sigaction = FaultHandler;
-    sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
-    for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) sigaction(sig, &sa, nullptr);
-    body();
-    fault->finished = 1;
-    std::fflush(nullptr);
-    _exit(0);  // no destructors: the kernel's threads or statics must not run ours
+  if (pid < 0) {
+    sigprocmask(SIG_SETMASK, &saved, nullptr);
+    throw std::runtime_error("fork failed");
   }
-  close(fds[1]);
+  if (pid == 0) ChildMain(body, fault);
+  setpgid(pid, pid);  // as the child does: whichever runs first
+  const int slot = Track(pid);
+  sigprocmask(SIG_SETMASK, &saved, nullptr);
+
   ChildOutcome o;
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_s);
-  bool done = false;
-  while (!done) {
-    const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
-    if (left <= 0) break;
-    pollfd p{fds[0], POLLIN, 0};
-    const int r = poll(&p, 1, static_cast<int>(left * 1000) + 1);
-    if (r > 0) {
-      char c;
-      if (read(fds[0], &c, 1) <= 0) done = true;  // EOF: the child has exited
-    } else if (r < 0 && errno != EINTR) {
-      break;
-    }
-  }
-  close(fds[0]);
+  const bool exited = WaitForExit(pid, deadline);
   int status = 0;
-  if (!done) {
+  if (!exited) {
+    kill(-pid, SIGKILL);
     kill(pid, SIGKILL);
-    waitpid(pid, &status, 0);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+    if (slot >= 0) g_live[slot] = 0;
     o.kind = ChildOutcome::Kind::kTimeout;
     return o;
   }
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  // The group outlives its leader while a member runs (a helper the kernel
+  // forked), and its id cannot be reused until then: kill what is left.
+  if (kill(-pid, 0) == 0) {
+    o.left_processes = true;
+    kill(-pid, SIGKILL);
+  }
+  if (slot >= 0) g_live[slot] = 0;
   if (WIFSIGNALED(status)) {
     o.kind = ChildOutcome::Kind::kSignal;
     o.signal = WTERMSIG(status);
     o.have_fault_address = fault->have != 0;
     o.fault_address = fault->address;
+  } else if (WIFEXITED(status) && WEXITSTATUS(status) == kChildExceptionStatus && fault->threw) {
+    o.kind = ChildOutcome::Kind::kException;
+    o.exception = const_cast<const char*>(fault->exception);
   } else if (WIFEXITED(status) && (WEXITSTATUS(status) != 0 || !fault->finished)) {
     o.kind = ChildOutcome::Kind::kExit;
     o.exit_code = WEXITSTATUS(status);

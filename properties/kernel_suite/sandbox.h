@@ -34,6 +34,11 @@ class GuardedBuffer {
   const std::string& name() const { return name_; }
   /// "" when every slack byte still holds the canary, else where it changed.
   std::string SlackDamage() const;
+  /// Makes the pages between the guards read-only in this process (a
+  /// sandbox child: inputs the kernel must not write).
+  void ProtectReadOnly() const;
+  /// Whether addr lies in the pages between the guards (data or slack).
+  bool Inside(uintptr_t addr) const;
   /// If addr lies in this buffer's mapping (guards included), says where
   /// relative to the buffer ("out + 16 bytes (past the end, guard page)").
   bool Describe(uintptr_t addr, std::string* where) const;
@@ -47,21 +52,44 @@ class GuardedBuffer {
 };
 
 struct ChildOutcome {
-  enum class Kind { kFinished, kSignal, kTimeout, kExit };
+  /// kException: a C++ exception escaped the body (caught at the top of the
+  /// child, which then ends: it never unwinds into the parent's stack copy).
+  enum class Kind { kFinished, kSignal, kTimeout, kExit, kException };
   Kind kind = Kind::kFinished;
   int signal = 0;             // kSignal: the signal that ended the child
   int exit_code = 0;          // kExit: the child exited on its own (the kernel called exit)
   bool have_fault_address = false;
   uintptr_t fault_address = 0;  // SIGSEGV/SIGBUS: the faulting address
+  std::string exception;        // kException: what() (or "not a std::exception")
+  /// Processes of the child's group still running after the child ended (a
+  /// kernel that forked helpers): they were killed; the call is not clean.
+  bool left_processes = false;
   /// One line: "finished", "killed by SIGSEGV at 0x...", "timed out after 2 s".
   std::string Describe() const;
 };
 
 /// Runs `body` in a forked child and waits at most timeout_s seconds (then
 /// kills it). The child installs SIGSEGV/SIGBUS/SIGFPE/SIGILL handlers (on an
-/// alternate stack) that report the faulting address. Only memory mapped
-/// MAP_SHARED (GuardedBuffer, SharedBlock) carries results back.
+/// alternate stack) that report the faulting address, catches every
+/// exception at its top, and always ends with _exit (no destructor or atexit
+/// handler of the parent's copy runs). It leads a process group of its own:
+/// on timeout the whole group is killed, and so is whatever is left of it
+/// when the child ends (left_processes). The time limit is a pidfd (or
+/// waitpid) with a deadline, so nothing the body does with descriptors or
+/// signals extends it. Only memory mapped MAP_SHARED (GuardedBuffer,
+/// SharedBlock) carries results back.
+///
+/// While a child runs, SIGINT, SIGTERM and SIGHUP to this process kill its
+/// group first and then take their previous action; at exit() every child
+/// group still running is killed.
 ChildOutcome RunInChild(const std::function<void()>& body, double timeout_s);
+
+/// Kills (SIGKILL) the process group of every sandbox child now running.
+/// Async-signal-safe: for a signal handler of the program's own.
+void KillSandboxChildren();
+
+/// Child exit status when an exception escaped the body.
+inline constexpr int kChildExceptionStatus = 125;
 
 /// A small block of shared memory for results (return codes, counters).
 class SharedBlock {

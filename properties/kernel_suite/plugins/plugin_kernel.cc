@@ -47,6 +47,19 @@
 #define ATTNPROP_ONLINE 0
 #endif
 
+// ATTNPROP_HOSTILE=<n>: the correct kernel (or one bug) plus a hostile
+// behaviour around the call or at load time (hostile_kernel.cc).
+#ifndef ATTNPROP_HOSTILE
+#define ATTNPROP_HOSTILE 0
+#endif
+#if ATTNPROP_HOSTILE
+void HostileBefore(const attnprop_attention_args* args);
+void HostileAfter(const attnprop_attention_args* args);
+#else
+static inline void HostileBefore(const attnprop_attention_args*) {}
+static inline void HostileAfter(const attnprop_attention_args*) {}
+#endif
+
 namespace {
 
 template <class C>
@@ -239,15 +252,21 @@ __attribute__((visibility("default"))) int attnprop_kernel_abi_version(void) {
 }
 
 __attribute__((visibility("default"))) int attnprop_attention_f32(const attnprop_attention_args* args) {
-  return Attend<float, float>(args);
+  HostileBefore(args);
+  const int rc = Attend<float, float>(args);
+  HostileAfter(args);
+  return rc;
 }
 
 __attribute__((visibility("default"))) int attnprop_attention_f64(const attnprop_attention_args* args) {
+  HostileBefore(args);
 #if ATTNPROP_BUG == BUG_F64_AS_FLOAT
-  return Attend<double, float>(args);
+  const int rc = Attend<double, float>(args);
 #else
-  return Attend<double, double>(args);
+  const int rc = Attend<double, double>(args);
 #endif
+  HostileAfter(args);
+  return rc;
 }
 
 #if ATTNPROP_DISPATCH_EXT

@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# One hostile plug-in scenario (issue 16): attnprop must exit non-zero with
+# a message naming the cause, within its time limit, and leave no process of
+# the kernel running (the plug-ins write the pids that hang or are left
+# behind to ATTNPROP_HOSTILE_PID_FILE).
+#   hostile_test.sh ATTNPROP PLUGIN_DIR WORK_DIR SCENARIO
+set -uo pipefail
+exe=$1 plugins=$2 work=$3 scenario=$4 libasan=${5:-}
+mkdir -p "$work"
+log=$work/$scenario.log
+export ATTNPROP_HOSTILE_PID_FILE=$work/$scenario.pids
+rm -f "$ATTNPROP_HOSTILE_PID_FILE"
+unset RC_PARAMS
+
+# alive PID: running (a zombie waiting for init to reap it is not).
+alive() { local s; s=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null) && [ -n "$s" ] && [ "$s" != Z ]; }
+
+# On failure, also end what the kernel left behind (the test must not leak it).
+fail() {
+  echo "FAILED ($scenario): $*"; echo "--- output (last 40 lines)"; tail -40 "$log"
+  if [ -f "$ATTNPROP_HOSTILE_PID_FILE" ]; then
+    for p in $(cat "$ATTNPROP_HOSTILE_PID_FILE"); do alive "$p" && kill -9 "$p" 2>/dev/null; done
+  fi
+  exit 1
+}
+
+no_process_left() {
+  [ -f "$ATTNPROP_HOSTILE_PID_FILE" ] || return 0
+  sleep 0.5
+  local left=""
+  for p in $(cat "$ATTNPROP_HOSTILE_PID_FILE"); do alive "$p" && left="$left $p"; done
+  [ -z "$left" ] || fail "processes of the kernel still running:$left"
+}
+
+# run EXPECTED_EXIT MAX_SECONDS REGEX ARGS...
+run() {
+  local want=$1 max=$2 re=$3
+  shift 3
+  local t0=$SECONDS
+  timeout -s KILL $((max + 30)) "$exe" "$@" >"$log" 2>&1
+  local rc=$?
+  local took=$((SECONDS - t0))
+  [ "$rc" = "$want" ] || fail "exit status $rc, expected $want"
+  [ "$took" -le "$max" ] || fail "took $took s, limit $max s"
+  grep -Eq -- "$re" "$log" || fail "no line matches: $re"
+  no_process_left
+}
+
+# signal SIG: attnprop killed by SIG while a call hangs ends at once, child and all.
+signal_run() {
+  local sig=$1
+  set -m  # job control: a background job keeps SIGINT (bash would ignore it)
+  "$exe" check-kernel "$plugins/hostile_close_fds_hang.so" --no-store --timeout 60 >"$log" 2>&1 &
+  local pid=$!
+  set +m
+  for _ in $(seq 100); do [ -s "$ATTNPROP_HOSTILE_PID_FILE" ] && break; sleep 0.1; done
+  [ -s "$ATTNPROP_HOSTILE_PID_FILE" ] || { kill -9 $pid; fail "the hanging call never started"; }
+  kill -"$sig" $pid
+  local t0=$SECONDS
+  wait $pid
+  local rc=$?
+  [ $((SECONDS - t0)) -le 3 ] || fail "attnprop took $((SECONDS - t0)) s to end after SIG$sig"
+  [ "$rc" != 0 ] || fail "exit status 0 after SIG$sig"
+  no_process_left
+}
+
+k="check-kernel"
+case $scenario in
+  ctor_exit0) run 2 15 "hostile_ctor_exit0.so .*failed: the kernel ended the process \(exit status 0\)" $k "$plugins/hostile_ctor_exit0.so" --no-store ;;
+  ctor_crash) run 2 15 "hostile_ctor_crash.so .*failed: killed by signal 11" $k "$plugins/hostile_ctor_crash.so" --no-store ;;
+  ctor_hang) run 2 15 "hostile_ctor_hang.so .*failed: timed out after 1 s" $k "$plugins/hostile_ctor_hang.so" --no-store --timeout 1 ;;
+  dtor_exit0) run 1 120 "FAIL abi\.lse_values/kernel-f32 " $k "$plugins/hostile_dtor_exit0.so" --no-store --cases 20 ;;
+  throws)
+    run 1 120 "threw a C\+\+ exception out of the call \(hostile kernel: thrown out of the call\)" \
+      $k "$plugins/hostile_throws.so" --no-store --cases 20 --out "$work/throws-report"
+    # One process wrote one summary (an escaped exception once ran the suite on in each child).
+    [ "$(grep -c 'properties hold on' "$log")" = 1 ] || fail "more than one summary: the run went on in a child"
+    [ "$(grep -c '^FAIL ' "$log")" = 47 ] || fail "expected 47 FAIL blocks"
+    ;;
+  close_fds_hang) run 1 25 "every call timed out" $k "$plugins/hostile_close_fds_hang.so" --no-store --timeout 0.5 ;;
+  forks_helper) run 1 120 "left processes running after the call returned" $k "$plugins/hostile_forks_helper.so" --no-store --cases 20 ;;
+  restores_inputs)
+    run 1 120 "FAIL abi\.inputs_unchanged/kernel-f32 " $k "$plugins/hostile_restores_inputs.so" --no-store --cases 20
+    grep -Eq "modified its input: a write to q\[0\]\[0\]" "$log" || fail "the write to q is not named"
+    ;;
+  late_write) run 1 120 "out changed 20 ms after the call returned" $k "$plugins/hostile_late_write.so" --no-store --cases 20 --filter 'abi.lse_values/*' ;;
+  third_call) run 1 120 "calls 1 and 3 on the same inputs gave different out bytes" $k "$plugins/hostile_third_call.so" --no-store --cases 20 --filter 'abi.repeatable/*' ;;
+  heap_overflow)
+    # Without the ASan runtime the library cannot even load (a clear load error) ...
+    run 2 15 "hostile_heap_overflow.so .*failed: the kernel ended the process" $k "$plugins/hostile_heap_overflow.so" --no-store
+    # ... with it preloaded (README, Isolation), the overrun ends each call by SIGABRT.
+    LD_PRELOAD=$libasan ASAN_OPTIONS=abort_on_error=1:detect_leaks=0 \
+      run 1 120 "FAIL abi\.lse_values/kernel-f32 .*|call: the kernel killed by signal 6" $k "$plugins/hostile_heap_overflow.so" \
+      --no-store --cases 5 --filter 'abi.lse_values/*'
+    grep -q "heap-buffer-overflow" "$log" || fail "no AddressSanitizer report"
+    ;;
+  sigterm) signal_run TERM ;;
+  sigint) signal_run INT ;;
+  sighup) signal_run HUP ;;
+  *) echo "unknown scenario $scenario"; exit 2 ;;
+esac
+echo "ok ($scenario)"

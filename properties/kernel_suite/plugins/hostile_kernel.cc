@@ -1,0 +1,129 @@
+// Hostile behaviours for the plug-ins that prove attnprop cannot be made to
+// lie, crash or hang by a kernel (issue 16): linked beside plugin_kernel.cc
+// with -DATTNPROP_HOSTILE=<n>. Each does one thing a correct kernel never
+// does; the tests (hostile_test.sh, CMakeLists.txt) say what attnprop must
+// report. ATTNPROP_HOSTILE_PID_FILE, when set, receives the pid of every
+// process that hangs or is left behind, so a test can check none survives.
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+#include <thread>
+
+#include "kernels/attnprop_kernel.h"
+
+#define HOSTILE_CTOR_EXIT0 1      // a constructor calls exit(0)
+#define HOSTILE_CTOR_CRASH 2      // a constructor dereferences NULL
+#define HOSTILE_CTOR_HANG 3       // a constructor never returns
+#define HOSTILE_DTOR_EXIT0 4      // a destructor calls _exit(0) (built with a wrong lse: must still fail)
+#define HOSTILE_THROWS 5          // a C++ exception escapes every call
+#define HOSTILE_CLOSE_FDS_HANG 6  // closes every descriptor, ignores SIGTERM/SIGINT, never returns
+#define HOSTILE_FORKS_HELPER 7    // forks a helper that runs on after the call
+#define HOSTILE_RESTORES_INPUTS 8 // changes q[0] during the call and restores it
+#define HOSTILE_LATE_WRITE 9      // a thread writes out[0] 5 ms after the call returned
+#define HOSTILE_THIRD_CALL 10     // from the third call in a process on, out[0] is off by one ulp
+#define HOSTILE_HEAP_OVERFLOW 11  // writes one float past a malloc'd scratch buffer (built with ASan)
+
+namespace {
+
+[[maybe_unused]] void RecordPid() {
+  const char* file = std::getenv("ATTNPROP_HOSTILE_PID_FILE");
+  if (!file) return;
+  if (FILE* f = std::fopen(file, "a")) {
+    std::fprintf(f, "%d\n", static_cast<int>(getpid()));
+    std::fclose(f);
+  }
+}
+
+[[maybe_unused]] [[noreturn]] void SleepForever() {
+  for (;;) pause();
+}
+
+[[maybe_unused]] void FlipOut0(const attnprop_attention_args* a, bool f32) {
+  if (!a->out) return;
+  if (f32) {
+    float* o = static_cast<float*>(a->out);
+    o[0] = o[0] == 1.0f ? 2.0f : 1.0f;
+  } else {
+    double* o = static_cast<double*>(a->out);
+    o[0] = o[0] == 1.0 ? 2.0 : 1.0;
+  }
+}
+
+#if ATTNPROP_HOSTILE == HOSTILE_CTOR_EXIT0
+__attribute__((constructor)) void Init() { std::exit(0); }
+#elif ATTNPROP_HOSTILE == HOSTILE_CTOR_CRASH
+__attribute__((constructor)) void Init() {
+  volatile uintptr_t address = 8;  // not a constant: the compiler cannot drop the store
+  *reinterpret_cast<volatile int*>(address) = 1;
+}
+#elif ATTNPROP_HOSTILE == HOSTILE_CTOR_HANG
+__attribute__((constructor)) void Init() {
+  RecordPid();
+  SleepForever();
+}
+#elif ATTNPROP_HOSTILE == HOSTILE_DTOR_EXIT0
+__attribute__((destructor)) void Fini() { _exit(0); }
+#endif
+
+}  // namespace
+
+void HostileBefore(const attnprop_attention_args* a) {
+#if ATTNPROP_HOSTILE == HOSTILE_THROWS
+  (void)a;
+  throw std::runtime_error("hostile kernel: thrown out of the call");
+#elif ATTNPROP_HOSTILE == HOSTILE_CLOSE_FDS_HANG
+  (void)a;
+  RecordPid();
+  for (int fd = 0; fd < 4096; ++fd) close(fd);
+  signal(SIGTERM, SIG_IGN);
+  signal(SIGINT, SIG_IGN);
+  signal(SIGHUP, SIG_IGN);
+  SleepForever();
+#elif ATTNPROP_HOSTILE == HOSTILE_HEAP_OVERFLOW
+  (void)a;
+  volatile size_t n = 16;
+  float* scratch = static_cast<float*>(std::malloc(n * sizeof(float)));
+  for (size_t i = 0; i <= n; ++i) static_cast<volatile float*>(scratch)[i] = 1.0f;  // one past the end
+  std::free(scratch);
+#elif ATTNPROP_HOSTILE == HOSTILE_RESTORES_INPUTS
+  // Flip a bit of q[0] and put it back: the bytes are as before when the call returns.
+  if (a->q && a->struct_size >= sizeof(attnprop_attention_args) && a->batch > 0 && a->t_q > 0 && a->d_k > 0) {
+    // volatile: the compiler must not fold the flip and the restore away.
+    volatile unsigned char* q = static_cast<volatile unsigned char*>(const_cast<void*>(a->q));
+    const unsigned char saved = q[3];
+    q[3] = static_cast<unsigned char>(saved ^ 0x01);
+    q[3] = saved;
+  }
+#else
+  (void)a;
+#endif
+}
+
+void HostileAfter(const attnprop_attention_args* a) {
+#if ATTNPROP_HOSTILE == HOSTILE_FORKS_HELPER
+  (void)a;
+  if (fork() == 0) {
+    RecordPid();
+    SleepForever();
+  }
+#elif ATTNPROP_HOSTILE == HOSTILE_LATE_WRITE
+  if (!a->out) return;
+  const attnprop_attention_args copy = *a;
+  const bool f32 = true;  // out[0]'s low byte changes either way
+  std::thread([copy, f32] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    FlipOut0(&copy, f32);
+  }).detach();
+#elif ATTNPROP_HOSTILE == HOSTILE_THIRD_CALL
+  static int calls = 0;
+  if (++calls >= 3 && a->out) static_cast<unsigned char*>(a->out)[0] ^= 0x01;
+#else
+  (void)a;
+#endif
+}
