@@ -72,20 +72,6 @@ struct IotaInvariance : LambdaFamily {
       "artanh within 2u relative (glibc/MPFR; atanh is odd so both sums see the same values up to sign), "
       "summation gamma_{2m} on each side"};
   static std::vector<Tolerance> Tolerances() { return {kCubes, kArtanh}; }
-  // LambdaFamily's, and the domain of the artanh candidate in double and
-  // MPFR: every lambda_i rounded to S has |.| < 1 (an entry within half an
-  // ulp of -1 rounds to -1, where artanh is infinite: found by the 20-seed
-  // sweep on a point next to the pole).
-  template <class S>
-  static bool HypothesesHold(const Case& c) {
-    if (!LambdaFamily::HypothesesHold<S>(c)) return false;
-    if constexpr (!ScalarTraits<S>::kExact) {
-      using std::abs;
-      for (const S& x : GetLambda<S>(c))
-        if (!(abs(x) < 1)) return false;
-    }
-    return true;
-  }
   template <class S>
   static void Conclusion(const Case& c) {
     const Vec<S> lam = GetLambda<S>(c), il = Iota<S>(lam);

@@ -89,10 +89,19 @@ inline bool LambdaHypothesis(const Case& c) {
 /// cases: m in [1,5] (MPFR and rationals: [1,4]).
 struct LambdaFamily {
   // lambda in Lambda_m (exact); double, MPFR: nonzero entries >= 2^-200
-  // (ProfileDomain: squares and products of entries stay normal).
+  // (ProfileDomain: squares and products of entries stay normal), and every
+  // entry rounded to S strictly inside (-1, 1): an entry within half an ulp
+  // of -1 rounds to -1, where |lambda_i| < 1 reads false and artanh is
+  // infinite (found by the 20-seed sweep: points next to the pole).
   template <class S>
   static bool HypothesesHold(const Case& c) {
-    return LambdaHypothesis(c) && ProfileDomain<S>(c.GetMatrix("lambda"), 0x1p200);
+    if (!LambdaHypothesis(c) || !ProfileDomain<S>(c.GetMatrix("lambda"), 0x1p200)) return false;
+    if constexpr (!ScalarTraits<S>::kExact) {
+      const Mat<S> lam = c.GetMat<S>("lambda");
+      for (Eigen::Index i = 0; i < lam.size(); ++i)
+        if (!(lam(i) < S(1) && lam(i) > S(-1))) return false;
+    }
+    return true;
   }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
