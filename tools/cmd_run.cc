@@ -32,6 +32,11 @@ namespace {
 /// stops says so, and its bytes then depend on the machine).
 constexpr int kAuditSearchSteps = 300;
 constexpr double kAuditBudgetSeconds = 900;
+// A property's search may use at least this much of what is left of the
+// budget: most properties use a fraction of their even share, and a cap that
+// bites makes a run's search depend on the machine's speed (the same seed
+// then no longer gives the same report).
+constexpr double kMinSearchShareSeconds = 30;
 
 constexpr const char* kRunUsage =
     "usage: attnprop run [--filter PATTERN]... [--exclude PATTERN]... [--backend B] [--cases N] [--seed S]\n"
@@ -67,8 +72,9 @@ constexpr const char* kRunUsage =
     "  --search N       after the random cases pass, a targeted search of N candidates per property\n"
     "                   (mutations of the best cases, kept when they raise observed/bound; claims with\n"
     "                   a HypothesesHold only; default 0)\n"
-    "  --budget S       wall-time budget of the run's searches, spread over the properties (a cap: a\n"
-    "                   property stopped by it says so); audit: 900 by default\n"
+    "  --budget S       wall-time budget of the run's searches, spread as the run goes (what is left\n"
+    "                   over the properties left, at least 30 s each while it lasts; a property\n"
+    "                   stopped by it says so); audit: 900 by default\n"
     "  --deep           the deep tier: 10x the cases and the search candidates (budget 9000 s)\n"
     "Options take their value as --opt VALUE or --opt=VALUE.\n"
     "exit status: 0 every verdict as registry.tsv expects, 1 some verdict differs, 2 bad usage or input\n";
@@ -259,8 +265,14 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
       for (auto& o : options) o.search_steps = kAuditSearchSteps;
     if (s.budget_s == 0) s.budget_s = kAuditBudgetSeconds;
   }
-  if (s.budget_s > 0)
-    for (auto& o : options) o.search_seconds = s.budget_s / static_cast<double>(defs.size());
+  // The budget is spread as the run goes: property i may search for what is
+  // left divided by the properties left (unused shares carry forward), and
+  // at least kMinSearchShareSeconds while the budget lasts.
+  auto search_share = [&](size_t i, double elapsed) {
+    const double left = std::max(0.0, s.budget_s - elapsed);
+    return std::min(left, std::max(left / static_cast<double>(defs.size() - i), kMinSearchShareSeconds));
+  };
+  if (s.budget_s > 0) options[0].search_seconds = search_share(0, 0);
 
   // -q: the summary only; the banner and the per-property lines go nowhere.
   std::ostream quiet(nullptr);
@@ -268,7 +280,9 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
   const std::string kernel_summary = ksuite::KernelSummary(kernels);
   PrintBanner(info, options[0], kernel_summary);
   info << "search " << options[0].search_steps << " candidates per property";
-  if (s.budget_s > 0) info << " | budget " << s.budget_s << " s (" << options[0].search_seconds << " s per property at most)";
+  if (s.budget_s > 0)
+    info << " | budget " << s.budget_s << " s (what is left over the properties left, at least "
+         << kMinSearchShareSeconds << " s each while it lasts)";
   info << "\n";
   std::string saving = s.options.save_dir.empty() ? " (read only)" : "";
   if (!s.options.save_dir.empty() && s.options.save_dir != s.options.store_dir)
@@ -298,6 +312,9 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
   for (size_t i = 0; i < defs.size(); ++i) {
     const PropertyDef& d = defs[i];
     progress.Start(i, d.Name());
+    if (s.budget_s > 0)
+      options[i].search_seconds =
+          search_share(i, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     report::Entry e;
     try {
       e.result = RunProperty(d, options[i]);
