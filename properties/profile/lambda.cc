@@ -24,7 +24,7 @@ struct LambdaCBounds : LambdaFamily {
   static constexpr const char* kId = "profile.Lambda.C_bounds";
   static constexpr const char* kSource = "001, 'Moreover, 0 <= 2C <= 1'";
   static inline const Tolerance kTwoC{
-      "2C - 1", "gamma_{m+3} (0 in rationals)",
+      "2C against 1", "1 + gamma_{m+3} (1 in rationals)",
       "C is a sum of m nonnegative products of entries each rounded by u: relative error gamma_{m+3}, "
       "and the exact C <= ||lambda_+|| ||lambda_-|| <= 1/2", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kTwoC}; }
@@ -34,8 +34,7 @@ struct LambdaCBounds : LambdaFamily {
     const S two_c = 2 * LambdaC<S>(lam);
     ExpectThat(two_c >= 0, "2C < 0");
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(two_c <= 1, "2C = " + two_c.str() + " > 1");
-    ExpectWithin(kTwoC, std::max(0.0, ToDouble(S(two_c - 1))),
-                 Gamma(static_cast<double>(lam.size() / 2) + 3, ScalarTraits<S>::UnitRoundoff()));
+    ExpectWithin(kTwoC, two_c, S(S(1) + S(Gamma(static_cast<double>(lam.size() / 2) + 3, ScalarTraits<S>::UnitRoundoff()))));
   }
 };
 
@@ -43,7 +42,7 @@ struct LambdaPBounds : LambdaFamily {
   static constexpr const char* kId = "profile.Lambda.P_bounds";
   static constexpr const char* kSource = "001, 'Moreover, ... 0 <= P <= 1'";
   static inline const Tolerance kMinusP{
-      "-P", "gamma_{m+12} (0 in rationals: ||lambda_+ - lambda_-||^2 <= 1 exactly)",
+      "||lambda_+ - lambda_-||^2 against 1 (P >= 0)", "1 + gamma_{m+12} (1 in rationals)",
       "D = ||lambda_+ - lambda_-||^2 <= ||lambda||^2 = 1; each difference of two u-rounded positives errs "
       "by <= 2u(lambda+_i + lambda-_i), so D moves by <= 8u + gamma_{m+2}; sqrt and 1 - sqrt add 2u, "
       "and sqrt(1 + e) - 1 <= e/2", MetricKind::kClaim};
@@ -55,13 +54,13 @@ struct LambdaPBounds : LambdaFamily {
     if constexpr (ScalarTraits<S>::kExact) {
       ExpectThat(d >= 0, "||lambda_+ - lambda_-||^2 < 0");
       ExpectThat(d <= 1, "P < 0: ||lambda_+ - lambda_-||^2 = " + d.str() + " > 1");
-      ExpectWithin(kMinusP, 0.0, 0.0);
+      ExpectWithin(kMinusP, d, S(1));
     } else {
       using std::sqrt;
       const S p = 1 - sqrt(d);
       ExpectThat(p <= 1, "P > 1");
-      ExpectWithin(kMinusP, std::max(0.0, ToDouble(S(-p))),
-                   Gamma(static_cast<double>(lam.size() / 2) + 12, ScalarTraits<S>::UnitRoundoff()));
+      // P >= 0 iff D <= 1; D's own error is within the budget (the bound's reason).
+      ExpectWithin(kMinusP, d, S(S(1) + S(Gamma(static_cast<double>(lam.size() / 2) + 12, ScalarTraits<S>::UnitRoundoff()))));
     }
   }
 };
@@ -89,7 +88,7 @@ struct LambdaElidedBounds : LambdaFamily {
       "|‖λ₊‖² + ‖λ₋‖² - 1|", "gamma_{2m+3} (0 in rationals)",
       "2m squares of u-rounded entries (gamma_3 each) summed (gamma_{2m}); exact value 1"};
   static inline const Tolerance kDisc{
-      "I² + 4C² - 1", "4 gamma_{m+5} (0 in rationals)",
+      "I² + 4C² against 1", "1 + 4 gamma_{m+5} (1 in rationals)",
       "I = A - B and C err by gamma_{m+3}(A + B) = gamma_{m+3} and gamma_{m+3} C; squaring doubles a "
       "relative error, |I|, 2C <= 1, plus u for each of the three operations", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kUnitNorm, kDisc}; }
@@ -128,7 +127,7 @@ struct LambdaElidedBounds : LambdaFamily {
     // Candidate 3: I^2 + 4C^2 <= 1.
     const S lhs = i_val * i_val + 4 * cc * cc;
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(lhs <= 1, "I^2 + 4C^2 = " + lhs.str() + " > 1");
-    ExpectWithin(kDisc, std::max(0.0, ToDouble(S(lhs - 1))), 4 * Gamma(m + 5, u));
+    ExpectWithin(kDisc, lhs, S(S(1) + S(4 * Gamma(m + 5, u))));
   }
 };
 
