@@ -79,6 +79,7 @@ case $scenario in
     ;;
   close_fds_hang) run 1 25 "every call timed out" $k "$plugins/hostile_close_fds_hang.so" --no-store --timeout 0.5 ;;
   forks_helper) run 1 120 "left processes running after the call returned" $k "$plugins/hostile_forks_helper.so" --no-store --cases 20 ;;
+  setsid_helper) run 1 120 "left processes running after the call returned" $k "$plugins/hostile_setsid_helper.so" --no-store --cases 20 ;;
   restores_inputs)
     run 1 120 "FAIL abi\.inputs_unchanged/kernel-f32 " $k "$plugins/hostile_restores_inputs.so" --no-store --cases 20
     grep -Eq "modified its input: a write to q\[0\]\[0\]" "$log" || fail "the write to q is not named"

@@ -1,7 +1,9 @@
 #include "properties/kernel_suite/sandbox.h"
 
 #include <fcntl.h>
+#include <dirent.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/syscall.h>
@@ -16,6 +18,8 @@
 #include <iostream>
 #include <new>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace attnprop::ksuite {
 namespace {
@@ -170,6 +174,58 @@ void InstallParentHandlers() {
     sigaction(sig, &sa, nullptr);
   }
   std::atexit(KillSandboxChildren);
+  // A helper the kernel forks and moves out of the child's group (setsid)
+  // escapes the group kill; as a subreaper this process inherits it when
+  // the child ends, and ReapStrays kills it.
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
+}
+
+/// This process's children (every thread's), from /proc (empty where the
+/// kernel has no /proc/PID/task/TID/children).
+std::vector<pid_t> ChildrenOfThisProcess() {
+  std::vector<pid_t> out;
+  DIR* tasks = opendir("/proc/self/task");
+  if (!tasks) return out;
+  while (const dirent* t = readdir(tasks)) {
+    if (t->d_name[0] == '.') continue;
+    const std::string path = std::string("/proc/self/task/") + t->d_name + "/children";
+    if (FILE* f = std::fopen(path.c_str(), "r")) {
+      long pid = 0;
+      while (std::fscanf(f, "%ld", &pid) == 1) out.push_back(static_cast<pid_t>(pid));
+      std::fclose(f);
+    }
+  }
+  closedir(tasks);
+  return out;
+}
+
+bool IsLive(pid_t pid) {
+  for (int i = 0; i < kMaxLive; ++i)
+    if (g_live[i] == pid) return true;
+  return false;
+}
+
+/// Kills and reaps the children of this process that were not there before
+/// the sandbox child was forked and are no sandbox child now running: the
+/// kernel's descendants reparented here (they left the child's process
+/// group). Repeats while killing one hands over its own children. Returns
+/// whether there were any.
+bool ReapStrays(const std::vector<pid_t>& before) {
+  bool any = false;
+  for (int round = 0; round < 64; ++round) {
+    bool found = false;
+    for (pid_t pid : ChildrenOfThisProcess()) {
+      bool old = IsLive(pid);
+      for (pid_t b : before) old = old || b == pid;
+      if (old) continue;
+      found = any = true;
+      kill(pid, SIGKILL);
+      while (waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+      }
+    }
+    if (!found) break;
+  }
+  return any;
 }
 
 int Track(pid_t pid) {
@@ -288,6 +344,7 @@ ChildOutcome RunInChild(const std::function<void()>& body, double timeout_s) {
   sigemptyset(&block);
   for (int sig : kForwarded) sigaddset(&block, sig);
   sigprocmask(SIG_BLOCK, &block, &saved);
+  const std::vector<pid_t> before = ChildrenOfThisProcess();
   const pid_t pid = fork();
   if (pid < 0) {
     sigprocmask(SIG_SETMASK, &saved, nullptr);
@@ -308,6 +365,7 @@ ChildOutcome RunInChild(const std::function<void()>& body, double timeout_s) {
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
     }
     if (slot >= 0) g_live[slot] = 0;
+    ReapStrays(before);
     o.kind = ChildOutcome::Kind::kTimeout;
     return o;
   }
@@ -320,6 +378,7 @@ ChildOutcome RunInChild(const std::function<void()>& body, double timeout_s) {
     kill(-pid, SIGKILL);
   }
   if (slot >= 0) g_live[slot] = 0;
+  if (ReapStrays(before)) o.left_processes = true;
   if (WIFSIGNALED(status)) {
     o.kind = ChildOutcome::Kind::kSignal;
     o.signal = WTERMSIG(status);

@@ -28,6 +28,7 @@
 #define HOSTILE_LATE_WRITE 9      // a thread writes out[0] 5 ms after the call returned
 #define HOSTILE_THIRD_CALL 10     // from the third call in a process on, out[0] is off by one ulp
 #define HOSTILE_HEAP_OVERFLOW 11  // writes one float past a malloc'd scratch buffer (built with ASan)
+#define HOSTILE_SETSID_HELPER 12  // a helper leaves the process group (setsid) and double-forks
 
 namespace {
 
@@ -111,6 +112,16 @@ void HostileAfter(const attnprop_attention_args* a) {
   if (fork() == 0) {
     RecordPid();
     SleepForever();
+  }
+#elif ATTNPROP_HOSTILE == HOSTILE_SETSID_HELPER
+  (void)a;
+  if (fork() == 0) {  // out of the child's group and session, then orphaned
+    setsid();
+    if (fork() == 0) {
+      RecordPid();
+      SleepForever();
+    }
+    _exit(0);
   }
 #elif ATTNPROP_HOSTILE == HOSTILE_LATE_WRITE
   if (!a->out) return;
