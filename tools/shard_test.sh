@@ -41,6 +41,17 @@ GTEST_TOTAL_SHARDS=5 GTEST_SHARD_INDEX=4 "$exe" run --shard 2/5 --list | cmp -s 
   fail "--shard 2/5 did not win over GTEST_SHARD_INDEX=4"
 echo "GTEST_TOTAL_SHARDS/GTEST_SHARD_INDEX select the shard --shard does; GTEST_SHARD_STATUS_FILE touched"
 
+# The search budget per property is the whole selection's (S/N, at least
+# 30 s) in every shard, whatever else the shard runs.
+share() { "$exe" audit --filter 'attend2.*' --filter 'lecture4.prop3.1.*' --cases 1 --search 0 --no-save --budget 4000 --out "$work/budget-report" "$@" |
+  sed -n 's/.*budget 4000 s: \([0-9.e+]*\) s per property.*/\1/p'; }
+whole=$(share)
+[ -n "$whole" ] || fail "the banner states no per-property budget"
+for i in 0 1 2 3; do
+  [ "$(share --shard $i/4)" = "$whole" ] || fail "shard $i/4 gives $(share --shard $i/4) s per property, the whole run $whole s"
+done
+echo "per-property search budget $whole s in the whole run and in each of 4 shards"
+
 # Bad values: exit 2 with a message naming them.
 bad() {  # bad REGEX ENV... -- ARGS...
   local regex=$1 envs=() rc=0
