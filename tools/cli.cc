@@ -211,6 +211,16 @@ std::vector<PropertyDef> Select(const Selection& s, const std::vector<ksuite::Ke
   return out;
 }
 
+std::vector<size_t> KeepShard(const Shard& shard, std::vector<PropertyDef>* defs) {
+  std::vector<std::string> names;
+  for (const auto& d : *defs) names.push_back(d.Name());
+  const std::vector<size_t> positions = ShardPositions(names, shard);
+  std::vector<PropertyDef> mine;
+  for (size_t k : positions) mine.push_back(std::move((*defs)[k]));
+  *defs = std::move(mine);
+  return positions;
+}
+
 std::string UnmatchedPattern(const Selection& s, const std::vector<ksuite::KernelInstance>& kernels, bool model) {
   if (s.filters.size() < 2 && s.excludes.empty()) return "";  // a lone --filter: "no property matches"
   const auto all = ksuite::PropertiesFor(kernels, model);

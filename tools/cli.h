@@ -86,6 +86,10 @@ std::vector<ksuite::KernelInstance> KernelsFor(const Selection& s);
 /// the kernels (model backends only when `model`).
 std::vector<PropertyDef> Select(const Selection& s, const std::vector<ksuite::KernelInstance>& kernels, bool model);
 
+/// Keeps the properties of `shard` in *defs (all of them unsharded), in
+/// order; returns their positions in the whole selection.
+std::vector<size_t> KeepShard(const Shard& shard, std::vector<PropertyDef>* defs);
+
 /// The first --filter that selects nothing ("--filter 'x' matches no
 /// property"), or "": a typo is an error, not a silently smaller run.
 std::string UnmatchedPattern(const Selection& s, const std::vector<ksuite::KernelInstance>& kernels, bool model);

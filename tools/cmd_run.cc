@@ -269,15 +269,7 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
   // This shard's part of the selection (all of it unsharded); each keeps its
   // position in the whole selection, by which `attnprop merge` orders.
   const size_t selected = defs.size();
-  std::vector<size_t> positions;
-  {
-    std::vector<std::string> names;
-    for (const auto& d : defs) names.push_back(d.Name());
-    positions = ShardPositions(names, s.shard);
-    std::vector<PropertyDef> mine;
-    for (size_t k : positions) mine.push_back(defs[k]);
-    defs = std::move(mine);
-  }
+  const std::vector<size_t> positions = KeepShard(s.shard, &defs);
   if (s.shard.sharded()) {
     if (const std::string e = TouchShardStatusFile(); !e.empty()) {
       std::cerr << "attnprop " << cmd << ": " << e << "\n";
