@@ -10,12 +10,14 @@ packages=(
   dpkg-dev file
   libxml2-utils
   clang-14 libclang-rt-14-dev
+  python3-yaml
 )
 # dpkg-dev (dpkg-shlibdeps) and file: cpack -G DEB computes the .deb's
 # run-time dependencies with them (ci/test.sh builds the package).
 # libxml2-utils (xmllint): the test reports.junit_xsd validates junit.xml.
 # clang-14 and libclang-rt-14-dev (libFuzzer, ASan, UBSan runtimes): the
 # fuzz targets of ci/fuzz.sh.
+# python3-yaml: the test ci.examples parses the CI examples in ci/examples/.
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -16,6 +16,29 @@ Json Num(double x) { return std::isfinite(x) ? Json(x) : Json(nullptr); }
 
 Json TextOrNull(const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); }
 
+/// Numbers as Num writes them, and the non-finite ones also spelled out
+/// ("nonfinite_numbers": {"max_ratio": "inf"}, present only when one is),
+/// so that ReadReport gives back inf, -inf or nan, not one null for all.
+class Numbers {
+ public:
+  explicit Numbers(Json* obj) : obj_(obj) {}
+  void Set(const char* key, double x) {
+    (*obj_)[key] = Num(x);
+    Note(key, x);
+  }
+  /// Only the spelling (the number itself is written elsewhere, e.g. nested).
+  void Note(const char* key, double x) {
+    if (!std::isfinite(x)) spelled_[key] = std::isnan(x) ? "nan" : x > 0 ? "inf" : "-inf";
+  }
+  void Finish() {
+    if (!spelled_.empty()) (*obj_)["nonfinite_numbers"] = spelled_;
+  }
+
+ private:
+  Json* obj_;
+  Json spelled_ = Json::object();
+};
+
 }  // namespace
 
 std::string ToJson(const Report& r) {
@@ -35,6 +58,11 @@ std::string ToJson(const Report& r) {
   run["kernel"] = r.run.kernel;
   run["kernel_path"] = TextOrNull(r.run.kernel_path);
   run["store"] = TextOrNull(r.run.store);
+  run["selection"] = r.run.selection;
+  run["selected"] = r.run.selected;
+  run["registry"] = r.run.registry;
+  run["shard"] = r.run.shard_total == 0 ? Json(nullptr)
+                                        : Json({{"index", r.run.shard_index}, {"total", r.run.shard_total}});
   doc["run"] = run;
 
   const Counts counts = CountVerdicts(r);
@@ -45,6 +73,7 @@ std::string ToJson(const Report& r) {
     Json j;
     j["id"] = p.id;
     j["backend"] = p.backend;
+    j["index"] = e.index;
     j["file"] = e.file;
     j["statement"] = TextOrNull(StatementOf(p.id));
     j["expect"] = ExpectationName(e.expect);
@@ -53,16 +82,19 @@ std::string ToJson(const Report& r) {
     j["cases"] = p.cases;
     j["discarded"] = p.discarded;
     j["shrink_steps"] = p.shrink_steps;
-    j["seconds"] = Num(p.seconds);
+    Numbers nums(&j);
+    nums.Set("seconds", p.seconds);
     j["seed"] = std::to_string(p.seed);
     j["message"] = TextOrNull(p.message);
     j["counterexample"] = TextOrNull(p.counterexample);
     j["confirmed"] = p.confirmed ? Json(*p.confirmed) : Json(nullptr);
+    j["pinned_refutation"] = p.pinned_refutation;
     j["reproduce"] = TextOrNull(p.reproduce);
     j["found_by"] = FoundByName(p.found_by);
     j["search"] = {{"tried", p.search_tried}, {"outside", p.search_outside},
                    {"best_score", Num(p.search_best_score)}, {"capped", p.search_capped},
                    {"note", TextOrNull(p.search_note)}};
+    nums.Note("search_best_score", p.search_best_score);
     j["store_entry"] = TextOrNull(p.store_entry);
     j["saved_to"] = TextOrNull(p.saved_to);
     Json stored = Json::array();
@@ -80,6 +112,7 @@ std::string ToJson(const Report& r) {
     for (const auto& m : p.metrics) {
       const unsigned flags = AuditFlags(m);
       Json k;
+      Numbers mn(&k);
       k["metric"] = m.tolerance.metric;
       k["kind"] = m.tolerance.kind == MetricKind::kClaim ? "claim" : "rounding";
       if (m.tolerance.kind == MetricKind::kClaim) {
@@ -89,13 +122,13 @@ std::string ToJson(const Report& r) {
       k["bound"] = m.tolerance.bound;
       k["reason"] = m.tolerance.reason;
       k["count"] = m.count;
-      k["max_ratio"] = Num(m.max_ratio);
-      k["mean_ratio"] = Num(m.mean_ratio);
-      k["max_observed"] = Num(m.max_observed);
-      k["mean_observed"] = Num(m.mean_observed);
-      k["max_in_u"] = Num(m.max_in_u);
-      k["mean_in_u"] = Num(m.mean_in_u);
-      k["max_bound"] = Num(m.max_bound);
+      mn.Set("max_ratio", m.max_ratio);
+      mn.Set("mean_ratio", m.mean_ratio);
+      mn.Set("max_observed", m.max_observed);
+      mn.Set("mean_observed", m.mean_observed);
+      mn.Set("max_in_u", m.max_in_u);
+      mn.Set("mean_in_u", m.mean_in_u);
+      mn.Set("max_bound", m.max_bound);
       k["nonfinite"] = m.nonfinite;
       Json f = Json::array();
       for (size_t i = 0; i < AllFlags().size(); ++i) {
@@ -114,11 +147,13 @@ std::string ToJson(const Report& r) {
       const Histogram h = RatioHistogram(m.ratios);
       k["histogram"] = {{"bins", h.labels}, {"counts", h.counts}};
       k["worst_case"] = TextOrNull(m.worst_case);
-      k["search_max_ratio"] = Num(m.search_max_ratio);
+      mn.Set("search_max_ratio", m.search_max_ratio);
       k["search_worst_case"] = TextOrNull(m.search_worst_case);
+      mn.Finish();
       metrics.push_back(k);
     }
     j["metrics"] = metrics;
+    nums.Finish();
     props.push_back(j);
   }
   Json summary;

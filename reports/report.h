@@ -32,6 +32,12 @@ struct RunInfo {
   std::string kernel_path; // the --kernel / check-kernel library ("" = none): reproduce commands name it
   std::string store;       // the counterexample store replayed ("" = none)
   std::string generated;   // UTC, ISO 8601 ("2026-11-29T14:00:00Z")
+  // What `attnprop merge` compares and joins (README.md, "Sharding"):
+  std::string selection;   // the selection as given (--filter/--exclude/--backend text)
+  size_t selected = 0;     // properties that selection names, before sharding
+  std::string registry;    // registry.tsv compiled in: "fnv1a64:<16 hex digits>"
+  uint64_t shard_index = 0;
+  uint64_t shard_total = 0;  // 0: the whole selection (a plain run, or a merge of every shard)
 };
 
 /// One property x backend.
@@ -40,6 +46,7 @@ struct Entry {
   std::string file;        // source file, relative to the repository
   Expectation expect = Expectation::kHolds;
   Judgement judgement;     // Judge(result, expect): the one verdict policy
+  size_t index = 0;        // position in the whole selection (a shard's entries keep theirs)
   bool as_expected() const { return judgement.as_expected(); }
 };
 
@@ -124,6 +131,19 @@ void WriteReports(const Report& r, const std::string& dir);
 /// report.json (read.cc). Throws std::runtime_error when the file cannot be
 /// read or is not an attnprop-report/1.
 std::vector<std::string> UnexpectedInReport(const std::string& json_path);
+
+/// A report.json read back into the Report it was written from
+/// (read.cc): every writer gives the same bytes for both. Per-case ratios
+/// are not in report.json; each metric gets one ratio per case inside its
+/// histogram bin, which is all the writers read of them. Throws
+/// std::runtime_error naming the file and the field when the file cannot be
+/// read or is not an attnprop-report/1.
+Report ReadReport(const std::string& json_path);
+/// The same from report.json's text; `name` names it in errors.
+Report ParseReport(const std::string& json_text, const std::string& name);
+
+/// registry.tsv's text as compiled in, hashed: "fnv1a64:<16 hex digits>".
+std::string RegistryHash();
 
 /// Writes report.json's text to `path` (check-kernel --json). Throws
 /// std::runtime_error on failure.

@@ -9,6 +9,7 @@
 // temporary file behind.
 #pragma once
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <utility>
@@ -26,6 +27,12 @@ inline constexpr const char* kManifestName = "manifest.json";
 /// --json and --junit write it: same signal and error behaviour).
 void WriteReportSet(const std::vector<std::pair<std::string, std::string>>& files, const std::string& dir,
                     const std::function<void(size_t)>& after_each_temp = {}, bool manifest = true);
+
+/// The 64-bit FNV-1a hash of the bytes of `s` (offset basis
+/// 14695981039346656037, prime 1099511628211): the manifest's file hashes,
+/// the registry hash of a report, the shard of a property. Stable across
+/// machines and standard libraries (unlike std::hash).
+uint64_t Fnv1a64(const std::string& s);
 
 /// The manifest's text for these files (deterministic).
 std::string ManifestText(const std::vector<std::pair<std::string, std::string>>& files);

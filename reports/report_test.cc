@@ -124,6 +124,10 @@ Report FixtureReport(uint64_t seed) {
   r.entries.push_back(Run<WeakClaim, double>(Expectation::kHolds, seed));
   r.entries.push_back(Run<FalseClaim, double>(Expectation::kRefuted, seed));
   r.entries.push_back(Run<UnexpectedClaim, double>(Expectation::kHolds, seed));
+  r.run.selection = "--filter 'approval.*'";
+  r.run.selected = r.entries.size();
+  r.run.registry = "fnv1a64:0123456789abcdef";
+  for (size_t i = 0; i < r.entries.size(); ++i) r.entries[i].index = i;
   return r;
 }
 
@@ -198,6 +202,45 @@ TEST(Approval, Json) { Approve("report.json", ToJson(Fixture())); }
 TEST(Approval, Markdown) { Approve("report.md", ToMarkdown(Fixture())); }
 TEST(Approval, Html) { Approve("report.html", ToHtml(Fixture())); }
 TEST(Approval, JUnit) { Approve("junit.xml", ToJUnit(Fixture())); }
+
+// ---- Read back (attnprop merge): the same bytes in every format ----
+
+TEST(Read, ReportReadBackWritesTheSameBytesInEveryFormat) {
+  Report shard = Fixture();
+  shard.run.shard_index = 2;
+  shard.run.shard_total = 4;
+  const Report back = ParseReport(ToJson(shard), "fixture");
+  EXPECT_EQ(back.run.shard_index, 2u);
+  EXPECT_EQ(back.run.shard_total, 4u);
+  EXPECT_EQ(ToJson(back), ToJson(shard));
+  const Report whole = ParseReport(ToJson(Fixture()), "fixture");
+  EXPECT_EQ(ToJson(whole), ToJson(Fixture()));
+  EXPECT_EQ(ToMarkdown(whole), ToMarkdown(Fixture()));
+  EXPECT_EQ(ToHtml(whole), ToHtml(Fixture()));
+  EXPECT_EQ(ToJUnit(whole), ToJUnit(Fixture()));
+  // The non-finite numbers come back as they were (JSON writes null for all).
+  const MetricStats& m = whole.entries[3].result.metrics[0];
+  const MetricStats& was = Fixture().entries[3].result.metrics[0];
+  EXPECT_EQ(std::isnan(m.max_ratio), std::isnan(was.max_ratio));
+  EXPECT_EQ(std::isinf(m.max_ratio), std::isinf(was.max_ratio));
+  EXPECT_EQ(RatioHistogram(m.ratios).counts, RatioHistogram(was.ratios).counts);
+}
+
+TEST(Read, MalformedReportNamesTheField) {
+  auto j = nlohmann::json::parse(ToJson(Fixture()));
+  j["properties"][1]["verdict"] = "maybe";
+  try {
+    ParseReport(j.dump(), "r.json");
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("r.json: properties[1].verdict has an unknown value 'maybe'"), std::string::npos)
+        << e.what();
+  }
+  j = nlohmann::json::parse(ToJson(Fixture()));
+  j["run"].erase("seed");
+  EXPECT_THROW(ParseReport(j.dump(), "r.json"), std::runtime_error);
+  EXPECT_THROW(ParseReport("{\"schema\": \"other/1\", \"properties\": []}", "r.json"), std::runtime_error);
+}
 
 // ---- Format-level checks beyond the bytes ----
 

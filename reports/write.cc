@@ -113,7 +113,9 @@ void WriteSynced(const std::string& path, const std::string& text) {
   if (close(fd) != 0) throw std::runtime_error(Error("write", path, errno));
 }
 
-uint64_t Fnv1a(const std::string& s) {
+}  // namespace
+
+uint64_t Fnv1a64(const std::string& s) {
   uint64_t h = 14695981039346656037ull;
   for (unsigned char ch : s) {
     h ^= ch;
@@ -121,8 +123,6 @@ uint64_t Fnv1a(const std::string& s) {
   }
   return h;
 }
-
-}  // namespace
 
 std::vector<std::string> ReportFileNames() { return {"report.json", "report.md", "report.html", "junit.xml"}; }
 
@@ -143,7 +143,7 @@ std::string ManifestText(const std::vector<std::pair<std::string, std::string>>&
   std::string m = "{\n  \"schema\": \"attnprop-report-manifest/1\",\n  \"files\": [";
   for (size_t i = 0; i < files.size(); ++i) {
     char hash[24];
-    std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(Fnv1a(files[i].second)));
+    std::snprintf(hash, sizeof hash, "%016llx", static_cast<unsigned long long>(Fnv1a64(files[i].second)));
     m += (i ? ",\n" : "\n");
     m += "    {\"name\": \"" + files[i].first + "\", \"bytes\": " + std::to_string(files[i].second.size()) +
          ", \"fnv1a64\": \"" + hash + "\"}";

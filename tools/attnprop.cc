@@ -4,6 +4,8 @@
 //   attnprop audit [--out DIR] [...]   the main job: run everything, write the report
 //   attnprop reproduce ID [FILE|TOKEN] replay a case without a new search
 //   attnprop check-kernel PATH.so ...  the kernel properties on a user's kernel library
+//   attnprop merge --out DIR SHARD...  the shards of a sharded run joined into one report
+//   attnprop store merge --into DIR .. counterexample stores folded into one
 //   attnprop --version                 the project version and the kernel ABI version
 // Each has --help. Exit status: 0 everything as registry.tsv expects, 1 a
 // verdict differs, 2 bad usage or input (see tools/cli.h).
@@ -30,9 +32,13 @@ constexpr const char* kUsage =
     "  reproduce ID [FILE|TOKEN]    replay a stored case, a case file or a reproduce token\n"
     "  check-kernel PATH.so         check an attention kernel library through the C ABI (the kernel\n"
     "                               properties only; run and audit check attnprop's own kernel too)\n"
+    "  merge --out DIR SHARD_DIR... join the reports of a sharded run (--shard I/T) into one report set\n"
+    "  store merge --into DIR FROM...\n"
+    "                               fold counterexample stores (a sharded run's jobs') into one\n"
     "  --version                    attnprop's version and the kernel ABI version it checks\n"
     "\n"
-    "environment: ATTNPROP_MPFR_BITS (MPFR precision, default 256), RC_PARAMS (seed, max_success, ...)\n"
+    "environment: ATTNPROP_MPFR_BITS (MPFR precision, default 256), RC_PARAMS (seed, max_success, ...),\n"
+    "             GTEST_TOTAL_SHARDS, GTEST_SHARD_INDEX (run, audit, check-kernel: one shard of the run)\n"
     "exit status: 0 everything as registry.tsv expects, 1 some verdict differs, 2 bad usage or input\n";
 
 }  // namespace
@@ -67,6 +73,8 @@ int main(int argc, char** argv) {
     if (cmd == "audit") return cli::Audit(args);
     if (cmd == "reproduce") return cli::Reproduce(args);
     if (cmd == "check-kernel") return cli::CheckKernel(args);
+    if (cmd == "merge") return cli::Merge(args);
+    if (cmd == "store") return cli::StoreCommand(args);
     std::cerr << "attnprop: unknown command '" << cmd << "'\n\n" << kUsage;
     return cli::kBadInput;
   } catch (const std::exception& e) {

@@ -89,7 +89,7 @@ bool ParseSelection(const std::vector<std::string>& args, Mode mode, Selection* 
   s->options.store_dir = check_kernel ? "" : DefaultStoreDir();
   if (mode == Mode::kAudit) s->out = "attnprop-report";
   s->own_kernel = !check_kernel;
-  bool store_given = false, no_store = false;
+  bool store_given = false, no_store = false, shard_given = false;
   *help = false;
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
@@ -150,6 +150,12 @@ bool ParseSelection(const std::vector<std::string>& args, Mode mode, Selection* 
       if (!value(&v) || !ParseSeconds(v, 1, 864000, &s->budget_s)) return *error = "--budget needs seconds in [1, 864000]", false;
     } else if (a == "--deep") {
       s->deep = true;
+    } else if (a == "--shard") {
+      if (!value(&v)) return *error = "--shard needs INDEX/TOTAL (e.g. 0/4)", false;
+      if (!ParseShard(v, &s->shard, error)) return false;
+      shard_given = true;
+    } else if (a == "--list") {
+      s->list_only = true;
     } else if (a == "--json" && check_kernel) {
       if (!value(&s->json) || s->json.empty()) return *error = "--json needs a file name", false;
     } else if (a == "--kernel" && !check_kernel) {
@@ -162,6 +168,8 @@ bool ParseSelection(const std::vector<std::string>& args, Mode mode, Selection* 
     }
   }
   if (check_kernel && s->kernel_path.empty()) return *error = "no kernel library given", false;
+  // --shard wins over GoogleTest's variables, as an explicit flag should.
+  if (!shard_given && !ShardFromEnvironment(&s->shard, error)) return false;
   if (store_given && !no_store) {
     if (const std::string e = CheckStoreDir(s->options.store_dir, s->create_store); !e.empty()) return *error = e, false;
   }
@@ -201,6 +209,16 @@ std::vector<PropertyDef> Select(const Selection& s, const std::vector<ksuite::Ke
     out.push_back(std::move(d));
   }
   return out;
+}
+
+std::vector<size_t> KeepShard(const Shard& shard, std::vector<PropertyDef>* defs) {
+  std::vector<std::string> names;
+  for (const auto& d : *defs) names.push_back(d.Name());
+  const std::vector<size_t> positions = ShardPositions(names, shard);
+  std::vector<PropertyDef> mine;
+  for (size_t k : positions) mine.push_back(std::move((*defs)[k]));
+  *defs = std::move(mine);
+  return positions;
 }
 
 std::string UnmatchedPattern(const Selection& s, const std::vector<ksuite::KernelInstance>& kernels, bool model) {

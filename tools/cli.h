@@ -10,6 +10,7 @@
 #include "properties/framework/property.h"
 #include "properties/framework/runner.h"
 #include "properties/kernel_suite/kernel_backend.h"
+#include "tools/shard.h"
 
 namespace attnprop::cli {
 
@@ -24,6 +25,8 @@ int Run(const std::vector<std::string>& args);
 int Audit(const std::vector<std::string>& args);
 int CheckKernel(const std::vector<std::string>& args);
 int Reproduce(const std::vector<std::string>& args);
+int Merge(const std::vector<std::string>& args);
+int StoreCommand(const std::vector<std::string>& args);
 
 /// Prints "attnprop <cmd>: <error>" and the command's usage to stderr;
 /// returns kBadInput.
@@ -52,6 +55,8 @@ struct Selection {
   double budget_s = 0;       // --budget: wall time of the whole run's searches, spread over the properties (0 = none)
   bool deep = false;         // --deep: the deep tier (more cases, a longer search)
   bool search_given = false; // --search N was given (else audit uses its tier's default)
+  Shard shard;               // --shard INDEX/TOTAL, else GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS (total 0: all)
+  bool list_only = false;    // --list: print the selected properties (this shard's) and exit
 };
 
 /// Whether a --filter / --exclude pattern selects the property
@@ -80,6 +85,10 @@ std::vector<ksuite::KernelInstance> KernelsFor(const Selection& s);
 /// The properties matching the selection, in registration order, bound to
 /// the kernels (model backends only when `model`).
 std::vector<PropertyDef> Select(const Selection& s, const std::vector<ksuite::KernelInstance>& kernels, bool model);
+
+/// Keeps the properties of `shard` in *defs (all of them unsharded), in
+/// order; returns their positions in the whole selection.
+std::vector<size_t> KeepShard(const Shard& shard, std::vector<PropertyDef>* defs);
 
 /// The first --filter that selects nothing ("--filter 'x' matches no
 /// property"), or "": a typo is an error, not a silently smaller run.

@@ -32,17 +32,39 @@ namespace {
 /// stops says so, and its bytes then depend on the machine).
 constexpr int kAuditSearchSteps = 300;
 constexpr double kAuditBudgetSeconds = 900;
-// A property's search may use at least this much of what is left of the
-// budget: most properties use a fraction of their even share, and a cap that
-// bites makes a run's search depend on the machine's speed (the same seed
-// then no longer gives the same report).
+// A property's search may use at least this much of the budget: most
+// properties use a fraction of their even share, and a cap that bites makes
+// a run's search depend on the machine's speed (the same seed then no
+// longer gives the same report).
 constexpr double kMinSearchShareSeconds = 30;
+
+/// The search budget per property: the same in every shard and in the
+/// unsharded run, whatever else runs, so that a shard's work depends on
+/// nothing outside it. Each property may search for budget / selected
+/// seconds (selected: the properties of the whole selection, before
+/// sharding), at least kMinSearchShareSeconds; the run stops searching when
+/// its part of the budget (budget x its properties / selected: all of it
+/// unsharded) is spent, a guard for slow machines (a property it stops says
+/// so).
+class SearchBudget {
+ public:
+  SearchBudget(double budget_s, size_t selected, size_t here)
+      : share_(selected ? std::max(budget_s / static_cast<double>(selected), kMinSearchShareSeconds) : 0),
+        guard_(selected ? budget_s * static_cast<double>(here) / static_cast<double>(selected) : 0) {}
+  /// Seconds the next property may search, `elapsed` seconds into the run.
+  double Share(double elapsed) const { return std::min(share_, std::max(0.0, guard_ - elapsed)); }
+  double share() const { return share_; }
+  double guard() const { return guard_; }
+
+ private:
+  double share_, guard_;
+};
 
 constexpr const char* kRunUsage =
     "usage: attnprop run [--filter PATTERN]... [--exclude PATTERN]... [--backend B] [--cases N] [--seed S]\n"
     "                    [--store DIR [--create-store]] [--no-store] [--no-save] [--out DIR] [--junit FILE]\n"
     "                    [--kernel PATH.so] [--timeout S] [--search N] [--budget S] [--deep]\n"
-    "                    [-q|-v] [--fail-fast] [--rerun-failed]\n"
+    "                    [-q|-v] [--fail-fast] [--rerun-failed] [--shard INDEX/TOTAL] [--list]\n"
     "  Runs properties (stored cases first, then N random cases), one line each. Kernel backends run\n"
     "  against attnprop's own kernel on every dispatch target (kernel-f32@avx2, ...; a target this CPU\n"
     "  lacks is reported as skipped) and, with --kernel, against that library too (kernel-f32, kernel-f64).\n"
@@ -72,10 +94,16 @@ constexpr const char* kRunUsage =
     "  --search N       after the random cases pass, a targeted search of N candidates per property\n"
     "                   (mutations of the best cases, kept when they raise observed/bound; claims with\n"
     "                   a HypothesesHold only; default 0)\n"
-    "  --budget S       wall-time budget of the run's searches, spread as the run goes (what is left\n"
-    "                   over the properties left, at least 30 s each while it lasts; a property\n"
-    "                   stopped by it says so); audit: 900 by default\n"
+    "  --budget S       wall-time budget of the run's searches: each property may search S/N seconds\n"
+    "                   (N the properties selected before sharding; at least 30 s), the same in every\n"
+    "                   shard; the run stops searching when S (a shard: its part, S x its properties\n"
+    "                   / N) is spent, and a property stopped by it says so; audit: 900 by default\n"
     "  --deep           the deep tier: 10x the cases and the search candidates (budget 9000 s)\n"
+    "  --shard I/T      run only shard I of T (0 <= I < T): the properties whose FNV-1a-64 hash of\n"
+    "                   \"<id>/<backend>\" is I mod T; without it, GTEST_SHARD_INDEX and\n"
+    "                   GTEST_TOTAL_SHARDS when set (GTEST_SHARD_STATUS_FILE is then touched).\n"
+    "                   `attnprop merge` joins the shards' reports into the unsharded run's report\n"
+    "  --list           print the selected properties (this shard's), one per line, and exit\n"
     "Options take their value as --opt VALUE or --opt=VALUE.\n"
     "exit status: 0 every verdict as registry.tsv expects, 1 some verdict differs, 2 bad usage or input\n";
 
@@ -83,13 +111,15 @@ constexpr const char* kAuditUsage =
     "usage: attnprop audit [--out DIR] [--filter PATTERN]... [--exclude PATTERN]... [--backend B] [--cases N]\n"
     "                      [--seed S] [--store DIR [--create-store]] [--no-store] [--no-save] [--junit FILE]\n"
     "                      [--kernel PATH.so] [--timeout S] [--search N] [--budget S] [--deep]\n"
-    "                      [-q|-v] [--fail-fast] [--rerun-failed]\n"
+    "                      [-q|-v] [--fail-fast] [--rerun-failed] [--shard INDEX/TOTAL] [--list]\n"
     "  The main job: runs every registered property (stored cases first), the kernel properties against\n"
     "  attnprop's own kernel on every dispatch target this CPU supports (and --kernel's library), and\n"
     "  writes the report with the tolerance audit (observed error against each declared bound; flags\n"
     "  FAIL, LOOSE, UNJUSTIFIED, NONFINITE) into DIR: report.json, report.md, report.html, junit.xml.\n"
     "  --out DIR        report directory (default ./attnprop-report); created if needed\n"
     "  --search N       targeted-search candidates per property (default 300; 0 for none)\n"
+    "  --shard I/T      only shard I of T (or GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS), as for `attnprop\n"
+    "                   run`; `attnprop merge --out DIR SHARD_DIR...` joins the shards' reports\n"
     "  other options as for `attnprop run`\n"
     "exit status: 0 every verdict as registry.tsv expects, 1 some verdict differs, 2 bad usage or input\n";
 
@@ -113,6 +143,8 @@ constexpr const char* kCheckUsage =
     "  --json FILE      write report.json to FILE too\n"
     "  --junit FILE     write junit.xml to FILE too\n"
     "  -q, -v, --fail-fast, --rerun-failed, --create-store   as for `attnprop run`\n"
+    "  --shard I/T, --list   one shard of the properties (or GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS),\n"
+    "                   and the selection's list, as for `attnprop run`\n"
     "  A failure prints its shrunk counterexample and the command that replays it:\n"
     "    attnprop reproduce ID --kernel PATH.so STORE_FILE\n"
     "environment: ATTNPROP_KERNEL_TARGET (a dispatch target, for kernels with attnprop's extension),\n"
@@ -230,13 +262,39 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
     }
     std::cout << "--rerun-failed: " << s.rerun.size() << " unexpected in " << last << "\n";
   }
-  const std::vector<PropertyDef> defs = Select(s, kernels, /*model=*/!check_kernel);
+  std::vector<PropertyDef> defs = Select(s, kernels, /*model=*/!check_kernel);
   if (const std::string e = UnmatchedPattern(s, kernels, !check_kernel); !e.empty()) return UsageError(cmd, e, usage);
   if (defs.empty())
     return UsageError(cmd, "no property matches " + SelectionText(s) + " (attnprop list shows them)", usage);
+  // This shard's part of the selection (all of it unsharded); each keeps its
+  // position in the whole selection, by which `attnprop merge` orders.
+  const size_t selected = defs.size();
+  const std::vector<size_t> positions = KeepShard(s.shard, &defs);
+  if (s.shard.sharded()) {
+    if (const std::string e = TouchShardStatusFile(); !e.empty()) {
+      std::cerr << "attnprop " << cmd << ": " << e << "\n";
+      return kBadInput;
+    }
+  }
+  if (s.list_only) {
+    for (const auto& d : defs) std::cout << d.Name() << "\n";
+    return kOk;
+  }
+  // Tiers: the search's candidates per property are the unit (the same
+  // seed, the same cases); the budget caps each property's share of wall
+  // time, and a property whose search the cap stopped says so.
+  RunOptions base = s.options;
+  if (s.deep) {
+    base.max_success *= 10;
+    base.search_steps = std::max(base.search_steps, kAuditSearchSteps) * 10;
+    if (s.budget_s == 0) s.budget_s = 10 * kAuditBudgetSeconds;
+  } else if (mode == Mode::kAudit) {
+    if (!s.search_given) base.search_steps = kAuditSearchSteps;
+    if (s.budget_s == 0) s.budget_s = kAuditBudgetSeconds;
+  }
   // Per property: the store it replays and saves to. A kernel under test
   // has its own directory; attnprop's own kernel shares the claims' store.
-  std::vector<RunOptions> options(defs.size(), s.options);
+  std::vector<RunOptions> options(defs.size(), base);
   if (!check_kernel && !s.kernel_path.empty())
     for (size_t i = 0; i < defs.size(); ++i) {
       const BackendInfo* b = FindBackend(defs[i].backend);
@@ -251,39 +309,22 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
     return kBadInput;
   }
 
-  // Tiers: the search's candidates per property are the unit (the same
-  // seed, the same cases); the budget caps each property's share of wall
-  // time, and a property whose search the cap stopped says so.
-  if (s.deep) {
-    for (auto& o : options) {
-      o.max_success *= 10;
-      o.search_steps = std::max(o.search_steps, kAuditSearchSteps) * 10;
-    }
-    if (s.budget_s == 0) s.budget_s = 10 * kAuditBudgetSeconds;
-  } else if (mode == Mode::kAudit) {
-    if (!s.search_given)
-      for (auto& o : options) o.search_steps = kAuditSearchSteps;
-    if (s.budget_s == 0) s.budget_s = kAuditBudgetSeconds;
-  }
-  // The budget is spread as the run goes: property i may search for what is
-  // left divided by the properties left (unused shares carry forward), and
-  // at least kMinSearchShareSeconds while the budget lasts.
-  auto search_share = [&](size_t i, double elapsed) {
-    const double left = std::max(0.0, s.budget_s - elapsed);
-    return std::min(left, std::max(left / static_cast<double>(defs.size() - i), kMinSearchShareSeconds));
-  };
-  if (s.budget_s > 0) options[0].search_seconds = search_share(0, 0);
+  const SearchBudget budget(s.budget_s, selected, defs.size());
 
   // -q: the summary only; the banner and the per-property lines go nowhere.
   std::ostream quiet(nullptr);
   std::ostream& info = s.verbosity < 0 ? quiet : std::cout;
   const std::string kernel_summary = ksuite::KernelSummary(kernels);
-  PrintBanner(info, options[0], kernel_summary);
-  info << "search " << options[0].search_steps << " candidates per property";
+  PrintBanner(info, base, kernel_summary);
+  info << "search " << base.search_steps << " candidates per property";
   if (s.budget_s > 0)
-    info << " | budget " << s.budget_s << " s (what is left over the properties left, at least "
-         << kMinSearchShareSeconds << " s each while it lasts)";
+    info << " | budget " << s.budget_s << " s: " << budget.share() << " s per property (" << s.budget_s << " s over "
+         << selected << " properties, at least " << kMinSearchShareSeconds << " s), " << budget.guard()
+         << " s for this run";
   info << "\n";
+  if (s.shard.sharded())
+    info << "shard " << s.shard.index << "/" << s.shard.total << ": " << defs.size() << " of " << selected
+         << " properties (FNV-1a-64 of id/backend mod " << s.shard.total << ")\n";
   std::string saving = s.options.save_dir.empty() ? " (read only)" : "";
   if (!s.options.save_dir.empty() && s.options.save_dir != s.options.store_dir)
     saving = " (new counterexamples saved to " + s.options.save_dir + ")";  // an installed attnprop's default
@@ -294,8 +335,8 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
   rep.run.version = ATTNPROP_VERSION;
   rep.run.command = cmd;
   rep.run.seed = s.options.seed;
-  rep.run.cases = options[0].max_success;
-  rep.run.search_steps = options[0].search_steps;
+  rep.run.cases = base.max_success;
+  rep.run.search_steps = base.search_steps;
   rep.run.budget_s = s.budget_s;
   rep.run.max_size = s.options.max_size;
   rep.run.shrink = s.options.shrink;
@@ -304,6 +345,11 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
   rep.run.kernel_path = s.kernel_path;
   rep.run.store = s.options.store_dir;
   rep.run.generated = report::UtcNow();
+  rep.run.selection = SelectionText(s);
+  rep.run.selected = selected;
+  rep.run.registry = report::RegistryHash();
+  rep.run.shard_index = s.shard.index;
+  rep.run.shard_total = s.shard.total;
 
   Progress progress(defs.size());
   const auto start = std::chrono::steady_clock::now();
@@ -314,8 +360,9 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
     progress.Start(i, d.Name());
     if (s.budget_s > 0)
       options[i].search_seconds =
-          search_share(i, std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+          budget.Share(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
     report::Entry e;
+    e.index = positions[i];
     try {
       e.result = RunProperty(d, options[i]);
     } catch (const std::exception& ex) {
@@ -392,7 +439,7 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
     std::cout << "\n" << ran - unexpected.size() << " of " << ran << " properties hold on " << s.kernel_path;
     if (skipped) std::cout << " (" << skipped << " skipped)";
     std::cout << " (" << std::fixed << std::setprecision(1) << seconds << " s)\n";
-    if (ran == 0) {
+    if (ran == 0 && !defs.empty()) {
       std::cout << "SKIPPED: " << defs[0].skip_reason << "\n";
       return kSkipped;
     }

@@ -16,7 +16,10 @@
 #  - a reproduce token shown as "reproduce=BQCblNGd1JX..." is replaced by a
 #    real token (RapidCheck tokens change with the generators);
 #  - commands that run everything (a whole audit: minutes) are narrowed with
-#    the extra arguments in the table's second column.
+#    the extra arguments in the table's second column;
+#  - a command of the sharding recipe that names the job's shard as $I runs
+#    once per job, I = 0, 1, 2, 3 (the stores the jobs leave, store-$I, are
+#    copies of the repository's: nothing new, so nothing is written into it).
 # The table below lists each README command with the exit status expected; a
 # README command not in the table, or a table line not in the README, fails
 # the test, so the two stay in step.
@@ -59,6 +62,9 @@ table=$(cat <<'EOF'
 0	--filter abi.lse_values --no-save	build/release/tools/attnprop audit --kernel path/to/libmykernel.so
 0	-	attnprop reproduce 'abi.lse_values/kernel-f32' --kernel 'path/to/libmykernel.so' 'attnprop-counterexamples/kernels/libmykernel/abi.lse_values.txt'
 0	-	attnprop --version
+0	--filter attend2.additivity --no-save	build/release/tools/attnprop audit --deep --shard $I/4 --out shard-$I
+0	-	build/release/tools/attnprop merge --out build/report shard-0 shard-1 shard-2 shard-3
+0	-	build/release/tools/attnprop store merge --into properties/counterexamples store-0 store-1 store-2 store-3
 EOF
 )
 
@@ -86,6 +92,7 @@ ln -s "$build" "$work/build/release"
 ln -s "$src/tools" "$work/tools"
 ln -s "$src/properties" "$work/properties"
 cp "$plugins/reference.so" "$work/path/to/libmykernel.so"
+for i in 0 1 2 3; do cp -r "$src/properties/counterexamples" "$work/store-$i"; done
 printf 'subdirs("%s")\n' "$build" > "$tmp/ctest/CTestTestfile.cmake"
 exe=$build/tools/attnprop
 # A kernel's stored case (the README's replay of one): the counterexample a
@@ -108,7 +115,13 @@ while IFS=$'\t' read -r want extra cmd; do
   [[ $run == attnprop\ * ]] && run="build/release/tools/attnprop ${run#attnprop }"
   [ "$extra" != "-" ] && run="$run $extra"
   rc=0
-  (cd "$work" && bash -c "$run") > "$tmp/out.log" 2>&1 || rc=$?
+  if [[ $cmd == *'$I'* ]]; then  # one job of the sharding recipe each
+    for i in 0 1 2 3; do
+      [ "$rc" = 0 ] && { (cd "$work" && I=$i bash -c "$run") > "$tmp/out.log" 2>&1 || rc=$?; }
+    done
+  else
+    (cd "$work" && bash -c "$run") > "$tmp/out.log" 2>&1 || rc=$?
+  fi
   n=$((n + 1))
   if [ "$rc" != "$want" ]; then
     tail -20 "$tmp/out.log"

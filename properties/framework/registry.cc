@@ -11,6 +11,8 @@ namespace attnprop {
 
 extern const char* const kRegistryTsv;  // generated from properties/registry.tsv
 
+const char* RegistryTsvText() { return kRegistryTsv; }
+
 namespace {
 std::vector<std::string> Split(const std::string& s, char sep) {
   std::vector<std::string> out;

@@ -33,6 +33,9 @@ const RegistryRow* FindRow(const std::string& id);
 /// file; empty when consistent. Idempotent.
 std::vector<std::string> JoinRegistry();
 
+/// registry.tsv's text, as compiled in (a report records its hash).
+const char* RegistryTsvText();
+
 /// Parses the TSV text (exposed for tests). Throws std::runtime_error naming
 /// the line on a malformed row.
 std::vector<RegistryRow> ParseRegistry(const std::string& tsv);

@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 
 #include "properties/framework/rc_bridge.h"
@@ -176,6 +177,80 @@ TEST(RobustInput, ConcurrentSavesLoseNoEntry) {
   // No temporary file is left behind.
   for (const auto& e : fs::directory_iterator(dir)) EXPECT_EQ(e.path().extension(), ".txt") << e.path();
   fs::remove_all(dir);
+}
+
+TEST(RobustInput, ConcurrentMergesAndSavesLoseNoEntry) {
+  // 20 processes at once into one store: the even ones fold a shard's store
+  // (MergeStore: one case every shard has, two of its own), the odd ones
+  // save a case of their own (SaveToStore); each waits 20 ms between reading
+  // a file and writing it back. Under the store's flock every entry is
+  // there, and the shared one once.
+  const fs::path root = fs::temp_directory_path() / ("attnprop-merge-" + std::to_string(getpid()));
+  fs::remove_all(root);
+  const fs::path into = root / "into";
+  constexpr int kRuns = 20;
+  auto stored = [](int64_t x) {
+    StoredCase s;
+    s.name = "case";
+    s.value.Int("x", x);
+    return s;
+  };
+  for (int i = 0; i < kRuns; i += 2) {
+    const std::string shard = (root / ("shard" + std::to_string(i))).string();
+    ASSERT_TRUE(SaveToStore(shard, "test.merge", stored(-1)));  // in every shard
+    ASSERT_TRUE(SaveToStore(shard, "test.merge", stored(1000 + i)));
+    ASSERT_TRUE(SaveToStore(shard, "test.merge", stored(2000 + i)));
+  }
+  int go[2];
+  ASSERT_EQ(pipe(go), 0);
+  std::vector<pid_t> pids;
+  for (int i = 0; i < kRuns; ++i) {
+    const pid_t pid = fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+      close(go[1]);
+      char c;
+      while (read(go[0], &c, 1) > 0) {
+      }  // the start line: EOF when the parent closes its end
+      SetStoreMergeHookForTesting(&SleepBetweenReadAndWrite);
+      int rc = 0;
+      try {
+        if (i % 2 == 0)
+          MergeStore(into.string(), (root / ("shard" + std::to_string(i))).string());
+        else
+          rc = SaveToStore(into.string(), "test.merge", stored(i)) ? 0 : 3;
+      } catch (...) {
+        rc = 4;
+      }
+      _exit(rc);
+    }
+    pids.push_back(pid);
+  }
+  close(go[0]);
+  close(go[1]);
+  for (pid_t pid : pids) {
+    int status = 0;
+    ASSERT_EQ(waitpid(pid, &status, 0), pid);
+    EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << status;
+  }
+  const auto cases = LoadStore(into.string(), "test.merge");
+  std::multiset<int64_t> xs;
+  for (const auto& c : cases) xs.insert(c.value.GetInt("x"));
+  EXPECT_EQ(xs.count(-1), 1u) << "the case every shard has, once";
+  for (int i = 0; i < kRuns; ++i) {
+    if (i % 2 == 0) {
+      EXPECT_EQ(xs.count(1000 + i), 1u) << i;
+      EXPECT_EQ(xs.count(2000 + i), 1u) << i;
+    } else {
+      EXPECT_EQ(xs.count(i), 1u) << i;
+    }
+  }
+  EXPECT_EQ(cases.size(), 1u + 3u * kRuns / 2);
+  // Merging a shard again adds nothing.
+  const StoreMergeCount again = MergeStore(into.string(), (root / "shard0").string());
+  EXPECT_EQ(again.added, 0u);
+  EXPECT_EQ(again.present, 3u);
+  fs::remove_all(root);
 }
 
 }  // namespace

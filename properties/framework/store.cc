@@ -217,33 +217,97 @@ class DirLock {
 
 void SetStoreMergeHookForTesting(void (*hook)()) { g_merge_hook = hook; }
 
-bool SaveToStore(const std::string& dir, const std::string& claim_id, StoredCase entry) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw StoreError("cannot create the store directory " + dir + ": " + ec.message());
+namespace {
+
+/// Adds to the claim's file in `dir` the entries not already there (same
+/// value and backends), renaming one whose name is taken (name-2, ...).
+/// The caller holds the directory's lock. Returns how many were added.
+size_t AddEntries(const std::string& dir, const std::string& claim_id, std::vector<StoredCase> entries) {
   const std::string path = StorePath(dir, claim_id);
-  // Read, merge and write under the lock: a concurrent run's entry, written
-  // after we read, is never overwritten by our older copy.
-  const DirLock lock(dir);
   std::string existing = ReadStoreFile(path);
-  const auto cases = ParseStore(existing, path);
+  auto cases = ParseStore(existing, path);
   if (g_merge_hook) g_merge_hook();
   std::set<std::string> names;
-  for (const auto& c : cases) {
-    if (c.value == entry.value && c.backends == entry.backends) return false;
-    names.insert(c.name);
+  for (const auto& c : cases) names.insert(c.name);
+  std::string added_text;
+  size_t added = 0;
+  for (auto& entry : entries) {
+    const bool present = std::any_of(cases.begin(), cases.end(), [&](const StoredCase& c) {
+      return c.value == entry.value && c.backends == entry.backends;
+    });
+    if (present) continue;
+    // Keep names unique: name, name-2, name-3, ...
+    const std::string base = entry.name;
+    for (int k = 2; names.count(entry.name); ++k) entry.name = std::string(base).append("-").append(std::to_string(k));
+    names.insert(entry.name);
+    added_text.append("\n").append(FormatStoredCase(entry));  // appended: g++ 12 warns falsely (-Wrestrict) on + chains
+    cases.push_back(std::move(entry));
+    ++added;
   }
-  // Keep names unique: name, name-2, name-3, ...
-  const std::string base = entry.name;
-  for (int k = 2; names.count(entry.name); ++k) entry.name = base + "-" + std::to_string(k);
+  if (added == 0) return 0;
   if (existing.empty()) existing = "# Counterexample store of " + claim_id + " (format: README.md in this folder).\n";
   if (existing.back() != '\n') existing += '\n';
   try {
-    WriteFileAtomically(path, existing + "\n" + FormatStoredCase(entry));
+    WriteFileAtomically(path, existing + added_text);
   } catch (const std::runtime_error& e) {
     throw StoreError(e.what());
   }
-  return true;
+  return added;
+}
+
+void CreateStoreDir(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw StoreError("cannot create the store directory " + dir + ": " + ec.message());
+}
+
+}  // namespace
+
+bool SaveToStore(const std::string& dir, const std::string& claim_id, StoredCase entry) {
+  CreateStoreDir(dir);
+  // Read, merge and write under the lock: a concurrent run's entry, written
+  // after we read, is never overwritten by our older copy.
+  const DirLock lock(dir);
+  std::vector<StoredCase> one;
+  one.push_back(std::move(entry));
+  return AddEntries(dir, claim_id, std::move(one)) == 1;
+}
+
+StoreMergeCount MergeStore(const std::string& into, const std::string& from) {
+  std::error_code ec;
+  if (!std::filesystem::is_directory(from, ec)) throw StoreError("the store " + from + " is not a directory");
+  if (std::filesystem::equivalent(into, from, ec)) throw StoreError("cannot merge the store " + from + " into itself");
+  ec.clear();
+  std::vector<std::filesystem::path> files, kernel_stores;
+  for (const auto& e : std::filesystem::directory_iterator(from, ec))
+    if (e.is_regular_file() && e.path().extension() == ".txt") files.push_back(e.path());
+  if (ec) throw StoreError("cannot read the store " + from + ": " + ec.message());
+  const std::filesystem::path kernels = std::filesystem::path(from) / "kernels";
+  if (std::filesystem::is_directory(kernels, ec))
+    for (const auto& e : std::filesystem::directory_iterator(kernels, ec))
+      if (e.is_directory()) kernel_stores.push_back(e.path());
+  std::sort(files.begin(), files.end());  // the same order, the same names given to clashes
+  std::sort(kernel_stores.begin(), kernel_stores.end());
+  // Every file read and parsed first: a malformed one stops the merge before anything is written.
+  std::vector<std::vector<StoredCase>> entries;
+  for (const auto& f : files) entries.push_back(ParseStore(ReadStoreFile(f.string()), f.string()));
+  StoreMergeCount count;
+  CreateStoreDir(into);
+  {
+    const DirLock lock(into);  // one lock for the whole fold: no run saves in between
+    for (size_t k = 0; k < files.size(); ++k) {
+      const size_t n = entries[k].size();
+      const size_t added = AddEntries(into, files[k].stem().string(), std::move(entries[k]));
+      count.added += added;
+      count.present += n - added;
+    }
+  }
+  for (const auto& k : kernel_stores) {
+    const StoreMergeCount c = MergeStore((std::filesystem::path(into) / "kernels" / k.filename()).string(), k.string());
+    count.added += c.added;
+    count.present += c.present;
+  }
+  return count;
 }
 
 namespace {

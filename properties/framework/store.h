@@ -62,6 +62,20 @@ std::vector<StoredCase> LoadStore(const std::string& dir, const std::string& cla
 /// existing file is malformed or the directory cannot be written.
 bool SaveToStore(const std::string& dir, const std::string& claim_id, StoredCase entry);
 
+/// What MergeStore did: entries added, and entries already there.
+struct StoreMergeCount {
+  size_t added = 0, present = 0;
+};
+
+/// Folds the store `from` into `into` (created if needed): every entry of
+/// from's <claim>.txt files that `into` lacks (same value and backends) is
+/// appended to its file, a taken name renamed as SaveToStore does; the
+/// kernel stores under from/kernels/<name>/ likewise. Holds into's flock
+/// for the whole fold, so a concurrent run or merge loses nothing and no
+/// entry is stored twice; merging the same store again adds nothing. Throws
+/// StoreError for a malformed file or a store that cannot be written.
+StoreMergeCount MergeStore(const std::string& into, const std::string& from);
+
 /// For tests: called by SaveToStore after it read the file and before it
 /// writes it (to force concurrent runs to overlap); nullptr for none.
 void SetStoreMergeHookForTesting(void (*hook)());
