@@ -155,6 +155,57 @@ INSTANTIATE_TEST_SUITE_P(
       return s;
     });
 
+// The regimes real kernels branch on and the state they keep between calls
+// (issue 14): each planted bug is caught by the property of its regime,
+// with a case shrunk to the smallest shape (or shortest sequence) that
+// shows it (ctest: kernel_suite.BrokenRegimes). broken_query_tile_tail
+// (abi.long_queries) is checked by check-kernel only: its shrink from
+// t_q ~ 1000 takes ~25 s.
+INSTANTIATE_TEST_SUITE_P(
+    Regimes, Broken,
+    ::testing::Values(
+        BrokenCase{"broken_scale_abs", "abi.scalar_ranges/kernel-f32", "bound"},  // head_dim_max, split_kv_merge: below
+        BrokenCase{"broken_vec_tail16", "abi.long_kv/kernel-f32", "out["},
+        BrokenCase{"broken_stale_workspace", "abi.call_sequences/kernel-f32", "state kept from the earlier calls"},
+        BrokenCase{"broken_cache_by_shape", "abi.call_sequences/kernel-f32", "state kept from the earlier calls"},
+        BrokenCase{"broken_first_call_scale", "abi.call_sequences/kernel-f32", "state kept from the earlier calls"},
+        BrokenCase{"hostile_third_call", "abi.call_sequences/kernel-f32", "call 3 of 3"}),
+    [](const ::testing::TestParamInfo<BrokenCase>& i) { return std::string(i.param.plugin) + "_" + std::to_string(i.index); });
+
+/// The shape of a shrunk regime counterexample: the smallest that shows the bug.
+Problem ShrunkOn(const std::string& plugin, const std::string& property) {
+  const auto r = RunOn(plugin, property, 100);
+  EXPECT_EQ(r.size(), 1u);
+  if (r.size() != 1 || !r[0].result.counterexample_case) {
+    ADD_FAILURE() << plugin << " not caught by " << property;
+    return {};
+  }
+  return Problem::FromCase(*r[0].result.counterexample_case);
+}
+
+TEST(Regimes, AHeadDimAboveTheCompiledMaximumShrinksTo257) {
+  InitMpfrPrecisionFromEnvironment();
+  const Problem p = ShrunkOn("broken_head_dim_max", "abi.wide_heads/kernel-f32");
+  EXPECT_EQ(p.d_k, 257);
+  EXPECT_EQ(p.t_q * p.t_k * p.d_v * p.batch, 1);
+}
+
+TEST(Regimes, ASplitKvMergeShrinksToOneQueryAnd1025Keys) {
+  InitMpfrPrecisionFromEnvironment();
+  const Problem p = ShrunkOn("broken_split_kv_merge", "abi.long_kv/kernel-f32");
+  EXPECT_EQ(p.t_k, 1025);
+  EXPECT_EQ(p.t_q, 1);
+  EXPECT_EQ(p.d_k * p.d_v * p.batch, 1);
+}
+
+TEST(Regimes, ACallSequenceShrinksToTwoCalls) {
+  InitMpfrPrecisionFromEnvironment();
+  const auto r = RunOn("broken_first_call_scale", "abi.call_sequences/kernel-f32", 100);
+  ASSERT_EQ(r.size(), 1u);
+  ASSERT_TRUE(r[0].result.counterexample_case.has_value());
+  EXPECT_EQ(r[0].result.counterexample_case->GetInt("calls"), 2);
+}
+
 TEST(Isolation, ACrashIsReportedWithItsShrunkCase) {
   InitMpfrPrecisionFromEnvironment();
   const auto r = RunOn("broken_crash", "lecture4.prop7.2.nadaraya_watson_form/kernel-f32", 30);

@@ -142,16 +142,21 @@ rc::Gen<Case> RegimeGen(InputKind in, Regime regime) {
         CutToBudget(&batch, &t_q, &t_k, &d_k, &d_v);
         const bool huge = regime == Regime::kScalars && (scale_kind == kHuge || scale_kind == kMinusHuge);
         const int shift = huge ? -32 : 0;
-        const uint64_t s = static_cast<uint64_t>(seed);
-        return Case()
-            .Int("batch", batch)
-            .Int("causal", causal)
-            .Scalar("scale", ScaleOf(scale_kind, d_k))
-            .Int("lse", lse)
-            .Matrix("Q", SeededMatrix(s, 0, batch, t_q, d_k, t, shift))
-            .Matrix("K", SeededMatrix(s, 1, batch, t_k, d_k, t, shift))
-            .Matrix("V", SeededMatrix(s, 2, batch, t_k, d_v, t, 0));
+        return SeededProblem(t, batch, t_q, t_k, d_k, d_v, causal, ScaleOf(scale_kind, d_k), lse,
+                             static_cast<uint64_t>(seed), shift);
       });
+}
+
+Case SeededProblem(DType t, int64_t batch, int64_t t_q, int64_t t_k, int64_t d_k, int64_t d_v, int64_t causal,
+                   double scale, int64_t lse, uint64_t seed, int shift) {
+  return Case()
+      .Int("batch", batch)
+      .Int("causal", causal)
+      .Scalar("scale", scale)
+      .Int("lse", lse)
+      .Matrix("Q", SeededMatrix(seed, 0, batch, t_q, d_k, t, shift))
+      .Matrix("K", SeededMatrix(seed, 1, batch, t_k, d_k, t, shift))
+      .Matrix("V", SeededMatrix(seed, 2, batch, t_k, d_v, t, 0));
 }
 
 bool RegimeHolds(InputKind in, const Case& c) {

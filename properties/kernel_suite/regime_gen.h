@@ -50,6 +50,11 @@ inline constexpr int kBigShareOutOf4 = 1;
 /// ProblemGen) and lse (1: the call passes an lse buffer; 0: NULL).
 rc::Gen<Case> RegimeGen(InputKind in, Regime r);
 
+/// A problem of the given shape and arguments with entries hashed from
+/// `seed` (as RegimeGen draws them; q and k times 2^shift).
+Case SeededProblem(DType t, int64_t batch, int64_t t_q, int64_t t_k, int64_t d_k, int64_t d_v, int64_t causal,
+                   double scale, int64_t lse, uint64_t seed, int shift = 0);
+
 /// HypothesesHold of the regime properties: any valid problem (ProblemHolds
 /// with any finite scale, of any sign, zero and subnormal included) and
 /// lse in {0, 1}. The regime's ranges are where the search looks, not a
