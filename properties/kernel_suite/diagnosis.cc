@@ -146,7 +146,9 @@ Found Classify(const std::vector<KernelFailure>& all) {
   if (any_shape && batch2) return {"batch items mixed (a batch stride)", "abi.batch_independence"};
   if (any_shape && dk_ne_dv) return {"d_k and d_v mixed up", "abi.dk_ne_dv"};
   if (Failing(all, "abi.lse_optional") && all.size() <= 2) return {"wrong when lse = NULL", "abi.lse_optional"};
-  return {"outputs outside the derived error bound (accuracy)", ""};
+  // Accuracy on plain problems: abi.lse_values (out and lse on any valid
+  // problem) points at it when it fails, else the most specific failing one.
+  return {"outputs outside the derived error bound (accuracy)", "abi.lse_values"};
 }
 
 }  // namespace
