@@ -18,6 +18,7 @@
 #include "properties/framework/options.h"
 #include "properties/framework/registry.h"
 #include "properties/framework/store.h"
+#include "properties/kernel_suite/diagnosis.h"
 #include "reports/report.h"
 #include "reports/summary.h"
 #include "tools/cli.h"
@@ -407,8 +408,27 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
   }
   progress.Clear();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (check_kernel)
-    for (size_t i : unexpected) PrintDetails(std::cout, defs[i], rep.entries[i].result, rep.entries[i].judgement, s, options[i], true);
+  if (check_kernel && !unexpected.empty()) {
+    // The diagnosis first (properties/kernel_suite/diagnosis.h), then the
+    // details, most specific property first.
+    std::vector<ksuite::KernelFailure> failures;
+    for (size_t i : unexpected) {
+      const PropertyResult& r = rep.entries[i].result;
+      failures.push_back({defs[i].id, defs[i].backend, r.message, r.counterexample, r.counterexample_case});
+    }
+    const ksuite::Diagnosis diag = ksuite::Diagnose(failures);
+    std::cout << "\ndiagnosis: " << diag.bug_class << "\n  " << failures.size() << " failing properties in "
+              << diag.groups << " group(s) of one shrunk counterexample each, most specific first:\n";
+    for (size_t k = 0; k < diag.order.size(); ++k) {
+      const size_t f = diag.order[k];
+      std::cout << "    " << k + 1 << ". " << defs[unexpected[f]].Name() << "  [group " << diag.group_of[f] + 1
+                << "]\n";
+    }
+    for (size_t f : diag.order) {
+      const size_t i = unexpected[f];
+      PrintDetails(std::cout, defs[i], rep.entries[i].result, rep.entries[i].judgement, s, options[i], true);
+    }
+  }
   if (mode == Mode::kAudit) {
     // The audit's rows whose flags mean a problem (the full table is in the
     // report; a refuted claim's FAIL is its refutation, not a problem).

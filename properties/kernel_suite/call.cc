@@ -128,69 +128,98 @@ CallResult CallModel(const Problem& p, const CallSpec& spec) {
   return res;
 }
 
-CallResult CallKernel(const Operator& op, const Problem& p, const CallSpec& spec) {
+/// One call of a sequence: its problem, its spec, and its buffers.
+struct Job {
+  const Problem* p;
+  CallSpec spec;
+  std::unique_ptr<GuardedBuffer> qb, kb, vb;
+  std::vector<unsigned char> q0, k0, v0;  // the inputs' bytes before the calls
+  std::vector<std::unique_ptr<GuardedBuffer>> outs, lses;
+  std::vector<attnprop_attention_args> args;  // one per repeat
+  size_t out_n = 0, lse_n = 0;
+  int first_slot = 0;  // index of its first repeat among all the child's calls
+};
+
+/// The calls of `jobs` in order (each job's repeats in a row) in ONE child
+/// process; one CallResult per job. A crash or timeout ends the child: the
+/// job it happened in reports it (with the call's number), later jobs report
+/// "not run: an earlier call of the sequence ... ".
+std::vector<CallResult> CallKernelJobs(const Operator& op, const std::vector<std::pair<const Problem*, CallSpec>>& in) {
   const DType t = op.dtype;
   const size_t es = op.ElementBytes();
-  auto make_input = [&](const char* name, const ExactMatrix& m) {
-    auto b = std::make_unique<GuardedBuffer>(name, m.data.size() * es, spec.in_place);
-    for (size_t i = 0; i < m.data.size(); ++i) Store(t, m.data[i], b->data() + i * es);
-    return b;
-  };
-  const auto qb = make_input("q", p.q), kb = make_input("k", p.k), vb = make_input("v", p.v);
-  const std::vector<unsigned char> q0(qb->data(), qb->data() + qb->bytes()), k0(kb->data(), kb->data() + kb->bytes()),
-      v0(vb->data(), vb->data() + vb->bytes());
-  const size_t out_n = static_cast<size_t>(p.batch * p.t_q * p.d_v), lse_n = static_cast<size_t>(p.batch * p.t_q);
-  std::vector<std::unique_ptr<GuardedBuffer>> outs, lses;
-  for (int r = 0; r < spec.repeats; ++r) {
-    outs.push_back(std::make_unique<GuardedBuffer>("out", out_n * es, spec.out_place));
-    std::memset(outs.back()->data(), kOutputFill, out_n * es);
-    if (spec.want_lse) {
-      lses.push_back(std::make_unique<GuardedBuffer>("lse", lse_n * es, spec.out_place));
-      std::memset(lses.back()->data(), kOutputFill, lse_n * es);
+  std::vector<Job> jobs(in.size());
+  int slots = 0;
+  for (size_t n = 0; n < in.size(); ++n) {
+    Job& j = jobs[n];
+    j.p = in[n].first;
+    j.spec = in[n].second;
+    const Problem& p = *j.p;
+    auto make_input = [&](const char* name, const ExactMatrix& m) {
+      auto b = std::make_unique<GuardedBuffer>(name, m.data.size() * es, j.spec.in_place);
+      for (size_t i = 0; i < m.data.size(); ++i) Store(t, m.data[i], b->data() + i * es);
+      return b;
+    };
+    j.qb = make_input("q", p.q), j.kb = make_input("k", p.k), j.vb = make_input("v", p.v);
+    j.q0.assign(j.qb->data(), j.qb->data() + j.qb->bytes());
+    j.k0.assign(j.kb->data(), j.kb->data() + j.kb->bytes());
+    j.v0.assign(j.vb->data(), j.vb->data() + j.vb->bytes());
+    j.out_n = static_cast<size_t>(p.batch * p.t_q * p.d_v), j.lse_n = static_cast<size_t>(p.batch * p.t_q);
+    for (int r = 0; r < j.spec.repeats; ++r) {
+      j.outs.push_back(std::make_unique<GuardedBuffer>("out", j.out_n * es, j.spec.out_place));
+      std::memset(j.outs.back()->data(), kOutputFill, j.out_n * es);
+      if (j.spec.want_lse) {
+        j.lses.push_back(std::make_unique<GuardedBuffer>("lse", j.lse_n * es, j.spec.out_place));
+        std::memset(j.lses.back()->data(), kOutputFill, j.lse_n * es);
+      }
     }
+    j.first_slot = slots;
+    slots += j.spec.repeats;
   }
-  // Shared with the child: [0] calls done, [1 + r] return codes, then the
+  // Shared with the child: [0] calls done, [1 + slot] return codes, then the
   // late-write report.
   struct Late {
     int threads;      // threads of the child after the calls (1: the kernel left none running)
     int changed;      // 1 + index into `watched` of a buffer that changed after the calls returned
     int waited_ms;
   };
-  SharedBlock shared(sizeof(int) * static_cast<size_t>(1 + spec.repeats) + sizeof(Late));
+  SharedBlock shared(sizeof(int) * static_cast<size_t>(1 + slots) + sizeof(Late));
   int* rcs = static_cast<int*>(shared.data());
-  Late* late = reinterpret_cast<Late*>(rcs + 1 + spec.repeats);
+  Late* late = reinterpret_cast<Late*>(rcs + 1 + slots);
   KernelHealth& health = HealthOf(op);
   if (health.finished == 0 && health.timeouts >= kTimeoutsBeforeGivingUp) {
     CallResult res;
     res.crash = "timed out: every call timed out (the first " + std::to_string(health.timeouts) +
                 " calls of this kernel each ran past the " + Seconds(op.timeout_s) +
                 " limit and were killed; it is not called again)";
-    return res;
+    return std::vector<CallResult>(jobs.size(), res);
   }
   const int late_ms =
       health.late_seen || health.calls < kLateCheckedCalls || health.calls % kLateCheckEvery == 0 ? kLateCheckMs : 0;
   ++health.calls;
-  std::vector<attnprop_attention_args> args(static_cast<size_t>(spec.repeats));
-  for (int r = 0; r < spec.repeats; ++r) {
-    attnprop_attention_args& a = args[static_cast<size_t>(r)];
-    a.struct_size = sizeof(attnprop_attention_args);
-    a.batch = p.batch;
-    a.t_q = p.t_q;
-    a.t_k = p.t_k;
-    a.d_k = p.d_k;
-    a.d_v = p.d_v;
-    a.scale = p.scale.ToDouble();
-    a.causal = p.causal;
-    a.q = qb->data();
-    a.k = kb->data();
-    a.v = vb->data();
-    a.out = outs[static_cast<size_t>(r)]->data();
-    a.lse = spec.want_lse ? lses[static_cast<size_t>(r)]->data() : nullptr;
-    Mutate(&a, spec.mutation);
-  }
   std::vector<const GuardedBuffer*> watched;  // what a thread of the kernel might write after the call
-  for (auto& b : outs) watched.push_back(b.get());
-  for (auto& b : lses) watched.push_back(b.get());
+  for (Job& j : jobs) {
+    const Problem& p = *j.p;
+    j.args.resize(static_cast<size_t>(j.spec.repeats));
+    for (int r = 0; r < j.spec.repeats; ++r) {
+      attnprop_attention_args& a = j.args[static_cast<size_t>(r)];
+      a.struct_size = sizeof(attnprop_attention_args);
+      a.batch = p.batch;
+      a.t_q = p.t_q;
+      a.t_k = p.t_k;
+      a.d_k = p.d_k;
+      a.d_v = p.d_v;
+      a.scale = p.scale.ToDouble();
+      a.causal = p.causal;
+      a.q = j.qb->data();
+      a.k = j.kb->data();
+      a.v = j.vb->data();
+      a.out = j.outs[static_cast<size_t>(r)]->data();
+      a.lse = j.spec.want_lse ? j.lses[static_cast<size_t>(r)]->data() : nullptr;
+      Mutate(&a, j.spec.mutation);
+    }
+    for (auto& b : j.outs) watched.push_back(b.get());
+    for (auto& b : j.lses) watched.push_back(b.get());
+  }
   const ChildOutcome o = RunInChild(
       [&] {
         // The plug-in is loaded here, in the child, never in attnprop.
@@ -198,11 +227,14 @@ CallResult CallKernel(const Operator& op, const Problem& p, const CallSpec& spec
         const KernelEntry entry = t == DType::kF32 ? lib.f32 : lib.f64;
         // Inputs are read-only while the kernel runs: a write to them (even
         // one undone before returning) faults at its address.
-        for (const GuardedBuffer* b : {qb.get(), kb.get(), vb.get()}) b->ProtectReadOnly();
-        for (int r = 0; r < spec.repeats; ++r) {
-          rcs[1 + r] = entry(&args[static_cast<size_t>(r)]);
-          rcs[0] = r + 1;
-        }
+        for (const Job& j : jobs)
+          for (const GuardedBuffer* b : {j.qb.get(), j.kb.get(), j.vb.get()}) b->ProtectReadOnly();
+        int slot = 0;
+        for (Job& j : jobs)
+          for (int r = 0; r < j.spec.repeats; ++r, ++slot) {
+            rcs[1 + slot] = entry(&j.args[static_cast<size_t>(r)]);
+            rcs[0] = slot + 1;
+          }
         // A thread the kernel left running may still write the outputs.
         late->threads = ThreadCount();
         if (late->threads > 1 && late_ms > 0) {
@@ -219,87 +251,100 @@ CallResult CallKernel(const Operator& op, const Problem& p, const CallSpec& spec
       },
       op.timeout_s);
 
-  CallResult res;
-  const int done = rcs[0];
-  for (int r = 0; r < done; ++r) res.rc.push_back(rcs[1 + r]);
   if (o.kind == ChildOutcome::Kind::kTimeout) {
     ++health.timeouts;
   } else {
     ++health.finished;
   }
-  if (o.kind != ChildOutcome::Kind::kFinished) {
-    res.crash = o.kind == ChildOutcome::Kind::kTimeout ? "timed out after " + Seconds(op.timeout_s) + " (killed)"
-                                                       : o.Describe();
-    if (o.have_fault_address) {
-      std::string where;
-      bool input_write = false;
-      for (const GuardedBuffer* b : {qb.get(), kb.get(), vb.get()})
-        if (b->Inside(o.fault_address)) {
-          // Only a write faults there: the pages are read-only, not absent.
-          b->Describe(o.fault_address, &where);
-          const ExactMatrix& m = b == qb.get() ? p.q : b == kb.get() ? p.k : p.v;
-          const auto off = static_cast<int64_t>(o.fault_address - reinterpret_cast<uintptr_t>(b->data()));
-          std::string element;
-          if (off >= 0 && m.cols > 0 && static_cast<size_t>(off) < b->bytes()) {
-            const int64_t e = off / static_cast<int64_t>(es);
-            element = b->name() + "[" + std::to_string(e / m.cols) + "][" + std::to_string(e % m.cols) + "] (";
-          }
-          res.crash += ": the kernel modified its input: a write to " + element + where +
-                       (element.empty() ? "" : ")") + ", which is read-only during the call";
-          input_write = true;
-          break;
-        }
-      if (!input_write) {
-        std::vector<const GuardedBuffer*> all{qb.get(), kb.get(), vb.get()};
-        for (auto& b : outs) all.push_back(b.get());
-        for (auto& b : lses) all.push_back(b.get());
-        for (const GuardedBuffer* b : all)
-          if (b->Describe(o.fault_address, &where)) {
-            res.crash += ": " + where;
-            break;
-          }
-      }
-    }
-    if (spec.repeats > 1) res.crash += " (in call " + std::to_string(done + 1) + " of " + std::to_string(spec.repeats) + ")";
-  } else if (o.left_processes) {
-    res.crash = "left processes running after the call returned (it forked helpers; attnprop killed them)";
-  }
   if (late->changed > 0) health.late_seen = true;
-  if (late->changed > 0)
-    res.late_write = watched[static_cast<size_t>(late->changed - 1)]->name() + " changed " +
-                     std::to_string(late->waited_ms) +
-                     " ms after the call returned (a write from a thread the kernel left running)";
-  auto read = [&](const GuardedBuffer& b, size_t n, std::vector<std::vector<Mpfr>>* values,
-                  std::vector<std::vector<unsigned char>>* bytes) {
-    bytes->emplace_back(b.data(), b.data() + b.bytes());
-    std::vector<Mpfr> v(n);
-    for (size_t i = 0; i < n; ++i) v[i] = Mpfr(Load(t, b.data() + i * es));
-    values->push_back(std::move(v));
-    for (size_t i = 0; i < b.bytes(); ++i) res.outputs_untouched = res.outputs_untouched && b.data()[i] == kOutputFill;
-    if (res.output_slack.empty()) res.output_slack = b.SlackDamage();
-  };
-  for (int r = 0; r < spec.repeats; ++r) {
-    read(*outs[static_cast<size_t>(r)], out_n, &res.out, &res.out_bytes);
-    if (spec.want_lse) read(*lses[static_cast<size_t>(r)], lse_n, &res.lse, &res.lse_bytes);
-  }
-  for (const GuardedBuffer* b : {qb.get(), kb.get(), vb.get()})
-    if (res.input_slack.empty()) res.input_slack = b->SlackDamage();
-  auto compare = [&](const GuardedBuffer& b, const std::vector<unsigned char>& before, const ExactMatrix& m) {
-    if (!res.inputs_changed.empty()) return;
-    for (size_t i = 0; i < before.size(); i += es) {
-      if (std::memcmp(before.data() + i, b.data() + i, es) != 0) {
-        const size_t e = i / es;
-        res.inputs_changed = b.name() + "[" + std::to_string(e / static_cast<size_t>(m.cols)) + "][" +
-                             std::to_string(e % static_cast<size_t>(m.cols)) + "] changed from " +
-                             Num(Load(t, before.data() + i)) + " to " + Num(Load(t, b.data() + i));
-        return;
+  const int done = rcs[0];
+  std::vector<CallResult> results(jobs.size());
+  for (size_t n = 0; n < jobs.size(); ++n) {
+    Job& j = jobs[n];
+    const Problem& p = *j.p;
+    CallResult& res = results[n];
+    for (int r = 0; r < j.spec.repeats && j.first_slot + r < done; ++r) res.rc.push_back(rcs[1 + j.first_slot + r]);
+    const bool ran_all = j.first_slot + j.spec.repeats <= done;
+    const bool crashed_here = !ran_all && j.first_slot <= done;
+    if (o.kind != ChildOutcome::Kind::kFinished && crashed_here) {
+      res.crash = o.kind == ChildOutcome::Kind::kTimeout ? "timed out after " + Seconds(op.timeout_s) + " (killed)"
+                                                         : o.Describe();
+      if (o.have_fault_address) {
+        std::string where;
+        bool input_write = false;
+        for (const Job& jj : jobs)
+          for (const GuardedBuffer* b : {jj.qb.get(), jj.kb.get(), jj.vb.get()})
+            if (!input_write && b->Inside(o.fault_address)) {
+              // Only a write faults there: the pages are read-only, not absent.
+              b->Describe(o.fault_address, &where);
+              const ExactMatrix& m = b == jj.qb.get() ? jj.p->q : b == jj.kb.get() ? jj.p->k : jj.p->v;
+              const auto off = static_cast<int64_t>(o.fault_address - reinterpret_cast<uintptr_t>(b->data()));
+              std::string element;
+              if (off >= 0 && m.cols > 0 && static_cast<size_t>(off) < b->bytes()) {
+                const int64_t e = off / static_cast<int64_t>(es);
+                element = b->name() + "[" + std::to_string(e / m.cols) + "][" + std::to_string(e % m.cols) + "] (";
+              }
+              res.crash += ": the kernel modified its input: a write to " + element + where +
+                           (element.empty() ? "" : ")") + ", which is read-only during the call";
+              input_write = true;
+            }
+        if (!input_write) {
+          std::vector<const GuardedBuffer*> all;
+          for (const Job& jj : jobs) {
+            for (const GuardedBuffer* b : {jj.qb.get(), jj.kb.get(), jj.vb.get()}) all.push_back(b);
+            for (auto& b : jj.outs) all.push_back(b.get());
+            for (auto& b : jj.lses) all.push_back(b.get());
+          }
+          for (const GuardedBuffer* b : all)
+            if (b->Describe(o.fault_address, &where)) {
+              res.crash += ": " + where;
+              break;
+            }
+        }
       }
+      if (j.spec.repeats > 1)
+        res.crash += " (in call " + std::to_string(done - j.first_slot + 1) + " of " + std::to_string(j.spec.repeats) + ")";
+    } else if (o.kind != ChildOutcome::Kind::kFinished && !ran_all) {
+      res.crash = "was not called: an earlier call in the same process ended it";
+    } else if (o.kind == ChildOutcome::Kind::kFinished && o.left_processes) {
+      res.crash = "left processes running after the call returned (it forked helpers; attnprop killed them)";
     }
-  };
-  compare(*qb, q0, p.q);
-  compare(*kb, k0, p.k);
-  compare(*vb, v0, p.v);
-  return res;
+    if (late->changed > 0)
+      res.late_write = watched[static_cast<size_t>(late->changed - 1)]->name() + " changed " +
+                       std::to_string(late->waited_ms) +
+                       " ms after the call returned (a write from a thread the kernel left running)";
+    auto read = [&](const GuardedBuffer& b, size_t n_el, std::vector<std::vector<Mpfr>>* values,
+                    std::vector<std::vector<unsigned char>>* bytes) {
+      bytes->emplace_back(b.data(), b.data() + b.bytes());
+      std::vector<Mpfr> v(n_el);
+      for (size_t i = 0; i < n_el; ++i) v[i] = Mpfr(Load(t, b.data() + i * es));
+      values->push_back(std::move(v));
+      for (size_t i = 0; i < b.bytes(); ++i) res.outputs_untouched = res.outputs_untouched && b.data()[i] == kOutputFill;
+      if (res.output_slack.empty()) res.output_slack = b.SlackDamage();
+    };
+    for (int r = 0; r < j.spec.repeats; ++r) {
+      read(*j.outs[static_cast<size_t>(r)], j.out_n, &res.out, &res.out_bytes);
+      if (j.spec.want_lse) read(*j.lses[static_cast<size_t>(r)], j.lse_n, &res.lse, &res.lse_bytes);
+    }
+    for (const GuardedBuffer* b : {j.qb.get(), j.kb.get(), j.vb.get()})
+      if (res.input_slack.empty()) res.input_slack = b->SlackDamage();
+    auto compare = [&](const GuardedBuffer& b, const std::vector<unsigned char>& before, const ExactMatrix& m) {
+      if (!res.inputs_changed.empty()) return;
+      for (size_t i = 0; i < before.size(); i += es) {
+        if (std::memcmp(before.data() + i, b.data() + i, es) != 0) {
+          const size_t e = i / es;
+          res.inputs_changed = b.name() + "[" + std::to_string(e / static_cast<size_t>(m.cols)) + "][" +
+                               std::to_string(e % static_cast<size_t>(m.cols)) + "] changed from " +
+                               Num(Load(t, before.data() + i)) + " to " + Num(Load(t, b.data() + i));
+          return;
+        }
+      }
+    };
+    compare(*j.qb, j.q0, p.q);
+    compare(*j.kb, j.k0, p.k);
+    compare(*j.vb, j.v0, p.v);
+  }
+  return results;
 }
 
 bool SameValues(const std::vector<Mpfr>& a, size_t a_off, const std::vector<Mpfr>& b, size_t b_off, size_t n) {
@@ -360,7 +405,21 @@ CallResult Call(const Operator& op, const Problem& p, const CallSpec& spec) {
     case Operator::Kind::kKernel: break;
   }
   if (!op.library) throw std::logic_error("kernel suite: a kernel operator without a library");
-  return CallKernel(op, p, spec);
+  return CallKernelJobs(op, {{&p, spec}})[0];
+}
+
+std::vector<CallResult> CallSequence(const Operator& op, const std::vector<Problem>& problems,
+                                     const std::vector<CallSpec>& specs) {
+  if (problems.size() != specs.size()) throw std::logic_error("CallSequence: one spec per problem");
+  if (op.kind != Operator::Kind::kKernel) {  // the model keeps no state: each call alone
+    std::vector<CallResult> r;
+    for (size_t n = 0; n < problems.size(); ++n) r.push_back(Call(op, problems[n], specs[n]));
+    return r;
+  }
+  if (!op.library) throw std::logic_error("kernel suite: a kernel operator without a library");
+  std::vector<std::pair<const Problem*, CallSpec>> jobs;
+  for (size_t n = 0; n < problems.size(); ++n) jobs.emplace_back(&problems[n], specs[n]);
+  return CallKernelJobs(op, jobs);
 }
 
 void RequireSuccess(const CallResult& r, const std::string& what) {

@@ -66,6 +66,15 @@ struct CallResult {
 /// One call (op.timeout_s per kernel call).
 CallResult Call(const Operator& op, const Problem& p, const CallSpec& spec = {});
 
+/// Several calls in order, in ONE process (a kernel's sandbox child; the
+/// model computes each alone), each with its own inputs and outputs, so that
+/// state a kernel keeps between calls (workspaces, caches, first-call set-up)
+/// is exercised; one result per call. A crash or timeout ends the child: the
+/// call it happened in reports it, the later ones report that they were not
+/// called. op.timeout_s is the limit of the whole sequence.
+std::vector<CallResult> CallSequence(const Operator& op, const std::vector<Problem>& problems,
+                                     const std::vector<CallSpec>& specs);
+
 /// Fails the case (RC_FAIL) when the call crashed, timed out, threw, left
 /// processes, wrote an output after returning, or returned nonzero; `what`
 /// names the call in the message.

@@ -75,7 +75,7 @@ case $scenario in
       $k "$plugins/hostile_throws.so" --no-store --cases 20 --out "$work/throws-report"
     # One process wrote one summary (an escaped exception once ran the suite on in each child).
     [ "$(grep -c 'properties hold on' "$log")" = 1 ] || fail "more than one summary: the run went on in a child"
-    [ "$(grep -c '^FAIL ' "$log")" = 47 ] || fail "expected 47 FAIL blocks"
+    [ "$(grep -c '^FAIL ' "$log")" = 57 ] || fail "expected 57 FAIL blocks"
     ;;
   close_fds_hang) run 1 25 "every call timed out" $k "$plugins/hostile_close_fds_hang.so" --no-store --timeout 0.5 ;;
   forks_helper) run 1 120 "left processes running after the call returned" $k "$plugins/hostile_forks_helper.so" --no-store --cases 20 ;;

@@ -20,6 +20,7 @@
 #include "properties/framework/options.h"
 #include "properties/framework/registry.h"
 #include "properties/framework/replay.h"
+#include "properties/kernel_suite/diagnosis.h"
 #include "properties/kernel_suite/kernel_backend.h"
 
 namespace attnprop::ksuite {
@@ -154,6 +155,92 @@ INSTANTIATE_TEST_SUITE_P(
       std::string s = std::string(i.param.plugin) + "_" + std::to_string(i.index);
       return s;
     });
+
+// The regimes real kernels branch on and the state they keep between calls
+// (issue 14): each planted bug is caught by the property of its regime,
+// with a case shrunk to the smallest shape (or shortest sequence) that
+// shows it (ctest: kernel_suite.BrokenRegimes). broken_query_tile_tail
+// (abi.long_queries) is checked by check-kernel only: its shrink from
+// t_q ~ 1000 takes ~25 s.
+INSTANTIATE_TEST_SUITE_P(
+    Regimes, Broken,
+    ::testing::Values(
+        BrokenCase{"broken_scale_abs", "abi.scalar_ranges/kernel-f32", "bound"},  // head_dim_max, split_kv_merge: below
+        BrokenCase{"broken_vec_tail16", "abi.long_kv/kernel-f32", "out["},
+        BrokenCase{"broken_stale_workspace", "abi.call_sequences/kernel-f32", "state kept from the earlier calls"},
+        BrokenCase{"broken_cache_by_shape", "abi.call_sequences/kernel-f32", "state kept from the earlier calls"},
+        BrokenCase{"broken_first_call_scale", "abi.call_sequences/kernel-f32", "state kept from the earlier calls"},
+        BrokenCase{"hostile_third_call", "abi.call_sequences/kernel-f32", "call 3 of 3"}),
+    [](const ::testing::TestParamInfo<BrokenCase>& i) { return std::string(i.param.plugin) + "_" + std::to_string(i.index); });
+
+/// The shape of a shrunk regime counterexample: the smallest that shows the bug.
+Problem ShrunkOn(const std::string& plugin, const std::string& property) {
+  const auto r = RunOn(plugin, property, 100);
+  EXPECT_EQ(r.size(), 1u);
+  if (r.size() != 1 || !r[0].result.counterexample_case) {
+    ADD_FAILURE() << plugin << " not caught by " << property;
+    return {};
+  }
+  return Problem::FromCase(*r[0].result.counterexample_case);
+}
+
+TEST(Regimes, AHeadDimAboveTheCompiledMaximumShrinksTo257) {
+  InitMpfrPrecisionFromEnvironment();
+  const Problem p = ShrunkOn("broken_head_dim_max", "abi.wide_heads/kernel-f32");
+  EXPECT_EQ(p.d_k, 257);
+  EXPECT_EQ(p.t_q * p.t_k * p.d_v * p.batch, 1);
+}
+
+TEST(Regimes, ASplitKvMergeShrinksToOneQueryAnd1025Keys) {
+  InitMpfrPrecisionFromEnvironment();
+  const Problem p = ShrunkOn("broken_split_kv_merge", "abi.long_kv/kernel-f32");
+  EXPECT_EQ(p.t_k, 1025);
+  EXPECT_EQ(p.t_q, 1);
+  EXPECT_EQ(p.d_k * p.d_v * p.batch, 1);
+}
+
+TEST(Regimes, ACallSequenceShrinksToTwoCalls) {
+  InitMpfrPrecisionFromEnvironment();
+  const auto r = RunOn("broken_first_call_scale", "abi.call_sequences/kernel-f32", 100);
+  ASSERT_EQ(r.size(), 1u);
+  ASSERT_TRUE(r[0].result.counterexample_case.has_value());
+  EXPECT_EQ(r[0].result.counterexample_case->GetInt("calls"), 2);
+}
+
+// The diagnosis (diagnosis.h) on failure patterns of known bugs.
+KernelFailure Failure(const char* id, const char* backend, const char* message, int64_t t_q, int64_t t_k,
+                      int64_t d_k, int64_t causal) {
+  Case c;
+  c.Int("batch", 1).Int("causal", causal).Scalar("scale", 1.0);
+  c.Matrix("Q", ExactMatrix(t_q, d_k)).Matrix("K", ExactMatrix(t_k, d_k)).Matrix("V", ExactMatrix(t_k, 1));
+  return {id, backend, message, c.ToText(), c};
+}
+
+TEST(Diagnosis, NamesTheBugClassAndRanksThePropertyThatPointsAtIt) {
+  // Causal mask aligned top-left: every minimal case is causal with t_q != t_k.
+  Diagnosis d = Diagnose({Failure("abi.empty_rows", "kernel-f32", "out[b=0][i=0][c=0] = 1 for a row with no visible key", 2, 1, 1, 1),
+                          Failure("lecture4.sec4.prefix_convex_hull", "kernel-f32", "out[", 1, 2, 1, 1),
+                          Failure("abi.tq_ne_tk", "kernel-f32", "out[", 1, 2, 1, 1)});
+  EXPECT_EQ(d.bug_class, "causal alignment when t_q != t_k");
+  EXPECT_EQ(d.order[0], 2u);
+  EXPECT_EQ(d.groups, 2u);  // the last two share their counterexample
+  // Only the f64 entry point fails.
+  d = Diagnose({Failure("abi.lse_values", "kernel-f64", "out[", 1, 1, 1, 0),
+                Failure("abi.f64_in_double", "kernel-f64", "out[", 1, 1, 1, 0)});
+  EXPECT_EQ(d.bug_class, "precision below f64 in the f64 entry point");
+  EXPECT_EQ(d.order[0], 1u);
+  // Every minimal case has d_k above 256.
+  d = Diagnose({Failure("lecture4.prop7.2.nadaraya_watson_form", "kernel-f32", "out[", 1, 1, 300, 0),
+                Failure("abi.wide_heads", "kernel-f32", "lse[", 1, 1, 257, 0)});
+  EXPECT_EQ(d.bug_class, "head dim d_k above a compiled maximum (fails from d_k = 257)");
+  EXPECT_EQ(d.order[0], 1u);
+  // Only lse is wrong.
+  d = Diagnose({Failure("abi.tq_ne_tk", "kernel-f32", "|lse - lse*| at call: lse[b=0][i=0]", 1, 2, 1, 0),
+                Failure("abi.lse_values", "kernel-f32", "lse[b=0][i=0]", 1, 1, 1, 0)});
+  EXPECT_EQ(d.order[0], 1u);
+  EXPECT_NE(d.bug_class.find("lse"), std::string::npos);
+  EXPECT_TRUE(Diagnose({}).order.empty());
+}
 
 TEST(Isolation, ACrashIsReportedWithItsShrunkCase) {
   InitMpfrPrecisionFromEnvironment();

@@ -97,7 +97,7 @@ bool ProblemHolds(DType t, const ShapeSpec& s, const Case& c) {
     case ShapeSpec::Lengths::kUnequal: if (t_q == t_k) return false; break;
   }
   if (s.dk_ne_dv && d_k == d_v) return false;
-  if (!hyp::Finite(scale) || !(scale.ToDouble() > 0)) return false;
+  if (!hyp::Finite(scale) || !(s.any_scale || scale.ToDouble() > 0)) return false;
   if (!EntriesFit(t, q) || !EntriesFit(t, k) || !EntriesFit(t, v)) return false;
   const double qk_max = t == DType::kF32 ? 0x1p30 : 0x1p250, v_max = t == DType::kF32 ? 0x1p100 : 0x1p1000;
   if (!hyp::AllWithin(q, qk_max) || !hyp::AllWithin(k, qk_max) || !hyp::AllWithin(v, v_max)) return false;

@@ -32,6 +32,7 @@ struct ShapeSpec {
   bool min_batch_2 = false;
   int64_t min_t_k = 1;      // e.g. 2 where keys are split
   bool wide_f64_inputs = true;  // f64: entries with 30 fraction bits (no float holds them)
+  bool any_scale = false;       // scale any finite value (negative, zero, subnormal); else > 0
 };
 
 /// A problem of the given shape class. Lengths and widths grow with
@@ -46,7 +47,7 @@ rc::Gen<Case> ProblemGen(InputKind in, ShapeSpec s);
 /// t_q >= 1, t_k >= max(1, min_t_k); the class's lengths relation, d_k != d_v
 /// where asked, V = [I 0] per item where asked; every entry of Q, K, V
 /// exactly representable in t (f32: a float; f64: a double), scale finite
-/// and > 0. Numeric domain (where the checks are computable in the storage
+/// and > 0 (any finite value with any_scale). Numeric domain (where the checks are computable in the storage
 /// type, not a hypothesis of the claims): |Q|, |K| entries <= 2^30 for f32
 /// (2^250 for f64) and |V| entries <= 2^100 (2^1000), so that the scores
 /// scale <q_i, k_j> (at most d_k 2^60) and the outputs stay finite in the

@@ -36,6 +36,16 @@
 #define BUG_V_STRIDE_DK 17      // rows of v read with stride d_k (d_k/d_v mix-up)
 #define BUG_NONDETERMINISTIC 18 // every other call sums the keys in reverse order
 #define BUG_WRITE_BEFORE_OUT 19 // clears out[-1] (an off-by-one start index)
+// Regime bugs (issue 14): each only in a regime the suite once never drew.
+#define BUG_HEAD_DIM_MAX 20     // d_k > 256 (a compiled maximum): the dot product stops at 256
+#define BUG_SPLIT_KV_MERGE 21   // t_q <= 8, t_k > 1024: chunks of 512 keys merged without rescaling
+#define BUG_QUERY_TILE_TAIL 22  // t_q > 256: tiles of 64 queries, the last partial tile not computed
+#define BUG_SCALE_ABS 23        // uses |scale| (a negative scale taken as positive)
+#define BUG_VEC_TAIL16 24       // d_v > 32, d_v % 16 != 0: the last partial vector of out written as 0
+// State between calls (issue 14): each right on a process's first call.
+#define BUG_STALE_WORKSPACE 25  // scratch of exp(s - m) sized to the largest t_k seen; z sums all of it
+#define BUG_CACHE_BY_SHAPE 26   // scale * k cached keyed on (batch, t_k, d_k) only, not the values
+#define BUG_FIRST_CALL_SCALE 27 // scale read on the first call and kept for every later one
 
 // ATTNPROP_ONLINE=1 (with no bug): a second correct kernel that computes
 // differently: one pass over blocks of 8 keys with online-softmax rescaling
@@ -112,6 +122,35 @@ int Attend(const attnprop_attention_args* a) {
   T* out_all = static_cast<T*>(a->out);
   T* lse_all = static_cast<T*>(a->lse);
   C scale = static_cast<C>(a->scale);
+#if ATTNPROP_BUG == BUG_SCALE_ABS
+  scale = std::fabs(scale);
+#endif
+#if ATTNPROP_BUG == BUG_FIRST_CALL_SCALE
+  static bool have_scale = false;
+  static C first_scale = 0;
+  if (!have_scale) first_scale = scale, have_scale = true;
+  scale = first_scale;
+#endif
+#if ATTNPROP_BUG == BUG_CACHE_BY_SHAPE
+  // "Pre-packed" scale * k, recomputed only when the shape changes.
+  static int64_t cached_shape[3] = {-1, -1, -1};
+  static C* packed = nullptr;
+  if (cached_shape[0] != bn || cached_shape[1] != tk || cached_shape[2] != dk) {
+    delete[] packed;
+    packed = new C[static_cast<size_t>(bn * tk * dk)];
+    for (int64_t x = 0; x < bn * tk * dk; ++x) packed[x] = scale * static_cast<C>(static_cast<const T*>(a->k)[x]);
+    cached_shape[0] = bn, cached_shape[1] = tk, cached_shape[2] = dk;
+  }
+#endif
+#if ATTNPROP_BUG == BUG_STALE_WORKSPACE
+  static C* ws = nullptr;
+  static int64_t ws_size = 0;
+  if (ws_size < tk) {
+    delete[] ws;
+    ws = new C[static_cast<size_t>(tk)]();
+    ws_size = tk;
+  }
+#endif
 #if ATTNPROP_BUG == BUG_MODIFIES_INPUTS
   T* q_mut = const_cast<T*>(q_all);
   for (int64_t x = 0; x < bn * tq * dk; ++x) q_mut[x] = static_cast<T>(q_mut[x] * static_cast<T>(scale));
@@ -148,6 +187,9 @@ int Attend(const attnprop_attention_args* a) {
     }
 #endif
     for (int64_t i = 0; i < tq; ++i) {
+#if ATTNPROP_BUG == BUG_QUERY_TILE_TAIL
+      if (tq > 256 && i >= tq / 64 * 64) break;  // the partial tile at the end is skipped
+#endif
       const T* qi = q_all + (b * tq + i) * dk;
       T* oi = out_all + (b * tq + i) * dv;
 #if ATTNPROP_BUG == BUG_CAUSAL_TOPLEFT
@@ -167,10 +209,21 @@ int Attend(const attnprop_attention_args* a) {
 #if ATTNPROP_BUG == BUG_TAIL8
       if (n % 8 != 0) n -= 1;  // the tail loop's bound is off by one
 #endif
+#if ATTNPROP_BUG == BUG_HEAD_DIM_MAX
+      const int64_t dk_used = dk > 256 ? 256 : dk;
+#else
+      const int64_t dk_used = dk;
+#endif
       auto score = [&](int64_t j) {
         C dot = 0;
-        for (int64_t l = 0; l < dk; ++l) dot += static_cast<C>(qi[l]) * static_cast<C>(k[j * dk + l]);
+#if ATTNPROP_BUG == BUG_CACHE_BY_SHAPE
+        (void)dk_used, (void)k;
+        for (int64_t l = 0; l < dk; ++l) dot += static_cast<C>(qi[l]) * packed[(b * tk + j) * dk + l];
+        return dot;
+#else
+        for (int64_t l = 0; l < dk_used; ++l) dot += static_cast<C>(qi[l]) * static_cast<C>(k[j * dk + l]);
         return scale * dot;
+#endif
       };
       C m = -INFINITY;
       for (int64_t j = 0; j < n; ++j) m = std::fmax(m, score(j));
@@ -212,13 +265,41 @@ int Attend(const attnprop_attention_args* a) {
 #else
       const bool reverse = false;
 #endif
+#if ATTNPROP_BUG == BUG_SPLIT_KV_MERGE
+      if (tq <= 8 && n > 1024) {
+        // Split-KV: chunks of 512 keys, each with its own max; the partial
+        // sums are added as if they shared one max (the rescale is missing).
+        for (int64_t j0 = 0; j0 < n; j0 += 512) {
+          const int64_t j1 = j0 + 512 < n ? j0 + 512 : n;
+          C cm = -INFINITY;
+          for (int64_t j = j0; j < j1; ++j) cm = std::fmax(cm, score(j));
+          for (int64_t j = j0; j < j1; ++j) {
+            const C e = Exp(score(j) - cm);
+            z += e;
+            for (int64_t c = 0; c < dv; ++c) acc[c] += e * static_cast<C>(v[j * v_stride + c]);
+          }
+        }
+        n = 0;  // done
+      }
+#endif
       for (int64_t jj = 0; jj < n; ++jj) {
         const int64_t j = reverse ? n - 1 - jj : jj;
         const C e = Exp(score(j) - m);
+#if ATTNPROP_BUG == BUG_STALE_WORKSPACE
+        ws[j] = e;
+        (void)z;
+#else
         z += e;
+#endif
         const C w = RoundWeight(e);
         for (int64_t c = 0; c < dv; ++c) acc[c] += w * static_cast<C>(v[j * v_stride + c]);
       }
+#if ATTNPROP_BUG == BUG_STALE_WORKSPACE
+      // Clears what this call's t_k covers, then sums the whole workspace:
+      // entries from a larger earlier call are still there.
+      for (int64_t j = n; j < tk; ++j) ws[j] = 0;
+      for (int64_t j = 0; j < ws_size; ++j) z += ws[j];
+#endif
 #endif
 #if ATTNPROP_BUG == BUG_OOB_WRITE
       // "Vector" stores of 4: the last chunk of a row spills into the next row, and past the end.
@@ -226,6 +307,10 @@ int Attend(const attnprop_attention_args* a) {
         for (int64_t x = 0; x < 4; ++x) oi[c + x] = static_cast<T>(c + x < dv ? acc[c + x] / z : C(0));
 #else
       for (int64_t c = 0; c < dv; ++c) oi[c] = static_cast<T>(acc[c] / z);
+#endif
+#if ATTNPROP_BUG == BUG_VEC_TAIL16
+      if (dv > 32 && dv % 16 != 0)
+        for (int64_t c = dv / 16 * 16; c < dv; ++c) oi[c] = T(0);
 #endif
       if (lse_all) {
 #if ATTNPROP_BUG == BUG_LSE_LOG2
