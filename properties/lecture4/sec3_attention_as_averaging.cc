@@ -174,8 +174,10 @@ ATTNPROP_REGISTER(SimplexRows, double, Mpfr, ksuite::KernelF32, ksuite::KernelF6
 //   Statement: ||Attn(X)_i||_2 <= sum_j A_ij ||v_j||_2 <= max_j ||v_j||_2.
 // lecture4.cor3.jensen
 //   Statement: phi(Attn(X)_i) <= sum_j A_ij phi(v_j) for every convex phi;
-//   checked for phi = ||.||_2^2 (strictly convex) and phi = max_l x_l
-//   (convex, not differentiable).
+//   checked for a family: phi = ||.||_2^2 (strictly convex), max_l x_l
+//   (convex, not differentiable), ||.||_1, lse (smooth), and a drawn
+//   max-affine phi(x) = max_r (<a_r, x> + b_r) (R <= 4 pieces: every convex
+//   piecewise-linear function is of this form).
 // Hypotheses: unmasked attention, Q (t_q x d_k), K (t_k x d_k), V (t_k x d_v),
 //   one functional u_i (row i of U, t_q x d_v) per query row.
 // Rounding (all three): the computed weights a_j >= 0 sum to 1 + eps with
@@ -304,8 +306,45 @@ struct NormBound : AveragingFamily {
   }
 };
 
+/// The averaging case plus a drawn max-affine phi: A_phi (R x d_v), b_phi (R x 1).
+template <class S>
+rc::Gen<Case> JensenCase() {
+  const gen::DimRange len{1, kMaxLen<S>, kMaxLen<S>}, width{1, kMaxWidth<S>, kMaxWidth<S>}, pieces{1, 4, 4},
+      one{1, 1, 1};
+  return gen::Shaped<Case>({{len}, {len}, {width}, {width}, {pieces}, {one}},
+                           {{{0, 2}, gen::Dyadic(4, 6)},
+                            {{1, 2}, gen::Dyadic(4, 6)},
+                            {{1, 3}, gen::Dyadic(8, 6)},
+                            {{0, 3}, gen::Dyadic(4, 4)},
+                            {{4, 3}, gen::Dyadic(2, 4)},
+                            {{4, 5}, gen::Dyadic(4, 4)}},
+                           [](const gen::Params& p) {
+                             return Case()
+                                 .Matrix("Q", p.Matrix(0))
+                                 .Matrix("K", p.Matrix(1))
+                                 .Matrix("V", p.Matrix(2))
+                                 .Matrix("U", p.Matrix(3))
+                                 .Matrix("A_phi", p.Matrix(4))
+                                 .Matrix("b_phi", p.Matrix(5))
+                                 .Scalar("scale", 1.0 / std::sqrt(static_cast<double>(p.dims[2])));
+                           });
+}
+
 struct Jensen : AveragingFamily {
   static constexpr const char* kId = "lecture4.cor3.jensen";
+
+  // The averaging hypotheses, and phi's pieces: A_phi (R x d_v, R >= 1),
+  // b_phi (R x 1), entries within 2^100 (finite products with v).
+  static bool HypothesesHold(const Case& c) {
+    if (!AveragingFamily::HypothesesHold(c)) return false;
+    const ExactMatrix &a = c.GetMatrix("A_phi"), &b = c.GetMatrix("b_phi");
+    return a.rows >= 1 && a.cols == c.GetMatrix("V").cols && hyp::Shape(b, a.rows, 1) && hyp::AllWithin(a, 0x1p100) &&
+           hyp::AllWithin(b, 0x1p100);
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return JensenCase<S>();
+  }
 
   static inline const Tolerance kSquaredNorm{
       "(||o_i||^2 - sum_j A_ij ||v_j||^2) / sum_j A_ij ||v_j||^2",
@@ -316,11 +355,38 @@ struct Jensen : AveragingFamily {
       "(max_l o_il - sum_j A_ij max_l v_jl) / sum_j A_ij ||v_j||_inf", "gamma_T(u) + 4 gamma_{d_v+2}(u_mpfr)",
       "o_l <= sum_j a_j v_jl + gamma_T sum_j a_j |v_jl|; sum_j a_j v_jl <= sum_j a_j max_l v_jl; "
       "no eps term: max is positively homogeneous and subadditive, so both sides carry the same weights", MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kSquaredNorm, kMax}; }
+  static inline const Tolerance kL1{
+      "(||o_i||_1 - sum_j A_ij ||v_j||_1) / sum_j A_ij ||v_j||_1", "gamma_T(u) + 4 gamma_{d_v+2}(u_mpfr)",
+      "||o||_1 <= ||sum a_j v_j||_1 + gamma_T sum_j a_j ||v_j||_1 and the norm is subadditive and homogeneous "
+      "(no eps term)", MetricKind::kClaim};
+  static inline const Tolerance kLse{
+      "lse(o_i) against sum_j A_ij lse(v_j)", "sum_j A_ij lse(v_j) + gamma_T B + 1.01 gamma_{T+1}(B + |sum_j A_ij lse(v_j)|)",
+      "lse is 1-Lipschitz in the max norm: the output's error gamma_T B (B = max_l sum_j a_j |v_jl|) moves it by "
+      "<= gamma_T B; the weights sum to 1 + eps: normalising moves the average by <= |eps| B and the right side "
+      "by |eps| |sum a lse v|; lse evaluated in MPFR (checker slack)", MetricKind::kClaim};
+  static inline const Tolerance kMaxAffine{
+      "max_r(<a_r,o_i> + b_r) against sum_j A_ij max_r(<a_r,v_j> + b_r)",
+      "rhs + gamma_T max_r sum_l |a_rl| sum_j A_ij |v_jl| + gamma_{T+1} max_r |b_r|",
+      "<a_r, o> + b_r = sum_j a_j (<a_r,v_j> + b_r) + b_r (1 - sum a) + <a_r, R>, |R_l| <= gamma_T sum_j a_j |v_jl|, "
+      "|1 - sum a| <= gamma_{T+1}; each piece is below sum_j a_j phi(v_j) plus those terms", MetricKind::kClaim};
+  static std::vector<Tolerance> Tolerances() { return {kSquaredNorm, kMax, kL1, kLse, kMaxAffine}; }
+
+  /// lse of a row in MPFR (max subtracted).
+  static Mpfr RowLse(const Mat<Mpfr>& m, Eigen::Index i) {
+    using std::exp;
+    using std::log;
+    const Mpfr top = m.row(i).maxCoeff();
+    Mpfr sum = 0;
+    for (Eigen::Index l = 0; l < m.cols(); ++l) sum += exp(m(i, l) - top);
+    return top + log(sum);
+  }
 
   template <class S>
   static void Conclusion(const Case& c) {
     const Averaged r = Average<S>(c);
+    const Mat<Mpfr> aphi = c.GetMat<Mpfr>("A_phi"), bphi = c.GetMat<Mpfr>("b_phi");
+    const Mat<Mpfr> pieces_v = r.v * aphi.transpose(), pieces_o = r.out * aphi.transpose();  // T x R, t_q x R
+    const Mat<Mpfr> va = r.v.cwiseAbs();
     const double slack = CheckerSlack(static_cast<double>(r.v.cols()));
     for (Eigen::Index i = 0; i < r.a.rows(); ++i) {
       Mpfr r2 = 0, rmax = 0, rinf = 0;
@@ -337,6 +403,34 @@ struct Jensen : AveragingFamily {
       ExpectWithin(kMax,
                    rinf > 0 ? ToDouble(Mpfr((leftm - rmax) / rinf)) : ToDouble(Mpfr(leftm - rmax)),
                    r.g_t + slack);
+      // phi = ||.||_1, lse, and the drawn max-affine phi.
+      Mpfr r1 = 0, rlse = 0, raff = 0;
+      Vec<Mpfr> bcol = Vec<Mpfr>::Zero(r.v.cols());  // sum_j a_j |v_jl|
+      for (Eigen::Index j = 0; j < r.v.rows(); ++j) {
+        r1 += r.a(i, j) * r.v.row(j).cwiseAbs().sum();
+        rlse += r.a(i, j) * RowLse(r.v, j);
+        Mpfr best = pieces_v(j, 0) + bphi(0, 0);
+        for (Eigen::Index p = 1; p < aphi.rows(); ++p) best = std::max(best, Mpfr(pieces_v(j, p) + bphi(p, 0)));
+        raff += r.a(i, j) * best;
+        bcol += r.a(i, j) * va.row(j).transpose();
+      }
+      const Mpfr left1 = r.out.row(i).cwiseAbs().sum();
+      ExpectWithin(kL1, r1 > 0 ? ToDouble(Mpfr((left1 - r1) / r1)) : ToDouble(left1), r.g_t + slack);
+      const Mpfr b_inf = bcol.maxCoeff();
+      const Mpfr lse_bound = rlse + r.g_t * b_inf + 1.01 * r.g_t1 * (b_inf + abs(rlse)) + slack * (b_inf + abs(rlse) + 1);
+      const Mpfr left_lse = RowLse(r.out, i), lse_shift = std::max(Mpfr(0), Mpfr(-std::min(left_lse, lse_bound)));
+      ExpectWithin(kLse, Mpfr(left_lse + lse_shift), Mpfr(lse_bound + lse_shift));  // both >= 0 (see kMaxAffine)
+      Mpfr left_aff = pieces_o(i, 0) + bphi(0, 0), spread = 0, bmax = 0;
+      for (Eigen::Index p = 0; p < aphi.rows(); ++p) {
+        left_aff = std::max(left_aff, Mpfr(pieces_o(i, p) + bphi(p, 0)));
+        spread = std::max(spread, Mpfr(aphi.row(p).cwiseAbs().dot(bcol)));
+        bmax = std::max(bmax, Mpfr(abs(bphi(p, 0))));
+      }
+      const Mpfr aff_bound = raff + r.g_t * spread + r.g_t1 * bmax + slack * (spread + bmax + abs(raff) + 1);
+      // lhs and rhs as themselves, shifted by the same constant so both are
+      // >= 0 (the audit's claim metric): max(0, -min) added to each side.
+      const Mpfr shift = std::max(Mpfr(0), Mpfr(-std::min(left_aff, raff)));
+      ExpectWithin(kMaxAffine, Mpfr(left_aff + shift), Mpfr(aff_bound + shift));
     }
   }
 };
