@@ -24,9 +24,12 @@
 // two and s, h are on grids so that s +- t h is exact in the backend.
 #include <cmath>
 
+#include <Eigen/LU>
+
 #include "generators/regime.h"
 #include "generators/scalars.h"
 #include "generators/shape.h"
+#include "model/charpoly.h"
 #include "model/softmax.h"
 #include "properties/framework/hypotheses_checks.h"
 #include "properties/framework/property.h"
@@ -244,6 +247,15 @@ struct HessianPsd {
     const S qp = up.dot(hess * up);
     ExpectThat(qp >= p.minCoeff() * up.squaredNorm(), "u_perp^T H u_perp < min p ||u_perp||^2");
     ExpectThat(up.isZero(0) || qp > 0, "nonzero u_perp in the nullspace");
+    // Certified for the whole matrix, not one vector: the exact inertia
+    // (Descartes on the real-rooted characteristic polynomial) is (T-1, 0, 1),
+    // so H is PSD with a one-dimensional nullspace, which contains 1: the
+    // nullspace is exactly R 1 (and the exact rank is T - 1).
+    const InertiaValue in = SymmetricInertia(hess);
+    ExpectThat(in == InertiaValue{t - 1, 0, 1}, "inertia of diag(p) - pp^T is (" + std::to_string(in.positive) + ", " +
+                                                   std::to_string(in.negative) + ", " + std::to_string(in.zero) +
+                                                   "), not (T-1, 0, 1)");
+    ExpectThat(Eigen::FullPivLU<Mat<S>>(hess).rank() == t - 1, "rank of diag(p) - pp^T is not T - 1");
   }
 };
 
