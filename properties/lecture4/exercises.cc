@@ -9,8 +9,18 @@
 //   G(F(X)) bitwise unchanged (each map reads only rows <= i, so the same
 //   operations run on the same values). Each factor is also checked to be
 //   causal on the same perturbation, so the hypothesis holds on every case.
+// lecture4.ex9.lipschitz_bounded_not_global (Ex. 9)
+//   Statement: X -> Attn(X) is Lipschitz on every bounded set, with no
+//   global constant (the score map is bilinear).
+// lecture4.ex10.query_differential (Ex. 10)
+//   Statement: for fixed K, V and y(q) = sum_j softmax_j(<q,k_j>/sqrt(d_k)) v_j,
+//   Dy(q)[h] = (1/sqrt(d_k)) sum_j A_j <h,k_j> (v_j - y).
+#include <algorithm>
 #include <cmath>
+#include <limits>
+#include <utility>
 
+#include "generators/regime.h"
 #include "generators/scalars.h"
 #include "generators/shape.h"
 #include "model/attention.h"
@@ -103,6 +113,294 @@ struct CausalComposition {
 };
 
 ATTNPROP_REGISTER(CausalComposition, double, Mpfr);
+
+
+// ---------------------------------------------------------------------------
+// Computed attention against exact attention (used by Ex. 9 and Ex. 10).
+//
+// For computed inputs q^ (t_q x d_k), k^ (t_k x d_k), v^ (t_k x d_v) whose
+// exact values differ by at most score_extra (on the scores, t_q x t_k) and
+// nu (on V, t_k x d_v), the model's output o^ = Attention(q^, k^, v^, c)
+// satisfies |o^_il - o_il| <= E_il entrywise, o the exact attention:
+//   sigma_ij = gamma_{d_k+1} |c| sum_l |q^_il||k^_jl| + score_extra_ij (the
+//     sequential dot, the scaling, and the inputs' own errors);
+//   the weights: softmax of scores off by <= sigma_i = max_j sigma_ij moves
+//     each weight by a factor within e^{+-2 sigma_i}; the shift x_j - m
+//     rounds by u D_i (D_i = max_j (m - x_j)), exp (<= 1 ulp), the T-term
+//     sum and the division: |a^_j - a_j| <= eta_i a_j with eta_i =
+//     e^{2 sigma_i + 2u D_i}(1 + gamma_{T+3})^2 - 1, hence a_j <= a^_j/(1-eta_i);
+//   the output: gamma_T sum_j a^_j |v^_jl| for the sum, eta_i/(1-eta_i)
+//     sum_j a^_j |v^_jl| for the weights, sum_j a_j nu_jl for the values;
+//   weights below the normal range (relative model void): each is within
+//     2 min_normal of its exact value: + 2 T min_normal max_j |v_jl|.
+template <class S>
+Mat<Mpfr> OutputErrorBound(const Mat<S>& q, const Mat<S>& k, const Mat<S>& v, const S& scale,
+                           const Mat<Mpfr>& score_extra, const Mat<Mpfr>& nu) {
+  const double u = ScalarTraits<S>::UnitRoundoff(), t = static_cast<double>(k.rows());
+  const double tiny = ToDouble(S(std::numeric_limits<S>::min()));
+  const AttentionResult<S> r = Attention<S>(q, k, v, scale);
+  const Mat<S> x = MaskedScores<S>(q, k, scale, Mask::None());
+  const Mat<Mpfr> qa = q.template cast<Mpfr>().cwiseAbs(), ka = k.template cast<Mpfr>().cwiseAbs(),
+                  va = v.template cast<Mpfr>().cwiseAbs(), a = r.weights.template cast<Mpfr>();
+  const Mpfr cabs = abs(Mpfr(scale));
+  const Mat<Mpfr> sigma = Mat<Mpfr>(Gamma(double(q.cols() + 1), u) * cabs * Mat<Mpfr>(qa * ka.transpose())) + score_extra;
+  Mat<Mpfr> e(q.rows(), v.cols());
+  for (Eigen::Index i = 0; i < q.rows(); ++i) {
+    const double dmax = ToDouble(S(x.row(i).maxCoeff() - x.row(i).minCoeff()));
+    const double g = Gamma(t + 3, u);
+    const double eta = std::exp(2 * ToDouble(Mpfr(sigma.row(i).maxCoeff())) + 2 * u * dmax) * (1 + g) * (1 + g) - 1;
+    const double w = eta / (1 - eta) + Gamma(t, u);
+    for (Eigen::Index l = 0; l < v.cols(); ++l) {
+      Mpfr av = 0, anu = 0;
+      for (Eigen::Index j = 0; j < k.rows(); ++j) av += a(i, j) * va(j, l), anu += a(i, j) * nu(j, l);
+      e(i, l) = w * av + anu / (1 - eta) + 2 * t * tiny * Mpfr(va.col(l).maxCoeff());
+      e(i, l) *= 1 + 4 * u;
+    }
+  }
+  return e;
+}
+
+// ---------------------------------------------------------------------------
+// lecture4.ex10.query_differential (Ex. 10)
+//   Hypotheses: one unmasked output row y(q); K (T x d_k), V (T x d_v) in
+//   every regime (gen::Layout); q (grid 2^-6, |q| <= 2) and h (grid 2^-4,
+//   |h| <= 1) so that q +- t h is exact (t = 2^-13 double, 2^-30 MPFR).
+//   Check: the central difference (y(q + t h) - y(q - t h)) / (2t) against
+//   the printed formula, evaluated in MPFR from the exact weights, with
+//   c = the case's scale (fl(1/sqrt(d_k)), the same c on both sides).
+//   Truncation: along q + t h the logits move by g_j = c<h,k_j>; with G =
+//   max |g_j|, the third derivative of p_j is at most 16 G^3 p_j
+//   (cumulants, sec5_softmax_calculus.cc), and y''' = sum_j p_j''' (v_j -
+//   mid), so |y_l'''| <= 8 G^3 R_l (R_l the range of v_{.l}); the central
+//   difference errs by <= t^2/6 max|y'''| = (4/3) t^2 G^3 R_l. Rounding:
+//   (E(q+th) + E(q-th)) / (2t) with E from OutputErrorBound.
+
+template <class S>
+double DifferenceStep() {
+  return std::is_same_v<S, double> ? std::ldexp(1.0, -13) : std::ldexp(1.0, -30);
+}
+
+template <class S>
+rc::Gen<Case> QueryCase() {
+  gen::Layout layout;
+  const int t = layout.Axis({1, kMaxLen<S>, kMaxLen<S>}), dk = layout.Axis({1, kMaxWidth<S>, kMaxWidth<S>}),
+            dv = layout.Axis({1, kMaxWidth<S>, kMaxWidth<S>}), one = layout.Axis({1, 1, 1});
+  gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
+  regime.max_scale = 2;
+  const int k = layout.Matrix(t, dk, regime), v = layout.Matrix(t, dv, regime);
+  const int q = layout.Raw(one, dk, gen::Dyadic(2, 6)), h = layout.Raw(one, dk, gen::Dyadic(1, 4));
+  return layout.Build<Case>([=](const gen::Layout::Drawn& d) {
+    return Case()
+        .Matrix("K", d.Matrix(k))
+        .Matrix("V", d.Matrix(v))
+        .Matrix("q", d.Matrix(q))
+        .Matrix("h", d.Matrix(h))
+        .Scalar("scale", 1.0 / std::sqrt(static_cast<double>(d.Dim(dk))));
+  });
+}
+
+struct QueryDifferential {
+  static constexpr const char* kId = "lecture4.ex10.query_differential";
+  static constexpr const char* kSource = "lecture 4, Exercise 10";
+
+  static inline const Tolerance kDifferential{
+      "|(y(q+th) - y(q-th))/(2t) - c sum_j A_j <h,k_j> (v_j - y)|_l", "(4/3) t^2 G^3 R_l + (E_l(q+th) + E_l(q-th))/(2t)",
+      "central-difference truncation through the cumulant bound |y'''| <= 8 G^3 R_l, G = c max|<h,k_j>|; "
+      "the two outputs' rounding from OutputErrorBound; the formula in MPFR from exact weights (error < 2^-200 rel.)"};
+  static std::vector<Tolerance> Tolerances() { return {kDifferential}; }
+
+  // K (T x d_k), V (T x d_v), q, h (1 x d_k), T, d_k, d_v >= 1, scale in
+  // (0, 1]. Domain: q +- t h exact in double (q on the 2^-6 grid with |q|
+  // <= 2^20, h on the 2^-4 grid with |h| <= 2^10: the sums need < 53 bits),
+  // |K|, |V| entries <= 2^60 (scores and outputs finite: |c q k| <= 2^90 d_k).
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix &k = c.GetMatrix("K"), &v = c.GetMatrix("V"), &q = c.GetMatrix("q"), &h = c.GetMatrix("h");
+    if (k.rows < 1 || k.cols < 1 || v.rows != k.rows || v.cols < 1 || !hyp::Shape(q, 1, k.cols) ||
+        !hyp::Shape(h, 1, k.cols) || !hyp::AllWithin(k, 0x1p60) || !hyp::AllWithin(v, 0x1p60) ||
+        !hyp::AllWithin(q, 0x1p20) || !hyp::AllWithin(h, 0x1p10))
+      return false;
+    auto on_grid = [](const ExactMatrix& m, int bits) {
+      for (const Exact& e : m.data) {
+        if (!e.IsDouble()) return false;
+        const double s = std::ldexp(e.ToDouble(), bits);
+        if (s != std::floor(s)) return false;
+      }
+      return true;
+    };
+    const double scale = c.GetScalar("scale").ToDouble();
+    return on_grid(q, 6) && on_grid(h, 4) && scale > 0 && scale <= 1;
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return QueryCase<S>();
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> k = c.GetMat<S>("K"), v = c.GetMat<S>("V"), q = c.GetMat<S>("q"), h = c.GetMat<S>("h");
+    const S scale = c.Get<S>("scale");
+    const double t = DifferenceStep<S>();
+    const Mat<S> qp = q + S(t) * h, qm = q - S(t) * h;  // exact (grids)
+    const Mat<S> yp = Attention<S>(qp, k, v, scale).out, ym = Attention<S>(qm, k, v, scale).out;
+    const Mat<Mpfr> none_s = Mat<Mpfr>::Zero(1, k.rows()), none_v = Mat<Mpfr>::Zero(k.rows(), v.cols());
+    const Mat<Mpfr> ep = OutputErrorBound<S>(qp, k, v, scale, none_s, none_v),
+                    em = OutputErrorBound<S>(qm, k, v, scale, none_s, none_v);
+    // The printed differential, from the exact weights A = softmax(c q K^T).
+    const Mat<Mpfr> kh = c.GetMat<Mpfr>("K"), vh = c.GetMat<Mpfr>("V"), hh = c.GetMat<Mpfr>("h");
+    const Mpfr ch = c.Get<Mpfr>("scale");
+    const AttentionResult<Mpfr> exact = Attention<Mpfr>(c.GetMat<Mpfr>("q"), kh, vh, ch);
+    Mpfr gmax = 0;
+    Mat<Mpfr> dy = Mat<Mpfr>::Zero(1, v.cols());
+    for (Eigen::Index j = 0; j < k.rows(); ++j) {
+      const Mpfr g = ch * hh.row(0).dot(kh.row(j));
+      gmax = std::max(gmax, Mpfr(abs(g)));
+      dy += exact.weights(0, j) * g * (vh.row(j) - exact.out.row(0));
+    }
+    for (Eigen::Index l = 0; l < v.cols(); ++l) {
+      const Mpfr quotient = (Mpfr(yp(0, l)) - Mpfr(ym(0, l))) / (2 * t);
+      const Mpfr range = vh.col(l).maxCoeff() - vh.col(l).minCoeff();
+      const Mpfr bound = Mpfr(4) / 3 * t * t * gmax * gmax * gmax * range + (ep(0, l) + em(0, l)) / (2 * t);
+      ExpectWithin(kDifferential, ToDouble(Mpfr(abs(quotient - dy(0, l)))),
+                   ToDouble(Mpfr(bound * (1 + 0x1p-100) + 0x1p-200 * (abs(dy(0, l)) + 1))));
+    }
+  }
+};
+
+// ---------------------------------------------------------------------------
+// lecture4.ex9.lipschitz_bounded_not_global (Ex. 9)
+//   Part 1 (bounded sets): for ||X||_F, ||Y||_F <= R,
+//     ||Attn(X) - Attn(Y)||_F <= L(R) ||X - Y||_F,
+//     L(R) = ||W_V||_F (|c| R^2 ||W_Q W_K^T||_F + sqrt(T)).
+//   Derivation: Attn(X) = A(X) V(X); AV - A'V' = (A - A')V + A'(V - V');
+//   ||V(X)||_2 <= R ||W_V||_F, ||A'||_2 <= ||A'||_F <= sqrt(T) (rows are
+//   probability vectors), ||V - V'||_F <= ||W_V||_F ||X - Y||_F; the
+//   softmax Jacobian diag(p) - pp^T has norm <= 1/2 (Var_p(u) <= 1/2 for
+//   |u| = 1), so ||A - A'||_F <= ||S - S'||_F / 2; S - S' = c((X-Y) G X^T +
+//   Y G (X-Y)^T), G = W_Q W_K^T, so ||S - S'||_F <= 2 |c| R ||G||_F ||X-Y||_F.
+//   Checked on X and Y = X + 2^-k H (k in 1..30) in every regime, lhs
+//   (computed outputs) against L(R)||X - Y||_F plus both outputs' rounding
+//   (OutputErrorBound, with the projections' errors gamma_d |X||W|).
+//   Part 2 (no global constant): X_n = (n, 0)^T, Y_n = (n, 1/n)^T (T = 2,
+//   d = d_k = d_v = 1, all weights 1, c = 1): the difference quotient
+//   ||Attn(Y_n) - Attn(X_n)|| / ||Y_n - X_n|| >= |out_2(Y_n) - n/2| n, and
+//   out_2(Y_n) - n/2 = (n - 1/n)(sigma(1 - 1/n^2) - 1/2) ~ 0.23 n: it grows
+//   like n^2/4.3, past any constant C. For the drawn C (2^0..2^40) the
+//   property takes n = the power of two >= 4 sqrt(C) and certifies the
+//   quotient (computed, minus its rounding bound) > C; and that it is below
+//   L(R_n), R_n = ||Y_n||_F (part 1 on the unbounded sequence).
+
+template <class S>
+rc::Gen<Case> LipschitzCase() {
+  gen::Layout layout;
+  const int t = layout.Axis({1, kMaxLen<S>, kMaxLen<S>}), d = layout.Axis({1, kMaxWidth<S>, kMaxWidth<S>}),
+            dk = layout.Axis({1, kMaxWidth<S>, kMaxWidth<S>}), dv = layout.Axis({1, kMaxWidth<S>, kMaxWidth<S>});
+  gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
+  regime.max_scale = 2;
+  const int x = layout.Matrix(t, d, regime), h = layout.Matrix(t, d, regime), wq = layout.Matrix(d, dk, regime),
+            wk = layout.Matrix(d, dk, regime), wv = layout.Matrix(d, dv, regime);
+  const int step = layout.Scalar(gen::UniformInteger(1, 30)), big = layout.Scalar(gen::UniformInteger(0, 40));
+  return layout.Build<Case>([=](const gen::Layout::Drawn& dr) {
+    const ExactMatrix xm = dr.Matrix(x), hm = dr.Matrix(h);
+    ExactMatrix ym(xm.rows, xm.cols);
+    const double eps = std::ldexp(1.0, -static_cast<int>(dr.Scalar(step).ToDouble()));
+    for (size_t i = 0; i < ym.data.size(); ++i) ym.data[i] = Exact(xm.data[i].ToDouble() + eps * hm.data[i].ToDouble());
+    return Case()
+        .Matrix("X", xm)
+        .Matrix("Y", ym)
+        .Matrix("W_Q", dr.Matrix(wq))
+        .Matrix("W_K", dr.Matrix(wk))
+        .Matrix("W_V", dr.Matrix(wv))
+        .Scalar("scale", 1.0 / std::sqrt(static_cast<double>(dr.Dim(dk))))
+        .Scalar("C", std::ldexp(1.0, static_cast<int>(dr.Scalar(big).ToDouble())));
+  });
+}
+
+struct LipschitzBoundedNotGlobal {
+  static constexpr const char* kId = "lecture4.ex9.lipschitz_bounded_not_global";
+  static constexpr const char* kSource = "lecture 4, Exercise 9";
+
+  static inline const Tolerance kBounded{
+      "||Attn(X) - Attn(Y)||_F against L(R) ||X - Y||_F", "L(R) ||X - Y||_F + ||E(X)||_F + ||E(Y)||_F",
+      "L(R) derived above (softmax Jacobian norm <= 1/2, bilinear scores, ||A||_2 <= sqrt T); E: each computed output's "
+      "distance from the exact one (OutputErrorBound with the projections' gamma_d |X||W| errors)", MetricKind::kClaim};
+  static inline const Tolerance kUnbounded{
+      "C against the certified difference quotient at X_n = (n,0), Y_n = (n,1/n)", "quotient - rounding bound",
+      "the quotient is >= n |out_2(Y_n) - n/2|; its rounding from OutputErrorBound (exact inputs, c = 1)", MetricKind::kClaim};
+  static std::vector<Tolerance> Tolerances() { return {kBounded, kUnbounded}; }
+
+  // X, Y (T x d), W_Q, W_K (d x d_k), W_V (d x d_v), all >= 1, scale in
+  // (0, 1], C >= 1 with C <= 2^40. Domain: |entries| <= 2^60 (projections,
+  // scores and outputs finite in double), C <= 2^40 so that the witness n <=
+  // 2^23 has n^2 and 1/n exact and its scores (<= 2^46) finite.
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix &x = c.GetMatrix("X"), &y = c.GetMatrix("Y"), &wq = c.GetMatrix("W_Q"),
+                      &wk = c.GetMatrix("W_K"), &wv = c.GetMatrix("W_V");
+    if (x.rows < 1 || x.cols < 1 || !hyp::Shape(y, x.rows, x.cols) || wq.rows != x.cols || wq.cols < 1 ||
+        !hyp::Shape(wk, wq.rows, wq.cols) || wv.rows != x.cols || wv.cols < 1)
+      return false;
+    for (const ExactMatrix* m : {&x, &y, &wq, &wk, &wv})
+      if (!hyp::AllWithin(*m, 0x1p60)) return false;
+    const double scale = c.GetScalar("scale").ToDouble(), cc = c.GetScalar("C").ToDouble();
+    return scale > 0 && scale <= 1 && cc >= 1 && cc <= 0x1p40;
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return LipschitzCase<S>();
+  }
+
+  /// Attn(X) and its error bound E (projections X W with d-term sums).
+  template <class S>
+  static std::pair<Mat<S>, Mat<Mpfr>> Run(const Mat<S>& x, const Case& c) {
+    const Mat<S> wq = c.GetMat<S>("W_Q"), wk = c.GetMat<S>("W_K"), wv = c.GetMat<S>("W_V");
+    const S scale = c.Get<S>("scale");
+    const double gd = Gamma(static_cast<double>(x.cols()), ScalarTraits<S>::UnitRoundoff());
+    const Mat<S> q = x * wq, k = x * wk, v = x * wv;
+    const Mat<Mpfr> xa = x.template cast<Mpfr>().cwiseAbs();
+    const Mat<Mpfr> dq = gd * Mat<Mpfr>(xa * wq.template cast<Mpfr>().cwiseAbs()),
+                    dkm = gd * Mat<Mpfr>(xa * wk.template cast<Mpfr>().cwiseAbs()),
+                    dv = gd * Mat<Mpfr>(xa * wv.template cast<Mpfr>().cwiseAbs());
+    const Mat<Mpfr> qa = q.template cast<Mpfr>().cwiseAbs(), ka = k.template cast<Mpfr>().cwiseAbs();
+    const Mat<Mpfr> extra =
+        abs(Mpfr(scale)) * Mat<Mpfr>(Mat<Mpfr>(dq * ka.transpose()) + Mat<Mpfr>(Mat<Mpfr>(qa + dq) * dkm.transpose()));
+    return {Attention<S>(q, k, v, scale).out, OutputErrorBound<S>(q, k, v, scale, extra, dv)};
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    using std::sqrt;
+    // Part 1: bounded sets.
+    const Mat<S> x = c.GetMat<S>("X"), y = c.GetMat<S>("Y");
+    const auto [ox, ex] = Run<S>(x, c);
+    const auto [oy, ey] = Run<S>(y, c);
+    const Mat<Mpfr> xh = x.template cast<Mpfr>(), yh = y.template cast<Mpfr>();
+    const Mpfr r = std::max(Mpfr(xh.norm()), Mpfr(yh.norm()));
+    const Mat<Mpfr> g = c.GetMat<Mpfr>("W_Q") * c.GetMat<Mpfr>("W_K").transpose();
+    const Mpfr lip = c.GetMat<Mpfr>("W_V").norm() *
+                     (abs(Mpfr(c.Get<S>("scale"))) * r * r * g.norm() + sqrt(Mpfr(double(x.rows()))));
+    const Mpfr lhs = Mat<Mpfr>(ox.template cast<Mpfr>() - oy.template cast<Mpfr>()).norm();
+    const Mpfr rhs = lip * Mat<Mpfr>(xh - yh).norm() + ex.norm() + ey.norm();
+    ExpectWithin(kBounded, ToDouble(lhs), ToDouble(Mpfr(rhs * (1 + 0x1p-100))));
+    // Part 2: the witness sequence passes the drawn constant C.
+    const double cc = c.GetScalar("C").ToDouble();
+    const double n = std::ldexp(1.0, static_cast<int>(std::ceil(std::log2(4 * std::sqrt(cc)))));
+    Mat<S> xn(2, 1), yn(2, 1);
+    xn << S(n), S(0);
+    yn << S(n), S(1 / n);
+    const Mat<Mpfr> none_s = Mat<Mpfr>::Zero(2, 2), none_v = Mat<Mpfr>::Zero(2, 1);
+    const Mat<S> a = Attention<S>(xn, xn, xn, S(1)).out, b = Attention<S>(yn, yn, yn, S(1)).out;
+    const Mat<Mpfr> ea = OutputErrorBound<S>(xn, xn, xn, S(1), none_s, none_v),
+                    eb = OutputErrorBound<S>(yn, yn, yn, S(1), none_s, none_v);
+    const Mpfr diff = Mat<Mpfr>(b.template cast<Mpfr>() - a.template cast<Mpfr>()).norm();
+    const Mpfr quotient_lo = (diff - ea.norm() - eb.norm()) * n;  // ||Y_n - X_n|| = 1/n exactly
+    ExpectWithin(kUnbounded, Mpfr(cc), quotient_lo);
+    const Mpfr rn = Mat<Mpfr>(yn.template cast<Mpfr>()).norm();
+    ExpectThat(quotient_lo <= (rn * rn + sqrt(Mpfr(2))) * (1 + 0x1p-40),
+               "the witness quotient exceeds L(R_n): part 1's constant is wrong");
+  }
+};
+
+ATTNPROP_REGISTER(QueryDifferential, double, Mpfr);
+ATTNPROP_REGISTER(LipschitzBoundedNotGlobal, double, Mpfr);
 
 }  // namespace
 }  // namespace attnprop

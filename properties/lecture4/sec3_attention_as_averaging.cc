@@ -7,12 +7,21 @@
 // Backends: the model's weights directly (double, MPFR), and a kernel's
 // through the ABI (kernel-f32/f64: A read as out with V = [I 0],
 // properties/kernel_suite/claims.cc), each with its own derived bound.
+// Further down: the corollaries (cor3.*), the probabilistic form
+// (sec3.expectation_form, by sampling J_i) and Geometric aside 3.6
+// (aside3.6.barycentric_coordinates, exactly in rationals).
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <vector>
 
+#include <Eigen/LU>
+
+#include "generators/regime.h"
 #include "generators/scalars.h"
 #include "generators/shape.h"
 #include "model/attention.h"
+#include "properties/framework/case_edit.h"
 #include "properties/framework/hypotheses_checks.h"
 #include "properties/framework/property.h"
 #include "properties/kernel_suite/accuracy.h"
@@ -165,8 +174,10 @@ ATTNPROP_REGISTER(SimplexRows, double, Mpfr, ksuite::KernelF32, ksuite::KernelF6
 //   Statement: ||Attn(X)_i||_2 <= sum_j A_ij ||v_j||_2 <= max_j ||v_j||_2.
 // lecture4.cor3.jensen
 //   Statement: phi(Attn(X)_i) <= sum_j A_ij phi(v_j) for every convex phi;
-//   checked for phi = ||.||_2^2 (strictly convex) and phi = max_l x_l
-//   (convex, not differentiable).
+//   checked for a family: phi = ||.||_2^2 (strictly convex), max_l x_l
+//   (convex, not differentiable), ||.||_1, lse (smooth), and a drawn
+//   max-affine phi(x) = max_r (<a_r, x> + b_r) (R <= 4 pieces: every convex
+//   piecewise-linear function is of this form).
 // Hypotheses: unmasked attention, Q (t_q x d_k), K (t_k x d_k), V (t_k x d_v),
 //   one functional u_i (row i of U, t_q x d_v) per query row.
 // Rounding (all three): the computed weights a_j >= 0 sum to 1 + eps with
@@ -295,8 +306,45 @@ struct NormBound : AveragingFamily {
   }
 };
 
+/// The averaging case plus a drawn max-affine phi: A_phi (R x d_v), b_phi (R x 1).
+template <class S>
+rc::Gen<Case> JensenCase() {
+  const gen::DimRange len{1, kMaxLen<S>, kMaxLen<S>}, width{1, kMaxWidth<S>, kMaxWidth<S>}, pieces{1, 4, 4},
+      one{1, 1, 1};
+  return gen::Shaped<Case>({{len}, {len}, {width}, {width}, {pieces}, {one}},
+                           {{{0, 2}, gen::Dyadic(4, 6)},
+                            {{1, 2}, gen::Dyadic(4, 6)},
+                            {{1, 3}, gen::Dyadic(8, 6)},
+                            {{0, 3}, gen::Dyadic(4, 4)},
+                            {{4, 3}, gen::Dyadic(2, 4)},
+                            {{4, 5}, gen::Dyadic(4, 4)}},
+                           [](const gen::Params& p) {
+                             return Case()
+                                 .Matrix("Q", p.Matrix(0))
+                                 .Matrix("K", p.Matrix(1))
+                                 .Matrix("V", p.Matrix(2))
+                                 .Matrix("U", p.Matrix(3))
+                                 .Matrix("A_phi", p.Matrix(4))
+                                 .Matrix("b_phi", p.Matrix(5))
+                                 .Scalar("scale", 1.0 / std::sqrt(static_cast<double>(p.dims[2])));
+                           });
+}
+
 struct Jensen : AveragingFamily {
   static constexpr const char* kId = "lecture4.cor3.jensen";
+
+  // The averaging hypotheses, and phi's pieces: A_phi (R x d_v, R >= 1),
+  // b_phi (R x 1), entries within 2^100 (finite products with v).
+  static bool HypothesesHold(const Case& c) {
+    if (!AveragingFamily::HypothesesHold(c)) return false;
+    const ExactMatrix &a = c.GetMatrix("A_phi"), &b = c.GetMatrix("b_phi");
+    return a.rows >= 1 && a.cols == c.GetMatrix("V").cols && hyp::Shape(b, a.rows, 1) && hyp::AllWithin(a, 0x1p100) &&
+           hyp::AllWithin(b, 0x1p100);
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return JensenCase<S>();
+  }
 
   static inline const Tolerance kSquaredNorm{
       "(||o_i||^2 - sum_j A_ij ||v_j||^2) / sum_j A_ij ||v_j||^2",
@@ -307,11 +355,38 @@ struct Jensen : AveragingFamily {
       "(max_l o_il - sum_j A_ij max_l v_jl) / sum_j A_ij ||v_j||_inf", "gamma_T(u) + 4 gamma_{d_v+2}(u_mpfr)",
       "o_l <= sum_j a_j v_jl + gamma_T sum_j a_j |v_jl|; sum_j a_j v_jl <= sum_j a_j max_l v_jl; "
       "no eps term: max is positively homogeneous and subadditive, so both sides carry the same weights", MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kSquaredNorm, kMax}; }
+  static inline const Tolerance kL1{
+      "(||o_i||_1 - sum_j A_ij ||v_j||_1) / sum_j A_ij ||v_j||_1", "gamma_T(u) + 4 gamma_{d_v+2}(u_mpfr)",
+      "||o||_1 <= ||sum a_j v_j||_1 + gamma_T sum_j a_j ||v_j||_1 and the norm is subadditive and homogeneous "
+      "(no eps term)", MetricKind::kClaim};
+  static inline const Tolerance kLse{
+      "lse(o_i) against sum_j A_ij lse(v_j)", "sum_j A_ij lse(v_j) + gamma_T B + 1.01 gamma_{T+1}(B + |sum_j A_ij lse(v_j)|)",
+      "lse is 1-Lipschitz in the max norm: the output's error gamma_T B (B = max_l sum_j a_j |v_jl|) moves it by "
+      "<= gamma_T B; the weights sum to 1 + eps: normalising moves the average by <= |eps| B and the right side "
+      "by |eps| |sum a lse v|; lse evaluated in MPFR (checker slack)", MetricKind::kClaim};
+  static inline const Tolerance kMaxAffine{
+      "max_r(<a_r,o_i> + b_r) against sum_j A_ij max_r(<a_r,v_j> + b_r)",
+      "rhs + gamma_T max_r sum_l |a_rl| sum_j A_ij |v_jl| + gamma_{T+1} max_r |b_r|",
+      "<a_r, o> + b_r = sum_j a_j (<a_r,v_j> + b_r) + b_r (1 - sum a) + <a_r, R>, |R_l| <= gamma_T sum_j a_j |v_jl|, "
+      "|1 - sum a| <= gamma_{T+1}; each piece is below sum_j a_j phi(v_j) plus those terms", MetricKind::kClaim};
+  static std::vector<Tolerance> Tolerances() { return {kSquaredNorm, kMax, kL1, kLse, kMaxAffine}; }
+
+  /// lse of a row in MPFR (max subtracted).
+  static Mpfr RowLse(const Mat<Mpfr>& m, Eigen::Index i) {
+    using std::exp;
+    using std::log;
+    const Mpfr top = m.row(i).maxCoeff();
+    Mpfr sum = 0;
+    for (Eigen::Index l = 0; l < m.cols(); ++l) sum += exp(m(i, l) - top);
+    return top + log(sum);
+  }
 
   template <class S>
   static void Conclusion(const Case& c) {
     const Averaged r = Average<S>(c);
+    const Mat<Mpfr> aphi = c.GetMat<Mpfr>("A_phi"), bphi = c.GetMat<Mpfr>("b_phi");
+    const Mat<Mpfr> pieces_v = r.v * aphi.transpose(), pieces_o = r.out * aphi.transpose();  // T x R, t_q x R
+    const Mat<Mpfr> va = r.v.cwiseAbs();
     const double slack = CheckerSlack(static_cast<double>(r.v.cols()));
     for (Eigen::Index i = 0; i < r.a.rows(); ++i) {
       Mpfr r2 = 0, rmax = 0, rinf = 0;
@@ -328,6 +403,34 @@ struct Jensen : AveragingFamily {
       ExpectWithin(kMax,
                    rinf > 0 ? ToDouble(Mpfr((leftm - rmax) / rinf)) : ToDouble(Mpfr(leftm - rmax)),
                    r.g_t + slack);
+      // phi = ||.||_1, lse, and the drawn max-affine phi.
+      Mpfr r1 = 0, rlse = 0, raff = 0;
+      Vec<Mpfr> bcol = Vec<Mpfr>::Zero(r.v.cols());  // sum_j a_j |v_jl|
+      for (Eigen::Index j = 0; j < r.v.rows(); ++j) {
+        r1 += r.a(i, j) * r.v.row(j).cwiseAbs().sum();
+        rlse += r.a(i, j) * RowLse(r.v, j);
+        Mpfr best = pieces_v(j, 0) + bphi(0, 0);
+        for (Eigen::Index p = 1; p < aphi.rows(); ++p) best = std::max(best, Mpfr(pieces_v(j, p) + bphi(p, 0)));
+        raff += r.a(i, j) * best;
+        bcol += r.a(i, j) * va.row(j).transpose();
+      }
+      const Mpfr left1 = r.out.row(i).cwiseAbs().sum();
+      ExpectWithin(kL1, r1 > 0 ? ToDouble(Mpfr((left1 - r1) / r1)) : ToDouble(left1), r.g_t + slack);
+      const Mpfr b_inf = bcol.maxCoeff();
+      const Mpfr lse_bound = rlse + r.g_t * b_inf + 1.01 * r.g_t1 * (b_inf + abs(rlse)) + slack * (b_inf + abs(rlse) + 1);
+      const Mpfr left_lse = RowLse(r.out, i), lse_shift = std::max(Mpfr(0), Mpfr(-std::min(left_lse, lse_bound)));
+      ExpectWithin(kLse, Mpfr(left_lse + lse_shift), Mpfr(lse_bound + lse_shift));  // both >= 0 (see kMaxAffine)
+      Mpfr left_aff = pieces_o(i, 0) + bphi(0, 0), spread = 0, bmax = 0;
+      for (Eigen::Index p = 0; p < aphi.rows(); ++p) {
+        left_aff = std::max(left_aff, Mpfr(pieces_o(i, p) + bphi(p, 0)));
+        spread = std::max(spread, Mpfr(aphi.row(p).cwiseAbs().dot(bcol)));
+        bmax = std::max(bmax, Mpfr(abs(bphi(p, 0))));
+      }
+      const Mpfr aff_bound = raff + r.g_t * spread + r.g_t1 * bmax + slack * (spread + bmax + abs(raff) + 1);
+      // lhs and rhs as themselves, shifted by the same constant so both are
+      // >= 0 (the audit's claim metric): max(0, -min) added to each side.
+      const Mpfr shift = std::max(Mpfr(0), Mpfr(-std::min(left_aff, raff)));
+      ExpectWithin(kMaxAffine, Mpfr(left_aff + shift), Mpfr(aff_bound + shift));
     }
   }
 };
@@ -335,6 +438,209 @@ struct Jensen : AveragingFamily {
 ATTNPROP_REGISTER(LinearFunctionalBounds, double, Mpfr);
 ATTNPROP_REGISTER(NormBound, double, Mpfr);
 ATTNPROP_REGISTER(Jensen, double, Mpfr);
+
+// ---------------------------------------------------------------------------
+// lecture4.sec3.expectation_form (sec 3, after Prop 3.1)
+//   Statement: with J_i a random index, P(J_i = j) = A_ij,
+//   Attn(X)_i = E[v_{J_i}].
+//   Hypotheses: unmasked attention, Q (t_q x d_k), K (t_k x d_k), V (t_k x d_v)
+//   in every regime (gen::Layout), a sampling seed.
+//   Check (statistical, not a restatement of sum_j A_ij v_j): draw N = 20000
+//   indices J from the law A_i (the model's weights, normalised by their
+//   computed sum; inverse CDF of a SplitMix uniform, EditRng), and compare
+//   the sample mean of v_J with the model's output o_i.
+//   False alarm: each coordinate v_{J,l} lies in [lo_l, hi_l], range R_l;
+//   Hoeffding gives P(|mean_l - E mean_l| >= eps_l) <= 2 exp(-2 N eps_l^2 /
+//   R_l^2), so eps_l = R_l sqrt(ln(2 m / alpha) / (2N)) over the m = t_q d_v
+//   checks of a case gives a false alarm <= alpha = 1e-6 per case (exact, no
+//   normal approximation): <= 1e-4 per default run of 100 cases.
+//   Power: an error delta in o_il is detected with probability >= 0.99 once
+//   delta >= eps_l + R_l sqrt(ln(200)/(2N)) + rounding budget, i.e. about
+//   0.033 R_l at m = 72 (the largest case: t_q 12, d_v 6), 0.029 R_l at m = 1.
+
+constexpr int kExpectationSamples = 20000;
+constexpr double kExpectationAlpha = 1e-6;
+
+template <class S>
+rc::Gen<Case> ExpectationCase() {
+  gen::Layout layout;
+  const int tq = layout.Axis({1, kMaxLen<S>, kMaxLen<S>}), tk = layout.Axis({1, kMaxLen<S>, kMaxLen<S>}),
+            dk = layout.Axis({1, kMaxWidth<S>, kMaxWidth<S>}), dv = layout.Axis({1, 6, 6});
+  const gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
+  const int q = layout.Matrix(tq, dk, regime), k = layout.Matrix(tk, dk, regime), v = layout.Matrix(tk, dv, regime);
+  const int seed = layout.Scalar(gen::UniformInteger(0, int64_t{1} << 40));
+  return layout.Build<Case>([=](const gen::Layout::Drawn& d) {
+    return Case()
+        .Matrix("Q", d.Matrix(q))
+        .Matrix("K", d.Matrix(k))
+        .Matrix("V", d.Matrix(v))
+        .Scalar("scale", 1.0 / std::sqrt(static_cast<double>(d.Dim(dk))))
+        .Int("seed", static_cast<int64_t>(d.Scalar(seed).ToDouble()));
+  });
+}
+
+struct ExpectationForm {
+  static constexpr const char* kId = "lecture4.sec3.expectation_form";
+  static constexpr const char* kSource = "lecture 4, sec. 3 (probabilistic form of Prop 3.1)";
+
+  static inline const Tolerance kSampleMean{
+      "|o_il - sample mean of v_{J_i,l}|", "R_l sqrt(ln(2 t_q d_v / 1e-6) / (2N)) + (gamma_T + 1.01 gamma_{T+1} + 2T(gamma_T + 2^-53)) B_il",
+      "Hoeffding (exact, values in a range R_l): false alarm <= 1e-6 per case; o_il = sum_j a_j v_jl (1 + theta), "
+      "|theta| <= gamma_T, and the sampled law a/sum a (|sum a - 1| <= gamma_{T+1}) differs from the double CDF's "
+      "by at most 2T(gamma_T + 2^-53) in l1; B_il = sum_j a_j |v_jl| + max_j |v_jl|"};
+  static std::vector<Tolerance> Tolerances() { return {kSampleMean}; }
+
+  // Q (t_q x d_k), K (t_k x d_k), V (t_k x d_v), all >= 1, finite; seed >= 0.
+  // Domain: |scale <q_i,k_j>| <= 2^1000 (finite double scores) and |v| <=
+  // 2^500 (ranges R_l and sums finite in double).
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix &q = c.GetMatrix("Q"), &k = c.GetMatrix("K"), &v = c.GetMatrix("V");
+    const Exact& scale = c.GetScalar("scale");
+    return q.rows >= 1 && k.rows >= 1 && q.cols >= 1 && k.cols == q.cols && v.rows == k.rows && v.cols >= 1 &&
+           hyp::AllFinite(q) && hyp::AllFinite(k) && hyp::AllWithin(v, 0x1p500) && hyp::Finite(scale) &&
+           hyp::ScoresWithin(q, k, scale.ToDouble(), 0x1p1000) && c.GetInt("seed") >= 0;
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return ExpectationCase<S>();
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> q = c.GetMat<S>("Q"), k = c.GetMat<S>("K"), v = c.GetMat<S>("V");
+    const AttentionResult<S> r = Attention<S>(q, k, v, c.Get<S>("scale"));
+    const Mat<Mpfr> vh = v.template cast<Mpfr>();
+    const Eigen::Index t = k.rows(), dv = v.cols();
+    const double u = ScalarTraits<S>::UnitRoundoff(), td = static_cast<double>(t);
+    const double m = static_cast<double>(q.rows() * dv), n = kExpectationSamples;
+    const double z = std::sqrt(std::log(2 * m / kExpectationAlpha) / (2 * n));
+    const double det = Gamma(td, u) + 1.01 * Gamma(td + 1, u) + 2 * td * (Gamma(td, 0x1p-53) + 0x1p-53);
+    EditRng rng(static_cast<uint64_t>(c.GetInt("seed")) * 0x2545f4914f6cdd1dULL + 1);
+    for (Eigen::Index i = 0; i < q.rows(); ++i) {
+      // The law of J_i: the computed weights, normalised; its CDF in double.
+      std::vector<double> cdf(static_cast<size_t>(t));
+      double total = 0;
+      for (Eigen::Index j = 0; j < t; ++j) total += ToDouble(r.weights(i, j));
+      double acc = 0;
+      for (Eigen::Index j = 0; j < t; ++j) cdf[size_t(j)] = (acc += ToDouble(r.weights(i, j)) / total);
+      std::vector<int64_t> counts(static_cast<size_t>(t), 0);
+      for (int s = 0; s < kExpectationSamples; ++s) {
+        const double w = static_cast<double>(rng.Next() >> 11) * 0x1p-53;  // uniform in [0, 1)
+        auto it = std::upper_bound(cdf.begin(), cdf.end(), w);
+        if (it == cdf.end()) --it;  // w above the rounded total: the last index
+        ++counts[size_t(it - cdf.begin())];
+      }
+      for (Eigen::Index l = 0; l < dv; ++l) {
+        Mpfr mean = 0, lo = vh(0, l), hi = vh(0, l), b = 0, vmax = 0;
+        for (Eigen::Index j = 0; j < t; ++j) {
+          mean += Mpfr(double(counts[size_t(j)]) / n) * vh(j, l);
+          lo = std::min(lo, vh(j, l)), hi = std::max(hi, vh(j, l));
+          b += abs(Mpfr(r.weights(i, j)) * vh(j, l));
+          vmax = std::max(vmax, Mpfr(abs(vh(j, l))));
+        }
+        const double range = ToDouble(Mpfr(hi - lo));
+        const double bound = range * z + det * ToDouble(Mpfr(b + vmax)) + CheckerSlack(td) * ToDouble(vmax);
+        ExpectWithin(kSampleMean, ToDouble(Mpfr(abs(Mpfr(r.out(i, l)) - mean))), bound);
+      }
+    }
+  }
+};
+
+// ---------------------------------------------------------------------------
+// lecture4.aside3.6.barycentric_coordinates (Geometric aside 3.6)
+//   Statement: an attention row gives barycentric coordinates of its output
+//   in conv{v_1..v_T}; they are unique when the values are affinely
+//   independent, and when the values are affinely dependent different
+//   attention rows can give the same output.
+//   Hypotheses: values V (T x d_v) in every regime (structures make them
+//   dependent: equal rows, rank one, zero blocks, and T > d_v + 1), a row a
+//   in the open simplex (a = w / sum w, w in 1..16: every such a is an
+//   attention row, softmax(log a)).
+//   Check, exactly in rationals: M = [V^T; 1^T] ((d_v+1) x T).
+//   - Independent (rank M = T): M has a trivial kernel, and the system
+//     M b = (o; 1), o = sum_j a_j v_j, is solved by b = a exactly (the
+//     coordinates are recovered: the only solution).
+//   - Dependent (rank M < T): the witness z != 0 in ker M gives a second
+//     attention row a' = a + eps z (eps = half the largest step keeping every
+//     coordinate positive), a' != a, a' > 0, sum a' = 1, and sum_j a'_j v_j
+//     = o exactly.
+
+template <class S>
+rc::Gen<Case> BarycentricCase() {
+  gen::Layout layout;
+  const int t = layout.Axis({1, 8, 8}), dv = layout.Axis({1, 5, 5}), one = layout.Axis({1, 1, 1});
+  const int v = layout.Matrix(t, dv, gen::RegimeFor<S>(gen::Regime{}));
+  const int w = layout.Raw(t, one, gen::UniformInteger(1, 16));
+  return layout.Build<Case>([=](const gen::Layout::Drawn& d) {
+    ExactMatrix weights = d.Matrix(w);
+    attnprop::Rational sum = 0;
+    for (const Exact& e : weights.data) sum += e.ToRational();
+    for (Exact& e : weights.data) e = Exact(attnprop::Rational(e.ToRational() / sum));
+    return Case().Matrix("V", d.Matrix(v)).Matrix("a", weights);
+  });
+}
+
+struct BarycentricCoordinates {
+  static constexpr const char* kId = "lecture4.aside3.6.barycentric_coordinates";
+  static constexpr const char* kSource = "lecture 4, sec. 3, Geometric aside 3.6";
+
+  static std::vector<Tolerance> Tolerances() { return {}; }
+
+  // V (T x d_v, T, d_v >= 1) finite; a (T x 1) with every a_j > 0 and
+  // sum a = 1 exactly (an attention row: the open simplex).
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix &v = c.GetMatrix("V"), &a = c.GetMatrix("a");
+    if (v.rows < 1 || v.cols < 1 || !hyp::AllFinite(v) || !hyp::Shape(a, v.rows, 1)) return false;
+    attnprop::Rational sum = 0;
+    for (const Exact& e : a.data) {
+      if (!(e.ToRational() > 0)) return false;
+      sum += e.ToRational();
+    }
+    return sum == 1;
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return BarycentricCase<S>();
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    static_assert(ScalarTraits<S>::kExact, "barycentric coordinates are checked exactly");
+    const Mat<S> v = c.GetMat<S>("V"), a = c.GetMat<S>("a");
+    const Eigen::Index t = v.rows(), dv = v.cols();
+    Mat<S> m(dv + 1, t);
+    m.topRows(dv) = v.transpose();
+    m.row(dv).setOnes();
+    const Mat<S> o = v.transpose() * a;  // d_v x 1: the output sum_j a_j v_j
+    Mat<S> rhs(dv + 1, 1);
+    rhs.topRows(dv) = o;
+    rhs(dv, 0) = 1;
+    const Eigen::FullPivLU<Mat<S>> lu(m);
+    const Mat<S> kernel = lu.kernel();
+    if (lu.rank() == t) {
+      ExpectThat(kernel.isZero(), "rank [V^T; 1^T] = T but its kernel is not trivial");
+      const Mat<S> b = lu.solve(rhs);
+      ExpectThat(m * b == rhs, "the coordinate system [V^T; 1^T] b = (o; 1) is not solved");
+      ExpectThat(b == a, "affinely independent values: the coordinates of o are not the attention row");
+      return;
+    }
+    // Affinely dependent: a second attention row with the same output.
+    const Mat<S> zv = kernel.col(0);
+    ExpectThat(!zv.isZero() && (m * zv).isZero(), "rank [V^T; 1^T] < T but no kernel vector");
+    S step = -1;  // the largest eps with a + eps z >= 0, halved
+    for (Eigen::Index j = 0; j < t; ++j)
+      if (zv(j, 0) < 0 && (step < 0 || S(a(j, 0) / -zv(j, 0)) < step)) step = a(j, 0) / -zv(j, 0);
+    ExpectThat(step > 0, "a kernel vector of [V^T; 1^T] has no negative entry");  // its entries sum to 0
+    const Mat<S> a2 = a + (step / 2) * zv;
+    bool positive = true;
+    for (Eigen::Index j = 0; j < t; ++j) positive = positive && a2(j, 0) > 0;
+    ExpectThat(positive && a2.sum() == 1 && a2 != a, "the second row is not a different attention row");
+    ExpectThat(Mat<S>(v.transpose() * a2) == o, "affinely dependent values: the two rows give different outputs");
+  }
+};
+
+ATTNPROP_REGISTER(ExpectationForm, double, Mpfr);
+ATTNPROP_REGISTER(BarycentricCoordinates, Rational);
 
 }  // namespace
 }  // namespace attnprop

@@ -11,6 +11,9 @@
 // lecture4.prop5.2.gibbs_identity (proof of Prop 5.2):
 //   <a,s> + tau H(a) = tau log Z - tau KL(a||p), Z = sum_j e^{s_j/tau},
 //   p = softmax(s/tau), for a in the simplex (0 log 0 = 0).
+// lecture4.prop5.2.temperature_variational (Prop 5.2, statement [R]):
+//   softmax(s/tau) is the unique maximiser of F(a) = <a,s> + tau H(a) over
+//   the simplex, and max F = tau lse(s/tau).
 //
 // Derivatives are checked by central differences along a drawn direction h,
 // with the truncation error bounded through cumulants: along s + t h,
@@ -21,8 +24,12 @@
 // two and s, h are on grids so that s +- t h is exact in the backend.
 #include <cmath>
 
+#include <Eigen/LU>
+
+#include "generators/regime.h"
 #include "generators/scalars.h"
 #include "generators/shape.h"
+#include "model/charpoly.h"
 #include "model/softmax.h"
 #include "properties/framework/hypotheses_checks.h"
 #include "properties/framework/property.h"
@@ -240,6 +247,15 @@ struct HessianPsd {
     const S qp = up.dot(hess * up);
     ExpectThat(qp >= p.minCoeff() * up.squaredNorm(), "u_perp^T H u_perp < min p ||u_perp||^2");
     ExpectThat(up.isZero(0) || qp > 0, "nonzero u_perp in the nullspace");
+    // Certified for the whole matrix, not one vector: the exact inertia
+    // (Descartes on the real-rooted characteristic polynomial) is (T-1, 0, 1),
+    // so H is PSD with a one-dimensional nullspace, which contains 1: the
+    // nullspace is exactly R 1 (and the exact rank is T - 1).
+    const InertiaValue in = SymmetricInertia(hess);
+    ExpectThat(in == InertiaValue{t - 1, 0, 1}, "inertia of diag(p) - pp^T is (" + std::to_string(in.positive) + ", " +
+                                                   std::to_string(in.negative) + ", " + std::to_string(in.zero) +
+                                                   "), not (T-1, 0, 1)");
+    ExpectThat(Eigen::FullPivLU<Mat<S>>(hess).rank() == t - 1, "rank of diag(p) - pp^T is not T - 1");
   }
 };
 
@@ -392,6 +408,191 @@ ATTNPROP_REGISTER(SoftmaxJacobian, double, Mpfr);
 ATTNPROP_REGISTER(HessianPsd, Rational);
 ATTNPROP_REGISTER(GibbsInequality, double, Mpfr);
 ATTNPROP_REGISTER(GibbsIdentity, double, Mpfr);
+
+
+// ---------------------------------------------------------------------------
+// lecture4.prop5.2.temperature_variational (Prop 5.2)
+//   Statement: for tau > 0, F(a) = <a,s> + tau H(a) <= tau lse(s/tau) for
+//   every a in the simplex, with equality only at a = softmax(s/tau).
+//   Recorded as tau H(a) against tau lse(s/tau) - <a,s> (both >= 0: lhs
+//   against rhs, attained at the maximiser).
+//   Hypotheses: s (T x 1) in every regime (gen::Layout: full mantissas,
+//   scales 2^-20..2^3, ties and dominant entries), tau > 0, a in the simplex:
+//   sparse (weights 0..8 normalised), a vertex at argmax s (H = 0), or the
+//   maximiser quantised to 2^-12 or 2^-40 (a near the maximiser).
+//   Checks: (1) the inequality within the evaluation budget B(a); (2) at the
+//   computed p = softmax(s/tau): |F(p) - tau lse(s/tau)| within its bound;
+//   (3) uniqueness certified: where the exact gap tau KL(a || p*) (MPFR at
+//   twice the precision) exceeds 2 B(a), the backend's F(a) < tau lse(s/tau)
+//   strictly.
+//
+// Evaluation budget B(a) of tau H(a) and tau lse(x) - <a,s>, x = fl(s/tau):
+//   <a,s>: a, s exact inputs, products and a T-term sum: gamma_T sum a|s|;
+//   tau H(a): log within 2u |log a_j| (1 ulp), times a_j, T-term sum, times
+//     tau: tau gamma_{T+3} sum a |log a|;
+//   tau lse(x): |x - s/tau| <= u|x| moves lse by <= u max|x| (lse is
+//     1-Lipschitz in the max norm); LseError(x) for the evaluation; times
+//     tau: u tau |lse|;  the final subtraction: u |rhs|.
+// Equality bound at p: each computed p_j = p*_j (1 + eta_j) with |eta| <=
+//   eta = e^{2u X + u D}(1 + gamma_{T+3})^2 - 1 (X = max|x|, D = max - min of
+//   x: the rounded scores and the rounded shifts x_j - m), so |F(p) - F(p*)|
+//   <= eta' (sum p|s| + tau sum p (|log p| + 1) + 1.02 tau), eta' =
+//   eta/(1-eta); F(p*) = tau lse exactly; plus the evaluation budget at p.
+
+template <class S>
+rc::Gen<Case> VariationalCase() {
+  gen::Layout layout;
+  const int t = layout.Axis({1, kMaxLen<S>, kMaxLen<S>}), one = layout.Axis({1, 1, 1});
+  gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
+  regime.max_scale = 3;
+  const int s = layout.Matrix(t, one, regime);
+  const int w = layout.Raw(t, one, gen::UniformInteger(0, 8));
+  const int mode = layout.Scalar(gen::UniformInteger(0, 3));
+  const int tau = layout.Scalar(gen::Dyadic(4, 2));
+  return layout.Build<Case>([=](const gen::Layout::Drawn& d) {
+    const ExactMatrix sm = d.Matrix(s);
+    const double tau_v = std::max(0.25, std::abs(d.Scalar(tau).ToDouble()));
+    const int m = static_cast<int>(d.Scalar(mode).ToDouble());
+    const int64_t n = sm.rows;
+    int64_t top = 0;
+    for (int64_t j = 1; j < n; ++j)
+      if (sm(j, 0).ToDouble() > sm(top, 0).ToDouble()) top = j;
+    ExactMatrix a(n, 1);
+    if (m == 0) {  // sparse: w / sum w (w in 0..8, at least one positive)
+      ExactMatrix wm = d.Matrix(w);
+      attnprop::Rational sum = 0;
+      for (const Exact& e : wm.data) sum += e.ToRational();
+      if (sum == 0) wm(top, 0) = Exact(1.0), sum = 1;
+      for (int64_t j = 0; j < n; ++j) a(j, 0) = Exact(attnprop::Rational(wm(j, 0).ToRational() / sum));
+    } else if (m == 1) {  // the vertex at argmax s
+      for (int64_t j = 0; j < n; ++j) a(j, 0) = Exact(j == top ? 1.0 : 0.0);
+    } else {  // the maximiser quantised to 2^-12 or 2^-40; the rest on argmax
+      Vec<double> x(n);
+      for (int64_t j = 0; j < n; ++j) x[j] = sm(j, 0).ToDouble() / tau_v;
+      const Vec<double> p = Softmax<double>(x);
+      const int bits = m == 2 ? 12 : 40;
+      attnprop::Rational sum = 0;
+      for (int64_t j = 0; j < n; ++j) {
+        a(j, 0) = Exact(std::ldexp(std::nearbyint(std::ldexp(p[j], bits)), -bits));
+        sum += a(j, 0).ToRational();
+      }
+      a(top, 0) = Exact(attnprop::Rational(a(top, 0).ToRational() + (1 - sum)));
+    }
+    return Case().Matrix("s", sm).Matrix("a", a).Scalar("tau", tau_v);
+  });
+}
+
+struct TemperatureVariational {
+  static constexpr const char* kId = "lecture4.prop5.2.temperature_variational";
+  static constexpr const char* kSource = "lecture 4, sec. 5.1, Prop 5.2";
+
+  static inline const Tolerance kVariational{
+      "tau H(a) against tau lse(s/tau) - <a,s>", "tau lse(s/tau) - <a,s> + B(a)",
+      "B(a) = gamma_T sum a|s| + tau gamma_{T+3} sum a|log a| + tau (u max|x| + LseError(x) + u|lse|) + u|rhs| "
+      "(derivation above the generator)", MetricKind::kClaim};
+  static inline const Tolerance kMaximum{
+      "|F(softmax(s/tau)) - tau lse(s/tau)|", "eta' (sum p|s| + tau sum p(|log p| + 1) + 1.02 tau) + B(p)",
+      "computed p within relative eta of the maximiser (rounded scores and shifts, exp, sum, division); "
+      "F moves by eta' times its magnitude; F(p*) = tau lse exactly"};
+  static std::vector<Tolerance> Tolerances() { return {kVariational, kMaximum}; }
+
+  // s, a are T x 1 (T >= 1), s finite, tau > 0 finite, a in the simplex
+  // (a_j >= 0, sum a = 1 exactly, entries doubles). Domain: max s/tau -
+  // min s/tau <= 600 and |s|/tau <= 2^500, so no p_j underflows in double
+  // (the equality check takes log p_j) and the scores stay finite.
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix &s = c.GetMatrix("s"), &a = c.GetMatrix("a");
+    const Exact& tau = c.GetScalar("tau");
+    if (s.rows < 1 || s.cols != 1 || !hyp::Shape(a, s.rows, 1) || !hyp::AllFinite(s) || !hyp::AllExactDouble(a) ||
+        !hyp::Finite(tau) || !(tau.ToDouble() > 0))
+      return false;
+    attnprop::Rational sum = 0;
+    for (const Exact& e : a.data) {
+      if (e.ToRational() < 0) return false;
+      sum += e.ToRational();
+    }
+    double lo = s(0, 0).ToDouble(), hi = lo;
+    for (const Exact& e : s.data) lo = std::min(lo, e.ToDouble()), hi = std::max(hi, e.ToDouble());
+    const double tv = tau.ToDouble();
+    return sum == 1 && (hi - lo) / tv <= 600 && std::max(std::fabs(lo), std::fabs(hi)) / tv <= 0x1p500;
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return VariationalCase<S>();
+  }
+
+  /// F's two sides at a: tau H(a) and tau lse(x) - <a,s>, and the budget B(a).
+  template <class S>
+  struct Sides {
+    S lhs, rhs, lin, lse;
+    double budget;
+  };
+  template <class S>
+  static Sides<S> Evaluate(const Vec<S>& a, const Vec<S>& s, const S& tau, const Vec<S>& x) {
+    using std::log;
+    const double u = ScalarTraits<S>::UnitRoundoff(), t = static_cast<double>(a.size());
+    S lin = 0, ent = 0, m1 = 0, m2 = 0;
+    for (Eigen::Index j = 0; j < a.size(); ++j) {
+      lin += a[j] * s[j];
+      m1 += abs(a[j] * s[j]);
+      if (a[j] == 0) continue;  // 0 log 0 = 0
+      const S la = log(a[j]);
+      ent -= a[j] * la;
+      m2 += abs(a[j] * la);
+    }
+    const S lse = LogSumExp<S>(x);
+    const S lhs = tau * ent, rhs = tau * lse - lin;
+    const double tv = ToDouble(tau), xmax = ToDouble(S(x.cwiseAbs().maxCoeff()));
+    const double budget = (Gamma(t, u) * ToDouble(m1) + tv * Gamma(t + 3, u) * ToDouble(m2) +
+                           tv * (u * xmax * (1 + u) + LseError<S>(x) + u * std::abs(ToDouble(lse))) +
+                           u * std::abs(ToDouble(rhs))) * (1 + 4 * u);
+    return {lhs, rhs, lin, lse, budget};
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    using std::exp;
+    using std::log;
+    const Vec<S> s = Col<S>(c, "s"), a = Col<S>(c, "a");
+    const S tau = c.Get<S>("tau");
+    const Vec<S> x = s / tau;
+    const double u = ScalarTraits<S>::UnitRoundoff(), t = static_cast<double>(s.size());
+    // (1) F(a) <= tau lse(s/tau).
+    const Sides<S> at_a = Evaluate<S>(a, s, tau, x);
+    ExpectWithin(kVariational, at_a.lhs, S(at_a.rhs + S(at_a.budget)));
+    // (2) the maximum is attained at p = softmax(s/tau).
+    const Vec<S> p = Softmax<S>(x);
+    const Sides<S> at_p = Evaluate<S>(p, s, tau, x);
+    const double xmax = ToDouble(S(x.cwiseAbs().maxCoeff())), spread = ToDouble(S(x.maxCoeff() - x.minCoeff()));
+    const double g = Gamma(t + 3, u), eta = std::exp(2 * u * xmax + u * spread) * (1 + g) * (1 + g) - 1,
+                 eta1 = eta / (1 - eta);
+    S mag = 0;
+    for (Eigen::Index j = 0; j < p.size(); ++j) mag += abs(p[j] * s[j]) + tau * p[j] * (abs(log(p[j])) + 1);
+    const double eq_bound = eta1 * (ToDouble(mag) + 1.02 * ToDouble(tau)) * (1 + 4 * u) + at_p.budget;
+    // F(p) - tau lse = lhs(p) - rhs(p) (rearranged), compared in MPFR.
+    ExpectWithin(kMaximum, ToDouble(Mpfr(abs(Mpfr(at_p.lhs) - Mpfr(at_p.rhs)))), eq_bound);
+    // (3) uniqueness: the exact gap tau KL(a || p*), in MPFR at twice the
+    // precision from the exact s, tau and a, certifies a strict inequality
+    // wherever it exceeds twice the evaluation budget.
+    double gap = 0;
+    {
+      MpfrPrecisionScope hi(2 * MpfrPrecisionBits());
+      const Vec<Mpfr> sh = Col<Mpfr>(c, "s"), ah = Col<Mpfr>(c, "a");
+      const Mpfr th = c.Get<Mpfr>("tau");
+      const Vec<Mpfr> xh = sh / th;
+      const Mpfr lse = LogSumExp<Mpfr>(xh);
+      Mpfr kl = 0;
+      for (Eigen::Index j = 0; j < ah.size(); ++j)
+        if (ah[j] != 0) kl += ah[j] * (log(ah[j]) - (xh[j] - lse));
+      gap = ToDouble(Mpfr(th * kl));
+    }
+    if (gap > 2 * at_a.budget)
+      ExpectThat(at_a.lhs < at_a.rhs, "a != softmax(s/tau) (gap tau KL = " + std::to_string(gap) +
+                                          ") but F(a) is not below tau lse(s/tau)");
+  }
+};
+
+ATTNPROP_REGISTER(TemperatureVariational, double, Mpfr);
 
 }  // namespace
 }  // namespace attnprop

@@ -19,10 +19,21 @@
 //   Statement: with equal scores, causal F(v1,v2) = (v1, (v1+v2)/2),
 //   F(v2,v1) = (v2, (v1+v2)/2), and P F(v1,v2) = ((v1+v2)/2, v1) differs
 //   from F(v2,v1) when v1 != v2.
+// lecture4.cor6.2.stack_equivariant_without_positions (Cor 6.2)
+//   Statement: iota_0 followed by unmasked attention and shared row-wise
+//   maps (here X -> Y = X + Attn(X) -> Z = Y + phi(Y)) is equivariant:
+//   F(pi . x) = P_pi F(x).
+// lecture4.cor6.2.positions_break_equivariance (Cor 6.2, sec 6.1)
+//   Statement (existence): with fixed nonconstant positions p, equivariance
+//   fails in general: iota_p(pi . x) = P E_x + p != P E_x + P p = P iota_p(x).
+// lecture4.prec6.3.equivariant_even_with_positional_rows (Precision rem. 6.3)
+//   Statement: X -> Attn(X) stays equivariant when the rows of X contain
+//   positions: Attn(P (E_x + p)) = P Attn(E_x + p).
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
+#include "generators/regime.h"
 #include "generators/scalars.h"
 #include "generators/shape.h"
 #include "model/attention.h"
@@ -406,6 +417,288 @@ ATTNPROP_REGISTER(SinusoidInnerProduct, double, Mpfr);
 ATTNPROP_REGISTER(RopeRelativeIdentity, double, Mpfr);
 ATTNPROP_REGISTER(NoOrderAutomorphism, double);
 ATTNPROP_REGISTER(TwoPositionCausal, double, Mpfr);
+
+
+// ---------------------------------------------------------------------------
+// Cor 6.2 and Precision remark 6.3: a token sequence, an embedding E, fixed
+// positions p, a head and a row-wise map, all in every regime (gen::Layout).
+// The layers are computed with sequential loops (MatMulRows), so that a row
+// of P X gives bitwise the row of X it came from; only the sums over keys
+// (Z and the output) change order when the rows are permuted.
+
+/// E (8 x d), p (T x d), W_Q, W_K (d x d_k), W_V (d x d), W_1 (d x m),
+/// b (1 x m), W_2 (m x d), tokens (T x 1, ids 0..7), keys (T x 1: their
+/// stable sort is the permutation).
+template <class S>
+rc::Gen<Case> StackCase(int64_t min_len = 1) {
+  gen::Layout layout;
+  const int t = layout.Axis({min_len, kMaxLen<S>, kMaxLen<S>}), d = layout.Axis({1, kMaxWidth<S>, kMaxWidth<S>}),
+            dk = layout.Axis({1, kMaxWidth<S>, kMaxWidth<S>}), m = layout.Axis({1, kMaxWidth<S>, kMaxWidth<S>}),
+            vocab = layout.Axis({8, 8, 8}), one = layout.Axis({1, 1, 1});
+  gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
+  regime.max_scale = 2;
+  const int e = layout.Matrix(vocab, d, regime), pos = layout.Matrix(t, d, regime),
+            wq = layout.Matrix(d, dk, regime), wk = layout.Matrix(d, dk, regime), wv = layout.Matrix(d, d, regime),
+            w1 = layout.Matrix(d, m, regime), b = layout.Matrix(one, m, regime), w2 = layout.Matrix(m, d, regime);
+  const int tokens = layout.Raw(t, one, gen::UniformInteger(0, 7)), keys = layout.Raw(t, one, gen::UniformInteger(0, 255));
+  return layout.Build<Case>([=](const gen::Layout::Drawn& dr) {
+    return Case()
+        .Matrix("E", dr.Matrix(e))
+        .Matrix("p", dr.Matrix(pos))
+        .Matrix("W_Q", dr.Matrix(wq))
+        .Matrix("W_K", dr.Matrix(wk))
+        .Matrix("W_V", dr.Matrix(wv))
+        .Matrix("W_1", dr.Matrix(w1))
+        .Matrix("b", dr.Matrix(b))
+        .Matrix("W_2", dr.Matrix(w2))
+        .Matrix("x", dr.Matrix(tokens))
+        .Matrix("keys", dr.Matrix(keys))
+        .Scalar("scale", 1.0 / std::sqrt(static_cast<double>(dr.Dim(dk))));
+  });
+}
+
+/// A B with each entry a sequential sum over the inner index (the order the
+/// bounds assume; row i of the result depends on row i of A alone).
+template <class S>
+Mat<S> MatMulRows(const Mat<S>& a, const Mat<S>& b) {
+  Mat<S> r(a.rows(), b.cols());
+  for (Eigen::Index i = 0; i < a.rows(); ++i)
+    for (Eigen::Index j = 0; j < b.cols(); ++j) {
+      S acc = 0;
+      for (Eigen::Index l = 0; l < a.cols(); ++l) acc += a(i, l) * b(l, j);
+      r(i, j) = acc;
+    }
+  return r;
+}
+
+std::vector<int64_t> TokenIds(const ExactMatrix& x) {
+  std::vector<int64_t> ids;
+  for (const Exact& e : x.data) ids.push_back(static_cast<int64_t>(e.ToDouble()));
+  return ids;
+}
+
+/// iota_0(x)_t = E_{x_t} (rows of E).
+template <class S>
+Mat<S> EmbedTokens(const Mat<S>& e, const std::vector<int64_t>& ids) {
+  Mat<S> r(Eigen::Index(ids.size()), e.cols());
+  for (size_t t = 0; t < ids.size(); ++t) r.row(Eigen::Index(t)) = e.row(Eigen::Index(ids[t]));
+  return r;
+}
+
+/// pi . x: (pi . x)_t = x_{pi^-1(t)}.
+std::vector<int64_t> PermuteTokens(const std::vector<int64_t>& ids, const ExactMatrix& keys) {
+  const std::vector<int64_t> inv = InversePermutation(keys.data);
+  std::vector<int64_t> r(ids.size());
+  for (size_t t = 0; t < ids.size(); ++t) r[t] = ids[size_t(inv[t])];
+  return r;
+}
+
+/// One head on X: the output and what its order bound needs.
+template <class S>
+struct HeadRun {
+  Mat<S> out, weights, v;
+};
+template <class S>
+HeadRun<S> Head(const Mat<S>& x, const Case& c) {
+  const Mat<S> q = MatMulRows<S>(x, c.GetMat<S>("W_Q")), k = MatMulRows<S>(x, c.GetMat<S>("W_K")),
+               v = MatMulRows<S>(x, c.GetMat<S>("W_V"));
+  const AttentionResult<S> r = Attention<S>(q, k, v, c.Get<S>("scale"));
+  return {r.out, r.weights, v};
+}
+
+/// Entrywise bound on |Attn(P X) - P Attn(X)|: both sides use bitwise the
+/// same scores, max and exp values e_j; only the T-term sums change order.
+/// With Z* = sum e_j exact, each computed weight is within gamma_T of
+/// e_j/Z*, each output within gamma_T sum a|v| of sum a v: each side is
+/// within (2 + 3 gamma_T) gamma_T sum_j a_j |v_jl| of sum_j (e_j/Z*) v_jl,
+/// so the two differ by <= 5 gamma_T sum_j a_ij |v_jl| (a the computed weights).
+template <class S>
+Mat<Mpfr> HeadOrderBound(const HeadRun<S>& h) {
+  const double g = Gamma(static_cast<double>(h.weights.cols()), ScalarTraits<S>::UnitRoundoff());
+  return Mat<Mpfr>(5 * g * Mat<Mpfr>(h.weights.template cast<Mpfr>().cwiseAbs() * h.v.template cast<Mpfr>().cwiseAbs()));
+}
+
+/// fl(a + b) entrywise; its bound when a, b move: |fl(a'+b') - fl(a+b)| <=
+/// (1+u)(|a'-a| + |b'-b|) + 2.01 u |fl(a+b)|.
+template <class S>
+Mat<Mpfr> SumMoveBound(const Mat<Mpfr>& moved, const Mat<S>& sum) {
+  const double u = ScalarTraits<S>::UnitRoundoff();
+  return Mat<Mpfr>((1 + u) * moved + 2.01 * u * Mat<Mpfr>(sum.template cast<Mpfr>().cwiseAbs()));
+}
+
+/// The stack Z = Y + phi(Y), Y = X + Attn(X), phi(y) = relu(y W_1 + b) W_2.
+template <class S>
+struct StackRun {
+  HeadRun<S> head;
+  Mat<S> y, r, z;  // r = relu(Y W_1 + b)
+};
+template <class S>
+StackRun<S> Stack(const Mat<S>& x, const Case& c) {
+  StackRun<S> s{Head<S>(x, c), {}, {}, {}};
+  s.y = x + s.head.out;
+  const Mat<S> b = c.GetMat<S>("b");
+  s.r = MatMulRows<S>(s.y, c.GetMat<S>("W_1"));
+  for (Eigen::Index i = 0; i < s.r.rows(); ++i)
+    for (Eigen::Index j = 0; j < s.r.cols(); ++j) s.r(i, j) = std::max(S(s.r(i, j) + b(0, j)), S(0));
+  s.z = s.y + MatMulRows<S>(s.r, c.GetMat<S>("W_2"));
+  return s;
+}
+
+/// Entrywise bound on |Stack(P X) - P Stack(X)| (moved = the permuted run,
+/// ref = P times the plain run's parts): the head's order bound, through the
+/// residual sums, and through phi: the exact pre-activations differ by
+/// |Y' - PY| |W_1|, each computed one is within gamma_{d+1}(|y||W_1| + |b|)
+/// of its exact value, relu is 1-Lipschitz, and each r W_2 within gamma_m
+/// |r||W_2|.
+template <class S>
+Mat<Mpfr> StackOrderBound(const StackRun<S>& moved, const StackRun<S>& ref, const Case& c) {
+  const double u = ScalarTraits<S>::UnitRoundoff();
+  const Mat<Mpfr> w1 = c.GetMat<Mpfr>("W_1").cwiseAbs(), w2 = c.GetMat<Mpfr>("W_2").cwiseAbs(),
+                  b = c.GetMat<Mpfr>("b").cwiseAbs();
+  const double gd = Gamma(static_cast<double>(w1.rows() + 1), u), gm = Gamma(static_cast<double>(w2.rows()), u);
+  const Mat<Mpfr> dy = SumMoveBound<S>(HeadOrderBound<S>(ref.head), ref.y);
+  Mat<Mpfr> pre = dy * w1;
+  for (const StackRun<S>* s : {&moved, &ref}) {
+    Mat<Mpfr> mag = s->y.template cast<Mpfr>().cwiseAbs() * w1;
+    for (Eigen::Index i = 0; i < mag.rows(); ++i) mag.row(i) += b.row(0);
+    pre += gd * mag;
+  }
+  const Mat<Mpfr> df = pre * w2 + gm * Mat<Mpfr>((moved.r.template cast<Mpfr>().cwiseAbs() +
+                                                   ref.r.template cast<Mpfr>().cwiseAbs()) * w2);
+  return SumMoveBound<S>(Mat<Mpfr>(dy + df), ref.z);
+}
+
+/// The three claims share the stack's hypotheses and cases.
+struct StackFamily {
+  // E (V x d), p (T x d), W_Q, W_K (d x d_k), W_V (d x d), W_1 (d x m),
+  // b (1 x m), W_2 (m x d), T, d, d_k, m, V >= 1; tokens x (T x 1) integer
+  // ids in 0..V-1; keys (T x 1) finite; finite scale. Domain: |entries| <=
+  // 2^60 and |scale| <= 1, so that X, the projections (<= d 2^121), the
+  // scores (<= d_k d^2 2^242 |scale|) and phi stay finite doubles (the
+  // bounds assume no overflow).
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix &e = c.GetMatrix("E"), &p = c.GetMatrix("p"), &wq = c.GetMatrix("W_Q"), &wk = c.GetMatrix("W_K"),
+                      &wv = c.GetMatrix("W_V"), &w1 = c.GetMatrix("W_1"), &b = c.GetMatrix("b"),
+                      &w2 = c.GetMatrix("W_2"), &x = c.GetMatrix("x"), &keys = c.GetMatrix("keys");
+    const int64_t t = p.rows, d = p.cols;
+    if (t < 1 || d < 1 || e.rows < 1 || e.cols != d || wq.rows != d || wq.cols < 1 || !hyp::Shape(wk, d, wq.cols) ||
+        !hyp::Shape(wv, d, d) || w1.rows != d || w1.cols < 1 || !hyp::Shape(b, 1, w1.cols) ||
+        !hyp::Shape(w2, w1.cols, d) || !hyp::Shape(x, t, 1) || !hyp::Shape(keys, t, 1) || !hyp::AllFinite(keys))
+      return false;
+    for (const ExactMatrix* m : {&e, &p, &wq, &wk, &wv, &w1, &b, &w2})
+      if (!hyp::AllWithin(*m, 0x1p60)) return false;
+    for (const Exact& id : x.data) {
+      const double v = id.ToDouble();
+      if (!id.IsDouble() || v != std::floor(v) || v < 0 || v >= static_cast<double>(e.rows)) return false;
+    }
+    return hyp::Within(c.GetScalar("scale"), 1.0);
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return StackCase<S>();
+  }
+};
+
+struct StackEquivariant : StackFamily {
+  static constexpr const char* kId = "lecture4.cor6.2.stack_equivariant_without_positions";
+  static constexpr const char* kSource = "lecture 4, sec. 6, Cor 6.2";
+
+  static inline const Tolerance kStack{
+      "|F(pi . x) - P F(x)|_il", "StackOrderBound (5 gamma_T sum a|v| through the residual sums and phi)",
+      "iota_0(pi . x) = P iota_0(x) bitwise; the head differs only by the order of its key sums (HeadOrderBound), "
+      "the residual sums add (1+u) and 2.01u|sum|, phi adds |dY||W_1||W_2| and its own gamma_{d+1}, gamma_m terms"};
+  static std::vector<Tolerance> Tolerances() { return {kStack}; }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> e = c.GetMat<S>("E");
+    const std::vector<int64_t> ids = TokenIds(c.GetMatrix("x"));
+    const Mat<S> perm = PermutationMatrix<S>(c.GetMatrix("keys"));
+    const Mat<S> x = EmbedTokens<S>(e, ids), xp = EmbedTokens<S>(e, PermuteTokens(ids, c.GetMatrix("keys")));
+    ExpectThat(xp == Mat<S>(perm * x), "iota_0(pi . x) != P iota_0(x)");
+    const StackRun<S> plain = Stack<S>(x, c), moved = Stack<S>(xp, c);
+    // P times the plain run, part by part (a permutation moves rows exactly).
+    StackRun<S> ref{{Mat<S>(perm * plain.head.out), Mat<S>(perm * plain.head.weights * perm.transpose()),
+                     Mat<S>(perm * plain.head.v)},
+                    Mat<S>(perm * plain.y), Mat<S>(perm * plain.r), Mat<S>(perm * plain.z)};
+    const Mat<Mpfr> bound = StackOrderBound<S>(moved, ref, c);
+    for (Eigen::Index i = 0; i < bound.rows(); ++i)
+      for (Eigen::Index l = 0; l < bound.cols(); ++l)
+        ExpectWithin(kStack, ToDouble(Mpfr(abs(Mpfr(moved.z(i, l)) - Mpfr(ref.z(i, l))))), ToDouble(bound(i, l)));
+  }
+};
+
+struct EquivariantWithPositionalRows : StackFamily {
+  static constexpr const char* kId = "lecture4.prec6.3.equivariant_even_with_positional_rows";
+  static constexpr const char* kSource = "lecture 4, sec. 6.1, Precision remark 6.3";
+
+  static inline const Tolerance kHead{
+      "|Attn(P X) - P Attn(X)|_il, X = E_x + p", "5 gamma_T sum_j A_ij |v_jl|",
+      "HeadOrderBound: the rows of P X give bitwise the same scores, max and exp values; only the key sums change order"};
+  static std::vector<Tolerance> Tolerances() { return {kHead}; }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> x = EmbedTokens<S>(c.GetMat<S>("E"), TokenIds(c.GetMatrix("x"))) + c.GetMat<S>("p");
+    const Mat<S> perm = PermutationMatrix<S>(c.GetMatrix("keys"));
+    const HeadRun<S> plain = Head<S>(x, c), moved = Head<S>(Mat<S>(perm * x), c);
+    const Mat<Mpfr> bound = HeadOrderBound<S>(plain);
+    const Mat<S> ref = perm * plain.out;
+    for (Eigen::Index i = 0; i < ref.rows(); ++i)
+      for (Eigen::Index l = 0; l < ref.cols(); ++l)
+        ExpectWithin(kHead, ToDouble(Mpfr(abs(Mpfr(moved.out(i, l)) - Mpfr(ref(i, l))))),
+                     ToDouble(Mpfr(bound.row(Eigen::Index(InversePermutation(c.GetMatrix("keys").data)[size_t(i)]))(0, l))));
+  }
+};
+
+struct PositionsBreakEquivariance : StackFamily {
+  static constexpr const char* kId = "lecture4.cor6.2.positions_break_equivariance";
+  static constexpr const char* kSource = "lecture 4, sec. 6.1 and Cor 6.2";
+
+  static std::vector<Tolerance> Tolerances() { return {}; }
+
+  // The stack's hypotheses, and the claim's: the positions are nonconstant
+  // (two rows of p differ).
+  static bool HypothesesHold(const Case& c) {
+    if (!StackFamily::HypothesesHold(c)) return false;
+    const ExactMatrix& p = c.GetMatrix("p");
+    for (int64_t t = 1; t < p.rows; ++t)
+      for (int64_t l = 0; l < p.cols; ++l)
+        if (!(p(t, l) == p(0, l))) return true;
+    return false;
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return StackCase<S>(2);  // T >= 2: one position is constant
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    static_assert(ScalarTraits<S>::kExact, "the witness is checked exactly");
+    const Mat<S> e = c.GetMat<S>("E"), p = c.GetMat<S>("p");
+    const std::vector<int64_t> ids = TokenIds(c.GetMatrix("x"));
+    // The witness permutation: the transposition of row 0 and the first row
+    // t with p_t != p_0 (one exists: p is nonconstant).
+    Eigen::Index t = 1;
+    while (t < p.rows() && p.row(t) == p.row(0)) ++t;
+    ExpectThat(t < p.rows(), "nonconstant positions without two different rows");
+    ExactMatrix keys(p.rows(), 1);
+    for (Eigen::Index r = 0; r < p.rows(); ++r) keys(r, 0) = Exact(static_cast<double>(r));
+    keys(0, 0) = Exact(static_cast<double>(t)), keys(t, 0) = Exact(0.0);
+    const Mat<S> perm = PermutationMatrix<S>(keys);
+    const Mat<S> ex = EmbedTokens<S>(e, ids);
+    const Mat<S> lhs = EmbedTokens<S>(e, PermuteTokens(ids, keys)) + p;  // iota_p(pi . x)
+    const Mat<S> rhs = perm * Mat<S>(ex + p);                             // P iota_p(x)
+    // The two displayed formulas, exactly, and their difference p - P p != 0.
+    ExpectThat(lhs == Mat<S>(perm * ex + p), "iota_p(pi . x) != P E_x + p");
+    ExpectThat(rhs == Mat<S>(perm * ex + perm * p), "P iota_p(x) != P E_x + P p");
+    ExpectThat(lhs != rhs, "iota_p(pi . x) = P iota_p(x) for the witness transposition");
+  }
+};
+
+ATTNPROP_REGISTER(StackEquivariant, double, Mpfr);
+ATTNPROP_REGISTER(EquivariantWithPositionalRows, double, Mpfr);
+ATTNPROP_REGISTER(PositionsBreakEquivariance, Rational);
 
 }  // namespace
 }  // namespace attnprop

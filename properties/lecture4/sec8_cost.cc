@@ -5,65 +5,141 @@
 //   Statement: the three projection matrices of one bias-free head contain
 //   d(2 d_k + d_v) parameters (independent of T); H heads of width d/H have
 //   3 d^2 query, key and value weights, and the output projection another d^2.
-//   Checked by building the matrices (as used by the model's Attention, which
-//   needs Q = X W_Q, K = X W_K, V = X W_V) for a length-T input and counting
-//   their entries.
+//   Checked on what the computation uses, not on the sizes of matrices built
+//   with the claimed shapes: the head (and the H-head layer with its output
+//   projection W_O) is evaluated with the model's Attention on a random
+//   input (X, W with entries of magnitude in [1, 2] sd and random signs,
+//   from the case's seed), and every weight entry is
+//   perturbed in turn (by 2^-4); a weight is live when the output moves by
+//   more than 1e-9 (the rounding of an unchanged computation is 0: the same
+//   operations on the same values). The live count must equal the printed
+//   formula, for two lengths T and T' (independence of T). Hypothesis T >= 2:
+//   with one key the softmax weight is 1 whatever W_Q, W_K are (those 2 d d_k
+//   weights are then functionally dead; the claim counts them, so T = 1 is
+//   outside what this measurement can see).
 // lecture4.sec8.causal_pairs_about_half (sec 8)
 //   Statement: a causal mask keeps T(T+1)/2 of the T^2 query-key pairs (about
 //   half), which is still quadratic: >= T^2/2. Counted from the model's mask.
+#include <cmath>
+#include <functional>
+#include <vector>
+
 #include "generators/scalars.h"
 #include "model/attention.h"
+#include "properties/framework/case_edit.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {
 namespace {
+
+/// Entries of magnitude in [sd, 2 sd] with random signs (EditRng): no entry
+/// near 0, whose influence could fall below double resolution. Weights get sd
+/// = 1/(2 sqrt(rows)) so that the scores stay O(1) and no softmax saturates
+/// (a saturated weight is functionally dead in this backend).
+Mat<double> RandomMatrix(EditRng& rng, int64_t rows, int64_t cols, double sd = 1) {
+  Mat<double> m(rows, cols);
+  for (Eigen::Index i = 0; i < m.rows(); ++i)
+    for (Eigen::Index j = 0; j < m.cols(); ++j) {
+      const double mag = 1 + static_cast<double>(rng.Next() >> 11) * 0x1p-53;
+      m(i, j) = sd * (rng.Next() & 1 ? mag : -mag);
+    }
+  return m;
+}
+
+/// The number of entries of `weights` whose perturbation moves f's output.
+int64_t LiveWeights(std::vector<Mat<double>>& weights, const std::function<Mat<double>()>& f) {
+  const Mat<double> base = f();
+  int64_t live = 0;
+  for (Mat<double>& w : weights)
+    for (Eigen::Index i = 0; i < w.size(); ++i) {
+      const double saved = w.data()[i];
+      w.data()[i] = saved + 0x1p-4;
+      live += (f() - base).cwiseAbs().maxCoeff() > 1e-9 ? 1 : 0;
+      w.data()[i] = saved;
+    }
+  return live;
+}
 
 struct ParamCounts {
   static constexpr const char* kId = "lecture4.sec8.param_counts";
 
   static std::vector<Tolerance> Tolerances() { return {}; }
 
-  // Positive integers d/H, H, d_k, d_v, T. Domain: each at most 64 (the
-  // check builds T x d and d x d matrices: a cost limit; the generator draws
-  // at most 16).
+  // Positive integers d/H, H, d_k, d_v; lengths T, T2 >= 2 (see the header);
+  // seed >= 0. Domain: d = H d/H <= 16, d_k, d_v <= 8, T, T2 <= 8 (one
+  // forward pass per weight: a cost limit).
   static bool HypothesesHold(const Case& c) {
-    for (const char* name : {"d/H", "H", "d_k", "d_v", "T"}) {
+    for (const char* name : {"d/H", "H", "d_k", "d_v"}) {
       const int64_t v = c.GetInt(name);
-      if (v < 1 || v > 64) return false;
+      if (v < 1 || v > 8) return false;
     }
-    return true;
+    return c.GetInt("d/H") * c.GetInt("H") <= 16 && c.GetInt("T") >= 2 && c.GetInt("T") <= 8 &&
+           c.GetInt("T2") >= 2 && c.GetInt("T2") <= 8 && c.GetInt("seed") >= 0;
   }
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return rc::gen::apply(
-        [](int64_t d_over_h, int64_t h, int64_t d_k, int64_t d_v, int64_t t) {
-          return Case().Int("d/H", d_over_h).Int("H", h).Int("d_k", d_k).Int("d_v", d_v).Int("T", t);
+        [](int64_t d_over_h, int64_t h, int64_t d_k, int64_t d_v, int64_t t, int64_t t2, int64_t seed) {
+          return Case().Int("d/H", d_over_h).Int("H", h).Int("d_k", d_k).Int("d_v", d_v).Int("T", t).Int("T2", t2).Int("seed", seed);
         },
-        rc::gen::inRange<int64_t>(1, 9), rc::gen::inRange<int64_t>(1, 9), rc::gen::inRange<int64_t>(1, 17),
-        rc::gen::inRange<int64_t>(1, 17), rc::gen::inRange<int64_t>(1, 17));
+        rc::gen::inRange<int64_t>(1, 5), rc::gen::inRange<int64_t>(1, 4), rc::gen::inRange<int64_t>(1, 7),
+        rc::gen::inRange<int64_t>(1, 7), rc::gen::inRange<int64_t>(2, 7), rc::gen::inRange<int64_t>(2, 7),
+        rc::gen::inRange<int64_t>(0, int64_t{1} << 40));
   }
 
   template <class S>
   static void Conclusion(const Case& c) {
-    const int64_t h = c.GetInt("H"), d = c.GetInt("d/H") * h, d_k = c.GetInt("d_k"), d_v = c.GetInt("d_v"),
-                  t = c.GetInt("T");
-    // One head: the projections that turn X (T x d) into Q, K, V.
-    const Mat<S> x = Mat<S>::Zero(t, d);
-    const Mat<S> wq = Mat<S>::Zero(d, d_k), wk = Mat<S>::Zero(d, d_k), wv = Mat<S>::Zero(d, d_v);
-    const AttentionResult<S> r = Attention<S>(Mat<S>(x * wq), Mat<S>(x * wk), Mat<S>(x * wv), S(1));
-    ExpectThat(r.out.rows() == t && r.out.cols() == d_v, "head output is not T x d_v");
-    const int64_t one_head = wq.size() + wk.size() + wv.size();
-    ExpectThat(one_head == d * (2 * d_k + d_v), "one head has " + std::to_string(one_head) + " != d(2d_k+d_v)");
-    // H heads of width d/H, then the output projection (H d/H x d).
-    int64_t heads = 0;
-    for (int64_t i = 0; i < h; ++i) {
-      const int64_t w = d / h;
-      heads += Mat<S>::Zero(d, w).size() * 3;
+    const int64_t h = c.GetInt("H"), w = c.GetInt("d/H"), d = w * h, d_k = c.GetInt("d_k"), d_v = c.GetInt("d_v");
+    EditRng rng(static_cast<uint64_t>(c.GetInt("seed")) * 0x9e3779b97f4a7c15ULL + 11);
+    for (const int64_t t : {c.GetInt("T"), c.GetInt("T2")}) {
+      const Mat<double> x = RandomMatrix(rng, t, d);
+      // One head: Attn(X W_Q, X W_K, X W_V).
+      const double sd = 0.5 / std::sqrt(static_cast<double>(d));
+      std::vector<Mat<double>> head = {RandomMatrix(rng, d, d_k, sd), RandomMatrix(rng, d, d_k, sd),
+                                       RandomMatrix(rng, d, d_v, sd)};
+      const double scale = 1 / std::sqrt(static_cast<double>(d_k));
+      const int64_t one_head = LiveWeights(head, [&] {
+        return Attention<double>(Mat<double>(x * head[0]), Mat<double>(x * head[1]), Mat<double>(x * head[2]), scale).out;
+      });
+      ExpectThat(one_head == d * (2 * d_k + d_v), "one head uses " + std::to_string(one_head) + " weights at T = " +
+                                                      std::to_string(t) + ", not d(2d_k+d_v) = " +
+                                                      std::to_string(d * (2 * d_k + d_v)));
+      // H heads of width d/H, concatenated, then the output projection W_O (d x d).
+      std::vector<Mat<double>> layer;
+      for (int64_t i = 0; i < 3 * h; ++i) layer.push_back(RandomMatrix(rng, d, w, sd));
+      layer.push_back(RandomMatrix(rng, d, d, sd));
+      const double scale_w = 1 / std::sqrt(static_cast<double>(w));
+      auto multi_head = [&] {
+        Mat<double> concat(t, d);
+        for (int64_t i = 0; i < h; ++i)
+          concat.middleCols(i * w, w) = Attention<double>(Mat<double>(x * layer[size_t(3 * i)]), Mat<double>(x * layer[size_t(3 * i + 1)]),
+                                                          Mat<double>(x * layer[size_t(3 * i + 2)]), scale_w)
+                                            .out;
+        return Mat<double>(concat * layer.back());
+      };
+      int64_t live_qkv = 0;
+      for (size_t m = 0; m + 1 < layer.size(); ++m) {
+        std::vector<Mat<double>> one = {layer[m]};
+        live_qkv += LiveWeights(one, [&] {
+          const Mat<double> saved = layer[m];
+          layer[m] = one[0];
+          const Mat<double> r = multi_head();
+          layer[m] = saved;
+          return r;
+        });
+      }
+      std::vector<Mat<double>> wo = {layer.back()};
+      const int64_t live_out = LiveWeights(wo, [&] {
+        const Mat<double> saved = layer.back();
+        layer.back() = wo[0];
+        const Mat<double> r = multi_head();
+        layer.back() = saved;
+        return r;
+      });
+      ExpectThat(live_qkv == 3 * d * d, "H heads use " + std::to_string(live_qkv) + " query/key/value weights, not 3d^2");
+      ExpectThat(live_out == d * d, "the output projection uses " + std::to_string(live_out) + " weights, not d^2");
     }
-    const int64_t out_proj = Mat<S>::Zero(h * (d / h), d).size();
-    ExpectThat(heads == 3 * d * d, "H heads have " + std::to_string(heads) + " != 3d^2 weights");
-    ExpectThat(out_proj == d * d, "output projection has " + std::to_string(out_proj) + " != d^2 weights");
   }
 };
 

@@ -13,7 +13,8 @@
 // profile.iota.invariance_of_I_C_P: I(iota lambda) = -I(lambda) (three
 //   candidates; artanh only in double and MPFR), C and P invariant.
 // profile.iota.elided_formula (candidate): P = 1 - ||lambda - iota lambda||/sqrt 2,
-//   compared as (1 - P)^2 = ||lambda - iota lambda||^2 / 2 (both sides >= 0).
+//   compared as (1 - P)^2 = ||lambda - iota lambda||^2 / 2 (both sides >= 0);
+//   and the other natural reading <lambda, iota lambda> = 2C.
 // profile.iota.P_eq_1_iff_fixed: P(lambda) = 1 <=> iota lambda = lambda.
 // Hypotheses: lambda in Lambda_m. Cases: lambda_checks.h (one in four with m
 // even is a fixed point of iota). Negation and reversal are exact in every
@@ -117,10 +118,19 @@ struct IotaElidedFormula : LambdaFamily {
       "|‖λ₊-λ₋‖² - ‖λ-ιλ‖²/2|", "gamma_{m+4} 8 (0 in rationals)",
       "both sides sum the same m squared differences (lambda-iota lambda holds each twice): the "
       "differences err by u relative, squares 2u, sums gamma_{2m}; each side <= 2"};
-  static std::vector<Tolerance> Tolerances() { return {kFormula}; }
+  static inline const Tolerance kInner{
+      "|<λ,ιλ> - 2C|", "4 gamma_{2m+4} (0 in rationals)",
+      "the other natural reading: <lambda, iota lambda> = 2 sum_i lambda-_i lambda+_i; 2m products of u-rounded "
+      "entries summed (gamma_{2m+3} times 2C <= 1) against 2C (gamma_{m+3} times 2C)"};
+  static std::vector<Tolerance> Tolerances() { return {kFormula, kInner}; }
   template <class S>
   static void Conclusion(const Case& c) {
     const Vec<S> lam = GetLambda<S>(c);
+    // Candidate 2: <lambda, iota lambda> = 2C.
+    const S inner = Dot<S>(lam, Iota<S>(lam)), two_c = 2 * LambdaC<S>(lam);
+    if constexpr (ScalarTraits<S>::kExact) ExpectThat(inner == two_c, "<lambda, iota lambda> != 2C");
+    ExpectWithin(kInner, ToDouble(S(abs(inner - two_c))),
+                 4 * Gamma(static_cast<double>(lam.size()) + 4, ScalarTraits<S>::UnitRoundoff()));
     const Vec<S> d = lam - Iota<S>(lam);
     const S lhs = OneMinusPSq<S>(lam), rhs = Dot<S>(d, d) / 2;
     using std::abs;

@@ -10,7 +10,8 @@
 // profile.Lambda.entries_lt_1  |lambda_i| < 1 for every lambda in Lambda_m.
 // profile.Lambda.elided_bounds (elided display; the CATALOG.md candidates,
 //   each a labelled reconstruction): ||lambda_+||^2 + ||lambda_-||^2 = 1;
-//   |I| < 1; I^2 + 4C^2 <= 1, with I = ||lambda_+||^2 - ||lambda_-||^2.
+//   |I| < 1; I^2 + 4C^2 <= 1, with I = ||lambda_+||^2 - ||lambda_-||^2;
+//   and the other natural reading ||lambda_+ - lambda_-||^2 = 1 - 2C.
 // Hypotheses: lambda in Lambda_m (checked exactly for stored cases).
 // Cases: exact rational points of Lambda_m, m in [1,5] (lambda_checks.h);
 // double and MPFR see lambda rounded to nearest (input error u relative per
@@ -91,7 +92,12 @@ struct LambdaElidedBounds : LambdaFamily {
       "I² + 4C² against 1", "1 + 4 gamma_{m+5} (1 in rationals)",
       "I = A - B and C err by gamma_{m+3}(A + B) = gamma_{m+3} and gamma_{m+3} C; squaring doubles a "
       "relative error, |I|, 2C <= 1, plus u for each of the three operations", MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kUnitNorm, kDisc}; }
+  static inline const Tolerance kGap{
+      "|‖λ₊-λ₋‖² - (1 - 2C)|", "16 gamma_{m+4} (0 in rationals)",
+      "the other natural reading of the display: each difference of two u-rounded entries errs by "
+      "2u(l+ + l-), its square by 8u(l+^2 + l-^2), the m-term sum gamma_m (value <= 2); 1 - 2C errs by "
+      "gamma_{m+3} 2C + u"};
+  static std::vector<Tolerance> Tolerances() { return {kUnitNorm, kDisc, kGap}; }
   // Lambda_m (LambdaFamily), and in double and MPFR min(||lambda_+||^2,
   // ||lambda_-||^2) >= 2^-40: the strict |I| < 1 is decided on the computed
   // I, which the exact 1 - |I| >= min(A, B) keeps below 1 only when that
@@ -128,6 +134,11 @@ struct LambdaElidedBounds : LambdaFamily {
     const S lhs = i_val * i_val + 4 * cc * cc;
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(lhs <= 1, "I^2 + 4C^2 = " + lhs.str() + " > 1");
     ExpectWithin(kDisc, lhs, S(S(1) + S(4 * Gamma(m + 5, u))));
+    // Candidate 4 (the other reading): ||lambda_+ - lambda_-||^2 = 1 - 2C.
+    const Vec<S> gap = lp - lm;
+    const S gap_sq = Dot<S>(gap, gap), one_minus = S(1) - 2 * cc;
+    if constexpr (ScalarTraits<S>::kExact) ExpectThat(gap_sq == one_minus, "||lambda_+ - lambda_-||^2 != 1 - 2C");
+    ExpectWithin(kGap, ToDouble(S(abs(gap_sq - one_minus))), 16 * Gamma(m + 4, u));
   }
 };
 

@@ -1,0 +1,191 @@
+// The power-series identities of Lambda_m and their matrix form
+// (001_4e20808ed1137a14.txt, "Every lambda in Lambda_m has |lambda_i| < 1.
+// Writing n = 2m, [elided] and both series converge absolutely. Moreover,
+// [elided]" and "If a symmetric matrix A has spectrum lambda, with
+// multiplicity, then [elided]"). Both displays are elided: the candidates of
+// shared/claims/CATALOG.md, each a labelled reconstruction:
+//
+// profile.Lambda.series_identities (with p_j = sum_i lambda_i^j)
+//   -1/2 sum_i log(1 - lambda_i^2) = sum_{k>=1} p_{2k}/(2k),
+//   sum_i artanh(lambda_i) = sum_{k>=0} p_{2k+1}/(2k+1),
+//   and absolute convergence: sum_j |p_j|/j <= -sum_i log(1 - |lambda_i|).
+// profile.spectral_matrix_formula (the trace / log-determinant analogues)
+//   -1/2 log det(I - A^2) = sum_{k>=1} tr(A^{2k})/(2k),
+//   1/2 log det((I + A)(I - A)^{-1}) = sum_{k>=0} tr(A^{2k+1})/(2k+1),
+//   for symmetric A with spectrum lambda in Lambda_m: A = Q diag(lambda) Q^T
+//   (Cayley Q, rational; the spectrum certified exactly); the determinants
+//   exactly in rationals from the matrix, the traces from matrix powers.
+// Truncation after K terms (both series): the omitted terms are bounded by
+//   sum_i sum_{j>K} |lambda_i|^j / j <= sum_i |lambda_i|^{K+1} / ((K+1)(1 - |lambda_i|)).
+#include <cmath>
+
+#include <Eigen/LU>
+
+#include "generators/matrices.h"
+#include "model/profile.h"
+#include "properties/profile/lambda_checks.h"
+
+namespace attnprop {
+namespace {
+
+/// The tail bound after K terms, for the values |lambda_i| (in MPFR).
+template <class S>
+Mpfr SeriesTail(const Vec<S>& lam, int64_t k) {
+  Mpfr tail = 0;
+  for (Eigen::Index i = 0; i < lam.size(); ++i) {
+    const Mpfr a = abs(Mpfr(lam[i]));
+    tail += pow(a, static_cast<double>(k + 1)) / (Mpfr(double(k + 1)) * (1 - a));
+  }
+  return tail;
+}
+
+/// artanh(x) = sign(x) 1/2 log1p(2|x|/(1-|x|)): argument within 3u
+/// relatively (1-|x|, the product, the quotient), which moves log1p by <= 3u;
+/// log1p within 0.83 ulp (glibc; MPFR correctly rounded): |err| <= 2u +
+/// 1.01 (2u) |artanh x|.
+template <class S>
+S Artanh(const S& x) {
+  using std::log1p;
+  const S a = abs(x);
+  const S r = log1p(S(2 * a / (1 - a))) / 2;
+  return x < 0 ? S(-r) : r;
+}
+
+struct SeriesIdentities : LambdaFamily {
+  static constexpr const char* kId = "profile.Lambda.series_identities";
+  static constexpr const char* kSource = "001, 'both series converge absolutely' (elided; CATALOG.md candidates)";
+
+  static inline const Tolerance kEven{
+      "|-1/2 sum log(1 - l_i^2) - sum_k p_2k/(2k)|", "tail_K + rounding of both sides",
+      "tail after K terms (header); log1p(-fl(l^2)) within 1.01 u l^2/(1-l^2) + 2u|log1p| per entry, halved, "
+      "n-term sum gamma_n; the series: powers, n-term sums, divisions and <= K additions within "
+      "gamma_{2K+n} sum_j P_j/j, P_j = sum_i |l_i|^j"};
+  static inline const Tolerance kOdd{
+      "|sum artanh l_i - sum_k p_{2k+1}/(2k+1)|", "tail_K + rounding of both sides",
+      "as the even series; artanh within 2u + 2.02u|artanh| per entry (Artanh above)"};
+  static inline const Tolerance kAbsolute{
+      "sum_{j<=K} |p_j|/j against -sum_i log(1 - |l_i|)", "-sum_i log(1-|l_i|) + rounding",
+      "sum_j |p_j|/j <= sum_i sum_j |l_i|^j/j = -sum_i log(1-|l_i|) (absolute convergence); rounding as above",
+      MetricKind::kClaim};
+  static std::vector<Tolerance> Tolerances() { return {kEven, kOdd, kAbsolute}; }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    using std::log1p;
+    const Vec<S> lam = GetLambda<S>(c);
+    const Eigen::Index n = lam.size();
+    const double u = ScalarTraits<S>::UnitRoundoff(), nd = static_cast<double>(n);
+    S lhs_even = 0, lhs_odd = 0, dominant = 0;
+    double err_even = 0, err_odd = 0, err_dom = 0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const S sq = lam[i] * lam[i], l1 = log1p(S(-sq));
+      lhs_even -= l1 / 2;
+      err_even += ToDouble(S((1.01 * u * sq / (1 - sq) + 2 * u * abs(l1)) / 2));
+      const S at = Artanh<S>(lam[i]);
+      lhs_odd += at;
+      err_odd += 2 * u + 2.02 * u * ToDouble(S(abs(at)));
+      const S ld = log1p(S(-abs(lam[i])));
+      dominant -= ld;
+      err_dom += ToDouble(S(1.01 * u * abs(lam[i]) / (1 - abs(lam[i])) + 2 * u * abs(ld)));
+    }
+    err_even += Gamma(nd, u) * ToDouble(lhs_even), err_odd += Gamma(nd, u) * ToDouble(S(abs(lhs_odd)));
+    err_dom += Gamma(nd, u) * ToDouble(dominant);
+    // The series, until the tail is below u (1 + |sums|) or K = K_max.
+    const int64_t k_max = SizeBudget<S>::Pick(20000, 2000);
+    Vec<S> w = Vec<S>::Ones(n);
+    S even = 0, odd = 0, absolute = 0;
+    Mpfr magnitude = 0;
+    int64_t k = 0;
+    Mpfr tail = SeriesTail<S>(lam, 0);
+    while (k < k_max && tail > u * (1 + ToDouble(S(abs(even) + abs(odd))))) {
+      ++k;
+      S p = 0, pa = 0;
+      for (Eigen::Index i = 0; i < n; ++i) w[i] *= lam[i], p += w[i], pa += abs(w[i]);
+      const S term = p / S(double(k));
+      if (k % 2 == 0) even += term;
+      else odd += term;
+      absolute += abs(term);
+      magnitude += Mpfr(pa) / k;
+      if (k % 64 == 0 || k == k_max) tail = SeriesTail<S>(lam, k);
+    }
+    tail = SeriesTail<S>(lam, k);
+    const double series_err = ToDouble(Mpfr(Gamma(double(2 * k) + nd, u) * magnitude));
+    ExpectWithin(kEven, ToDouble(Mpfr(abs(Mpfr(lhs_even) - Mpfr(even)))), ToDouble(Mpfr(tail + err_even + series_err)));
+    ExpectWithin(kOdd, ToDouble(Mpfr(abs(Mpfr(lhs_odd) - Mpfr(odd)))), ToDouble(Mpfr(tail + err_odd + series_err)));
+    ExpectWithin(kAbsolute, Mpfr(absolute), Mpfr(Mpfr(dominant) + err_dom + series_err));
+  }
+};
+ATTNPROP_REGISTER(SeriesIdentities, double, Mpfr);
+
+/// lambda (1 x 2m) in Lambda_m and A = Q diag(lambda) Q^T (Cayley Q, exact).
+rc::Gen<Case> SymmetricWithLambda() {
+  return rc::gen::mapcat(LambdaCase(4), [](const Case& c) {
+    const int64_t n = c.GetMatrix("lambda").cols;
+    return rc::gen::map(gen::Orthogonal({n, n, n}, gen::Arith::kExact), [c](const ExactMatrix& qe) {
+      const Mat<Rational> q = gen::ToRationals(qe), lam = c.GetMat<Rational>("lambda");
+      const Mat<Rational> a = q * lam.row(0).asDiagonal() * q.transpose();
+      Case out = c;
+      return out.Matrix("A", ToExact(a));
+    });
+  });
+}
+
+struct SpectralMatrixFormula {
+  static constexpr const char* kId = "profile.spectral_matrix_formula";
+  static constexpr const char* kSource = "001, 'If a symmetric A has spectrum lambda' (elided; CATALOG.md candidates)";
+
+  static constexpr int64_t kTerms = 200;
+  static inline const Tolerance kLogDet{
+      "|-1/2 log det(I - A^2) - sum_k tr(A^2k)/(2k)|", "tail_K + 2n u/(1 - l_max'^2) + 2 K n gamma_{Kn} + 2u|lhs|",
+      "det exact (rationals), log correctly rounded; A rounded once to MPFR moves its spectrum by <= u ||A||_F = u "
+      "(Weyl), each log term by <= u/(1 - l^2); tr(fl(A^j)) within gamma_{jn} tr|A|^j <= gamma_{jn} n"};
+  static inline const Tolerance kArtanh{
+      "|1/2 log det((I+A)(I-A)^-1) - sum_k tr(A^{2k+1})/(2k+1)|", "as the log-determinant",
+      "the same chain with d artanh = 1/(1 - l^2)"};
+  static std::vector<Tolerance> Tolerances() { return {kLogDet, kArtanh}; }
+
+  // lambda in Lambda_m; A symmetric rational with spectrum lambda
+  // (certified exactly: the kernel dimensions of A - lambda_i I).
+  static bool HypothesesHold(const Case& c) {
+    if (!LambdaHypothesis(c)) return false;
+    const Mat<Rational> a = c.GetMat<Rational>("A");
+    const Vec<Rational> lam = c.GetMat<Rational>("lambda").row(0).transpose();
+    return a.rows() == lam.size() && a.cols() == a.rows() && a == a.transpose() && CertifySpectrum(a, lam);
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return SymmetricWithLambda();
+  }
+
+  template <class S>
+  static void Conclusion(const Case& c) {
+    static_assert(std::is_same_v<S, Mpfr>, "determinants exact, series in MPFR");
+    using std::log;
+    const Mat<Rational> ar = c.GetMat<Rational>("A");
+    const Eigen::Index n = ar.rows();
+    const Mat<Rational> id = Mat<Rational>::Identity(n, n);
+    const Rational d_minus = Eigen::FullPivLU<Mat<Rational>>(Mat<Rational>(id - ar)).determinant(),
+                   d_plus = Eigen::FullPivLU<Mat<Rational>>(Mat<Rational>(id + ar)).determinant();
+    const Mpfr lhs_even = -log(Mpfr(Rational(d_minus * d_plus))) / 2, lhs_odd = log(Mpfr(Rational(d_plus / d_minus))) / 2;
+    const Mat<Mpfr> a = c.GetMat<Mpfr>("A");
+    Mat<Mpfr> power = Mat<Mpfr>::Identity(n, n);
+    Mpfr even = 0, odd = 0;
+    for (int64_t j = 1; j <= kTerms; ++j) {
+      power = Mat<Mpfr>(power * a);
+      const Mpfr term = power.trace() / Mpfr(double(j));
+      if (j % 2 == 0) even += term;
+      else odd += term;
+    }
+    const Vec<Mpfr> lam = c.GetMat<Mpfr>("lambda").row(0).transpose();
+    const double u = ScalarTraits<Mpfr>::UnitRoundoff(), nd = static_cast<double>(n);
+    const Mpfr lmax = lam.cwiseAbs().maxCoeff() + u;
+    const Mpfr common = SeriesTail<Mpfr>(lam, kTerms) + 2 * nd * u / (1 - lmax * lmax) +
+                        2 * double(kTerms) * nd * Gamma(double(kTerms) * nd, u);
+    ExpectWithin(kLogDet, ToDouble(Mpfr(abs(lhs_even - even))), ToDouble(Mpfr(common + 2 * u * abs(lhs_even))));
+    ExpectWithin(kArtanh, ToDouble(Mpfr(abs(lhs_odd - odd))), ToDouble(Mpfr(common + 2 * u * abs(lhs_odd))));
+  }
+};
+ATTNPROP_REGISTER(SpectralMatrixFormula, Mpfr);
+
+}  // namespace
+}  // namespace attnprop
