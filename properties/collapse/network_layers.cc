@@ -24,134 +24,20 @@
 #include <string>
 #include <vector>
 
-#include "properties/collapse/collapse_cases.h"
+#include "properties/collapse/network_cases.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {
 namespace {
 
+using collapse::HeadName;
 using collapse::Head;
+using collapse::LayerBudget;
+using collapse::LayerHeads;
 using collapse::MaxNorm;
-
-std::string HeadName(int64_t l, int64_t h) { return "W" + std::to_string(l) + "_" + std::to_string(h); }
-
-/// A network on shrinkable axes n, d, heads and layers (gen::Layout): X
-/// (n x d, up to 2) and the stacks of Wq, Wk (layers x heads x d x d, up to
-/// 1) in every regime -- tiny query/key weights beside value weights at
-/// eta -- and the value weights eta r, r in [-1,1] with half the entries
-/// +-1 (or 0). Dropping a head or a layer drops its three matrices.
-struct NetworkLayout {
-  gen::Layout layout;
-  int n = 0, d = 0, heads = 0, layers = 0, x = 0, wq = 0, wk = 0, r = 0, eta = 0;
-  bool zero_values = false;
-
-  template <class S>
-  static NetworkLayout Make(int64_t max_layers, bool zero_values) {
-    NetworkLayout l;
-    l.zero_values = zero_values;
-    const int64_t max_n = SizeBudget<S>::Pick(zero_values ? 6 : 5, 4), max_d = SizeBudget<S>::Pick(4, 3);
-    l.n = l.layout.Axis({1, max_n, max_n});
-    l.d = l.layout.Axis({1, max_d, max_d});
-    l.heads = l.layout.Axis({1, 3, 3});
-    l.layers = l.layout.Axis({1, max_layers, max_layers});
-    gen::Regime xr = gen::RegimeFor<S>(gen::Regime{}), wr = xr;
-    xr.max_abs = 2, xr.max_scale = 2;
-    wr.max_scale = 2;
-    l.x = l.layout.Matrix(l.n, l.d, xr);
-    l.wq = l.layout.Stack({l.layers, l.heads}, l.d, l.d, wr);
-    l.wk = l.layout.Stack({l.layers, l.heads}, l.d, l.d, wr);
-    l.r = l.layout.RawStack({l.layers, l.heads}, l.d, l.d, SignOrDyadic());
-    gen::Regime er;
-    er.max_scale = 3, er.nonnegative = true, er.structured = false;
-    const int one = l.layout.Axis({1, 1, 1});
-    l.eta = l.layout.Matrix(one, one, er);
-    return l;
-  }
-
-  static rc::Gen<Exact> SignOrDyadic() {
-    return rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 10));
-  }
-
-  Case Base(const gen::Layout::Drawn& dr) const {
-    Exact e = dr.Matrix(eta)(0, 0);
-    if (e.ToDouble() == 0) e = Exact(1.0);
-    Case c;
-    c.Matrix("X", dr.Matrix(x)).Int("H", dr.Dim(heads)).Int("L", dr.Dim(layers)).Scalar("eta", e);
-    for (int64_t l = 0; l < dr.Dim(layers); ++l)
-      for (int64_t h = 0; h < dr.Dim(heads); ++h) {
-        const std::string name = HeadName(l, h);
-        c.Matrix(name + "q", dr.Matrix(wq, {l, h}));
-        c.Matrix(name + "k", dr.Matrix(wk, {l, h}));
-        ExactMatrix v = dr.Matrix(r, {l, h});
-        for (Exact& entry : v.data)
-          entry = zero_values ? Exact(0.0) : Exact(gen::RoundToDouble(e.ToRational() * entry.ToRational()));
-        c.Matrix(name + "v", v);
-      }
-    return c;
-  }
-};
-
-template <class S>
-rc::Gen<Case> NetworkCase(int64_t max_layers, bool zero_values) {
-  const NetworkLayout l = NetworkLayout::Make<S>(max_layers, zero_values);
-  return l.layout.Build<Case>([l](const gen::Layout::Drawn& d) { return l.Base(d); });
-}
-
-template <class S>
-std::vector<Head<S>> LayerHeads(const Case& c, int64_t l) {
-  std::vector<Head<S>> heads;
-  for (int64_t h = 0; h < c.GetInt("H"); ++h) heads.push_back(collapse::GetHead<S>(c, HeadName(l, h)));
-  return heads;
-}
-
-/// Shapes match and every ||Wv|| <= eta (and Wv = 0 when zero_values): the
-/// document's. Structure: X n x d, exactly the L x H heads W<l>_<h>{q,k,v}
-/// the ints name, each d x d. Domain where the layers are computable in
-/// double: n, d <= 16, H, L <= 8, entries of X and every weight, and eta,
-/// finite with |.| <= 2^8: each layer grows ||X|| by <= 1 + H d 2^8 <= 2^15,
-/// so ||X_L|| <= 2^128, the scores <= 2^284 and the budgets stay finite
-/// (softmax subtracts the row maximum).
-bool NetworkHypothesesHold(const Case& c, bool zero_values) {
-  const ExactMatrix& x = c.GetMatrix("X");
-  const int64_t d = x.cols, heads = c.GetInt("H"), layers = c.GetInt("L");
-  if (x.rows < 1 || d < 1 || x.rows > 16 || d > 16 || heads < 1 || layers < 1 || heads > 8 || layers > 8)
-    return false;
-  if (!collapse::EntriesWithin(x, 0x1p8) || !collapse::ScalarWithin(c.GetScalar("eta"), 0x1p8)) return false;
-  int64_t head_fields = 0;
-  for (const auto& field : c.fields()) {
-    const std::string& name = field.first;
-    if (name.size() > 1 && name[0] == 'W' && name[1] >= '0' && name[1] <= '9') ++head_fields;
-  }
-  if (head_fields != 3 * heads * layers) return false;
-  for (int64_t l = 0; l < layers; ++l)
-    for (int64_t h = 0; h < heads; ++h)
-      for (const char* p : {"q", "k", "v"})
-        if (!collapse::EntriesWithin(c.GetMatrix(HeadName(l, h) + p), 0x1p8)) return false;
-  const Rational eta = c.Get<Rational>("eta");
-  for (int64_t l = 0; l < c.GetInt("L"); ++l)
-    for (const Head<Rational>& h : LayerHeads<Rational>(c, l)) {
-      for (const Mat<Rational>* w : {&h.wq, &h.wk, &h.wv})
-        if (w->rows() != d || w->cols() != d) return false;
-      if (zero_values ? !h.wv.isZero() : MaxNorm<Rational>(h.wv) > eta) return false;
-    }
-  return true;
-}
-
-/// Rounding budget for one computed layer output entry: the scores
-/// X Wq Wk^T X^T carry gamma_{2d+2}|.|, each softmax entry errs <= (2 s + n
-/// + 3)u with s = max |score|; P X Wv sums n d products (gamma_{n+d}), the
-/// skip and head sums H+1 more.
-template <class S>
-double LayerBudget(const Mat<S>& x, const std::vector<Head<S>>& heads) {
-  const double u = ScalarTraits<S>::UnitRoundoff();
-  const double n = double(x.rows()), d = double(x.cols()), nx = ToDouble(MaxNorm<S>(x));
-  double total = nx;
-  for (const Head<S>& h : heads) {
-    const double s = ToDouble(MaxNorm<S>(Mat<S>(x * h.wq * h.wk.transpose() * x.transpose())));
-    total += (1 + 2 * s) * n * d * nx * ToDouble(MaxNorm<S>(h.wv)) * (1 + n);
-  }
-  return Gamma(2 * n + 2 * d + double(heads.size()) + 8, u) * total;
-}
+using collapse::NetworkCase;
+using collapse::NetworkHypothesesHold;
+using collapse::NetworkLayout;
 
 struct IdentityViaZeroValues {
   static constexpr const char* kId = "collapse.sec1.identity_via_zero_values";
