@@ -20,6 +20,21 @@
 //   Generated (NetworkLayout): n up to 5, d up to 4, H up to 3, L in [1,2]
 //   (part 2), X and Wq, Wk in every regime, eta up to 8, Wv = eta r with r
 //   in [-1,1] (half +-1). Backends double, MPFR (exp).
+//
+// collapse.lemmaD.6.layer_lipschitz (stated in appendix_d_lipschitz.cc) and
+// collapse.lemmaD.6.layer_lipschitz.with_distance (NEW: the second reading)
+//   The lemma's proof derives ||softmv(X_l) - softmv(Y)|| <= K2 ||X - Y||
+//   and bounds K2, so the printed bound 3 eta (eps_l^2 + 1) plausibly lacks
+//   the factor ||X_l - Y||; this reading puts it back:
+//   ||softmv(X_l) - softmv(Y)|| <= 3 eta (eps_l^2 + 1) ||X_l - Y||.
+//   Expected REFUTED for d >= 4 (the step ||(X - Y) Wv|| <= ||Wv|| ||X - Y||
+//   is the false Fact 3.3 (2); the factor is d): one token X_0 = (1,1,1,1),
+//   first layer Wv = 0 (X_1 = X_0), eta = 1/8, the head G with Gq = Gk = 0,
+//   Gv = eta J, Y = X_1 + (2,2,2,2): the difference is ||Delta Gv|| = 1 >
+//   3 eta (eps_1^2 + 1) ||Delta|| = 0.809 (eps_1 = 9/32). Generated as
+//   Lemma D.6 (one layer, H <= 3, all weights within eta) with d up to 6
+//   (MPFR 5) and, in a third of the cases, the aligned family Gv = eta J,
+//   Delta = 2||X_1|| (1 - 2^-20) in every entry.
 #include <cmath>
 #include <string>
 #include <vector>
@@ -122,15 +137,13 @@ struct LayerNormPower {
 };
 
 
-struct LayerLipschitz {
-  static constexpr const char* kId = "collapse.lemmaD.6.layer_lipschitz";
-  static constexpr const char* kSource = "004 Appendix D.3, Lemma D.6";
-  static inline const Tolerance kDistance{
-      "||softmv(X_l) - softmv(Y)||_inf", "3 eta (eps_l^2 + 1)(1 + gamma_{l+6}) + layer budgets of X_l and Y",
-      "eps_l is a product of l+2 roundings, the bound 3 more; softmv(X_l), softmv(Y) and X_l itself carry "
-      "the layer budget of part 1 (scores, softmax, P X Wv)",
-      MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
+/// Lemma D.6's hypotheses and cases, shared by its two readings.
+/// kAlignedShare: with probability 1/kAlignedShare (0: never) a case of the
+/// aligned family: the second layer's Gv = eta J and Delta = its largest
+/// admissible value 2||X_1|| (1 - 2^-20) in every entry, where ||Delta Gv||
+/// = d eta ||Delta|| (the factor d the max-norm bounds lose).
+template <int64_t kMaxD, int kAlignedShare>
+struct LayerLipschitzFamily {
   static bool HypothesesHold(const Case& c) {
     // NetworkHypothesesHold (one layer), the lemma's bounds on every weight,
     // ||X_0|| <= phi0, ||Y - X_1|| <= 2||X_1|| (in 256-bit MPFR); the second
@@ -159,11 +172,14 @@ struct LayerLipschitz {
   static rc::Gen<Case> Hypotheses() {
     // One network layer, then the second layer's weights G and Delta (all
     // bounded by eta) on the same axes.
-    NetworkLayout l = NetworkLayout::Make<S>(1, false);
+    NetworkLayout l = kMaxD == 0 ? NetworkLayout::Make<S>(1, false)
+                                 : NetworkLayout::Make<S>({SizeBudget<S>::Pick(5, 4), SizeBudget<S>::Pick(kMaxD, kMaxD - 1), 3, 1},
+                                                          false, false, 3);
     const int gq_m = l.layout.Raw(l.d, l.d, NetworkLayout::SignOrDyadic()),
               gk_m = l.layout.Raw(l.d, l.d, NetworkLayout::SignOrDyadic()),
               gv_m = l.layout.Raw(l.d, l.d, NetworkLayout::SignOrDyadic()),
               r_m = l.layout.Raw(l.n, l.d, NetworkLayout::SignOrDyadic());
+    const int aligned_m = kAlignedShare > 0 ? l.layout.Scalar(gen::UniformInteger(1, kAlignedShare)) : -1;
     return l.layout.Build<Case>([=](const gen::Layout::Drawn& dr) {
       Case c = l.Base(dr);
       const Rational eta = c.Get<Rational>("eta");
@@ -180,32 +196,79 @@ struct LayerLipschitz {
             if (abs(e.ToRational()) > eta) e = Exact(gen::RoundToDouble(e.ToRational() > 0 ? eta : Rational(-eta)));
           c.Matrix(HeadName(0, h) + p, w);
         }
-      c.Matrix("Gq", scaled(dr.Matrix(gq_m))).Matrix("Gk", scaled(dr.Matrix(gk_m))).Matrix("Gv", scaled(dr.Matrix(gv_m)));
+      const bool aligned = aligned_m >= 0 && dr.Scalar(aligned_m).ToDouble() == 1;
+      ExactMatrix gv = scaled(dr.Matrix(gv_m)), delta = dr.Matrix(r_m);
+      if (aligned) {
+        for (Exact& e : gv.data) e = Exact(gen::RoundToDouble(eta));
+        for (Exact& e : delta.data) e = Exact(1.0);
+      }
+      c.Matrix("Gq", scaled(dr.Matrix(gq_m))).Matrix("Gk", scaled(dr.Matrix(gk_m))).Matrix("Gv", gv);
       const Mat<double> x1 = collapse::Layer<double>(c.GetMat<double>("X"), LayerHeads<double>(c, 0));
       const double scale = 2 * MaxNorm<double>(x1) * (1 - 0x1p-20);
-      ExactMatrix delta = dr.Matrix(r_m);
       for (Exact& e : delta.data) e = Exact(e.ToDouble() * scale);
       c.Matrix("Delta", delta).Scalar("phi0", Exact(MaxNorm<Rational>(c.GetMat<Rational>("X"))));
       return c;
     });
   }
+};
+
+/// ||softmv(X_1) - softmv(Y)||, Y = X_1 + Delta, softmv the second layer's
+/// head G; and the layer budgets of X_1, softmv(X_1), softmv(Y).
+template <class S>
+std::pair<S, double> D6Distance(const Case& c, Mat<S>* x1_out = nullptr) {
+  const Mat<S> x0 = c.GetMat<S>("X");
+  const std::vector<Head<S>> heads = LayerHeads<S>(c, 0);
+  const Mat<S> x1 = collapse::Layer<S>(x0, heads);
+  const Mat<S> y = x1 + c.GetMat<S>("Delta");
+  const Head<S> g{c.GetMat<S>("Gq"), c.GetMat<S>("Gk"), c.GetMat<S>("Gv")};
+  const Mat<S> diff = collapse::Softmv<S>(x1, g.wq, g.wk, g.wv, S(1)) - collapse::Softmv<S>(y, g.wq, g.wk, g.wv, S(1));
+  if (x1_out) *x1_out = x1;
+  return {MaxNorm<S>(diff), LayerBudget<S>(x0, heads) + LayerBudget<S>(x1, {g}) + LayerBudget<S>(y, {g})};
+}
+
+template <class S>
+S D6Bound(const Case& c) {
+  const S eta = c.Get<S>("eta");
+  const S eps = S(2 * eta * c.Get<S>("phi0") * S(1 + S(double(c.GetInt("H"))) * eta));
+  return S(3 * eta * (eps * eps + 1));
+}
+
+struct LayerLipschitz : LayerLipschitzFamily<0, 0> {
+  static constexpr const char* kId = "collapse.lemmaD.6.layer_lipschitz";
+  static constexpr const char* kSource = "004 Appendix D.3, Lemma D.6";
+  static inline const Tolerance kDistance{
+      "||softmv(X_l) - softmv(Y)||_inf", "3 eta (eps_l^2 + 1)(1 + gamma_{l+6}) + layer budgets of X_l and Y",
+      "eps_l is a product of l+2 roundings, the bound 3 more; softmv(X_l), softmv(Y) and X_l itself carry "
+      "the layer budget of part 1 (scores, softmax, P X Wv)",
+      MetricKind::kClaim};
+  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
   template <class S>
   static void Conclusion(const Case& c) {
-    const Mat<S> x0 = c.GetMat<S>("X");
-    const std::vector<Head<S>> heads = LayerHeads<S>(c, 0);
-    const Mat<S> x1 = collapse::Layer<S>(x0, heads);
-    const Mat<S> y = x1 + c.GetMat<S>("Delta");
-    const Head<S> g{c.GetMat<S>("Gq"), c.GetMat<S>("Gk"), c.GetMat<S>("Gv")};
-    const Mat<S> diff = collapse::Softmv<S>(x1, g.wq, g.wk, g.wv, S(1)) - collapse::Softmv<S>(y, g.wq, g.wk, g.wv, S(1));
-    const S eta = c.Get<S>("eta");
-    const S eps = S(2 * eta * c.Get<S>("phi0") * S(1 + S(double(c.GetInt("H"))) * eta));
+    const auto [lhs, budget] = D6Distance<S>(c);
     const double u = ScalarTraits<S>::UnitRoundoff();
-    const double budget = LayerBudget<S>(x0, heads) + LayerBudget<S>(x1, {g}) + LayerBudget<S>(y, {g});
-    ExpectWithin(kDistance, ToDouble(MaxNorm<S>(diff)),
-                 ToDouble(S(3 * eta * (eps * eps + 1))) * (1 + Gamma(7, u)) + budget);
+    ExpectWithin(kDistance, ToDouble(lhs), ToDouble(D6Bound<S>(c)) * (1 + Gamma(7, u)) + budget);
   }
 };
 
+struct LayerLipschitzWithDistance : LayerLipschitzFamily<6, 3> {
+  static constexpr const char* kId = "collapse.lemmaD.6.layer_lipschitz.with_distance";
+  static constexpr const char* kSource = "004 Appendix D.3, Lemma D.6 (with the factor ||X_l - Y|| its proof derives)";
+  static inline const Tolerance kDistance{
+      "||softmv(X_l) - softmv(Y)||_inf", "3 eta (eps_l^2 + 1) ||X_l - Y|| (1 + gamma_{l+7}) + layer budgets",
+      "eps_l is a product of l+2 roundings, the bound 4 more (||X_l - Y|| = ||Delta|| exactly); softmv(X_l), "
+      "softmv(Y) and X_l carry the layer budgets (scores, softmax, P X Wv)",
+      MetricKind::kClaim};
+  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const auto [lhs, budget] = D6Distance<S>(c);
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    const S dist = MaxNorm<S>(c.GetMat<S>("Delta"));
+    ExpectWithin(kDistance, ToDouble(lhs), ToDouble(S(D6Bound<S>(c) * dist)) * (1 + Gamma(8, u)) + budget);
+  }
+};
+
+ATTNPROP_REGISTER(LayerLipschitzWithDistance, double, Mpfr);
 ATTNPROP_REGISTER(LayerLipschitz, double, Mpfr);
 ATTNPROP_REGISTER(IdentityViaZeroValues, double, Mpfr);
 ATTNPROP_REGISTER(LayerNormGrowth, double, Mpfr);
