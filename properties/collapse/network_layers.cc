@@ -20,138 +20,39 @@
 //   Generated (NetworkLayout): n up to 5, d up to 4, H up to 3, L in [1,2]
 //   (part 2), X and Wq, Wk in every regime, eta up to 8, Wv = eta r with r
 //   in [-1,1] (half +-1). Backends double, MPFR (exp).
+//
+// collapse.lemmaD.6.layer_lipschitz (stated in appendix_d_lipschitz.cc) and
+// collapse.lemmaD.6.layer_lipschitz.with_distance (NEW: the second reading)
+//   The lemma's proof derives ||softmv(X_l) - softmv(Y)|| <= K2 ||X - Y||
+//   and bounds K2, so the printed bound 3 eta (eps_l^2 + 1) plausibly lacks
+//   the factor ||X_l - Y||; this reading puts it back:
+//   ||softmv(X_l) - softmv(Y)|| <= 3 eta (eps_l^2 + 1) ||X_l - Y||.
+//   Expected REFUTED for d >= 4 (the step ||(X - Y) Wv|| <= ||Wv|| ||X - Y||
+//   is the false Fact 3.3 (2); the factor is d): one token X_0 = (1,1,1,1),
+//   first layer Wv = 0 (X_1 = X_0), eta = 1/8, the head G with Gq = Gk = 0,
+//   Gv = eta J, Y = X_1 + (2,2,2,2): the difference is ||Delta Gv|| = 1 >
+//   3 eta (eps_1^2 + 1) ||Delta|| = 0.809 (eps_1 = 9/32). Generated as
+//   Lemma D.6 (one layer, H <= 3, all weights within eta) with d up to 6
+//   (MPFR 5) and, in a third of the cases, the aligned family Gv = eta J,
+//   Delta = 2||X_1|| (1 - 2^-20) in every entry.
 #include <cmath>
 #include <string>
 #include <vector>
 
-#include "properties/collapse/collapse_cases.h"
+#include "properties/collapse/network_cases.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {
 namespace {
 
+using collapse::HeadName;
 using collapse::Head;
+using collapse::LayerBudget;
+using collapse::LayerHeads;
 using collapse::MaxNorm;
-
-std::string HeadName(int64_t l, int64_t h) { return "W" + std::to_string(l) + "_" + std::to_string(h); }
-
-/// A network on shrinkable axes n, d, heads and layers (gen::Layout): X
-/// (n x d, up to 2) and the stacks of Wq, Wk (layers x heads x d x d, up to
-/// 1) in every regime -- tiny query/key weights beside value weights at
-/// eta -- and the value weights eta r, r in [-1,1] with half the entries
-/// +-1 (or 0). Dropping a head or a layer drops its three matrices.
-struct NetworkLayout {
-  gen::Layout layout;
-  int n = 0, d = 0, heads = 0, layers = 0, x = 0, wq = 0, wk = 0, r = 0, eta = 0;
-  bool zero_values = false;
-
-  template <class S>
-  static NetworkLayout Make(int64_t max_layers, bool zero_values) {
-    NetworkLayout l;
-    l.zero_values = zero_values;
-    const int64_t max_n = SizeBudget<S>::Pick(zero_values ? 6 : 5, 4), max_d = SizeBudget<S>::Pick(4, 3);
-    l.n = l.layout.Axis({1, max_n, max_n});
-    l.d = l.layout.Axis({1, max_d, max_d});
-    l.heads = l.layout.Axis({1, 3, 3});
-    l.layers = l.layout.Axis({1, max_layers, max_layers});
-    gen::Regime xr = gen::RegimeFor<S>(gen::Regime{}), wr = xr;
-    xr.max_abs = 2, xr.max_scale = 2;
-    wr.max_scale = 2;
-    l.x = l.layout.Matrix(l.n, l.d, xr);
-    l.wq = l.layout.Stack({l.layers, l.heads}, l.d, l.d, wr);
-    l.wk = l.layout.Stack({l.layers, l.heads}, l.d, l.d, wr);
-    l.r = l.layout.RawStack({l.layers, l.heads}, l.d, l.d, SignOrDyadic());
-    gen::Regime er;
-    er.max_scale = 3, er.nonnegative = true, er.structured = false;
-    const int one = l.layout.Axis({1, 1, 1});
-    l.eta = l.layout.Matrix(one, one, er);
-    return l;
-  }
-
-  static rc::Gen<Exact> SignOrDyadic() {
-    return rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 10));
-  }
-
-  Case Base(const gen::Layout::Drawn& dr) const {
-    Exact e = dr.Matrix(eta)(0, 0);
-    if (e.ToDouble() == 0) e = Exact(1.0);
-    Case c;
-    c.Matrix("X", dr.Matrix(x)).Int("H", dr.Dim(heads)).Int("L", dr.Dim(layers)).Scalar("eta", e);
-    for (int64_t l = 0; l < dr.Dim(layers); ++l)
-      for (int64_t h = 0; h < dr.Dim(heads); ++h) {
-        const std::string name = HeadName(l, h);
-        c.Matrix(name + "q", dr.Matrix(wq, {l, h}));
-        c.Matrix(name + "k", dr.Matrix(wk, {l, h}));
-        ExactMatrix v = dr.Matrix(r, {l, h});
-        for (Exact& entry : v.data)
-          entry = zero_values ? Exact(0.0) : Exact(gen::RoundToDouble(e.ToRational() * entry.ToRational()));
-        c.Matrix(name + "v", v);
-      }
-    return c;
-  }
-};
-
-template <class S>
-rc::Gen<Case> NetworkCase(int64_t max_layers, bool zero_values) {
-  const NetworkLayout l = NetworkLayout::Make<S>(max_layers, zero_values);
-  return l.layout.Build<Case>([l](const gen::Layout::Drawn& d) { return l.Base(d); });
-}
-
-template <class S>
-std::vector<Head<S>> LayerHeads(const Case& c, int64_t l) {
-  std::vector<Head<S>> heads;
-  for (int64_t h = 0; h < c.GetInt("H"); ++h) heads.push_back(collapse::GetHead<S>(c, HeadName(l, h)));
-  return heads;
-}
-
-/// Shapes match and every ||Wv|| <= eta (and Wv = 0 when zero_values): the
-/// document's. Structure: X n x d, exactly the L x H heads W<l>_<h>{q,k,v}
-/// the ints name, each d x d. Domain where the layers are computable in
-/// double: n, d <= 16, H, L <= 8, entries of X and every weight, and eta,
-/// finite with |.| <= 2^8: each layer grows ||X|| by <= 1 + H d 2^8 <= 2^15,
-/// so ||X_L|| <= 2^128, the scores <= 2^284 and the budgets stay finite
-/// (softmax subtracts the row maximum).
-bool NetworkHypothesesHold(const Case& c, bool zero_values) {
-  const ExactMatrix& x = c.GetMatrix("X");
-  const int64_t d = x.cols, heads = c.GetInt("H"), layers = c.GetInt("L");
-  if (x.rows < 1 || d < 1 || x.rows > 16 || d > 16 || heads < 1 || layers < 1 || heads > 8 || layers > 8)
-    return false;
-  if (!collapse::EntriesWithin(x, 0x1p8) || !collapse::ScalarWithin(c.GetScalar("eta"), 0x1p8)) return false;
-  int64_t head_fields = 0;
-  for (const auto& field : c.fields()) {
-    const std::string& name = field.first;
-    if (name.size() > 1 && name[0] == 'W' && name[1] >= '0' && name[1] <= '9') ++head_fields;
-  }
-  if (head_fields != 3 * heads * layers) return false;
-  for (int64_t l = 0; l < layers; ++l)
-    for (int64_t h = 0; h < heads; ++h)
-      for (const char* p : {"q", "k", "v"})
-        if (!collapse::EntriesWithin(c.GetMatrix(HeadName(l, h) + p), 0x1p8)) return false;
-  const Rational eta = c.Get<Rational>("eta");
-  for (int64_t l = 0; l < c.GetInt("L"); ++l)
-    for (const Head<Rational>& h : LayerHeads<Rational>(c, l)) {
-      for (const Mat<Rational>* w : {&h.wq, &h.wk, &h.wv})
-        if (w->rows() != d || w->cols() != d) return false;
-      if (zero_values ? !h.wv.isZero() : MaxNorm<Rational>(h.wv) > eta) return false;
-    }
-  return true;
-}
-
-/// Rounding budget for one computed layer output entry: the scores
-/// X Wq Wk^T X^T carry gamma_{2d+2}|.|, each softmax entry errs <= (2 s + n
-/// + 3)u with s = max |score|; P X Wv sums n d products (gamma_{n+d}), the
-/// skip and head sums H+1 more.
-template <class S>
-double LayerBudget(const Mat<S>& x, const std::vector<Head<S>>& heads) {
-  const double u = ScalarTraits<S>::UnitRoundoff();
-  const double n = double(x.rows()), d = double(x.cols()), nx = ToDouble(MaxNorm<S>(x));
-  double total = nx;
-  for (const Head<S>& h : heads) {
-    const double s = ToDouble(MaxNorm<S>(Mat<S>(x * h.wq * h.wk.transpose() * x.transpose())));
-    total += (1 + 2 * s) * n * d * nx * ToDouble(MaxNorm<S>(h.wv)) * (1 + n);
-  }
-  return Gamma(2 * n + 2 * d + double(heads.size()) + 8, u) * total;
-}
+using collapse::NetworkCase;
+using collapse::NetworkHypothesesHold;
+using collapse::NetworkLayout;
 
 struct IdentityViaZeroValues {
   static constexpr const char* kId = "collapse.sec1.identity_via_zero_values";
@@ -236,15 +137,13 @@ struct LayerNormPower {
 };
 
 
-struct LayerLipschitz {
-  static constexpr const char* kId = "collapse.lemmaD.6.layer_lipschitz";
-  static constexpr const char* kSource = "004 Appendix D.3, Lemma D.6";
-  static inline const Tolerance kDistance{
-      "||softmv(X_l) - softmv(Y)||_inf", "3 eta (eps_l^2 + 1)(1 + gamma_{l+6}) + layer budgets of X_l and Y",
-      "eps_l is a product of l+2 roundings, the bound 3 more; softmv(X_l), softmv(Y) and X_l itself carry "
-      "the layer budget of part 1 (scores, softmax, P X Wv)",
-      MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
+/// Lemma D.6's hypotheses and cases, shared by its two readings.
+/// kAlignedShare: with probability 1/kAlignedShare (0: never) a case of the
+/// aligned family: the second layer's Gv = eta J and Delta = its largest
+/// admissible value 2||X_1|| (1 - 2^-20) in every entry, where ||Delta Gv||
+/// = d eta ||Delta|| (the factor d the max-norm bounds lose).
+template <int64_t kMaxD, int kAlignedShare>
+struct LayerLipschitzFamily {
   static bool HypothesesHold(const Case& c) {
     // NetworkHypothesesHold (one layer), the lemma's bounds on every weight,
     // ||X_0|| <= phi0, ||Y - X_1|| <= 2||X_1|| (in 256-bit MPFR); the second
@@ -273,11 +172,14 @@ struct LayerLipschitz {
   static rc::Gen<Case> Hypotheses() {
     // One network layer, then the second layer's weights G and Delta (all
     // bounded by eta) on the same axes.
-    NetworkLayout l = NetworkLayout::Make<S>(1, false);
+    NetworkLayout l = kMaxD == 0 ? NetworkLayout::Make<S>(1, false)
+                                 : NetworkLayout::Make<S>({SizeBudget<S>::Pick(5, 4), SizeBudget<S>::Pick(kMaxD, kMaxD - 1), 3, 1},
+                                                          false, false, 3);
     const int gq_m = l.layout.Raw(l.d, l.d, NetworkLayout::SignOrDyadic()),
               gk_m = l.layout.Raw(l.d, l.d, NetworkLayout::SignOrDyadic()),
               gv_m = l.layout.Raw(l.d, l.d, NetworkLayout::SignOrDyadic()),
               r_m = l.layout.Raw(l.n, l.d, NetworkLayout::SignOrDyadic());
+    const int aligned_m = kAlignedShare > 0 ? l.layout.Scalar(gen::UniformInteger(1, kAlignedShare)) : -1;
     return l.layout.Build<Case>([=](const gen::Layout::Drawn& dr) {
       Case c = l.Base(dr);
       const Rational eta = c.Get<Rational>("eta");
@@ -294,32 +196,79 @@ struct LayerLipschitz {
             if (abs(e.ToRational()) > eta) e = Exact(gen::RoundToDouble(e.ToRational() > 0 ? eta : Rational(-eta)));
           c.Matrix(HeadName(0, h) + p, w);
         }
-      c.Matrix("Gq", scaled(dr.Matrix(gq_m))).Matrix("Gk", scaled(dr.Matrix(gk_m))).Matrix("Gv", scaled(dr.Matrix(gv_m)));
+      const bool aligned = aligned_m >= 0 && dr.Scalar(aligned_m).ToDouble() == 1;
+      ExactMatrix gv = scaled(dr.Matrix(gv_m)), delta = dr.Matrix(r_m);
+      if (aligned) {
+        for (Exact& e : gv.data) e = Exact(gen::RoundToDouble(eta));
+        for (Exact& e : delta.data) e = Exact(1.0);
+      }
+      c.Matrix("Gq", scaled(dr.Matrix(gq_m))).Matrix("Gk", scaled(dr.Matrix(gk_m))).Matrix("Gv", gv);
       const Mat<double> x1 = collapse::Layer<double>(c.GetMat<double>("X"), LayerHeads<double>(c, 0));
       const double scale = 2 * MaxNorm<double>(x1) * (1 - 0x1p-20);
-      ExactMatrix delta = dr.Matrix(r_m);
       for (Exact& e : delta.data) e = Exact(e.ToDouble() * scale);
       c.Matrix("Delta", delta).Scalar("phi0", Exact(MaxNorm<Rational>(c.GetMat<Rational>("X"))));
       return c;
     });
   }
+};
+
+/// ||softmv(X_1) - softmv(Y)||, Y = X_1 + Delta, softmv the second layer's
+/// head G; and the layer budgets of X_1, softmv(X_1), softmv(Y).
+template <class S>
+std::pair<S, double> D6Distance(const Case& c, Mat<S>* x1_out = nullptr) {
+  const Mat<S> x0 = c.GetMat<S>("X");
+  const std::vector<Head<S>> heads = LayerHeads<S>(c, 0);
+  const Mat<S> x1 = collapse::Layer<S>(x0, heads);
+  const Mat<S> y = x1 + c.GetMat<S>("Delta");
+  const Head<S> g{c.GetMat<S>("Gq"), c.GetMat<S>("Gk"), c.GetMat<S>("Gv")};
+  const Mat<S> diff = collapse::Softmv<S>(x1, g.wq, g.wk, g.wv, S(1)) - collapse::Softmv<S>(y, g.wq, g.wk, g.wv, S(1));
+  if (x1_out) *x1_out = x1;
+  return {MaxNorm<S>(diff), LayerBudget<S>(x0, heads) + LayerBudget<S>(x1, {g}) + LayerBudget<S>(y, {g})};
+}
+
+template <class S>
+S D6Bound(const Case& c) {
+  const S eta = c.Get<S>("eta");
+  const S eps = S(2 * eta * c.Get<S>("phi0") * S(1 + S(double(c.GetInt("H"))) * eta));
+  return S(3 * eta * (eps * eps + 1));
+}
+
+struct LayerLipschitz : LayerLipschitzFamily<0, 0> {
+  static constexpr const char* kId = "collapse.lemmaD.6.layer_lipschitz";
+  static constexpr const char* kSource = "004 Appendix D.3, Lemma D.6";
+  static inline const Tolerance kDistance{
+      "||softmv(X_l) - softmv(Y)||_inf", "3 eta (eps_l^2 + 1)(1 + gamma_{l+6}) + layer budgets of X_l and Y",
+      "eps_l is a product of l+2 roundings, the bound 3 more; softmv(X_l), softmv(Y) and X_l itself carry "
+      "the layer budget of part 1 (scores, softmax, P X Wv)",
+      MetricKind::kClaim};
+  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
   template <class S>
   static void Conclusion(const Case& c) {
-    const Mat<S> x0 = c.GetMat<S>("X");
-    const std::vector<Head<S>> heads = LayerHeads<S>(c, 0);
-    const Mat<S> x1 = collapse::Layer<S>(x0, heads);
-    const Mat<S> y = x1 + c.GetMat<S>("Delta");
-    const Head<S> g{c.GetMat<S>("Gq"), c.GetMat<S>("Gk"), c.GetMat<S>("Gv")};
-    const Mat<S> diff = collapse::Softmv<S>(x1, g.wq, g.wk, g.wv, S(1)) - collapse::Softmv<S>(y, g.wq, g.wk, g.wv, S(1));
-    const S eta = c.Get<S>("eta");
-    const S eps = S(2 * eta * c.Get<S>("phi0") * S(1 + S(double(c.GetInt("H"))) * eta));
+    const auto [lhs, budget] = D6Distance<S>(c);
     const double u = ScalarTraits<S>::UnitRoundoff();
-    const double budget = LayerBudget<S>(x0, heads) + LayerBudget<S>(x1, {g}) + LayerBudget<S>(y, {g});
-    ExpectWithin(kDistance, ToDouble(MaxNorm<S>(diff)),
-                 ToDouble(S(3 * eta * (eps * eps + 1))) * (1 + Gamma(7, u)) + budget);
+    ExpectWithin(kDistance, ToDouble(lhs), ToDouble(D6Bound<S>(c)) * (1 + Gamma(7, u)) + budget);
   }
 };
 
+struct LayerLipschitzWithDistance : LayerLipschitzFamily<6, 3> {
+  static constexpr const char* kId = "collapse.lemmaD.6.layer_lipschitz.with_distance";
+  static constexpr const char* kSource = "004 Appendix D.3, Lemma D.6 (with the factor ||X_l - Y|| its proof derives)";
+  static inline const Tolerance kDistance{
+      "||softmv(X_l) - softmv(Y)||_inf", "3 eta (eps_l^2 + 1) ||X_l - Y|| (1 + gamma_{l+7}) + layer budgets",
+      "eps_l is a product of l+2 roundings, the bound 4 more (||X_l - Y|| = ||Delta|| exactly); softmv(X_l), "
+      "softmv(Y) and X_l carry the layer budgets (scores, softmax, P X Wv)",
+      MetricKind::kClaim};
+  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const auto [lhs, budget] = D6Distance<S>(c);
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    const S dist = MaxNorm<S>(c.GetMat<S>("Delta"));
+    ExpectWithin(kDistance, ToDouble(lhs), ToDouble(S(D6Bound<S>(c) * dist)) * (1 + Gamma(8, u)) + budget);
+  }
+};
+
+ATTNPROP_REGISTER(LayerLipschitzWithDistance, double, Mpfr);
 ATTNPROP_REGISTER(LayerLipschitz, double, Mpfr);
 ATTNPROP_REGISTER(IdentityViaZeroValues, double, Mpfr);
 ATTNPROP_REGISTER(LayerNormGrowth, double, Mpfr);

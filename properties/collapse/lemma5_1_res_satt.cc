@@ -1,0 +1,113 @@
+// "Only Large Weights (And Not Skip Connections) Can Prevent the Perils of
+// Rank Collapse" (004_fc07a226cef95160.txt), Section 5.1, Lemma 5.1.
+//
+// collapse.lemma5.1.res_satt_contraction
+//   X in R^{n x d}, SAtt(X) = softm(X Wq Wk^T X^T) X Wv (Definition 1.1),
+//   W = Wq Wk^T, E = beta Res(X) W Res(X)^T theta-balanced (Definition 3.5:
+//   max_i D_ii <= theta, D_ii = max_{j,l} |E_ij - E_il|), K = (e^theta - 1)
+//   ||Wv||_inf => ||Res(SAtt(X))||_inf <= K ||Res(X)||_inf.
+//   beta: the lemma sets beta = 1/sqrt(d_0) with d_0 unspecified while
+//   SAtt (Definition 1.1) has no beta; encoded with beta = 1 (d_0 = 1, as
+//   CATALOG.md fixes for the collapse claims). theta is the smallest one
+//   for which E is theta-balanced (max_i D_ii): the strongest conclusion
+//   the hypothesis allows, and the one a refutation must beat. Res: the
+//   column-wise midrange selection (model/res.h); the proof works with any
+//   decomposition X = 1 x^T + R, so the selection is not what fails.
+//   Expected REFUTED for d >= 3: the proof bounds ||softm(r)^T R Wv||_inf by
+//   ||R|| ||Wv|| (the false Fact 3.3 (2)); the true factor is d ||R|| ||Wv||.
+//   Pinned: n = 2, d = 3, X = ((1,1,1),(-1,-1,-1)) (= Res X), Wq = Wk = I/8,
+//   Wv = all ones: E = +-3/64, theta = 3/32, and row 1 of SAtt(X) is
+//   3 tanh(3/64)(1,1,1), so ||Res SAtt(X)|| = 0.1405 > K ||Res X|| =
+//   e^{3/32} - 1 = 0.0983. In general the ratio is d/(e^theta + 1) for this
+//   family: d <= 2 holds there, d >= 3 refutes for small theta.
+//   Generated: n up to 6, d up to 6 (MPFR 4), X and the weights in every
+//   regime (tiny Wq, Wk beside large Wv; all-equal, rank-one, sign
+//   structures). Backends double, MPFR (exp).
+#include <cmath>
+
+#include "properties/collapse/network_cases.h"
+#include "properties/framework/property.h"
+
+namespace attnprop {
+namespace {
+
+using collapse::MaxNorm;
+
+/// theta = max_i (max_j E_ij - min_j E_ij), E = R W R^T (beta = 1).
+template <class S>
+S Theta(const Mat<S>& r, const Mat<S>& w) {
+  const Mat<S> e = r * w * r.transpose();
+  S theta = 0;
+  for (Eigen::Index i = 0; i < e.rows(); ++i) theta = std::max(theta, S(e.row(i).maxCoeff() - e.row(i).minCoeff()));
+  return theta;
+}
+
+struct Lemma51 {
+  static constexpr const char* kId = "collapse.lemma5.1.res_satt_contraction";
+  static constexpr const char* kSource = "004 Section 5.1, Lemma 5.1";
+  static inline const Tolerance kContraction{
+      "||Res(SAtt X)||_inf", "K ||Res X||_inf + budget",
+      "lhs: SAtt(X) carries the layer budget (scores gamma_{2d+2}, softmax (2s+n+3)u, P X Wv gamma_{n+d}); "
+      "the midrange Res is 2-Lipschitz in the max norm and rounds once more (4u||Y||). rhs: E = R W R^T errs "
+      "<= gamma_{2d+4} 4 d^2 ||W|| (||R|| + ||X||)^2 (R itself errs u||X||), so theta errs twice that; e^theta - 1 "
+      "errs e^theta (delta_theta + 3u); the product with ||Wv|| ||R|| gamma_3 and u||X||",
+      MetricKind::kClaim};
+  static std::vector<Tolerance> Tolerances() { return {kContraction}; }
+  // Shapes: X n x d, the weights d x d (n, d >= 1). Domain where the check
+  // is computable in double: n, d <= 16, entries finite with |.| <= 2^8:
+  // scores and E <= d^3 2^32, but theta enters e^theta, so theta <= 600
+  // (checked in 256-bit MPFR) keeps K finite.
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix& x = c.GetMatrix("X");
+    const int64_t d = x.cols;
+    if (x.rows < 1 || d < 1 || x.rows > 16 || d > 16) return false;
+    for (const char* m : {"X", "Wq", "Wk", "Wv"})
+      if (!collapse::EntriesWithin(c.GetMatrix(m), 0x1p8)) return false;
+    for (const char* w : {"Wq", "Wk", "Wv"})
+      if (c.GetMatrix(w).rows != d || c.GetMatrix(w).cols != d) return false;
+    MpfrPrecisionScope precise(256);
+    const Mat<Mpfr> r = Res<Mpfr>(c.GetMat<Mpfr>("X"));
+    return Theta<Mpfr>(r, Mat<Mpfr>(c.GetMat<Mpfr>("Wq") * c.GetMat<Mpfr>("Wk").transpose())) <= 600;
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    gen::Layout layout;
+    const int64_t max_n = SizeBudget<S>::Pick(6, 4), max_d = SizeBudget<S>::Pick(6, 4);
+    const int n_axis = layout.Axis({1, max_n, max_n}), d_axis = layout.Axis({1, max_d, max_d});
+    gen::Regime xr = gen::RegimeFor<S>(gen::Regime{}), wr = xr;
+    xr.max_abs = 2, xr.max_scale = 2;
+    wr.max_scale = 2;
+    const int x_m = layout.Matrix(n_axis, d_axis, xr), wq_m = layout.Matrix(d_axis, d_axis, wr),
+              wk_m = layout.Matrix(d_axis, d_axis, wr), wv_m = layout.Matrix(d_axis, d_axis, wr);
+    return layout.Build<Case>([=](const gen::Layout::Drawn& dr) {
+      return Case()
+          .Matrix("X", dr.Matrix(x_m))
+          .Matrix("Wq", dr.Matrix(wq_m))
+          .Matrix("Wk", dr.Matrix(wk_m))
+          .Matrix("Wv", dr.Matrix(wv_m));
+    });
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    using std::exp;
+    const Mat<S> x = c.GetMat<S>("X"), wq = c.GetMat<S>("Wq"), wk = c.GetMat<S>("Wk"), wv = c.GetMat<S>("Wv");
+    const Mat<S> w = wq * wk.transpose();
+    const Mat<S> r = Res<S>(x);
+    const S theta = Theta<S>(r, w);
+    const S k = S((exp(theta) - 1) * MaxNorm<S>(wv));
+    const Mat<S> y = collapse::Softmv<S>(x, wq, wk, wv, S(1));
+    const S lhs = MaxNorm<S>(Res<S>(y)), rhs = S(k * MaxNorm<S>(r));
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    const double d = double(x.cols()), nx = ToDouble(MaxNorm<S>(x)), nr = ToDouble(MaxNorm<S>(r)),
+                 nv = ToDouble(MaxNorm<S>(wv)), et = std::exp(ToDouble(theta));
+    const double lhs_budget = 2 * collapse::LayerBudget<S>(x, {{wq, wk, wv}}) + 4 * u * ToDouble(MaxNorm<S>(y));
+    const double d_theta = 2 * Gamma(2 * d + 4, u) * 4 * d * d * ToDouble(MaxNorm<S>(w)) * (nr + nx) * (nr + nx);
+    const double rhs_budget = nv * (et * (d_theta + 3 * u) * (nr + u * nx) + (et - 1) * (Gamma(3, u) * nr + 2 * u * nx));
+    ExpectWithin(kContraction, ToDouble(lhs), ToDouble(rhs) + lhs_budget + rhs_budget);
+  }
+};
+
+ATTNPROP_REGISTER(Lemma51, double, Mpfr);
+
+}  // namespace
+}  // namespace attnprop

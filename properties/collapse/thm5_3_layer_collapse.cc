@@ -1,0 +1,130 @@
+// "Only Large Weights (And Not Skip Connections) Can Prevent the Perils of
+// Rank Collapse" (004_fc07a226cef95160.txt), Section 5.3, Theorem 5.3 (=
+// Theorem 1.2).
+//
+// collapse.thm5.3.layer_collapse
+//   S an SAtt network with residuals (L layers, H heads, X_{l+1} = X_l +
+//   sum_h softm_h(X_l) X_l Wv_h, beta = 1) whose weights all satisfy
+//   ||Wq||, ||Wk||, ||Wv||_inf <= eta => there is a one-layer SAtt with
+//   residuals S' with ||S(X) - S'(X)||_inf <= O(eta) ||X||_inf for every X.
+//   An existence claim with an O(eta): encoded with an explicit witness and
+//   an explicit constant.
+//   Witness: S' = the first layer of S (a one-layer SAtt with residuals,
+//   the same heads).
+//   Constant: ||S(X) - S'(X)|| <= f(eta) ||X|| with f(eta) = (1 + H d eta)^L
+//   - (1 + H d eta), and f(eta) <= C eta for eta <= 1 with C(d, H, L) =
+//   (1 + H d)^L - (1 + H d) (f is convex with f(0) = 0). Why: every layer
+//   adds sum_h P X_l Wv_h with ||P X_l Wv_h|| <= d ||X_l|| eta (P's rows are
+//   convex weights; the product sums d terms), so ||X_l|| <= (1 + H d eta)^l
+//   ||X|| and ||X_L - X_1|| <= sum_{l=1}^{L-1} H d eta ||X_l||; f is attained
+//   (one token, every weight eta, X all equal), so no smaller constant of
+//   this form holds; as eta -> 0, f(eta)/eta -> (L - 1) H d.
+//   Checked as eta shrinks: each case's network is evaluated with its
+//   weights scaled to eta_k = eta 2^-k (Wq, Wk and Wv alike), k = 0..5,
+//   recording ||S(X) - S'(X)|| against f(eta_k)||X|| (the explicit form, any
+//   eta) and against C eta_k ||X|| (the O(eta) statement, eta_k <= 1).
+//   What this establishes: the theorem as stated, for the generated
+//   networks and inputs, with the witness and constant above; the constant
+//   is linear in d and exponential in L, which the O(eta) hides. What it
+//   does not: the paper's proof route (Lemmas 5.1, C.1, C.2, D.5-D.7 and
+//   Remark D.2 are refuted here), that S' is best, or anything about eta
+//   large (f(eta)/eta grows like eta^{L-1}). It also shows the statement is
+//   weak: S' with Wv = 0 (the identity) is within ((1 + H d eta)^L - 1)
+//   ||X|| of S as well, so "collapse to one layer" says no more than
+//   "collapse to the identity".
+//   Generated: L in [1,3], H in [1,3], n up to 5, d up to 4 (MPFR 3), every
+//   weight eta w with w in every regime within [-1,1] (tiny query/key
+//   weights beside value weights at eta; all-equal, rank-one structures),
+//   eta at scales 2^-20..2^2. Backends double, MPFR (exp).
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "properties/collapse/network_cases.h"
+#include "properties/framework/property.h"
+
+namespace attnprop {
+namespace {
+
+using collapse::Head;
+using collapse::HeadName;
+using collapse::MaxNorm;
+
+constexpr int kShrinkSteps = 6;  // eta, eta/2, ..., eta/32
+
+/// The case with every weight multiplied by 2^-k (exact: powers of two) and
+/// eta with them.
+Case Scaled(const Case& c, int k) {
+  Case out = c;
+  for (int64_t l = 0; l < c.GetInt("L"); ++l)
+    for (int64_t h = 0; h < c.GetInt("H"); ++h)
+      for (const char* p : {"q", "k", "v"}) {
+        ExactMatrix w = c.GetMatrix(HeadName(l, h) + p);
+        for (Exact& e : w.data) e = Exact(std::ldexp(e.ToDouble(), -k));
+        out.Matrix(HeadName(l, h) + p, w);
+      }
+  return out.Scalar("eta", Exact(std::ldexp(c.GetScalar("eta").ToDouble(), -k)));
+}
+
+struct LayerCollapse {
+  static constexpr const char* kId = "collapse.thm5.3.layer_collapse";
+  static constexpr const char* kSource = "004 Section 5.3, Theorem 5.3 (Theorem 1.2)";
+  static constexpr const char* kReason =
+      "S(X) and S'(X) carry the accumulated layer budgets (network_cases.h: each layer's own, the input's "
+      "amplified by the layer's max-norm Lipschitz constant); f(eta) ||X|| is L + 4 roundings";
+  static inline const Tolerance kExplicit{"max_k ||S(X) - S'(X)||_inf / (f(eta_k) ||X||_inf + budget_k)", "1",
+                                          kReason, MetricKind::kClaim};
+  static inline const Tolerance kBigO{
+      "max_{k: eta_k <= 1} ||S(X) - S'(X)||_inf / (C(d,H,L) eta_k ||X||_inf + budget_k)", "1", kReason,
+      MetricKind::kClaim};
+  static std::vector<Tolerance> Tolerances() { return {kExplicit, kBigO}; }
+  // Every weight within eta (the theorem's); BoundedNetworkHypothesesHold's
+  // domain (n, d <= 16, H, L <= 8, entries and eta <= 2^8), and eta <= 2^3
+  // with H d <= 16: each layer grows ||X|| by <= 1 + 128, so ||X_L|| <=
+  // 2^8 129^L stays below 2^65 for L <= 8 and the scores finite. The
+  // generator draws eta <= 4.
+  static bool HypothesesHold(const Case& c) {
+    if (!collapse::BoundedNetworkHypothesesHold(c)) return false;
+    const double eta = c.GetScalar("eta").ToDouble();
+    return eta > 0 && eta <= 8 && c.GetInt("H") * c.GetMatrix("X").cols <= 16;
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    const int64_t max_n = SizeBudget<S>::Pick(5, 3), max_d = SizeBudget<S>::Pick(4, 3);
+    const collapse::NetworkLayout l = collapse::NetworkLayout::Make<S>({max_n, max_d, 3, 3}, false, true, 2);
+    return l.layout.Build<Case>([l](const gen::Layout::Drawn& d) { return l.Base(d); });
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const int64_t layers = c.GetInt("L");
+    const double hd = double(c.GetInt("H")) * double(c.GetMatrix("X").cols);
+    const double big_c = std::pow(1 + hd, double(layers)) - (1 + hd);
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    S worst_explicit = 0, worst_big_o = 0;
+    for (int k = 0; k < kShrinkSteps; ++k) {
+      const Case ck = Scaled(c, k);
+      const collapse::Forward<S> f = collapse::RunNetwork<S>(ck, layers);
+      const S nx = MaxNorm<S>(f.xs[0]);
+      const S lhs = MaxNorm<S>(Mat<S>(f.xs[size_t(layers)] - f.xs[1]));
+      const double budget = f.budgets[size_t(layers)] + f.budgets[1] + Gamma(2, u) * ToDouble(lhs);
+      const S eta = ck.Get<S>("eta");
+      const S grow = S(1 + S(hd) * eta);
+      S power = 1;
+      for (int64_t l = 0; l < layers; ++l) power = S(power * grow);
+      const S f_eta = S(power - grow);
+      const double rel = 1 + Gamma(double(layers) + 4, u);
+      const S explicit_bound = S(S(f_eta * nx) * S(rel) + S(budget));
+      const auto ratio = [&](const S& bound) { return bound > 0 ? S(lhs / bound) : S(lhs > 0 ? 2 : 0); };
+      worst_explicit = std::max(worst_explicit, ratio(explicit_bound));
+      if (ToDouble(eta) <= 1)
+        worst_big_o = std::max(worst_big_o, ratio(S(S(S(big_c) * eta * nx) * S(rel) + S(budget))));
+    }
+    ExpectWithin(kExplicit, worst_explicit, S(1));
+    ExpectWithin(kBigO, worst_big_o, S(1));
+  }
+};
+
+ATTNPROP_REGISTER(LayerCollapse, double, Mpfr);
+
+}  // namespace
+}  // namespace attnprop

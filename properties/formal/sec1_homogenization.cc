@@ -1,0 +1,254 @@
+// Section 1 of the Lean-formalised paper on attention functions
+// (000_b045eeb287420cf4.txt), homogenisation of QKV transformers with
+// positions [CATALOG.md: C^ = C (+) R e, iota(x) = x + e, the bilinear score
+// may depend on the pair (query position k, key position j)].
+//
+// A single-head QKV transformer T: C^l -> C^l (C = R^m) with positions p_j:
+// scores sigma_k(x)_j = <Q(x_k + p_k), K(x_j + p_j)> / sqrt(m) for j <= k
+// (causal), the head A(x)_k = sum_{j<=k} softmax(sigma_k(x))_j x_j, T_A(x)_i
+// = x_i + V A(x)_i, T_M(y)_i = y_i + M y_i (M linear), T = T_M o T_A.
+// The homogenised T^ on C^: the bilinear forms
+//   B^_{kj}(u + a e, v + b e) = <Q(v + b p_k), K(u + a p_j)> / sqrt(m)
+// (key u + a e, query v + b e), as an (m+1) x (m+1) matrix
+// [[G, G p_k], [p_j^T G, p_j^T G p_k]] / sqrt(m) with G = K^T Q, the same
+// potential (lse), V^ and M^ extended by ignoring e.
+//
+// formal.thm.homogenization
+//   T^(iota x_1, ..., iota x_l) = iota^l(T(x_1, ..., x_l)): the first m
+//   coordinates agree up to rounding (both computed, by different routes),
+//   the e-coordinate is exactly 1.
+// formal.thm.homogenization_scores_off_chart
+//   sigma^_k(u + alpha e)_j = sigma_k(x)_j with x_j = u_j + (alpha_j - 1) p_j
+//   for every u, alpha (off the chart C + e), so the homogenised weights are
+//   softmax of a real vector: in the simplex everywhere.
+// Generated: l in [1,5] tokens (MPFR 4), m in [1,3], X, P, Q, K, V, M, U and
+// alpha in every regime (up to 2^2 x 2). Backends double, MPFR.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "generators/regime.h"
+#include "model/softmax.h"
+#include "properties/framework/property.h"
+
+namespace attnprop {
+namespace {
+
+template <class S>
+Vec<S> RowOf(const Mat<S>& a, Eigen::Index i) {
+  return a.row(i).transpose();
+}
+
+/// B^_{kj} as an (m+1) x (m+1) matrix (key index first).
+template <class S>
+Mat<S> Bhat(const Mat<S>& g, const Vec<S>& pk, const Vec<S>& pj, const S& beta) {
+  const Eigen::Index m = g.rows();
+  Mat<S> b(m + 1, m + 1);
+  b.topLeftCorner(m, m) = g;
+  b.topRightCorner(m, 1) = g * pk;
+  b.bottomLeftCorner(1, m) = pj.transpose() * g;
+  b(m, m) = S(pj.dot(g * pk));
+  return Mat<S>(b * beta);
+}
+
+template <class S>
+Vec<S> Hat(const Vec<S>& u, const S& a) {
+  Vec<S> h(u.size() + 1);
+  h.head(u.size()) = u;
+  h[u.size()] = a;
+  return h;
+}
+
+/// sigma_k(x)_j = <Q(x_k + p_k), K(x_j + p_j)> beta, j = 0..k.
+template <class S>
+Vec<S> Sigma(const Mat<S>& x, const Mat<S>& p, const Mat<S>& q, const Mat<S>& k, const S& beta, Eigen::Index kk) {
+  const Vec<S> qv = q * Vec<S>(RowOf(x, kk) + RowOf(p, kk));
+  Vec<S> s(kk + 1);
+  for (Eigen::Index j = 0; j <= kk; ++j) s[j] = S(qv.dot(k * Vec<S>(RowOf(x, j) + RowOf(p, j))) * beta);
+  return s;
+}
+
+/// T(x) (l x m).
+template <class S>
+Mat<S> Transformer(const Case& c) {
+  const Mat<S> x = c.GetMat<S>("X"), p = c.GetMat<S>("P"), q = c.GetMat<S>("Q"), k = c.GetMat<S>("K"),
+               v = c.GetMat<S>("V"), mm = c.GetMat<S>("M");
+  const S beta = S(1 / sqrt(S(double(x.cols()))));
+  Mat<S> t(x.rows(), x.cols());
+  for (Eigen::Index kk = 0; kk < x.rows(); ++kk) {
+    const Vec<S> w = Softmax<S>(Sigma<S>(x, p, q, k, beta, kk));
+    Vec<S> a = Vec<S>::Zero(x.cols());
+    for (Eigen::Index j = 0; j <= kk; ++j) a += w[j] * RowOf(x, j);
+    const Vec<S> y = RowOf(x, kk) + v * a;
+    t.row(kk) = (y + mm * y).transpose();
+  }
+  return t;
+}
+
+/// T^(iota x) (l x (m+1)).
+template <class S>
+Mat<S> Homogenized(const Case& c) {
+  const Mat<S> x = c.GetMat<S>("X"), p = c.GetMat<S>("P"), q = c.GetMat<S>("Q"), k = c.GetMat<S>("K"),
+               v = c.GetMat<S>("V"), mm = c.GetMat<S>("M");
+  const Eigen::Index m = x.cols();
+  const S beta = S(1 / sqrt(S(double(m))));
+  const Mat<S> g = k.transpose() * q;
+  Mat<S> vh = Mat<S>::Zero(m + 1, m + 1), mh = Mat<S>::Zero(m + 1, m + 1);
+  vh.topLeftCorner(m, m) = v, mh.topLeftCorner(m, m) = mm;
+  Mat<S> t(x.rows(), m + 1);
+  for (Eigen::Index kk = 0; kk < x.rows(); ++kk) {
+    const Vec<S> xk = Hat<S>(RowOf(x, kk), S(1));
+    Vec<S> s(kk + 1);
+    for (Eigen::Index j = 0; j <= kk; ++j) {
+      const Vec<S> xj = Hat<S>(RowOf(x, j), S(1));
+      s[j] = S(xj.dot(Bhat<S>(g, RowOf(p, kk), RowOf(p, j), beta) * xk));
+    }
+    const Vec<S> w = Softmax<S>(s);
+    Vec<S> a = Vec<S>::Zero(m + 1);
+    for (Eigen::Index j = 0; j <= kk; ++j) a += w[j] * Hat<S>(RowOf(x, j), S(1));
+    const Vec<S> y = xk + vh * a;
+    t.row(kk) = (y + mh * y).transpose();
+  }
+  return t;
+}
+
+/// Per (k, j): |x_j + p_j|^T |K|^T |Q| |x_k + p_k| with the absolute values
+/// of every part (u, alpha p for the off-chart points), in double.
+double AbsScore(const Vec<double>& key, const Vec<double>& query, const Mat<double>& q, const Mat<double>& k) {
+  return (q.cwiseAbs() * query).dot(k.cwiseAbs() * key);
+}
+
+constexpr const char* kScoreReason =
+    "each score is a sum of (m+1)^2 products of up to 4 factors, grouped differently on the two sides "
+    "(B^ from G = K^T Q and G p; Q(x+p) . K(x+p)): gamma_{4m+10} times the sum of their absolute values";
+
+struct HomogenizationFamily {
+  // Shapes: X, P (and U) l x m, Q, K, V, M m x m, alpha 1 x l (l, m >= 1).
+  // Domain where the check is computable in double: l, m <= 16, entries
+  // finite with |.| <= 2^8 (scores <= 16^2 2^40, softmax subtracts the max).
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix& x = c.GetMatrix("X");
+    const int64_t l = x.rows, m = x.cols;
+    if (l < 1 || m < 1 || l > 16 || m > 16) return false;
+    for (const char* n : {"P", "U"})
+      if (c.GetMatrix(n).rows != l || c.GetMatrix(n).cols != m) return false;
+    for (const char* n : {"Q", "K", "V", "M"})
+      if (c.GetMatrix(n).rows != m || c.GetMatrix(n).cols != m) return false;
+    if (c.GetMatrix("alpha").rows != 1 || c.GetMatrix("alpha").cols != l) return false;
+    for (const char* n : {"X", "P", "U", "Q", "K", "V", "M", "alpha"})
+      for (const Exact& e : c.GetMatrix(n).data)
+        if (!(std::abs(e.ToDouble()) <= 0x1p8)) return false;
+    return true;
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    gen::Layout layout;
+    const int64_t max_l = SizeBudget<S>::Pick(5, 4);
+    const int l = layout.Axis({1, max_l, max_l}), m = layout.Axis({1, 3, 3}), one = layout.Axis({1, 1, 1});
+    gen::Regime r = gen::RegimeFor<S>(gen::Regime{});
+    r.max_abs = 2, r.max_scale = 2;
+    std::vector<int> ms;
+    for (int i = 0; i < 3; ++i) ms.push_back(layout.Matrix(l, m, r));   // X, P, U
+    for (int i = 0; i < 4; ++i) ms.push_back(layout.Matrix(m, m, r));   // Q, K, V, M
+    ms.push_back(layout.Matrix(one, l, r));                             // alpha
+    return layout.Build<Case>([=](const gen::Layout::Drawn& d) {
+      Case c;
+      const char* names[] = {"X", "P", "U", "Q", "K", "V", "M", "alpha"};
+      for (size_t i = 0; i < ms.size(); ++i) c.Matrix(names[i], d.Matrix(ms[i]));
+      return c;
+    });
+  }
+};
+
+struct Homogenization : HomogenizationFamily {
+  static constexpr const char* kId = "formal.thm.homogenization";
+  static constexpr const char* kSource = "000 Section 1, homogenisation theorem";
+  static inline const Tolerance kAgree{
+      "max_{k,c} |T^(iota x)_kc - T(x)_kc| (c < m)", "(1 + ||M||)(||V|| eps_A + gamma_{m+2}(|x| + |V||A|)) + ...",
+      std::string(kScoreReason) +
+          "; the scores' difference moves softmax by <= 2 max|ds|, each side's softmax errs (2 smax + k + 3)u; the "
+          "head sums k terms (gamma_{k+1}), V and M add m-term products (gamma_{m+2}) and one rounding each"};
+  static std::vector<Tolerance> Tolerances() { return {kAgree}; }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> t = Transformer<S>(c), th = Homogenized<S>(c);
+    const Eigen::Index l = t.rows(), m = t.cols();
+    for (Eigen::Index kk = 0; kk < l; ++kk)
+      ExpectThat(th(kk, m) == S(1), "the e-coordinate of T^(iota x)_" + std::to_string(kk) + " is not 1");
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    const Mat<double> x = c.GetMat<double>("X").cwiseAbs(), p = c.GetMat<double>("P").cwiseAbs(),
+                      q = c.GetMat<double>("Q"), k = c.GetMat<double>("K"), v = c.GetMat<double>("V").cwiseAbs(),
+                      mm = c.GetMat<double>("M").cwiseAbs();
+    const double beta = 1 / std::sqrt(double(m)), xmax = x.maxCoeff();
+    const double vrow = v.rowwise().sum().maxCoeff(), mrow = mm.rowwise().sum().maxCoeff();
+    for (Eigen::Index kk = 0; kk < l; ++kk) {
+      double ds = 0, smax = 0, xsum = 0;
+      const Vec<double> qk = Vec<double>(x.row(kk).transpose() + p.row(kk).transpose());
+      for (Eigen::Index j = 0; j <= kk; ++j) {
+        const double a = beta * AbsScore(Vec<double>(x.row(j).transpose() + p.row(j).transpose()), qk, q, k);
+        ds = std::max(ds, Gamma(4 * double(m) + 10, u) * a);
+        smax = std::max(smax, a);
+        xsum += x.row(j).maxCoeff();
+      }
+      const double e_w = 2 * ds + 2 * (2 * smax + double(kk) + 4) * u;
+      const double e_a = e_w * xsum + 2 * Gamma(double(kk) + 2, u) * xmax;
+      const double y = xmax + vrow * xmax;
+      const double e_y = vrow * e_a + 2 * Gamma(double(m) + 2, u) * y;
+      const double bound = (1 + mrow) * e_y + 2 * Gamma(double(m) + 2, u) * (y + mrow * y);
+      double err = 0;
+      for (Eigen::Index col = 0; col < m; ++col) err = std::max(err, std::abs(ToDouble(S(th(kk, col) - t(kk, col)))));
+      ExpectWithin(kAgree, err, bound);
+    }
+  }
+};
+
+struct ScoresOffChart : HomogenizationFamily {
+  static constexpr const char* kId = "formal.thm.homogenization_scores_off_chart";
+  static constexpr const char* kSource = "000 Section 1, proof of the homogenisation theorem";
+  static inline const Tolerance kScores{
+      "|sigma^_k(u + alpha e)_j - sigma_k(x)_j|, x_j = u_j + (alpha_j - 1) p_j",
+      "gamma_{4m+12} beta (|u_j| + |alpha_j||p_j| + |p_j|)^T |K|^T |Q| (same for k)",
+      std::string(kScoreReason) + "; x_j = u_j + (alpha_j - 1) p_j rounds twice (within the gamma)"};
+  static std::vector<Tolerance> Tolerances() { return {kScores}; }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const Mat<S> uu = c.GetMat<S>("U"), p = c.GetMat<S>("P"), q = c.GetMat<S>("Q"), k = c.GetMat<S>("K"),
+                 alpha = c.GetMat<S>("alpha");
+    const Eigen::Index l = uu.rows(), m = uu.cols();
+    const S beta = S(1 / sqrt(S(double(m))));
+    const Mat<S> g = k.transpose() * q;
+    Mat<S> x(l, m);
+    for (Eigen::Index j = 0; j < l; ++j) x.row(j) = uu.row(j) + S(alpha(0, j) - 1) * p.row(j);
+    const double u = ScalarTraits<S>::UnitRoundoff();
+    const Mat<double> ua = c.GetMat<double>("U").cwiseAbs(), pa = c.GetMat<double>("P").cwiseAbs(),
+                      qd = c.GetMat<double>("Q"), kd = c.GetMat<double>("K");
+    const Mat<double> aa = c.GetMat<double>("alpha").cwiseAbs();
+    auto abs_point = [&](Eigen::Index j) {
+      return Vec<double>(ua.row(j).transpose() + (aa(0, j) + 1) * pa.row(j).transpose());
+    };
+    for (Eigen::Index kk = 0; kk < l; ++kk) {
+      const Vec<S> s = Sigma<S>(x, p, q, k, beta, kk);
+      const Vec<S> vk = Hat<S>(RowOf(uu, kk), alpha(0, kk));
+      Vec<S> sh(kk + 1);
+      for (Eigen::Index j = 0; j <= kk; ++j) {
+        sh[j] = S(Hat<S>(RowOf(uu, j), alpha(0, j)).dot(Bhat<S>(g, RowOf(p, kk), RowOf(p, j), beta) * vk));
+        const double bound = Gamma(4 * double(m) + 12, u) * (1 / std::sqrt(double(m))) *
+                             AbsScore(abs_point(j), abs_point(kk), qd, kd) * 2;
+        ExpectWithin(kScores, std::abs(ToDouble(S(sh[j] - s[j]))), bound);
+      }
+      const Vec<S> w = Softmax<S>(sh);
+      S total = 0;
+      for (Eigen::Index j = 0; j <= kk; ++j) {
+        ExpectThat(w[j] >= 0, "homogenised weight < 0 off the chart");
+        total += w[j];
+      }
+      ExpectThat(std::abs(ToDouble(S(total - 1))) <= Gamma(double(kk) + 4, u), "homogenised weights do not sum to 1");
+    }
+  }
+};
+
+ATTNPROP_REGISTER(Homogenization, double, Mpfr);
+ATTNPROP_REGISTER(ScoresOffChart, double, Mpfr);
+
+}  // namespace
+}  // namespace attnprop
