@@ -132,7 +132,8 @@ void DiagnosisSection(std::ostringstream& h, const Report& r) {
   const Diagnosis& d = r.diagnosis;
   if (d.empty()) return;
   h << "<h2 id=\"diagnosis\">Diagnosis</h2>\n<p class=\"headline bad\">Bug class: " << Escape(d.bug_class)
-    << "</p>\n<p class=\"note\">" << d.ranked.size() << " failing properties in " << d.groups
+    << "</p>\n<p class=\"note\">" << d.ranked.size()
+    << (d.ranked.size() == 1 ? " failing property in " : " failing properties in ") << d.groups
     << (d.groups == 1 ? " group" : " groups")
     << " of one shrunk counterexample each, most specific first (the first points at the bug):</p>\n<ol>\n";
   for (const auto& f : d.ranked) {

@@ -40,7 +40,7 @@ std::string ToMarkdown(const Report& r) {
   if (!r.diagnosis.empty()) {
     const Diagnosis& d = r.diagnosis;
     md << "## Diagnosis\n\n**Bug class: " << Cell(d.bug_class) << "**\n\n" << d.ranked.size()
-       << " failing properties in " << d.groups << (d.groups == 1 ? " group" : " groups")
+       << (d.ranked.size() == 1 ? " failing property in " : " failing properties in ") << d.groups << (d.groups == 1 ? " group" : " groups")
        << " of one shrunk counterexample each, most specific first (the first points at the bug):\n\n";
     for (size_t k = 0; k < d.ranked.size(); ++k) {
       const Entry* e = DiagnosedEntry(r, d.ranked[k]);
