@@ -45,7 +45,9 @@ check(html.find('<h2 id="diagnosis">') < html.find('<h2 id="summary">') and 'id=
 check(f"Bug class: {cls}".replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;") in html,
       "report.html: class not named")
 junit = open(f"{out}/whole/junit.xml").read()
-m = re.search(r'<testcase classname="%s"[^>]*>\s*<failure message="diagnosis: ([^;"]*);' % re.escape(top), junit)
+first = d["ranked"][0] if d and d["ranked"] else {"id": top, "backend": ""}
+m = re.search(r'<testcase classname="%s" name="%s"[^>]*>\s*<failure message="diagnosis: ([^;"]*);'
+              % (re.escape(first["id"]), re.escape(first["backend"])), junit)
 check(m and m.group(1) == cls.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;"),
       "junit.xml: the first-ranked testcase's failure message does not start with the class")
 for f in fail: print("FAIL:", f)
