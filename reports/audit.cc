@@ -21,6 +21,13 @@ Counts CountVerdicts(const Report& r) {
   return c;
 }
 
+int DiagnosisRank(const Report& r, const Entry& e) {
+  for (size_t k = 0; k < r.diagnosis.ranked.size(); ++k)
+    if (r.diagnosis.ranked[k].id == e.result.id && r.diagnosis.ranked[k].backend == e.result.backend)
+      return static_cast<int>(k);
+  return -1;
+}
+
 const char* ExpectationName(Expectation e) { return e == Expectation::kRefuted ? "refuted" : "holds"; }
 
 std::string RelativeSource(const std::string& file) {

@@ -113,8 +113,8 @@ void Header(std::ostringstream& h, const Report& r) {
     << "</div></header>\n";
 }
 
-void Toc(std::ostringstream& h, const std::vector<ClaimView>& claims, bool kernels) {
-  h << "<nav aria-label=\"contents\"><b>Contents</b>"
+void Toc(std::ostringstream& h, const std::vector<ClaimView>& claims, bool kernels, bool diagnosis) {
+  h << "<nav aria-label=\"contents\"><b>Contents</b>" << (diagnosis ? "<a href=\"#diagnosis\">Diagnosis</a>" : "")
     << "<a href=\"#summary\">Summary</a><a href=\"#false\">Claims false as stated</a>"
     << "<a href=\"#verdicts-h\">Verdicts</a><a href=\"#documents\">Claims by document</a>";
   std::set<std::string> seen;
@@ -124,6 +124,25 @@ void Toc(std::ostringstream& h, const std::vector<ClaimView>& claims, bool kerne
   if (kernels) h << "<a href=\"#kernels\">Kernel results</a>";
   h << "<a href=\"#plots\">Worst err/bound</a><a href=\"#cx-heatmaps\">Counterexample heatmaps</a>"
        "<a href=\"#heatmaps\">Attention heatmaps</a></nav>\n";
+}
+
+/// check-kernel's diagnosis, first: the bug class, then the failing
+/// properties most specific first with their group of one shrunk counterexample.
+void DiagnosisSection(std::ostringstream& h, const Report& r) {
+  const Diagnosis& d = r.diagnosis;
+  if (d.empty()) return;
+  h << "<h2 id=\"diagnosis\">Diagnosis</h2>\n<p class=\"headline bad\">Bug class: " << Escape(d.bug_class)
+    << "</p>\n<p class=\"note\">" << d.ranked.size()
+    << (d.ranked.size() == 1 ? " failing property in " : " failing properties in ") << d.groups
+    << (d.groups == 1 ? " group" : " groups")
+    << " of one shrunk counterexample each, most specific first (the first points at the bug):</p>\n<ol>\n";
+  for (const auto& f : d.ranked) {
+    const Entry* e = DiagnosedEntry(r, f);
+    h << "<li>" << LinkTo(f.id) << " / " << Escape(f.backend) << " (group " << f.group + 1 << ")";
+    if (e && !e->result.message.empty()) h << ": <code>" << Escape(FirstLine(e->result.message, 160)) << "</code>";
+    h << "</li>\n";
+  }
+  h << "</ol>\n";
 }
 
 void SummarySection(std::ostringstream& h, const Report& r, const Summary& s) {
@@ -417,8 +436,9 @@ std::string ToHtml(const Report& r) {
     << Escape(Headline(s)) << "</title>\n<style>" << kHtmlStyle << "</style>\n</head>\n<body>\n";
   Header(h, r);
   h << "<div class=\"wrap\">\n";
-  Toc(h, claims, kernels);
+  Toc(h, claims, kernels, !r.diagnosis.empty());
   h << "<main>\n";
+  DiagnosisSection(h, r);
   SummarySection(h, r, s);
   DocumentCounts(h, claims);
   FalseSection(h, s);

@@ -176,6 +176,19 @@ std::string ToJson(const Report& r) {
   for (const auto& c : sum.refuted) refuted.push_back({{"id", c.id}, {"backends", c.backends}, {"statement", c.statement}});
   summary["refuted_as_stated"] = refuted;
   doc["summary"] = summary;
+  // check-kernel's diagnosis (null when there is none): the bug class, the
+  // failing properties most specific first, and how many groups of one
+  // shrunk counterexample they fall into (group numbers from 1).
+  if (r.diagnosis.empty()) {
+    doc["diagnosis"] = nullptr;
+  } else {
+    Json ranked = Json::array();
+    for (size_t k = 0; k < r.diagnosis.ranked.size(); ++k) {
+      const DiagnosedFailure& f = r.diagnosis.ranked[k];
+      ranked.push_back({{"rank", k + 1}, {"id", f.id}, {"backend", f.backend}, {"group", f.group + 1}});
+    }
+    doc["diagnosis"] = {{"bug_class", r.diagnosis.bug_class}, {"groups", r.diagnosis.groups}, {"ranked", ranked}};
+  }
   doc["properties"] = props;
   return doc.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }

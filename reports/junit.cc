@@ -2,7 +2,8 @@
 // name = backend). Judge decides which element each gets:
 //  - a verdict other than registry.tsv's expectation: <failure>, its message
 //    the expectation, what was seen and the counterexample (CI systems show
-//    the message, not always the body);
+//    the message, not always the body); for the property check-kernel's
+//    diagnosis ranks first the message starts with "diagnosis: <class>; ";
 //  - an error verdict: <error>;
 //  - a property that could not run here (a dispatch target this CPU lacks):
 //    <skipped message="not run here: ...">;
@@ -83,7 +84,14 @@ std::string ToJUnit(const Report& r) {
     if (!p.reproduce.empty()) detail += "\nreproduce: attnprop reproduce " + p.id + "/" + p.backend + " " + p.reproduce;
     const std::string summary = std::string("expected ") + ExpectationName(e.expect) + ", got " + VerdictName(p.verdict);
     constexpr size_t kMessageLimit = 2000;
-    std::string headline = summary;
+    // The property the diagnosis ranks first names the bug class first
+    // (what a CI system shows of a failed run); every ranked one its rank.
+    const int rank = DiagnosisRank(r, e);
+    std::string headline = rank == 0 ? "diagnosis: " + r.diagnosis.bug_class + "; " + summary : summary;
+    if (rank >= 0)
+      detail = "diagnosis: " + r.diagnosis.bug_class + " (ranked " + std::to_string(rank + 1) + " of " +
+               std::to_string(r.diagnosis.ranked.size()) + ", group " +
+               std::to_string(r.diagnosis.ranked[static_cast<size_t>(rank)].group + 1) + ")\n" + detail;
     if (!p.message.empty()) headline += ": " + OneLine(p.message, kMessageLimit);
     if (!p.counterexample.empty()) headline += "; counterexample: " + OneLine(p.counterexample, kMessageLimit);
     if (e.judgement.skipped()) {

@@ -36,6 +36,19 @@ std::string ToMarkdown(const Report& r) {
   std::ostringstream md;
   const RunInfo& run = r.run;
   md << "# attnprop report\n\n";
+  // check-kernel's diagnosis first: which bug, and the property that points at it.
+  if (!r.diagnosis.empty()) {
+    const Diagnosis& d = r.diagnosis;
+    md << "## Diagnosis\n\n**Bug class: " << Cell(d.bug_class) << "**\n\n" << d.ranked.size()
+       << (d.ranked.size() == 1 ? " failing property in " : " failing properties in ") << d.groups << (d.groups == 1 ? " group" : " groups")
+       << " of one shrunk counterexample each, most specific first (the first points at the bug):\n\n";
+    for (size_t k = 0; k < d.ranked.size(); ++k) {
+      const Entry* e = DiagnosedEntry(r, d.ranked[k]);
+      md << k + 1 << ". " << Code(d.ranked[k].id + "/" + d.ranked[k].backend) << " (group " << d.ranked[k].group + 1
+         << ")" << (e && !e->result.message.empty() ? ": " + Cell(FirstLine(e->result.message, 160)) : "") << "\n";
+    }
+    md << "\n";
+  }
   // The summary first: a newcomer reads it in ten seconds.
   const Summary sum = Summarize(r);
   const Counts& n = sum.counts;

@@ -219,6 +219,26 @@ Entry ReadEntry(const Fields& p) {
   return e;
 }
 
+/// The diagnosis (json.cc): null or absent (a report of another command, or
+/// one written before it was reported) is none.
+Diagnosis ReadDiagnosis(const Json& doc, const std::string& name) {
+  Diagnosis d;
+  if (!doc.contains("diagnosis") || doc["diagnosis"].is_null()) return d;
+  const Fields f(doc["diagnosis"], name + ": diagnosis");
+  d.bug_class = f.Text("bug_class");
+  if (d.bug_class.empty()) f.Fail("bug_class", "is empty");
+  d.groups = f.Uint("groups");
+  const Json& ranked = f.Array("ranked");
+  for (size_t k = 0; k < ranked.size(); ++k) {
+    const Fields e(ranked[k], f.where() + ".ranked[" + std::to_string(k) + "]");
+    if (e.Uint("rank") != k + 1) e.Fail("rank", "is not " + std::to_string(k + 1));
+    const uint64_t group = e.Uint("group");
+    if (group < 1 || group > d.groups) e.Fail("group", "is not in 1.." + std::to_string(d.groups));
+    d.ranked.push_back({e.Text("id"), e.Text("backend"), static_cast<size_t>(group - 1)});
+  }
+  return d;
+}
+
 }  // namespace
 
 std::vector<std::string> UnexpectedInReport(const std::string& json_path) {
@@ -260,6 +280,7 @@ Report ParseReport(const std::string& json_text, const std::string& name) {
   const Json& props = doc["properties"];
   for (size_t i = 0; i < props.size(); ++i)
     rep.entries.push_back(ReadEntry(Fields(props[i], name + ": properties[" + std::to_string(i) + "]")));
+  rep.diagnosis = ReadDiagnosis(doc, name);
   return rep;
 }
 

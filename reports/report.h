@@ -50,10 +50,31 @@ struct Entry {
   bool as_expected() const { return judgement.as_expected(); }
 };
 
+/// check-kernel's diagnosis (properties/kernel_suite/diagnosis.h), as the
+/// reports carry it: the bug class line, the failing properties ranked with
+/// the one that points at the bug first, and the groups of failures that
+/// share their shrunk counterexample. Empty (no bug class) when no kernel
+/// property failed, or the run was not check-kernel.
+struct DiagnosedFailure {
+  std::string id;       // claim id
+  std::string backend;  // as in the entry ("kernel-f32")
+  size_t group = 0;     // 0-based group; failures in one group share their shrunk counterexample
+};
+struct Diagnosis {
+  std::string bug_class;                 // one line; "" = no diagnosis
+  std::vector<DiagnosedFailure> ranked;  // most specific first
+  size_t groups = 0;
+  bool empty() const { return bug_class.empty(); }
+};
+
 struct Report {
   RunInfo run;
   std::vector<Entry> entries;
+  Diagnosis diagnosis;
 };
+
+/// The rank (0 = first) of the entry's property in the diagnosis, or -1.
+int DiagnosisRank(const Report& r, const Entry& e);
 
 /// Verdict counts over a report's entries (every writer's summary).
 struct Counts {

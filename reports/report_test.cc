@@ -163,6 +163,21 @@ const Report& Fixture() {
   return r;
 }
 
+/// The fixture as check-kernel reports it: with a diagnosis (set by hand;
+/// tools/report_diagnosis.h computes it from properties/kernel_suite/
+/// diagnosis.h, whose own tests check the classes) naming the failing entry.
+const Report& Diagnosed() {
+  static const Report r = [] {
+    Report d = Fixture();
+    d.run.command = "check-kernel";
+    d.diagnosis.bug_class = "a planted class: sqrt of a negative <above 50>";
+    d.diagnosis.ranked = {{"approval.unexpected", "double", 0}};
+    d.diagnosis.groups = 1;
+    return d;
+  }();
+  return r;
+}
+
 // ---- The fixture behaves as designed (so the baselines show real things) ----
 
 TEST(Fixture, VerdictsAndFlagsAreTheIntendedOnes) {
@@ -202,6 +217,11 @@ TEST(Approval, Json) { Approve("report.json", ToJson(Fixture())); }
 TEST(Approval, Markdown) { Approve("report.md", ToMarkdown(Fixture())); }
 TEST(Approval, Html) { Approve("report.html", ToHtml(Fixture())); }
 TEST(Approval, JUnit) { Approve("junit.xml", ToJUnit(Fixture())); }
+// With check-kernel's diagnosis (in every format; JUnit validated in reports.junit_xsd).
+TEST(Approval, DiagnosedJson) { Approve("diagnosed.report.json", ToJson(Diagnosed())); }
+TEST(Approval, DiagnosedMarkdown) { Approve("diagnosed.report.md", ToMarkdown(Diagnosed())); }
+TEST(Approval, DiagnosedHtml) { Approve("diagnosed.report.html", ToHtml(Diagnosed())); }
+TEST(Approval, DiagnosedJUnit) { Approve("diagnosed.junit.xml", ToJUnit(Diagnosed())); }
 
 // ---- Read back (attnprop merge): the same bytes in every format ----
 
@@ -218,6 +238,18 @@ TEST(Read, ReportReadBackWritesTheSameBytesInEveryFormat) {
   EXPECT_EQ(ToMarkdown(whole), ToMarkdown(Fixture()));
   EXPECT_EQ(ToHtml(whole), ToHtml(Fixture()));
   EXPECT_EQ(ToJUnit(whole), ToJUnit(Fixture()));
+  EXPECT_TRUE(whole.diagnosis.empty());
+  // check-kernel's diagnosis reads back too.
+  const Report diagnosed = ParseReport(ToJson(Diagnosed()), "diagnosed");
+  EXPECT_EQ(diagnosed.diagnosis.bug_class, Diagnosed().diagnosis.bug_class);
+  EXPECT_EQ(ToJson(diagnosed), ToJson(Diagnosed()));
+  EXPECT_EQ(ToMarkdown(diagnosed), ToMarkdown(Diagnosed()));
+  EXPECT_EQ(ToHtml(diagnosed), ToHtml(Diagnosed()));
+  EXPECT_EQ(ToJUnit(diagnosed), ToJUnit(Diagnosed()));
+  // A report written before the diagnosis was reported (no key) reads as none.
+  auto old = nlohmann::json::parse(ToJson(Fixture()));
+  old.erase("diagnosis");
+  EXPECT_TRUE(ParseReport(old.dump(), "old").diagnosis.empty());
   // The non-finite numbers come back as they were (JSON writes null for all).
   const MetricStats& m = whole.entries[3].result.metrics[0];
   const MetricStats& was = Fixture().entries[3].result.metrics[0];
@@ -240,6 +272,15 @@ TEST(Read, MalformedReportNamesTheField) {
   j["run"].erase("seed");
   EXPECT_THROW(ParseReport(j.dump(), "r.json"), std::runtime_error);
   EXPECT_THROW(ParseReport("{\"schema\": \"other/1\", \"properties\": []}", "r.json"), std::runtime_error);
+  j = nlohmann::json::parse(ToJson(Diagnosed()));
+  j["diagnosis"]["ranked"][0]["group"] = 2;
+  try {
+    ParseReport(j.dump(), "r.json");
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("r.json: diagnosis.ranked[0].group is not in 1..1"), std::string::npos)
+        << e.what();
+  }
 }
 
 // ---- Format-level checks beyond the bytes ----
@@ -261,6 +302,34 @@ TEST(Json, ParsesAndFollowsTheDocumentedSchema) {
   EXPECT_TRUE(m["max_ratio"].is_null()) << "a non-finite ratio is null in JSON";
   EXPECT_EQ(m["flags"], nlohmann::json::array({"FAIL", "NONFINITE"}));
   EXPECT_EQ(m["histogram"]["bins"].size(), m["histogram"]["counts"].size());
+  EXPECT_TRUE(j["diagnosis"].is_null()) << "no diagnosis: null";
+  const auto d = nlohmann::json::parse(ToJson(Diagnosed()))["diagnosis"];
+  EXPECT_EQ(d["bug_class"], Diagnosed().diagnosis.bug_class);
+  EXPECT_EQ(d["groups"], 1);
+  EXPECT_EQ(d["ranked"], nlohmann::json::parse(
+                             R"([{"rank": 1, "id": "approval.unexpected", "backend": "double", "group": 1}])"));
+}
+
+TEST(Diagnosis, FirstInMarkdownAndHtmlOnlyWhenThereIsOne) {
+  for (const Report* r : {&Fixture(), &Diagnosed()}) {
+    const std::string md = ToMarkdown(*r), html = ToHtml(*r);
+    if (r->diagnosis.empty()) {
+      EXPECT_EQ(md.find("## Diagnosis"), std::string::npos);
+      EXPECT_EQ(html.find("id=\"diagnosis\""), std::string::npos);
+      continue;
+    }
+    EXPECT_NE(md.find("# attnprop report\n\n## Diagnosis\n\n**Bug class: a planted class: sqrt of a negative <above "
+                      "50>**\n"),
+              std::string::npos)
+        << md;
+    EXPECT_NE(md.find("1. `approval.unexpected/double` (group 1): sqrt(50 - x) defect"), std::string::npos) << md;
+    EXPECT_LT(md.find("## Diagnosis"), md.find("## Summary"));
+    const size_t at = html.find("<h2 id=\"diagnosis\">");
+    ASSERT_NE(at, std::string::npos);
+    EXPECT_LT(at, html.find("<h2 id=\"summary\">"));
+    EXPECT_NE(html.find("Bug class: a planted class: sqrt of a negative &lt;above 50&gt;</p>"), std::string::npos);
+    EXPECT_NE(html.find("<a href=\"#diagnosis\">Diagnosis</a>"), std::string::npos) << "in the contents";
+  }
 }
 
 TEST(Html, IsSelfContained) {
@@ -327,6 +396,12 @@ TEST(JUnit, CountsFailuresAndEscapes) {
   // The claim registered refuted, refuted as expected: skipped as xfail (pytest's convention).
   EXPECT_NE(x.find("<skipped type=\"xfail\" message=\"refuted as stated"), std::string::npos) << x;
   EXPECT_EQ(x.find("x <= 50"), std::string::npos) << "'<' must be escaped";
+  // With a diagnosis, the first-ranked property's message starts with the bug class.
+  const std::string d = ToJUnit(Diagnosed());
+  EXPECT_NE(d.find("<failure message=\"diagnosis: a planted class: sqrt of a negative &lt;above 50&gt;; expected "
+                   "holds, got refuted: sqrt(50 - x) defect"),
+            std::string::npos)
+      << d;
 }
 
 // ---- The audit's flags and the histogram, on hand-made statistics ----

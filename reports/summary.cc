@@ -82,6 +82,18 @@ std::string StatementOf(const std::string& id) {
   return "";
 }
 
+const Entry* DiagnosedEntry(const Report& r, const DiagnosedFailure& f) {
+  for (const auto& e : r.entries)
+    if (e.result.id == f.id && e.result.backend == f.backend) return &e;
+  return nullptr;
+}
+
+std::string FirstLine(const std::string& text, size_t limit) {
+  std::string line = text.substr(0, text.find('\n'));
+  if (line.size() > limit) line = line.substr(0, limit) + " ...";
+  return line;
+}
+
 std::string ReproduceCommand(const Report& r, const Entry& e) {
   const PropertyResult& p = e.result;
   std::string cmd = "attnprop reproduce " + ShellWord(p.id + "/" + p.backend);

@@ -60,6 +60,11 @@ std::string StatementOf(const std::string& id);
 /// store file it was saved to, its reproduce token, or its stored cases.
 std::string ReproduceCommand(const Report& r, const Entry& e);
 
+/// The entry a diagnosed failure names (nullptr when the report has none).
+const Entry* DiagnosedEntry(const Report& r, const DiagnosedFailure& f);
+/// The first line of a message, at most `limit` characters (" ..." after).
+std::string FirstLine(const std::string& text, size_t limit);
+
 /// The console's closing block (plain text): the headline, the counts and
 /// the audit's problem counts, the claims false as stated, the unexpected
 /// results with their reproduce commands, and the headline again as the

@@ -15,6 +15,7 @@
 #include "reports/report.h"
 #include "reports/summary.h"
 #include "tools/cli.h"
+#include "tools/report_diagnosis.h"
 
 namespace attnprop::cli {
 namespace {
@@ -136,6 +137,11 @@ std::string Join(const std::vector<std::string>& paths, const std::vector<report
   merged->run.shard_total = 0;
   for (const auto& s : shards) merged->run.generated = std::max(merged->run.generated, s.run.generated);
   for (const auto* e : at) merged->entries.push_back(*e);
+  // check-kernel's diagnosis is recomputed over the joined entries, not
+  // taken from a shard: its class and ranking depend on the pattern of all
+  // the failing properties, and each shard's covers only its own (the
+  // entries read back are the run's, so this is the unsharded diagnosis).
+  if (merged->run.command == "check-kernel") merged->diagnosis = DiagnoseReport(*merged);
   return "";
 }
 

@@ -18,10 +18,10 @@
 #include "properties/framework/options.h"
 #include "properties/framework/registry.h"
 #include "properties/framework/store.h"
-#include "properties/kernel_suite/diagnosis.h"
 #include "reports/report.h"
 #include "reports/summary.h"
 #include "tools/cli.h"
+#include "tools/report_diagnosis.h"
 
 namespace attnprop::cli {
 namespace {
@@ -409,25 +409,20 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
   progress.Clear();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (check_kernel && !unexpected.empty()) {
-    // The diagnosis first (properties/kernel_suite/diagnosis.h), then the
-    // details, most specific property first.
-    std::vector<ksuite::KernelFailure> failures;
-    for (size_t i : unexpected) {
-      const PropertyResult& r = rep.entries[i].result;
-      failures.push_back({defs[i].id, defs[i].backend, r.message, r.counterexample, r.counterexample_case});
-    }
-    const ksuite::Diagnosis diag = ksuite::Diagnose(failures);
-    std::cout << "\ndiagnosis: " << diag.bug_class << "\n  " << failures.size() << " failing properties in "
+    // The diagnosis first (properties/kernel_suite/diagnosis.h; into the
+    // report files too), then the details, most specific property first.
+    rep.diagnosis = DiagnoseReport(rep);
+    const report::Diagnosis& diag = rep.diagnosis;
+    std::vector<size_t> order;  // entry indices, most specific first
+    for (const auto& f : diag.ranked)
+      order.push_back(static_cast<size_t>(report::DiagnosedEntry(rep, f) - rep.entries.data()));
+    std::cout << "\ndiagnosis: " << diag.bug_class << "\n  " << diag.ranked.size() << " failing properties in "
               << diag.groups << " group(s) of one shrunk counterexample each, most specific first:\n";
-    for (size_t k = 0; k < diag.order.size(); ++k) {
-      const size_t f = diag.order[k];
-      std::cout << "    " << k + 1 << ". " << defs[unexpected[f]].Name() << "  [group " << diag.group_of[f] + 1
+    for (size_t k = 0; k < order.size(); ++k)
+      std::cout << "    " << k + 1 << ". " << defs[order[k]].Name() << "  [group " << diag.ranked[k].group + 1
                 << "]\n";
-    }
-    for (size_t f : diag.order) {
-      const size_t i = unexpected[f];
+    for (size_t i : order)
       PrintDetails(std::cout, defs[i], rep.entries[i].result, rep.entries[i].judgement, s, options[i], true);
-    }
   }
   if (mode == Mode::kAudit) {
     // The audit's rows whose flags mean a problem (the full table is in the
