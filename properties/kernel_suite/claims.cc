@@ -55,35 +55,120 @@ Tolerance Pair(const char* metric, const Tolerance& base) {
           "both sides are within the bound of the same exact value (" + base.metric + ")"};
 }
 
-const Tolerance kHullTolerance{
+// The hull claims, certified by supporting directions. The exact out*_i is
+// a convex combination of the visible v_j, so for every direction w,
+// <w, out*_i> <= max_j <w, v_j>; the computed out_i is within
+// e_c = OutBound(c) of out*_i in each coordinate, so
+//   <w, out_i> - max_j <w, v_j> <= sum_c |w_c| e_c.
+// A direction exceeding that (beyond the rounding of evaluating it) separates
+// out_i from conv{v_j}: a certified violation. Checked directions: the 2 d_v
+// signed axes (the box test) and the nearest-point direction w = out_i - x,
+// x the point of the hull nearest out_i found by Frank-Wolfe (exact line
+// search, 64 steps, in double: only the direction comes from it, the
+// inequality is evaluated in MPFR). If out_i is outside the hull by more than
+// the bound's slack, w tends to a separating direction, so an output inside
+// the box but outside the hull fails.
+const Tolerance kHullBoxTolerance{
     "distance of out_ic outside [min_j v_jc, max_j v_jc]", "rho_i sum_j a*_ij |v_jc| + 2 t_k lambda max_j |v_jc|",
-    "the exact out_i is a convex combination of the visible v_j; the computed one is within the output "
-    "bound of it (see |out - out*|)", MetricKind::kClaim};
+    "the signed axes as supporting directions: the exact out_i is a convex combination of the visible v_j; "
+    "the computed one is within the output bound of it (see |out - out*|)", MetricKind::kClaim};
+const Tolerance kHullDirectionTolerance{
+    "<w, out_i> - max_j <w, v_j>, w = out_i - (nearest hull point, Frank-Wolfe)",
+    "sum_c |w_c| e_c + gamma_{d_v+1} (sum_c |w_c o_ic| + max_j sum_c |w_c v_jc|)",
+    "<w, out*_i> <= max_j <w, v_j> for the exact convex combination; |out_ic - out*_ic| <= e_c (the output "
+    "bound); the two inner products are evaluated in MPFR (unit u_M) with error <= gamma_{d_v+1} times their "
+    "absolute sums", MetricKind::kClaim};
 
-/// out_ic within [min_j v_jc, max_j v_jc] over the visible keys, up to the
-/// output's error bound.
+/// The Frank-Wolfe approximation (in double) of the point of conv{v_j : j in
+/// keys} nearest o, b's item; returns w = o - x.
+std::vector<double> NearestPointDirection(const Problem& p, int64_t b, const std::vector<int64_t>& keys,
+                                          const std::vector<double>& o) {
+  const size_t dv = static_cast<size_t>(p.d_v);
+  auto vj = [&](int64_t j, size_t c) { return p.v(b * p.t_k + j, static_cast<int64_t>(c)).ToDouble(); };
+  std::vector<double> x(dv), w(dv), d(dv);
+  for (size_t c = 0; c < dv; ++c) x[c] = vj(keys[0], c);
+  for (int it = 0; it < 64; ++it) {
+    for (size_t c = 0; c < dv; ++c) w[c] = o[c] - x[c];
+    int64_t best = keys[0];
+    double best_dot = -HUGE_VAL;
+    for (int64_t j : keys) {
+      double dot = 0;
+      for (size_t c = 0; c < dv; ++c) dot += w[c] * vj(j, c);
+      if (dot > best_dot) best_dot = dot, best = j;
+    }
+    double wd = 0, dd = 0;
+    for (size_t c = 0; c < dv; ++c) {
+      d[c] = vj(best, c) - x[c];
+      wd += w[c] * d[c];
+      dd += d[c] * d[c];
+    }
+    if (!(wd > 0) || !(dd > 0)) break;  // x is the nearest point (to double accuracy)
+    const double t = std::min(1.0, wd / dd);
+    for (size_t c = 0; c < dv; ++c) x[c] += t * d[c];
+  }
+  for (size_t c = 0; c < dv; ++c) w[c] = o[c] - x[c];
+  return w;
+}
+
+/// out_i in conv{v_j} over the visible keys, certified by supporting
+/// directions (above), up to the output's error bound.
 void HullCheck(const Operator& op, const Case& c) {
   const Problem p = Problem::FromCase(c);
   const CallResult r = Call(op, p);
   RequireSuccess(r, "call");
   const auto ref = Reference(op, p);
-  Worst w(kHullTolerance);
+  const double u_m = ScalarTraits<Mpfr>::UnitRoundoff();
+  Worst box(kHullBoxTolerance), dir(kHullDirectionTolerance);
   for (int64_t b = 0; b < p.batch; ++b)
     for (int64_t i = 0; i < p.t_q; ++i) {
       if (!p.RowHasKey(i)) continue;  // the empty-row contract covers these
+      std::vector<int64_t> keys;
+      for (int64_t j = 0; j < p.t_k; ++j)
+        if (p.Visible(i, j)) keys.push_back(j);
+      std::vector<double> e(static_cast<size_t>(p.d_v)), od(static_cast<size_t>(p.d_v));
+      bool finite = true;
       for (int64_t cc = 0; cc < p.d_v; ++cc) {
         Mpfr lo = HUGE_VAL, hi = -HUGE_VAL;
-        for (int64_t j = 0; j < p.t_k; ++j) {
-          if (!p.Visible(i, j)) continue;
+        for (int64_t j : keys) {
           const Mpfr vj = p.v(b * p.t_k + j, cc).As<Mpfr>();
           if (vj < lo) lo = vj;
           if (vj > hi) hi = vj;
         }
         const Mpfr& o = Out(p, r.out[0], b, i, cc);
+        e[static_cast<size_t>(cc)] = OutBound(p, op, ref[static_cast<size_t>(b)], b, i, cc);
         double dist = HUGE_VAL;
         if (isfinite(o)) dist = o < lo ? ToDouble(Mpfr(lo - o)) : o > hi ? ToDouble(Mpfr(o - hi)) : 0.0;
-        w.Check(dist, OutBound(p, op, ref[static_cast<size_t>(b)], b, i, cc), At("out", b, i, cc));
+        finite = finite && isfinite(o);
+        od[static_cast<size_t>(cc)] = ToDouble(o);
+        box.Check(dist, e[static_cast<size_t>(cc)], At("out", b, i, cc));
       }
+      if (!finite) continue;  // failed above
+      const std::vector<double> w = NearestPointDirection(p, b, keys, od);
+      Mpfr wo = 0;
+      double abs_o = 0, slack = 0;
+      for (int64_t cc = 0; cc < p.d_v; ++cc) {
+        const double wc = w[static_cast<size_t>(cc)];
+        wo += Mpfr(wc) * Out(p, r.out[0], b, i, cc);
+        abs_o += std::fabs(wc * od[static_cast<size_t>(cc)]);
+        slack += std::fabs(wc) * e[static_cast<size_t>(cc)];
+      }
+      Mpfr support = -HUGE_VAL;
+      double abs_v = 0;
+      for (int64_t j : keys) {
+        Mpfr wv = 0;
+        double a = 0;
+        for (int64_t cc = 0; cc < p.d_v; ++cc) {
+          const double vjc = p.v(b * p.t_k + j, cc).ToDouble();
+          wv += Mpfr(w[static_cast<size_t>(cc)]) * Mpfr(vjc);
+          a += std::fabs(w[static_cast<size_t>(cc)] * vjc);
+        }
+        if (wv > support) support = wv;
+        abs_v = std::max(abs_v, a);
+      }
+      const double n = static_cast<double>(p.d_v + 1), gamma = n * u_m / (1 - n * u_m);
+      const double bound = (slack + gamma * (abs_o + abs_v)) * (1 + 1e-12);  // double sums: ~1e-16 relative
+      const double gap = ToDouble(Mpfr(wo - support));
+      dir.Check(std::max(gap, 0.0), bound, RowAt("out", b, i) + " against the direction out_i - (nearest hull point)");
     }
 }
 
@@ -122,15 +207,15 @@ void SimplexRowsOnOperator(const Operator& op, const Case& c) {
     }
 }
 
-/// The two hull claims: out_i within the box of the visible v_j.
+/// The two hull claims: out_i in the convex hull of the visible v_j,
+/// certified by supporting directions (HullCheck).
 template <class Derived>
 struct HullFamily : AttentionClaim<Derived> {
-  static std::vector<Tolerance> Tolerances() { return {kHullTolerance}; }
+  static std::vector<Tolerance> Tolerances() { return {kHullBoxTolerance, kHullDirectionTolerance}; }
   static void Check(const Operator& op, const Case& c) { HullCheck(op, c); }
 };
 
-// lecture4.prop3.1.convex_hull: unmasked out_i lies in conv{v_1..v_T}
-// (checked coordinate-wise: the box of the v_j).
+// lecture4.prop3.1.convex_hull: unmasked out_i lies in conv{v_1..v_T}.
 struct ConvexHull : HullFamily<ConvexHull> {
   static constexpr const char* kId = "lecture4.prop3.1.convex_hull";
   static rc::Gen<Case> Gen(InputKind in) { return ProblemGen(in, Shape(CausalKind::kNo)); }
@@ -585,17 +670,130 @@ ATTNPROP_REGISTER(KvCache, double, Mpfr, KernelF32, KernelF64);
 
 // lecture4.prop7.2.nadaraya_watson_form: out_i = sum_j k(q_i,k_j) v_j /
 // sum_l k(q_i,k_l), k = exp(c<q,k>) over the visible keys (causal version
-// too): the output against the exact value of that formula.
+// too). The reference is computed differently from the operator and from
+// Reference(): with the completed square, c<q,k_j> = c||k_j||^2/2 - c||q -
+// k_j||^2/2 + c||q||^2/2, so k(q_i,k_j) = exp(c||q_i||^2/2) g_j with the
+// Gaussian-kernel weight (bandwidth h^2 = 1/c) times the key-norm factor,
+//   g_j = exp(-c||q_i - k_j||^2/2) exp(c||k_j||^2/2),
+// normalised directly (no max shift: MPFR's exponent range holds every
+// generated case; a case where it does not is discarded). The same sum gives
+// the operator's lse independently: lse_i = c||q_i||^2/2 + ln sum_j g_j.
+// Precision: that of Reference() (2x for the MPFR model).
+//
+// The reference's own error (unit u_M = 2^-P): ||k_j||^2 and ||q - k_j||^2
+// are within gamma_{d_k+2} of their values relative, so the exponent y_j =
+// c(||k_j||^2 - ||q - k_j||^2)/2 is within delta_R = gamma_{d_k+4} |c|
+// max_j (||k_j||^2 + ||q - k_j||^2) (with its own rounding), exp adds u_M:
+// each g_j within a factor exp(+-(delta_R + u_M)); normalised weights move
+// by exp(2(delta_R + u_M)); the two sums of t_k terms and the division add
+// (1 + u_M)^{2 t_k + 2}: rho_R = exp(2 delta_R + 2 u_M + (2 t_k + 2) u_M) - 1,
+// |out_R - out*| <= rho_R sum_j a_j |v_jc|. ln of the sum: |error| <= delta_R
+// + u_M + (t_k + 1) u_M + u_M |ln S| and c||q||^2/2 plus the final add:
+// gamma_{d_k+3} (|c| ||q||^2 + |lse|).
+namespace {
+struct NwRow {
+  std::vector<Mpfr> out;     // the formula's value, d_v entries
+  std::vector<double> wabs;  // sum_j a_j |v_jc|
+  std::vector<double> vmax_c;  // max_j |v_jc| (the underflow term)
+  Mpfr lse;
+  double rho = 0, lse_err = 0;  // the reference's own error bounds (above)
+};
+
+NwRow NwReference(const Problem& p, int64_t b, int64_t i) {
+  NwRow row;
+  const double u = ScalarTraits<Mpfr>::UnitRoundoff();
+  auto gamma = [u](double n) { return n * u / (1 - n * u); };
+  const Mpfr c = p.scale.As<Mpfr>();
+  Mpfr qq = 0;
+  for (int64_t l = 0; l < p.d_k; ++l) {
+    const Mpfr q = p.q(b * p.t_q + i, l).As<Mpfr>();
+    qq += q * q;
+  }
+  std::vector<Mpfr> g;
+  std::vector<int64_t> keys;
+  double ymag = 0;
+  for (int64_t j = 0; j < p.t_k; ++j) {
+    if (!p.Visible(i, j)) continue;
+    Mpfr kk = 0, dd = 0;
+    for (int64_t l = 0; l < p.d_k; ++l) {
+      const Mpfr k = p.k(b * p.t_k + j, l).As<Mpfr>();
+      const Mpfr diff = p.q(b * p.t_q + i, l).As<Mpfr>() - k;
+      kk += k * k;
+      dd += diff * diff;
+    }
+    ymag = std::max(ymag, ToDouble(Mpfr(kk + dd)));
+    g.push_back(exp(Mpfr(c * Mpfr(kk - dd) / 2)));
+    keys.push_back(j);
+  }
+  Mpfr sum = 0;
+  for (const Mpfr& x : g) sum += x;
+  RC_PRE(isfinite(sum) && sum > 0);  // within MPFR's exponent range
+  row.out.assign(static_cast<size_t>(p.d_v), Mpfr(0));
+  row.wabs.assign(static_cast<size_t>(p.d_v), 0.0);
+  row.vmax_c.assign(static_cast<size_t>(p.d_v), 0.0);
+  for (int64_t cc = 0; cc < p.d_v; ++cc) {
+    Mpfr num = 0;
+    double wabs = 0, vmax = 0;
+    for (size_t n = 0; n < keys.size(); ++n) {
+      const Mpfr v = p.v(b * p.t_k + keys[n], cc).As<Mpfr>();
+      num += g[n] * v;
+      wabs += ToDouble(Mpfr(g[n] / sum)) * std::fabs(ToDouble(v));
+      vmax = std::max(vmax, std::fabs(ToDouble(v)));
+    }
+    row.out[static_cast<size_t>(cc)] = num / sum;
+    row.wabs[static_cast<size_t>(cc)] = wabs * (1 + 1e-12);  // double sum of t_k terms: ~1e-14 relative
+    row.vmax_c[static_cast<size_t>(cc)] = vmax;
+  }
+  const Mpfr lnsum = log(sum);
+  row.lse = c * qq / 2 + lnsum;
+  const double tk = static_cast<double>(keys.size()), dk = static_cast<double>(p.d_k);
+  const double delta = gamma(dk + 4) * std::fabs(ToDouble(c)) * ymag * (1 + 1e-12);
+  row.rho = std::expm1(2 * delta + 2 * u + (2 * tk + 2) * u) * (1 + 1e-12);
+  row.lse_err = (delta + (tk + 3) * u + u * std::fabs(ToDouble(lnsum)) +
+                 gamma(dk + 3) * (std::fabs(ToDouble(Mpfr(c * qq))) + std::fabs(ToDouble(row.lse)))) *
+                (1 + 1e-12);
+  return row;
+}
+}  // namespace
+
 struct NadarayaWatson : AttentionClaim<NadarayaWatson> {
   static constexpr const char* kId = "lecture4.prop7.2.nadaraya_watson_form";
-  static std::vector<Tolerance> Tolerances() { return {kOutTolerance}; }
+  static inline const Tolerance kOut{
+      "|out - NW_R|", "(rho_i + rho_R) sum_j a_ij |v_jc| + 2 t_k lambda max_j |v_jc|",
+      "the operator's output bound (|out - out*|, accuracy.cc) plus the Gaussian-form reference's own error "
+      "rho_R (derivation in claims.cc beside NwReference)"};
+  static inline const Tolerance kLse{
+      "|lse - (c||q_i||^2/2 + ln sum_j g_j)|", "delta_i + 2 gamma_n + lse error of the reference",
+      "the operator's lse bound (|lse - lse*|) plus the Gaussian-form normaliser's own error (claims.cc)"};
+  static std::vector<Tolerance> Tolerances() { return {kOut, kLse}; }
   static rc::Gen<Case> Gen(InputKind in) { return ProblemGen(in, ShapeSpec{}); }
   static bool Holds(InputKind in, const Case& c) { return ProblemHolds(in.dtype, ShapeSpec{}, c); }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
     const CallResult r = Call(op, p);
     RequireSuccess(r, "call");
-    ExpectOutputsNearReference(p, op, Reference(op, p), r.out[0], nullptr, "call");
+    // The operator's bounds, at its own unit roundoff (before the scope below).
+    std::vector<RowBound> bounds;
+    for (int64_t b = 0; b < p.batch; ++b)
+      for (int64_t i = 0; i < p.t_q; ++i) bounds.push_back(BoundForRow(p, op, b, i));
+    // The reference's precision: as Reference() (the MPFR model against twice its own).
+    MpfrPrecisionScope precision(op.kind == Operator::Kind::kModelMpfr ? 2 * MpfrPrecisionBits()
+                                                                        : MpfrPrecisionBits());
+    Worst wo(kOut), wl(kLse);
+    for (int64_t b = 0; b < p.batch; ++b)
+      for (int64_t i = 0; i < p.t_q; ++i) {
+        if (!p.RowHasKey(i)) continue;  // the formula needs a key (abi.empty_rows covers these)
+        const NwRow nw = NwReference(p, b, i);
+        const RowBound& rb = bounds[static_cast<size_t>(b * p.t_q + i)];
+        for (int64_t cc = 0; cc < p.d_v; ++cc) {
+          const size_t k = static_cast<size_t>(cc);
+          const double bound = (rb.rho + nw.rho) * nw.wabs[k] * (1 + 1e-12) + rb.underflow * nw.vmax_c[k];
+          wo.Check(AbsDiff(Out(p, r.out[0], b, i, cc), nw.out[k]), bound,
+                   At("out", b, i, cc) + " = " + Num(Out(p, r.out[0], b, i, cc)) + ", Gaussian form " + Num(nw.out[k]));
+        }
+        const Mpfr& l = r.lse[0][static_cast<size_t>(b * p.t_q + i)];
+        wl.Check(AbsDiff(l, nw.lse), rb.lse + nw.lse_err, RowAt("lse", b, i) + " = " + Num(l) + ", ln of the Gaussian-form normaliser " + Num(nw.lse));
+      }
   }
 };
 ATTNPROP_REGISTER(NadarayaWatson, double, Mpfr, KernelF32, KernelF64);
