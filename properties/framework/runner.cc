@@ -6,6 +6,7 @@
 
 #include "properties/framework/audit_stats.h"
 #include "properties/framework/backend.h"
+#include "properties/framework/case_edit.h"
 #include "properties/framework/rc_bridge.h"
 #include "properties/framework/registry.h"
 #include "properties/framework/replay.h"
@@ -34,7 +35,7 @@ class Events : public CaseEvents {
     acc_.Commit();
     if (failed) {
       failing = acc_.current();
-      if (!first_failure) first_failure = Clock::now();
+      if (!first_failure) first_failure = Clock::now(), unshrunk = failing;
     }
   }
   void ShrinkTried(bool accepted) override {
@@ -44,6 +45,7 @@ class Events : public CaseEvents {
   }
 
   std::optional<Case> failing;
+  std::optional<Case> unshrunk;  // the first failing case, before RapidCheck's shrinking
   std::optional<Clock::time_point> first_failure;
   std::vector<ScoredCase> best;  // the random phase's highest-scoring cases: the search starts there
   ShapeModel shapes;             // which sizes are one dimension, from the cases generated
@@ -68,17 +70,33 @@ void SetCounterexample(PropertyResult& r, const Case& c) {
 
 /// After RapidCheck's shrinking (which can only follow its generators'
 /// shrink trees), the generic shrinker: rows and columns dropped, values
-/// simplified, every candidate inside the hypotheses.
-void ShrinkFurther(const PropertyDef& def, const RunOptions& options, ShapeModel shapes, PropertyResult& result) {
+/// simplified, every candidate inside the hypotheses. RapidCheck simplifies
+/// values before it drops dimensions, and a simpler value can be what keeps
+/// a narrower case from failing; the generic shrinker drops dimensions
+/// first, so it also starts from `unshrunk` (the first failing case) and the
+/// smaller of the two results is kept (ties: the first).
+void ShrinkFurther(const PropertyDef& def, const RunOptions& options, ShapeModel shapes, PropertyResult& result,
+                   const std::optional<Case>& unshrunk = std::nullopt) {
   if (!def.checks_hypotheses || !options.shrink || !result.counterexample_case) return;
   // A failure after a few cases leaves dimensions that happened to be equal
   // looking like one: learn from more of the generator's cases.
   for (const Case& c : SampleCases(def.hypotheses(), result.seed ^ 0x5a3b1e, 48))
     if (def.hypotheses_hold(c)) shapes.Learn(c);
   if (!def.hypotheses_hold(*result.counterexample_case)) return;  // reported as it is; Judge sees it
+  const auto start = Clock::now();
   ShrinkResult s =
       Shrink(def, *result.counterexample_case, result.message, shapes, options.shrink_tries, options.shrink_budget_s);
   result.shrink_steps += s.tried;
+  // The second start shares the first's budget (tries and seconds): what it left.
+  const double seconds_left =
+      options.shrink_budget_s - std::chrono::duration<double>(Clock::now() - start).count();
+  if (unshrunk && CaseSize(*unshrunk) > CaseSize(s.value) && s.tried < options.shrink_tries && seconds_left > 0 &&
+      def.hypotheses_hold(*unshrunk)) {
+    ShrinkResult from_start =
+        Shrink(def, *unshrunk, result.message, shapes, options.shrink_tries - s.tried, seconds_left);
+    result.shrink_steps += from_start.tried;
+    if (from_start.accepted > 0 && CaseSize(from_start.value) < CaseSize(s.value)) s = std::move(from_start);
+  }
   if (s.accepted == 0) return;
   // The reproduce token replays the search before this shrinking, which is
   // deterministic: the same token leads to the same case.
@@ -162,7 +180,7 @@ void RandomCases(const PropertyDef& def, const RunOptions& options, PropertyResu
       if (again) result.message = *again;
       else result.message += " (the shrunk case passed when run again: a flaky check?)";
       if (result.shrink_budget_hit) result.message += " [shrinking stopped at the time budget]";
-      ShrinkFurther(def, options, events.shapes, result);
+      ShrinkFurther(def, options, events.shapes, result, events.unshrunk);
       break;
     }
     case RandomPhase::Outcome::kGaveUp:

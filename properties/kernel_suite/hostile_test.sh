@@ -37,7 +37,9 @@ run() {
   local want=$1 max=$2 re=$3
   shift 3
   local t0=$SECONDS
-  timeout -s KILL $((max + 30)) "$exe" "$@" >"$log" 2>&1
+  # A short shrink budget: these runs check the cause named and the exit, not
+  # how far a case shrinks (a failing big regime case would shrink for 20 s).
+  timeout -s KILL $((max + 30)) "$exe" "$@" --shrink-budget 3 >"$log" 2>&1
   local rc=$?
   local took=$((SECONDS - t0))
   [ "$rc" = "$want" ] || fail "exit status $rc, expected $want"
@@ -69,29 +71,29 @@ case $scenario in
   ctor_exit0) run 2 15 "hostile_ctor_exit0.so .*failed: the kernel ended the process \(exit status 0\)" $k "$plugins/hostile_ctor_exit0.so" --no-store ;;
   ctor_crash) run 2 15 "hostile_ctor_crash.so .*failed: killed by signal 11" $k "$plugins/hostile_ctor_crash.so" --no-store ;;
   ctor_hang) run 2 15 "hostile_ctor_hang.so .*failed: timed out after 1 s" $k "$plugins/hostile_ctor_hang.so" --no-store --timeout 1 ;;
-  dtor_exit0) run 1 120 "FAIL abi\.lse_values/kernel-f32 " $k "$plugins/hostile_dtor_exit0.so" --no-store --cases 20 ;;
+  dtor_exit0) run 1 240 "FAIL abi\.lse_values/kernel-f32 " $k "$plugins/hostile_dtor_exit0.so" --no-store --cases 20 ;;
   throws)
-    run 1 120 "threw a C\+\+ exception out of the call \(hostile kernel: thrown out of the call\)" \
+    run 1 240 "threw a C\+\+ exception out of the call \(hostile kernel: thrown out of the call\)" \
       $k "$plugins/hostile_throws.so" --no-store --cases 20 --out "$work/throws-report"
     # One process wrote one summary (an escaped exception once ran the suite on in each child).
     [ "$(grep -c 'properties hold on' "$log")" = 1 ] || fail "more than one summary: the run went on in a child"
     [ "$(grep -c '^FAIL ' "$log")" = 57 ] || fail "expected 57 FAIL blocks"
     ;;
   close_fds_hang) run 1 25 "every call timed out" $k "$plugins/hostile_close_fds_hang.so" --no-store --timeout 0.5 ;;
-  forks_helper) run 1 120 "left processes running after the call returned" $k "$plugins/hostile_forks_helper.so" --no-store --cases 20 ;;
-  setsid_helper) run 1 120 "left processes running after the call returned" $k "$plugins/hostile_setsid_helper.so" --no-store --cases 20 ;;
+  forks_helper) run 1 240 "left processes running after the call returned" $k "$plugins/hostile_forks_helper.so" --no-store --cases 20 ;;
+  setsid_helper) run 1 240 "left processes running after the call returned" $k "$plugins/hostile_setsid_helper.so" --no-store --cases 20 ;;
   restores_inputs)
-    run 1 120 "FAIL abi\.inputs_unchanged/kernel-f32 " $k "$plugins/hostile_restores_inputs.so" --no-store --cases 20
+    run 1 240 "FAIL abi\.inputs_unchanged/kernel-f32 " $k "$plugins/hostile_restores_inputs.so" --no-store --cases 20
     grep -Eq "modified its input: a write to q\[0\]\[0\]" "$log" || fail "the write to q is not named"
     ;;
-  late_write) run 1 120 "out changed 20 ms after the call returned" $k "$plugins/hostile_late_write.so" --no-store --cases 20 --filter 'abi.lse_values/*' ;;
-  third_call) run 1 120 "calls 1 and 3 on the same inputs gave different out bytes" $k "$plugins/hostile_third_call.so" --no-store --cases 20 --filter 'abi.repeatable/*' ;;
+  late_write) run 1 240 "out changed 20 ms after the call returned" $k "$plugins/hostile_late_write.so" --no-store --cases 20 --filter 'abi.lse_values/*' ;;
+  third_call) run 1 240 "calls 1 and 3 on the same inputs gave different out bytes" $k "$plugins/hostile_third_call.so" --no-store --cases 20 --filter 'abi.repeatable/*' ;;
   heap_overflow)
     # Without the ASan runtime the library cannot even load (a clear load error) ...
     run 2 15 "hostile_heap_overflow.so .*failed: the kernel ended the process" $k "$plugins/hostile_heap_overflow.so" --no-store
     # ... with it preloaded (README, Isolation), the overrun ends each call by SIGABRT.
     LD_PRELOAD=$libasan ASAN_OPTIONS=abort_on_error=1:detect_leaks=0 \
-      run 1 120 "FAIL abi\.lse_values/kernel-f32 .*|call: the kernel killed by signal 6" $k "$plugins/hostile_heap_overflow.so" \
+      run 1 240 "FAIL abi\.lse_values/kernel-f32 .*|call: the kernel killed by signal 6" $k "$plugins/hostile_heap_overflow.so" \
       --no-store --cases 5 --filter 'abi.lse_values/*'
     grep -q "heap-buffer-overflow" "$log" || fail "no AddressSanitizer report"
     ;;
