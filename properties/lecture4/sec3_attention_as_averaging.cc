@@ -187,22 +187,25 @@ ATTNPROP_REGISTER(SimplexRows, double, Mpfr, ksuite::KernelF32, ksuite::KernelF6
 //   for any nonnegative weights, the slack comes only from eps and theta).
 //   The checker evaluates in MPFR (its gamma terms are below 1e-30).
 
+/// The averaging case's four matrices over the axes T_q, T_k, d, d_v (0..3).
+std::vector<gen::ParamArray> AveragingArrays() {
+  return {{{0, 2}, gen::Dyadic(4, 6)}, {{1, 2}, gen::Dyadic(4, 6)}, {{1, 3}, gen::Dyadic(8, 6)}, {{0, 3}, gen::Dyadic(4, 4)}};
+}
+Case AveragingMatrices(const gen::Params& p) {
+  Case c;
+  c.Matrix("Q", p.Matrix(0)).Matrix("K", p.Matrix(1)).Matrix("V", p.Matrix(2)).Matrix("U", p.Matrix(3));
+  return c;
+}
+double AveragingScale(const gen::Params& p) { return 1.0 / std::sqrt(static_cast<double>(p.dims[2])); }
+
 template <class S>
 rc::Gen<Case> AveragingCase() {
   const gen::DimRange len{1, kMaxLen<S>, kMaxLen<S>}, width{1, kMaxWidth<S>, kMaxWidth<S>};
-  return gen::Shaped<Case>({{len}, {len}, {width}, {width}},
-                           {{{0, 2}, gen::Dyadic(4, 6)},
-                            {{1, 2}, gen::Dyadic(4, 6)},
-                            {{1, 3}, gen::Dyadic(8, 6)},
-                            {{0, 3}, gen::Dyadic(4, 4)}},
-                           [](const gen::Params& p) {
-                             return Case()
-                                 .Matrix("Q", p.Matrix(0))
-                                 .Matrix("K", p.Matrix(1))
-                                 .Matrix("V", p.Matrix(2))
-                                 .Matrix("U", p.Matrix(3))
-                                 .Scalar("scale", 1.0 / std::sqrt(static_cast<double>(p.dims[2])));
-                           });
+  return gen::Shaped<Case>({{len}, {len}, {width}, {width}}, AveragingArrays(), [](const gen::Params& p) {
+    Case c = AveragingMatrices(p);
+    c.Scalar("scale", AveragingScale(p));
+    return c;
+  });
 }
 
 /// The computed weights and output, lifted to MPFR for checking.
@@ -311,22 +314,15 @@ template <class S>
 rc::Gen<Case> JensenCase() {
   const gen::DimRange len{1, kMaxLen<S>, kMaxLen<S>}, width{1, kMaxWidth<S>, kMaxWidth<S>}, pieces{1, 4, 4},
       one{1, 1, 1};
-  return gen::Shaped<Case>({{len}, {len}, {width}, {width}, {pieces}, {one}},
-                           {{{0, 2}, gen::Dyadic(4, 6)},
-                            {{1, 2}, gen::Dyadic(4, 6)},
-                            {{1, 3}, gen::Dyadic(8, 6)},
-                            {{0, 3}, gen::Dyadic(4, 4)},
-                            {{4, 3}, gen::Dyadic(2, 4)},
-                            {{4, 5}, gen::Dyadic(4, 4)}},
+  std::vector<gen::ParamArray> arrays = AveragingArrays();
+  arrays.push_back({{4, 3}, gen::Dyadic(2, 4)});
+  arrays.push_back({{4, 5}, gen::Dyadic(4, 4)});
+  return gen::Shaped<Case>({{len}, {len}, {width}, {width}, {pieces}, {one}}, std::move(arrays),
                            [](const gen::Params& p) {
-                             return Case()
-                                 .Matrix("Q", p.Matrix(0))
-                                 .Matrix("K", p.Matrix(1))
-                                 .Matrix("V", p.Matrix(2))
-                                 .Matrix("U", p.Matrix(3))
-                                 .Matrix("A_phi", p.Matrix(4))
-                                 .Matrix("b_phi", p.Matrix(5))
-                                 .Scalar("scale", 1.0 / std::sqrt(static_cast<double>(p.dims[2])));
+                             Case c = AveragingMatrices(p);
+                             c.Matrix("A_phi", p.Matrix(4)).Matrix("b_phi", p.Matrix(5));
+                             c.Scalar("scale", AveragingScale(p));
+                             return c;
                            });
 }
 
