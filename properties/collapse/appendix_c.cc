@@ -22,10 +22,10 @@ struct GProperties {
   static constexpr const char* kReason =
       "g(x) = 2(exp(x) - 1): exp errs <= 0.51 ulp of e^x, the subtraction and doubling one rounding each, "
       "2Hx one more; the difference of the two sides one more";
-  static inline const Tolerance kBelowG{"eps - g(eps)", "gamma_3 e^eps", kReason, MetricKind::kClaim};
-  static inline const Tolerance kHeads{"2H g(eps) - g(2H eps)", "gamma_4 (2H e^eps + e^{2H eps}) 2", kReason,
+  static inline const Tolerance kBelowG{"eps against g(eps)", "g(eps) + gamma_3 e^eps", kReason, MetricKind::kClaim};
+  static inline const Tolerance kHeads{"2H g(eps) against g(2H eps)", "g(2H eps) + gamma_4 (2H e^eps + e^{2H eps}) 2", kReason,
                                       MetricKind::kClaim};
-  static inline const Tolerance kSum{"g(eps) + g(2eps) - 2g(2eps)", "gamma_4 (e^eps + 3 e^{2eps}) 2", kReason,
+  static inline const Tolerance kSum{"g(eps) + g(2eps) against 2g(2eps)", "2g(2eps) + gamma_4 (e^eps + 3 e^{2eps}) 2", kReason,
                                     MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kBelowG, kHeads, kSum}; }
   // eps >= 0 and H >= 1 (the document's); 2 H eps <= 600 and H <= 2^20:
