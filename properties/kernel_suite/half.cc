@@ -91,9 +91,8 @@ rc::Gen<Case> HalfProblemGen(DType t, HalfShape s) {
     ExactMatrix Q(nb * nq, ndk), K(nb * nk, ndk), V(nb * nk, ndv);
     for (int64_t b = 0; b < nb; ++b) {
       const ExactMatrix qb = ToFormat(f, d.Matrix(q, {b}), Shift(f, cls(q_shift), false, false), qk_cap);
-      ExactMatrix kb = ToFormat(f, d.Matrix(k, {b}), Shift(f, cls(k_shift), false, true), qk_cap);
+      const ExactMatrix kb = ToFormat(f, d.Matrix(k, {b}), Shift(f, cls(k_shift), false, true), qk_cap);
       const ExactMatrix vb = ToFormat(f, d.Matrix(v, {b}), Shift(f, cls(v_shift), true, false), v_cap);
-      FitScores(f, qb, &kb, scale);
       for (int64_t i = 0; i < nq; ++i)
         for (int64_t l = 0; l < ndk; ++l) Q(b * nq + i, l) = qb(i, l);
       for (int64_t j = 0; j < nk; ++j) {
@@ -101,6 +100,7 @@ rc::Gen<Case> HalfProblemGen(DType t, HalfShape s) {
         for (int64_t l = 0; l < ndv; ++l) V(b * nk + j, l) = vb(j, l);
       }
     }
+    FitScores(f, Q, &K, scale);  // over the stacked matrices, as ProblemHolds reads them
     return Case()
         .Int("batch", nb)
         .Int("causal", static_cast<int64_t>(d.Scalar(causal).ToDouble()))
