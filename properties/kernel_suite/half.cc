@@ -23,6 +23,7 @@
 #include "generators/regime.h"
 #include "properties/framework/hypotheses_checks.h"
 #include "properties/kernel_suite/accuracy.h"
+#include "properties/kernel_suite/half.h"
 #include "properties/kernel_suite/half_format.h"
 #include "properties/kernel_suite/kernel_backend.h"
 
@@ -35,12 +36,12 @@ const HalfFormat& FormatOf(DType t) { return t == DType::kBF16 ? kBF16 : kF16; }
 /// shift): classes 0-4 none, 5 into the format's subnormals (the regime's
 /// scales 2^-20..2^6 moved down by |emin| + 6: subnormal, flushed-by-rounding
 /// to 0, and the smallest normals), 6 toward the largest exponents (f16:
-/// saturating at 65504; bf16: q, k up to 2^30, v up to 2^96, the numeric
+/// saturating at 65504; bf16: q, k up to 2^30, v up to 2^96 (shifted by 2^20, 2^90), the numeric
 /// domain of f32 arithmetic, problem_gen.h), 7 both ends apart (q large, k
 /// subnormal, the scores still moderate).
 constexpr int kShiftClasses = 8;
 int Shift(const HalfFormat& f, int cls, bool is_v, bool is_k) {
-  const int down = -(-f.emin + 6), up = &f == &kF16 ? 8 : is_v ? 80 : 20;
+  const int down = -(-f.emin + 6), up = &f == &kF16 ? 8 : is_v ? 90 : 20;
   switch (cls) {
     case 5: return down;
     case 6: return up;
@@ -66,14 +67,12 @@ void FitScores(const HalfFormat& f, const ExactMatrix& q, ExactMatrix* k, double
   while (!hyp::ScoresWithin(q, *k, scale, 0x1p19)) *k = ToFormat(f, *k, -1, f.MaxFinite());
 }
 
-struct HalfShape {
-  int64_t max_t_k = 16;  // 1: the single-key property
-};
+}  // namespace
 
-rc::Gen<Case> HalfProblemGen(DType t, HalfShape s) {
+rc::Gen<Case> HalfProblemGen(DType t, int64_t max_t_k) {
   const HalfFormat& f = FormatOf(t);
   gen::Layout layout;
-  const int batch = layout.Axis({1, 2, 2}), tq = layout.Axis({1, 8, 8}), tk = layout.Axis({1, s.max_t_k, s.max_t_k}),
+  const int batch = layout.Axis({1, 2, 2}), tq = layout.Axis({1, 8, 8}), tk = layout.Axis({1, max_t_k, max_t_k}),
             dk = layout.Axis({1, 8, 8}), dv = layout.Axis({1, 8, 8});
   gen::Regime regime;
   regime.full_bits = f.precision;  // a full mantissa is the format's
@@ -111,6 +110,8 @@ rc::Gen<Case> HalfProblemGen(DType t, HalfShape s) {
   });
 }
 
+namespace {
+
 /// The hypotheses: any valid problem whose entries are values of the
 /// format (ProblemHolds: the numeric domain of f32 arithmetic), and t_k = 1
 /// for the single-key property.
@@ -127,7 +128,7 @@ struct HalfAccuracy : AttentionClaim<HalfAccuracy> {
   static constexpr const char* kId = "abi.half_accuracy";
   static constexpr const char* kSource = "kernels/attnprop_kernel.h (ABI v2, half-precision entry points)";
   static std::vector<Tolerance> Tolerances() { return {kHalfOutTolerance, kLseTolerance}; }
-  static rc::Gen<Case> Gen(InputKind in) { return HalfProblemGen(in.dtype, HalfShape{}); }
+  static rc::Gen<Case> Gen(InputKind in) { return HalfProblemGen(in.dtype, 16); }
   static bool Holds(InputKind in, const Case& c) { return HalfHolds(in, c, false); }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
@@ -151,7 +152,7 @@ struct HalfSingleKey : AttentionClaim<HalfSingleKey> {
       "(accuracy.h); a value within less than half the gap of a format value rounds to it (to nearest); "
       "otherwise kHalfOutTolerance's bound"};
   static std::vector<Tolerance> Tolerances() { return {kSingleKeyTolerance, kLseTolerance}; }
-  static rc::Gen<Case> Gen(InputKind in) { return HalfProblemGen(in.dtype, HalfShape{1}); }
+  static rc::Gen<Case> Gen(InputKind in) { return HalfProblemGen(in.dtype, 1); }
   static bool Holds(InputKind in, const Case& c) { return HalfHolds(in, c, true); }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
