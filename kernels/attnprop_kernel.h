@@ -31,7 +31,7 @@
  *    inputs are values like any other (not flushed by the caller); inputs are
  *    finite.
  *  - lse is float (IEEE binary32), never half: ln of the row's sum is wanted
- *    to more than 8 or 11 bits. An empty row: out_i = +0 bit patterns, lse_i
+ *    to more than 8 or 11 bits. An empty row: out_i = 0 (the format's zero), lse_i
  *    = -inf.
  *  - The kernel may compute in any precision, and declares the one it uses:
  *    attnprop_kernel_accumulation(format) returns the ATTNPROP_FORMAT_* of its
