@@ -281,6 +281,83 @@ int Attention(const attnprop_attention_args* args) {
   return kOk;
 }
 
+// ABI v2's half-precision entry points: q, k and v converted (exactly) to
+// float, the f32 path, out rounded once to nearest-even into the format; lse
+// is float already. Accumulation: f32 (attnprop_kernel_accumulation).
+float Bf16ToFloat(uint16_t h) {
+  const uint32_t x = static_cast<uint32_t>(h) << 16;
+  float f;
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
+uint16_t FloatToBf16(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  if ((x & 0x7FFFFFFFu) > 0x7F800000u) return static_cast<uint16_t>((x >> 16) | 0x40u);  // quiet NaN
+  x += 0x7FFFu + ((x >> 16) & 1u);  // round to nearest, ties to even (carries into the exponent)
+  return static_cast<uint16_t>(x >> 16);
+}
+
+float F16ToFloat(uint16_t h) {
+  const uint32_t sign = static_cast<uint32_t>(h & 0x8000u) << 16, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
+  float f;
+  if (e == 0) {  // zero or subnormal: m 2^-24, exact in float
+    f = std::ldexp(static_cast<float>(m), -24);
+    return sign ? -f : f;
+  }
+  const uint32_t x = e == 0x1Fu ? sign | 0x7F800000u | (m << 13) : sign | ((e + 112u) << 23) | (m << 13);
+  std::memcpy(&f, &x, 4);
+  return f;
+}
+
+uint16_t FloatToF16(float f) {
+  uint32_t x;
+  std::memcpy(&x, &f, 4);
+  const auto sign = static_cast<uint16_t>((x >> 16) & 0x8000u);
+  const uint32_t ax = x & 0x7FFFFFFFu;
+  if (ax > 0x7F800000u) return static_cast<uint16_t>(sign | 0x7E00u);  // NaN
+  if (ax >= 0x477FF000u) return static_cast<uint16_t>(sign | 0x7C00u);  // >= 65520: rounds to inf
+  if (ax < 0x38800000u) {  // below 2^-14: a subnormal step is 2^-24; |f| 2^24 is exact, rounded to even
+    float a;
+    std::memcpy(&a, &ax, 4);
+    return static_cast<uint16_t>(sign | static_cast<uint16_t>(std::nearbyint(a * 0x1p24f)));
+  }
+  uint32_t h = ((((ax >> 23) - 112u) << 10) | ((ax & 0x7FFFFFu) >> 13));
+  const uint32_t rest = ax & 0x1FFFu;
+  if (rest > 0x1000u || (rest == 0x1000u && (h & 1u))) ++h;  // a carry moves into the exponent, as it should
+  return static_cast<uint16_t>(sign | h);
+}
+
+template <float (*ToFloat)(uint16_t), uint16_t (*FromFloat)(float)>
+int AttentionHalf(const attnprop_attention_args* args) {
+  Problem<float> p{};
+  if (const int rc = Validate(args, &p); rc != kOk) return rc;
+  const auto count = [](int64_t a, int64_t b, int64_t c) { return static_cast<size_t>(a * b * c); };
+  const size_t nq = count(args->batch, args->t_q, args->d_k), nk = count(args->batch, args->t_k, args->d_k),
+               nv = count(args->batch, args->t_k, args->d_v), no = count(args->batch, args->t_q, args->d_v);
+  std::unique_ptr<float[]> buf(new (std::nothrow) float[nq + nk + nv + no]);
+  if (!buf) return kOutOfMemory;
+  float *q = buf.get(), *k = q + nq, *v = k + nk, *out = v + nv;
+  const auto convert = [](const void* src, float* dst, size_t n) {
+    const auto* s = static_cast<const uint16_t*>(src);
+    for (size_t i = 0; i < n; ++i) dst[i] = ToFloat(s[i]);
+  };
+  convert(args->q, q, nq);
+  convert(args->k, k, nk);
+  convert(args->v, v, nv);
+  attnprop_attention_args a = *args;
+  a.struct_size = sizeof a;
+  a.q = q;
+  a.k = k;
+  a.v = v;
+  a.out = out;
+  if (const int rc = Attention<float>(&a); rc != kOk) return rc;
+  auto* o = static_cast<uint16_t*>(args->out);
+  for (size_t i = 0; i < no; ++i) o[i] = FromFloat(out[i]);
+  return kOk;
+}
+
 }  // namespace
 
 // The target table, generated from kernels/CMakeLists.txt: each entry's ops
@@ -379,6 +456,20 @@ ATTNPROP_EXPORT int attnprop_attention_f32(const attnprop_attention_args* args) 
 
 ATTNPROP_EXPORT int attnprop_attention_f64(const attnprop_attention_args* args) {
   return attnprop::kernel::Attention<double>(args);
+}
+
+ATTNPROP_EXPORT int attnprop_attention_bf16(const attnprop_attention_args* args) {
+  using namespace attnprop::kernel;
+  return AttentionHalf<Bf16ToFloat, FloatToBf16>(args);
+}
+
+ATTNPROP_EXPORT int attnprop_attention_f16(const attnprop_attention_args* args) {
+  using namespace attnprop::kernel;
+  return AttentionHalf<F16ToFloat, FloatToF16>(args);
+}
+
+ATTNPROP_EXPORT int attnprop_kernel_accumulation(int format) {
+  return format == ATTNPROP_FORMAT_BF16 || format == ATTNPROP_FORMAT_F16 ? ATTNPROP_FORMAT_F32 : 0;
 }
 
 ATTNPROP_EXPORT int attnprop_kernel_set_target(const char* name) {

@@ -1,4 +1,4 @@
-/* attnprop kernel ABI, version 1.
+/* attnprop kernel ABI, version 2 (a superset of version 1).
  *
  * The C contract between attnprop and an attention kernel: attnprop's own
  * SIMD kernel implements it, and so does any user's kernel built as a shared
@@ -16,6 +16,34 @@
  * < 1; struct_size smaller than version 1's struct; a non-finite scale;
  * causal not 0 or 1) return nonzero and write nothing. Inputs are never
  * modified, and nothing outside out and lse is written.
+ *
+ * Version 2 adds optional half-precision entry points, looked up by name
+ * (dlsym): a kernel may export attnprop_attention_bf16, attnprop_attention_f16,
+ * both or neither, and attnprop_kernel_accumulation. A version 1 kernel (which
+ * exports none of them and returns 1 from attnprop_kernel_abi_version) keeps
+ * working unchanged; attnprop accepts versions 1 and 2. Conventions of the
+ * half-precision calls (the same arguments struct, the same contract as
+ * above, applied to the exact values the bit patterns stand for):
+ *  - q, k, v and out are uint16_t bit patterns of the storage format:
+ *    bf16 = bfloat16, the upper 16 bits of an IEEE binary32 (1 sign,
+ *    8 exponent, 7 fraction bits; unit roundoff 2^-8); f16 = IEEE binary16
+ *    (1 sign, 5 exponent, 10 fraction bits; unit roundoff 2^-11). Subnormal
+ *    inputs are values like any other (not flushed by the caller); inputs are
+ *    finite.
+ *  - lse is float (IEEE binary32), never half: ln of the row's sum is wanted
+ *    to more than 8 or 11 bits. An empty row: out_i = +0 bit patterns, lse_i
+ *    = -inf.
+ *  - The kernel may compute in any precision, and declares the one it uses:
+ *    attnprop_kernel_accumulation(format) returns the ATTNPROP_FORMAT_* of its
+ *    arithmetic (scores, softmax, sums) for storage format `format`
+ *    (ATTNPROP_FORMAT_BF16 or ATTNPROP_FORMAT_F16), or 0 for a format it does
+ *    not implement. Absent, the accumulation is ATTNPROP_FORMAT_F32 for both
+ *    (the common case: convert to float, compute, round out once).
+ *  - out is rounded once, to nearest (ties to even), from the accumulation
+ *    format to the storage format. attnprop's bound allows exactly that much
+ *    beyond the declared accumulation's error (properties/kernel_suite/
+ *    accuracy.h): a kernel that rounds intermediate results (the weights P,
+ *    partial sums) to the storage format must declare that format.
  */
 #ifndef ATTNPROP_KERNEL_H_
 #define ATTNPROP_KERNEL_H_
@@ -27,7 +55,15 @@
 extern "C" {
 #endif
 
-#define ATTNPROP_KERNEL_ABI_VERSION 1
+#define ATTNPROP_KERNEL_ABI_VERSION 2
+/* The oldest version attnprop still loads (a v1 kernel has f32 and f64 only). */
+#define ATTNPROP_KERNEL_ABI_VERSION_MIN 1
+
+/* Number formats, for attnprop_kernel_accumulation (version 2). */
+#define ATTNPROP_FORMAT_F32 1  /* IEEE binary32, 24-bit significand */
+#define ATTNPROP_FORMAT_F64 2  /* IEEE binary64, 53-bit significand */
+#define ATTNPROP_FORMAT_BF16 3 /* bfloat16, 8-bit significand */
+#define ATTNPROP_FORMAT_F16 4  /* IEEE binary16, 11-bit significand */
 
 typedef struct attnprop_attention_args {
   size_t struct_size; /* sizeof(attnprop_attention_args) as the caller compiled it */
@@ -51,6 +87,15 @@ int attnprop_kernel_abi_version(void);
 int attnprop_attention_f32(const attnprop_attention_args *args);
 /* double q, k, v, out, lse */
 int attnprop_attention_f64(const attnprop_attention_args *args);
+
+/* Version 2, optional (see above): uint16_t q, k, v, out in bfloat16 / IEEE
+ * binary16 bit patterns; float lse. */
+int attnprop_attention_bf16(const attnprop_attention_args *args);
+int attnprop_attention_f16(const attnprop_attention_args *args);
+/* Version 2, optional: the ATTNPROP_FORMAT_* the kernel computes in for
+ * storage format ATTNPROP_FORMAT_BF16 or ATTNPROP_FORMAT_F16 (0: not
+ * implemented). Absent: ATTNPROP_FORMAT_F32. */
+int attnprop_kernel_accumulation(int format);
 
 #ifdef __cplusplus
 }

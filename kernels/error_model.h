@@ -50,6 +50,16 @@
 //  lse: 1-Lipschitz in the max norm of the scores, so |lse^ - lse| <= delta
 //    + |ln(1 + gamma_n)| <= delta + 2 gamma_n (the flushed weights change Z
 //    >= 1 by < t_k lambda, far below gamma_n).
+//  Gradual underflow (eta = the arithmetic's smallest subnormal; 0 unless
+//    asked, AttentionRow::eta): a rounding in the subnormal range errs by
+//    <= eta/2 absolute, not u relative. A score's d_k + 2 roundings add
+//    <= (d_k + 2) eta to its error (in delta: the weights factor above
+//    covers any score perturbation); each of a sum's n roundings adds
+//    <= eta/2 absolute to the numerator, which the division by Z >= 1 does
+//    not enlarge: subnormal = n eta (a factor 2 to spare), added to out's
+//    bound. Needed where inputs themselves are subnormal or tiny (bf16/f16
+//    storage computed in f32, ABI v2: a bf16 value of 2^-133 times a weight
+//    is an f32 subnormal).
 // The kernel's own formulation (kernels/flash_impl.inc) spends 7u smax of
 // the 8 (scale times log2 e rounded once, exponent, rescales, and m ln 2 +
 // ln Z evaluated in wider precision and rounded once).
@@ -91,6 +101,7 @@ struct AttentionRow {
   double lambda = 0;      // smallest normal (0: no underflow)
   double rescales = -1;   // R; < 0 means the generic R = t_k
   double exp_ulps = kExpUlps;
+  double eta = 0;         // smallest subnormal of the arithmetic (0: gradual underflow not counted)
 };
 
 /// The bounds of one row (see the derivation above).
@@ -100,14 +111,17 @@ struct AttentionRowBound {
   double rho = 0;        // relative bound on each computed weight: exp(2 delta)(1+gamma_n)^2 - 1
   double lse = 0;        // |lse^ - lse| <= delta + 2 gamma_n
   double underflow = 0;  // 2 t_k lambda
+  double subnormal = 0;  // n eta: absolute, added to out's bound
 };
 
 inline AttentionRowBound BoundAttentionRow(const AttentionRow& row) {
   const double e = row.exp_ulps, u = row.u, tk = row.t_k;
   const double r = row.rescales < 0 ? tk : row.rescales;
   AttentionRowBound b;
-  b.delta = Gamma(row.d_k + 2, u) * row.smax + u * (8 * row.smax + (e + 1) * (std::log(tk) + 1));
+  b.delta = Gamma(row.d_k + 2, u) * row.smax + u * (8 * row.smax + (e + 1) * (std::log(tk) + 1)) +
+            (row.d_k + 2) * row.eta;
   b.n = (e + 1) * r + tk + e + 4;
+  b.subnormal = b.n * row.eta;
   const double g = Gamma(b.n, u);
   // exp(2 delta)(1 + g)^2 - 1 without cancellation (u may be 2^-257: MPFR).
   b.rho = std::expm1(2 * b.delta + 2 * std::log1p(g));
@@ -116,9 +130,19 @@ inline AttentionRowBound BoundAttentionRow(const AttentionRow& row) {
   return b;
 }
 
-/// |out^_ic - out*_ic| <= rho sum_j a*_ij |v_jc| + underflow max_j |v_jc|.
+/// |out^_ic - out*_ic| <= rho sum_j a*_ij |v_jc| + underflow max_j |v_jc| (+ subnormal).
 inline double AttentionOutBound(const AttentionRowBound& b, double weighted_abs_v, double max_abs_v) {
-  return b.rho * weighted_abs_v + b.underflow * max_abs_v;
+  return b.rho * weighted_abs_v + b.underflow * max_abs_v + b.subnormal;
+}
+
+/// Storage in a narrower format after the arithmetic (ABI v2: bf16 / f16
+/// out computed in f32, rounded once to nearest): with u_s the format's unit
+/// roundoff and eta_s its smallest subnormal, |fl_s(x) - x| <= u_s |x| +
+/// eta_s / 2 (relative in the normal range, half a subnormal step below
+/// it), and |out^| <= |out*| + B for the arithmetic's bound B, so
+///   |fl_s(out^) - out*| <= B + u_s (|out*| + B) + eta_s / 2.
+inline double StoredOutBound(double arithmetic_bound, double abs_exact, double u_storage, double eta_storage) {
+  return arithmetic_bound + u_storage * (abs_exact + arithmetic_bound) + eta_storage / 2;
 }
 
 }  // namespace attnprop::numerics

@@ -11,7 +11,8 @@ foreach(_l IN LISTS _lines)
   list(APPEND _names ${_n})
 endforeach()
 list(SORT _names)
-set(_want attnprop_attention_f32 attnprop_attention_f64 attnprop_kernel_abi_version
+set(_want attnprop_attention_f32 attnprop_attention_f64 attnprop_attention_bf16 attnprop_attention_f16
+    attnprop_kernel_abi_version attnprop_kernel_accumulation
     attnprop_kernel_set_target attnprop_kernel_set_threads attnprop_kernel_target
     attnprop_kernel_target_count attnprop_kernel_target_name attnprop_kernel_target_supported)
 list(SORT _want)

@@ -10,6 +10,10 @@ const std::vector<BackendInfo>& Backends() {
       {"rational", true, false, &ScalarTraits<Rational>::UnitRoundoff},
       {"kernel-f32", false, true, [] { return 0x1p-24; }},
       {"kernel-f64", false, true, [] { return 0x1p-53; }},
+      // ABI v2 half-precision storage: u of the storage format (the
+      // arithmetic's is the kernel's declared accumulation, accuracy.h).
+      {"kernel-bf16", false, true, [] { return 0x1p-8; }},
+      {"kernel-f16", false, true, [] { return 0x1p-11; }},
   };
   return all;
 }

@@ -25,13 +25,17 @@ struct RowBound {
   double rho = 0;        // relative bound on each computed weight: exp(2 delta)(1+gamma_n)^2 - 1
   double lse = 0;        // |lse^ - lse| <= delta + 2 gamma_n
   double underflow = 0;  // 2 t_k lambda: weights below lambda may be flushed to 0
+  double subnormal = 0;  // half-precision storage only: n eta, gradual underflow of the arithmetic (absolute)
 };
 RowBound BoundForRow(const Problem& p, const Operator& op, int64_t b, int64_t i);
 
 /// sum_j a*_ij |v_jc| and max_j |v_jc| over the visible keys (the scale of out's error).
 std::pair<double, double> WeightedAbsV(const Problem& p, const AttentionResult<Mpfr>& r, int64_t b, int64_t i,
                                        int64_t c);
-/// |out^_ic - out*_ic| <= OutBound: rho_i sum_j a*_ij |v_jc| + underflow max_j |v_jc|.
+/// |out^_ic - out*_ic| <= OutBound: rho_i sum_j a*_ij |v_jc| + underflow max_j |v_jc|;
+/// for half-precision storage (ABI v2) plus n eta (the arithmetic's gradual
+/// underflow) and the rounding of out to the storage format
+/// (numerics::StoredOutBound).
 double OutBound(const Problem& p, const Operator& op, const AttentionResult<Mpfr>& r, int64_t b, int64_t i, int64_t c);
 
 // The tolerances every accuracy check uses. Inline (initialised before the
@@ -43,6 +47,16 @@ inline const Tolerance kOutTolerance{
     "smax_i = |c| max_j sum_l |q_il k_jl|, n = 6 t_k + 8 (exp within 4 ulp, <= t_k rescales, two sums, "
     "division); softmax moves each weight by at most exp(2 max score error); lambda = smallest normal "
     "(flushed weights); see accuracy.cc"};
+
+/// |out - out*| for bf16 / f16 storage (ABI v2): the bound above in the
+/// kernel's declared accumulation (u, lambda, eta of it), then one rounding
+/// to the storage format.
+inline const Tolerance kHalfOutTolerance{
+    "|out - out*| (half storage)", "B_ic + u_s (|out*_ic| + B_ic) + eta_s / 2",
+    "B_ic = rho_i sum_j a*_ij |v_jc| + 2 t_k lambda max_j |v_jc| + n eta: the f32/f64 bound with u, lambda "
+    "and eta (smallest subnormal) of the declared accumulation (kernels/error_model.h, gradual underflow: "
+    "<= (d_k + 2) eta more per score, n eta per sum); out rounded once to the storage format: "
+    "|fl_s(x) - x| <= u_s |x| + eta_s / 2, u_s = 2^-8 (bf16) or 2^-11 (f16), eta_s = 2^-133 or 2^-24"};
 
 /// |lse - lse*|.
 inline const Tolerance kLseTolerance{

@@ -14,13 +14,17 @@
 #include <stdexcept>
 
 #include "model/attention.h"
+#include "properties/kernel_suite/half_format.h"
 
 namespace attnprop::ksuite {
 namespace {
 
 void Store(DType t, const Exact& e, unsigned char* dst) {
   const double d = e.ToDouble();
-  if (t == DType::kF32) {
+  if (IsHalf(t)) {  // EncodeHalf throws on a value the format does not hold
+    const uint16_t bits = EncodeHalf(t == DType::kBF16 ? kBF16 : kF16, d);
+    std::memcpy(dst, &bits, 2);
+  } else if (t == DType::kF32) {
     const float f = static_cast<float>(d);
     if (static_cast<double>(f) != d && !std::isnan(d))
       throw std::logic_error("kernel suite: input " + e.ToString() + " is not exact in float (generator bug)");
@@ -31,6 +35,11 @@ void Store(DType t, const Exact& e, unsigned char* dst) {
 }
 
 double Load(DType t, const unsigned char* src) {
+  if (IsHalf(t)) {
+    uint16_t bits;
+    std::memcpy(&bits, src, 2);
+    return DecodeHalf(t == DType::kBF16 ? kBF16 : kF16, bits);
+  }
   if (t == DType::kF32) {
     float f;
     std::memcpy(&f, src, 4);
@@ -145,8 +154,8 @@ struct Job {
 /// job it happened in reports it (with the call's number), later jobs report
 /// "not run: an earlier call of the sequence ... ".
 std::vector<CallResult> CallKernelJobs(const Operator& op, const std::vector<std::pair<const Problem*, CallSpec>>& in) {
-  const DType t = op.dtype;
-  const size_t es = op.ElementBytes();
+  const DType t = op.dtype, lt = op.LseType();
+  const size_t es = op.ElementBytes(), ls = op.LseBytes();
   std::vector<Job> jobs(in.size());
   int slots = 0;
   for (size_t n = 0; n < in.size(); ++n) {
@@ -168,8 +177,8 @@ std::vector<CallResult> CallKernelJobs(const Operator& op, const std::vector<std
       j.outs.push_back(std::make_unique<GuardedBuffer>("out", j.out_n * es, j.spec.out_place));
       std::memset(j.outs.back()->data(), kOutputFill, j.out_n * es);
       if (j.spec.want_lse) {
-        j.lses.push_back(std::make_unique<GuardedBuffer>("lse", j.lse_n * es, j.spec.out_place));
-        std::memset(j.lses.back()->data(), kOutputFill, j.lse_n * es);
+        j.lses.push_back(std::make_unique<GuardedBuffer>("lse", j.lse_n * ls, j.spec.out_place));
+        std::memset(j.lses.back()->data(), kOutputFill, j.lse_n * ls);
       }
     }
     j.first_slot = slots;
@@ -224,7 +233,8 @@ std::vector<CallResult> CallKernelJobs(const Operator& op, const std::vector<std
       [&] {
         // The plug-in is loaded here, in the child, never in attnprop.
         const KernelLibrary lib = OpenInChild(*op.library);
-        const KernelEntry entry = t == DType::kF32 ? lib.f32 : lib.f64;
+        const KernelEntry entry = t == DType::kF32 ? lib.f32 : t == DType::kF64 ? lib.f64 : t == DType::kBF16 ? lib.bf16 : lib.f16;
+        if (entry == nullptr) throw std::runtime_error(lib.path + " has no entry point for this storage type");
         // Inputs are read-only while the kernel runs: a write to them (even
         // one undone before returning) faults at its address.
         for (const Job& j : jobs)
@@ -313,18 +323,18 @@ std::vector<CallResult> CallKernelJobs(const Operator& op, const std::vector<std
       res.late_write = watched[static_cast<size_t>(late->changed - 1)]->name() + " changed " +
                        std::to_string(late->waited_ms) +
                        " ms after the call returned (a write from a thread the kernel left running)";
-    auto read = [&](const GuardedBuffer& b, size_t n_el, std::vector<std::vector<Mpfr>>* values,
+    auto read = [&](const GuardedBuffer& b, size_t n_el, DType bt, size_t bs, std::vector<std::vector<Mpfr>>* values,
                     std::vector<std::vector<unsigned char>>* bytes) {
       bytes->emplace_back(b.data(), b.data() + b.bytes());
       std::vector<Mpfr> v(n_el);
-      for (size_t i = 0; i < n_el; ++i) v[i] = Mpfr(Load(t, b.data() + i * es));
+      for (size_t i = 0; i < n_el; ++i) v[i] = Mpfr(Load(bt, b.data() + i * bs));
       values->push_back(std::move(v));
       for (size_t i = 0; i < b.bytes(); ++i) res.outputs_untouched = res.outputs_untouched && b.data()[i] == kOutputFill;
       if (res.output_slack.empty()) res.output_slack = b.SlackDamage();
     };
     for (int r = 0; r < j.spec.repeats; ++r) {
-      read(*j.outs[static_cast<size_t>(r)], j.out_n, &res.out, &res.out_bytes);
-      if (j.spec.want_lse) read(*j.lses[static_cast<size_t>(r)], j.lse_n, &res.lse, &res.lse_bytes);
+      read(*j.outs[static_cast<size_t>(r)], j.out_n, t, es, &res.out, &res.out_bytes);
+      if (j.spec.want_lse) read(*j.lses[static_cast<size_t>(r)], j.lse_n, lt, ls, &res.lse, &res.lse_bytes);
     }
     for (const GuardedBuffer* b : {j.qb.get(), j.kb.get(), j.vb.get()})
       if (res.input_slack.empty()) res.input_slack = b->SlackDamage();
@@ -365,13 +375,24 @@ bool SameBytes(const std::vector<unsigned char>& a, size_t a_off, const std::vec
 
 double Operator::UnitRoundoff() const {
   if (kind == Kind::kModelMpfr) return ScalarTraits<Mpfr>::UnitRoundoff();
-  return dtype == DType::kF32 ? 0x1p-24 : 0x1p-53;
+  switch (IsHalf(dtype) ? accumulation : dtype) {
+    case DType::kF32: return 0x1p-24;
+    case DType::kF64: return 0x1p-53;
+    case DType::kBF16: return kBF16.UnitRoundoff();
+    case DType::kF16: return kF16.UnitRoundoff();
+  }
+  return 0x1p-24;
 }
 
 double Operator::MinNormal() const {
   if (kind == Kind::kModelMpfr) return 0;
-  return dtype == DType::kF32 ? static_cast<double>(std::numeric_limits<float>::min())
-                              : std::numeric_limits<double>::min();
+  switch (IsHalf(dtype) ? accumulation : dtype) {
+    case DType::kF32: return static_cast<double>(std::numeric_limits<float>::min());
+    case DType::kF64: return std::numeric_limits<double>::min();
+    case DType::kBF16: return kBF16.MinNormal();
+    case DType::kF16: return kF16.MinNormal();
+  }
+  return 0;
 }
 
 const char* MutationName(Mutation m) {

@@ -21,15 +21,25 @@ struct Operator {
   Kind kind = Kind::kKernel;
   DType dtype = DType::kF32;               // storage of inputs and outputs (model: f64 inputs)
   const KernelLibrary* library = nullptr;  // kKernel
+  /// Half-precision storage (ABI v2): the arithmetic the kernel declares
+  /// (attnprop_kernel_accumulation; f32 when it does not say): the bounds'
+  /// u and lambda. Unused for f32 and f64.
+  DType accumulation = DType::kF32;
   double timeout_s = 5;                    // kKernel: per call
 
   bool IsKernel() const { return kind == Kind::kKernel; }
-  /// u of the arithmetic: 2^-24 (f32 kernel), 2^-53 (f64 kernel, double model), MPFR's.
+  /// u of the arithmetic: 2^-24 (f32 kernel), 2^-53 (f64 kernel, double
+  /// model), MPFR's; a half-precision kernel: its declared accumulation's
+  /// (2^-24 for f32, 2^-8 for bf16, ...).
   double UnitRoundoff() const;
-  /// Below this a computed weight may be flushed to 0 (0 for MPFR: no underflow in range).
+  /// Below this a computed weight may be flushed to 0 (0 for MPFR: no
+  /// underflow in range); a half-precision kernel: its accumulation's.
   double MinNormal() const;
-  /// Bytes per element of the storage type.
-  size_t ElementBytes() const { return dtype == DType::kF32 ? 4 : 8; }
+  /// Bytes per element of q, k, v and out.
+  size_t ElementBytes() const { return IsHalf(dtype) ? 2 : dtype == DType::kF32 ? 4 : 8; }
+  /// The type of lse: the storage type, except f32 for half-precision storage.
+  DType LseType() const { return IsHalf(dtype) ? DType::kF32 : dtype; }
+  size_t LseBytes() const { return LseType() == DType::kF32 ? 4 : 8; }
 };
 
 /// The way a call's arguments are made invalid (argument validation).

@@ -40,11 +40,22 @@ const KernelInstance& RequireBound() {
   return *g_bound;
 }
 
+DType FormatType(int format) {
+  switch (format) {
+    case ATTNPROP_FORMAT_F64: return DType::kF64;
+    case ATTNPROP_FORMAT_BF16: return DType::kBF16;
+    case ATTNPROP_FORMAT_F16: return DType::kF16;
+    default: return DType::kF32;  // ATTNPROP_FORMAT_F32 (LoadKernel refuses other values)
+  }
+}
+
 Operator KernelOperator(DType t) {
   const KernelInstance& k = RequireBound();
   Operator op;
   op.kind = Operator::Kind::kKernel;
   op.dtype = t;
+  if (t == DType::kBF16) op.accumulation = FormatType(k.library.accumulation_bf16);
+  if (t == DType::kF16) op.accumulation = FormatType(k.library.accumulation_f16);
   op.library = &k.library;
   op.timeout_s = k.timeout_s;
   return op;
@@ -64,6 +75,11 @@ std::vector<KernelInstance> OwnKernelInstances() {
     k.library.abi_version = &attnprop_kernel_abi_version;
     k.library.f32 = &attnprop_attention_f32;
     k.library.f64 = &attnprop_attention_f64;
+    k.library.bf16 = &attnprop_attention_bf16;
+    k.library.f16 = &attnprop_attention_f16;
+    k.library.has_bf16 = k.library.has_f16 = true;
+    k.library.accumulation_bf16 = attnprop_kernel_accumulation(ATTNPROP_FORMAT_BF16);
+    k.library.accumulation_f16 = attnprop_kernel_accumulation(ATTNPROP_FORMAT_F16);
     k.library.target_supported = &attnprop_kernel_target_supported;
     k.library.target = &attnprop_kernel_target;
     k.target = target;
@@ -99,6 +115,10 @@ std::vector<PropertyDef> PropertiesFor(const std::vector<KernelInstance>& kernel
       PropertyDef bound = d;
       bound.backend = d.backend + k.suffix;
       bound.skip_reason = k.unsupported;
+      if (bound.skip_reason.empty() && d.backend == "kernel-bf16" && !k.library.has_bf16)
+        bound.skip_reason = "the kernel has no attnprop_attention_bf16 (optional, kernel ABI v2)";
+      if (bound.skip_reason.empty() && d.backend == "kernel-f16" && !k.library.has_f16)
+        bound.skip_reason = "the kernel has no attnprop_attention_f16 (optional, kernel ABI v2)";
       bound.conclusion = Bound(&k, d.conclusion);
       bound.confirm = Bound(&k, d.confirm);
       bound.hypotheses_hold = Bound(&k, d.hypotheses_hold);
@@ -143,6 +163,15 @@ Operator OperatorFor<KernelF64>() {
 }
 
 template <>
+Operator OperatorFor<KernelBF16>() {
+  return KernelOperator(DType::kBF16);
+}
+template <>
+Operator OperatorFor<KernelF16>() {
+  return KernelOperator(DType::kF16);
+}
+
+template <>
 InputKind InputKindOf<double>() {
   return {DType::kF64, false};
 }
@@ -157,6 +186,15 @@ InputKind InputKindOf<KernelF32>() {
 template <>
 InputKind InputKindOf<KernelF64>() {
   return {DType::kF64, false};
+}
+
+template <>
+InputKind InputKindOf<KernelBF16>() {
+  return {DType::kBF16, false};
+}
+template <>
+InputKind InputKindOf<KernelF16>() {
+  return {DType::kF16, false};
 }
 
 }  // namespace attnprop::ksuite

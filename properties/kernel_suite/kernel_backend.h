@@ -30,9 +30,13 @@
 
 namespace attnprop::ksuite {
 
-/// Backend tags for ATTNPROP_REGISTER: the kernel's f32 and f64 entry points.
+/// Backend tags for ATTNPROP_REGISTER: the kernel's f32 and f64 entry points,
+/// and (ABI v2, optional) its bf16 and f16 ones. A kernel without the
+/// optional entry point has that backend's properties skipped, with the reason.
 struct KernelF32 {};
 struct KernelF64 {};
+struct KernelBF16 {};
+struct KernelF16 {};
 
 /// A kernel the kernel backends run against.
 struct KernelInstance {
@@ -77,10 +81,14 @@ template <> Operator OperatorFor<double>();
 template <> Operator OperatorFor<Mpfr>();
 template <> Operator OperatorFor<KernelF32>();
 template <> Operator OperatorFor<KernelF64>();
+template <> Operator OperatorFor<KernelBF16>();
+template <> Operator OperatorFor<KernelF16>();
 template <> InputKind InputKindOf<double>();
 template <> InputKind InputKindOf<Mpfr>();
 template <> InputKind InputKindOf<KernelF32>();
 template <> InputKind InputKindOf<KernelF64>();
+template <> InputKind InputKindOf<KernelBF16>();
+template <> InputKind InputKindOf<KernelF16>();
 
 /// The base of every attention claim (family pattern, above).
 template <class Derived>
@@ -115,6 +123,16 @@ struct BackendOf<ksuite::KernelF32> {
 template <>
 struct BackendOf<ksuite::KernelF64> {
   static constexpr const char* kName = "kernel-f64";
+  static constexpr bool kConfirmInItself = true;
+};
+template <>
+struct BackendOf<ksuite::KernelBF16> {
+  static constexpr const char* kName = "kernel-bf16";
+  static constexpr bool kConfirmInItself = true;
+};
+template <>
+struct BackendOf<ksuite::KernelF16> {
+  static constexpr const char* kName = "kernel-f16";
   static constexpr bool kConfirmInItself = true;
 };
 }  // namespace attnprop

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <tuple>
 
 #include "properties/kernel_suite/sandbox.h"
 
@@ -20,6 +21,8 @@ std::string OpenPath(const std::string& path) { return path.find('/') == std::st
 struct Probe {
   int opened;  // 0: dlopen failed (error holds dlerror)
   int version;
+  int has_bf16, has_f16;
+  int accumulation_bf16, accumulation_f16;  // ATTNPROP_FORMAT_* declared (or F32 by default)
   int supported;
   char target[64];
   char error[768];
@@ -50,6 +53,8 @@ KernelLibrary OpenInChild(const KernelLibrary& lib) {
   out.abi_version = reinterpret_cast<int (*)()>(dlsym(h, "attnprop_kernel_abi_version"));
   out.f32 = reinterpret_cast<KernelEntry>(dlsym(h, "attnprop_attention_f32"));
   out.f64 = reinterpret_cast<KernelEntry>(dlsym(h, "attnprop_attention_f64"));
+  out.bf16 = reinterpret_cast<KernelEntry>(dlsym(h, "attnprop_attention_bf16"));
+  out.f16 = reinterpret_cast<KernelEntry>(dlsym(h, "attnprop_attention_f16"));
   out.target_supported = reinterpret_cast<int (*)(const char*)>(dlsym(h, "attnprop_kernel_target_supported"));
   out.target = reinterpret_cast<const char* (*)()>(dlsym(h, "attnprop_kernel_target"));
   return out;
@@ -92,6 +97,13 @@ LoadResult LoadKernel(const std::string& path, double timeout_s) {
         lib.plugin = true;
         lib = OpenInChild(lib);
         probe->version = lib.abi_version();
+        probe->has_bf16 = lib.bf16 != nullptr;
+        probe->has_f16 = lib.f16 != nullptr;
+        probe->accumulation_bf16 = probe->accumulation_f16 = ATTNPROP_FORMAT_F32;
+        if (const auto acc = reinterpret_cast<int (*)(int)>(dlsym(h, "attnprop_kernel_accumulation"))) {
+          if (lib.bf16) probe->accumulation_bf16 = acc(ATTNPROP_FORMAT_BF16);
+          if (lib.f16) probe->accumulation_f16 = acc(ATTNPROP_FORMAT_F16);
+        }
         probe->supported = -1;
         if (lib.target_supported && !r.requested_target.empty())
           probe->supported = lib.target_supported(r.requested_target.c_str());
@@ -122,15 +134,27 @@ LoadResult LoadKernel(const std::string& path, double timeout_s) {
   r.abi_version = probe->version;
   r.target = probe->target;
   r.requested_supported = probe->supported != 0;
-  if (probe->version != ATTNPROP_KERNEL_ABI_VERSION) {
+  if (probe->version < ATTNPROP_KERNEL_ABI_VERSION_MIN || probe->version > ATTNPROP_KERNEL_ABI_VERSION) {
     r.status = LoadStatus::kWrongVersion;
     r.error = path + " implements kernel ABI version " + std::to_string(probe->version) + ", attnprop expects " +
-              std::to_string(ATTNPROP_KERNEL_ABI_VERSION);
+              std::to_string(ATTNPROP_KERNEL_ABI_VERSION_MIN) + " to " + std::to_string(ATTNPROP_KERNEL_ABI_VERSION);
     return r;
   }
+  for (const auto& [has, acc, name] : {std::tuple{probe->has_bf16, probe->accumulation_bf16, "BF16"},
+                                       std::tuple{probe->has_f16, probe->accumulation_f16, "F16"}})
+    if (has && (acc < ATTNPROP_FORMAT_F32 || acc > ATTNPROP_FORMAT_F16)) {
+      r.status = LoadStatus::kProbeFailed;
+      r.error = path + ": attnprop_kernel_accumulation(ATTNPROP_FORMAT_" + std::string(name) +
+                ") returned " + std::to_string(acc) + ", not an ATTNPROP_FORMAT_* (kernels/attnprop_kernel.h)";
+      return r;
+    }
   KernelLibrary lib;
   lib.path = path;
   lib.plugin = true;
+  lib.has_bf16 = probe->has_bf16;
+  lib.has_f16 = probe->has_f16;
+  lib.accumulation_bf16 = probe->accumulation_bf16;
+  lib.accumulation_f16 = probe->accumulation_f16;
   r.library = lib;
   return r;
 }

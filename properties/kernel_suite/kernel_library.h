@@ -1,6 +1,8 @@
 // Loading a kernel plug-in: a shared library implementing
-// kernels/attnprop_kernel.h (ABI v1), and optionally the dispatch extension
-// of attnprop's own kernel (attnprop_kernel_target*, see kernels/).
+// kernels/attnprop_kernel.h (ABI v1 or v2: v2's half-precision entry points
+// and attnprop_kernel_accumulation are optional), and optionally the
+// dispatch extension of attnprop's own kernel (attnprop_kernel_target*, see
+// kernels/).
 #pragma once
 
 #include <optional>
@@ -23,6 +25,13 @@ struct KernelLibrary {
   int (*abi_version)() = nullptr;
   KernelEntry f32 = nullptr;
   KernelEntry f64 = nullptr;
+  // Optional (ABI v2): bf16 / f16 storage. In the parent, a plug-in's are
+  // not resolved (it is not loaded there): has_* and the declared
+  // accumulation (an ATTNPROP_FORMAT_*, from the load probe) say what it has.
+  KernelEntry bf16 = nullptr;
+  KernelEntry f16 = nullptr;
+  bool has_bf16 = false, has_f16 = false;
+  int accumulation_bf16 = ATTNPROP_FORMAT_F32, accumulation_f16 = ATTNPROP_FORMAT_F32;
   // Optional (attnprop's own kernel): the dispatch target.
   int (*target_supported)(const char*) = nullptr;
   const char* (*target)() = nullptr;
@@ -41,7 +50,10 @@ struct LoadResult {
 };
 
 /// Checks `path` in a sandbox child (RunInChild, timeout_s): the child
-/// dlopens it, resolves the ABI symbols, asks its ABI version and, if it has
+/// dlopens it, resolves the ABI symbols, asks its ABI version (1 or 2), which
+/// half-precision entry points it has and the accumulation it declares for
+/// each (attnprop_kernel_accumulation; absent: f32; a declared value that is
+/// not an ATTNPROP_FORMAT_* is a load error) and, if it has
 /// the dispatch extension, whether the target named by
 /// ATTNPROP_KERNEL_TARGET is supported here. A constructor that exits,
 /// crashes or hangs is a load error (kProbeFailed), never attnprop's own.

@@ -10,8 +10,10 @@
 namespace attnprop::ksuite {
 
 /// The storage type of the inputs and outputs: f32 or f64 (the model
-/// backends read f64 inputs).
-enum class DType { kF32, kF64 };
+/// backends read f64 inputs), or (ABI v2) bf16 / f16 bit patterns for q, k,
+/// v and out, with lse in f32 (half_format.h).
+enum class DType { kF32, kF64, kBF16, kF16 };
+inline bool IsHalf(DType t) { return t == DType::kBF16 || t == DType::kF16; }
 
 /// batch items stacked row-wise: Q is (batch t_q) x d_k, K (batch t_k) x d_k,
 /// V (batch t_k) x d_v. Every entry is exactly representable in the dtype.

@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "generators/scalars.h"
+#include "properties/kernel_suite/half_format.h"
 #include "properties/framework/hypotheses_checks.h"
 
 namespace attnprop::ksuite {
@@ -75,6 +76,13 @@ rc::Gen<Case> ProblemGen(InputKind in, ShapeSpec s) {
 }
 
 bool EntriesFit(DType t, const ExactMatrix& m) {
+  if (IsHalf(t)) {
+    const HalfFormat& f = t == DType::kBF16 ? kBF16 : kF16;
+    if (!hyp::AllExactDouble(m)) return false;
+    for (const Exact& e : m.data)
+      if (!IsHalfValue(f, e.ToDouble())) return false;
+    return true;
+  }
   return t == DType::kF32 ? hyp::AllExactFloat(m) : hyp::AllExactDouble(m);
 }
 
@@ -99,7 +107,10 @@ bool ProblemHolds(DType t, const ShapeSpec& s, const Case& c) {
   if (s.dk_ne_dv && d_k == d_v) return false;
   if (!hyp::Finite(scale) || !(s.any_scale || scale.ToDouble() > 0)) return false;
   if (!EntriesFit(t, q) || !EntriesFit(t, k) || !EntriesFit(t, v)) return false;
-  const double qk_max = t == DType::kF32 ? 0x1p30 : 0x1p250, v_max = t == DType::kF32 ? 0x1p100 : 0x1p1000;
+  // Half-precision storage is computed in (at least) f32 by the kernels
+  // this checks: f32's domain (f16 entries are all below 2^16 anyway).
+  const bool f32_domain = t != DType::kF64;
+  const double qk_max = f32_domain ? 0x1p30 : 0x1p250, v_max = f32_domain ? 0x1p100 : 0x1p1000;
   if (!hyp::AllWithin(q, qk_max) || !hyp::AllWithin(k, qk_max) || !hyp::AllWithin(v, v_max)) return false;
   // |scale <q_i, k_j>| <= 2^20: the accuracy model's bounds (accuracy.h)
   // exponentiate score errors and become NaN far beyond (the generator's

@@ -46,10 +46,11 @@ rc::Gen<Case> ProblemGen(InputKind in, ShapeSpec s);
 /// K.rows = V.rows = batch t_k, Q.cols = K.cols = d_k >= 1, d_v >= 1,
 /// t_q >= 1, t_k >= max(1, min_t_k); the class's lengths relation, d_k != d_v
 /// where asked, V = [I 0] per item where asked; every entry of Q, K, V
-/// exactly representable in t (f32: a float; f64: a double), scale finite
+/// exactly representable in t (f32: a float; f64: a double; bf16, f16: a
+/// value of the format, half_format.h), scale finite
 /// and > 0 (any finite value with any_scale). Numeric domain (where the checks are computable in the storage
 /// type, not a hypothesis of the claims): |Q|, |K| entries <= 2^30 for f32
-/// (2^250 for f64) and |V| entries <= 2^100 (2^1000), so that the scores
+/// (2^250 for f64; bf16 and f16 as f32) and |V| entries <= 2^100 (2^1000), so that the scores
 /// scale <q_i, k_j> (at most d_k 2^60) and the outputs stay finite in the
 /// storage type; beyond them the kernel's float arithmetic overflows, which
 /// the accuracy model (accuracy.h) does not cover; and |scale <q_i, k_j>|

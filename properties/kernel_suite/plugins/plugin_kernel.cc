@@ -32,7 +32,7 @@
 #define BUG_HANG 13             // never returns when t_k >= 7
 #define BUG_OOB_READ 14         // reads one key row past the end of k
 #define BUG_EMPTY_ROWS 15       // rows with no visible key are left unwritten
-#define BUG_WRONG_VERSION 16    // reports ABI version 2
+#define BUG_WRONG_VERSION 16    // reports ABI version 3 (one past the newest)
 #define BUG_V_STRIDE_DK 17      // rows of v read with stride d_k (d_k/d_v mix-up)
 #define BUG_NONDETERMINISTIC 18 // every other call sums the keys in reverse order
 #define BUG_WRITE_BEFORE_OUT 19 // clears out[-1] (an off-by-one start index)
@@ -330,7 +330,7 @@ extern "C" {
 
 __attribute__((visibility("default"))) int attnprop_kernel_abi_version(void) {
 #if ATTNPROP_BUG == BUG_WRONG_VERSION
-  return 2;
+  return ATTNPROP_KERNEL_ABI_VERSION + 1;  // one past the newest
 #else
   return ATTNPROP_KERNEL_ABI_VERSION;
 #endif
