@@ -187,8 +187,16 @@ __attribute__((visibility("default"))) int attnprop_attention_bf16(const attnpro
   return Attend(args, {at::kBFloat16, at::kFloat});
 }
 
+// ATTNPROP_TORCH_DECLARE_F32 (the attnprop_torch_declared_f32 build): the
+// same computation declared as f32 accumulation, what a bf16 kernel with
+// float accumulators (P kept in float) would declare; its verdicts are
+// findings_declared_f32.tsv: how far torch's bf16 path is from such a kernel.
+#ifndef ATTNPROP_TORCH_DECLARE_F32
+#define ATTNPROP_TORCH_DECLARE_F32 0
+#endif
 __attribute__((visibility("default"))) int attnprop_kernel_accumulation(int format) {
-  return format == ATTNPROP_FORMAT_BF16 ? ATTNPROP_FORMAT_BF16 : 0;
+  if (format != ATTNPROP_FORMAT_BF16) return 0;
+  return ATTNPROP_TORCH_DECLARE_F32 ? ATTNPROP_FORMAT_F32 : ATTNPROP_FORMAT_BF16;
 }
 #endif
 
