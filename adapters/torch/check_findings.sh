@@ -49,7 +49,7 @@ bad = []
 for name in sorted(set(expected) | set(got)):
     e, g = expected.get(name), got.get(name)
     if e != g:
-        bad.append(f"  {name}: findings.tsv says {e or '(not listed)'}, the run says {g or '(not run)'}")
+        bad.append(f"  {name}: {os.path.basename(findings)} says {e or '(not listed)'}, the run says {g or '(not run)'}")
 n_fail = sum(1 for v in got.values() if v == "fails")
 n_skip = sum(1 for v in got.values() if v == "skipped")
 # Each pinned counterexample's replay command (the one the README shows)
