@@ -58,7 +58,11 @@
 //    cores. One thread also fixes the summation order, so the same call gives
 //    the same bits (abi.repeatable). Torch's results do not depend on the
 //    thread count for these reductions in 1.13, so this hides no behaviour
-//    of a multi-threaded torch that the properties could see.
+//    of a multi-threaded torch that the properties could see. (OpenBLAS,
+//    libtorch's BLAS on Debian, starts its own workers when it is loaded,
+//    before any code of the adapter runs: nproc - 1, seen as 1 extra thread
+//    on 2 cores, and no further thread after a call. They are idle once a
+//    call returns, so the recheck passes.)
 #include <ATen/Parallel.h>
 #include <ATen/TensorOperators.h>
 #include <ATen/core/Tensor.h>
