@@ -55,21 +55,23 @@ std::vector<Exact> SimplerValues(const Exact& e) {
   return out;
 }
 
-ExactMatrix DropRow(const ExactMatrix& m, int64_t r) {
-  ExactMatrix out(m.rows - 1, m.cols);
+/// m without rows [r, r + n).
+ExactMatrix DropRows(const ExactMatrix& m, int64_t r, int64_t n) {
+  ExactMatrix out(m.rows - n, m.cols);
   for (int64_t i = 0, k = 0; i < m.rows; ++i) {
-    if (i == r) continue;
+    if (i >= r && i < r + n) continue;
     for (int64_t j = 0; j < m.cols; ++j) out(k, j) = m(i, j);
     ++k;
   }
   return out;
 }
 
-ExactMatrix DropCol(const ExactMatrix& m, int64_t c) {
-  ExactMatrix out(m.rows, m.cols - 1);
+/// m without columns [c, c + n).
+ExactMatrix DropCols(const ExactMatrix& m, int64_t c, int64_t n) {
+  ExactMatrix out(m.rows, m.cols - n);
   for (int64_t i = 0; i < m.rows; ++i)
     for (int64_t j = 0, k = 0; j < m.cols; ++j)
-      if (j != c) out(i, k++) = m(i, j);
+      if (j < c || j >= c + n) out(i, k++) = m(i, j);
   return out;
 }
 
@@ -201,17 +203,33 @@ std::vector<ShapeModel::Dimension> ShapeModel::Dimensions(const Case& c) const {
 }
 
 Case ShapeModel::Resize(const Case& c, const Dimension& d, int64_t at, bool grow) const {
+  if (!grow) return Drop(c, d, at, 1);
   Case out = c;
   auto& f = out.mutable_fields();
   for (size_t k : d.axes) {
     const Axis& a = axes_[k];
     auto& v = f[a.field].second;
     if (a.kind == Axis::kInt) {
-      std::get<int64_t>(v) += grow ? 1 : -1;
+      std::get<int64_t>(v) += 1;
     } else {
       auto& m = std::get<ExactMatrix>(v);
-      if (a.kind == Axis::kRows) m = grow ? DupRow(m, at) : DropRow(m, at);
-      else m = grow ? DupCol(m, at) : DropCol(m, at);
+      m = a.kind == Axis::kRows ? DupRow(m, at) : DupCol(m, at);
+    }
+  }
+  return out;
+}
+
+Case ShapeModel::Drop(const Case& c, const Dimension& d, int64_t at, int64_t count) const {
+  Case out = c;
+  auto& f = out.mutable_fields();
+  for (size_t k : d.axes) {
+    const Axis& a = axes_[k];
+    auto& v = f[a.field].second;
+    if (a.kind == Axis::kInt) {
+      std::get<int64_t>(v) -= count;
+    } else {
+      auto& m = std::get<ExactMatrix>(v);
+      m = a.kind == Axis::kRows ? DropRows(m, at, count) : DropCols(m, at, count);
     }
   }
   return out;
@@ -241,11 +259,25 @@ Case Mutate(const Case& c, EditRng& rng, const ShapeModel& shapes) {
   return out;
 }
 
-std::vector<Case> DimensionDrops(const Case& c, const ShapeModel& shapes) {
-  std::vector<Case> out;
-  for (const auto& d : shapes.Dimensions(c))
-    for (int64_t at = d.size - 1; at >= 0 && d.size >= 2; --at) out.push_back(shapes.Resize(c, d, at, false));
+std::vector<DimensionDrop> DimensionDrops(const Case& c, const ShapeModel& shapes) {
+  std::vector<DimensionDrop> out;
+  const auto dims = shapes.Dimensions(c);
+  // Blocks first, halves before quarters (delta debugging): a long
+  // dimension loses half its indices in one step, not one index per try.
+  for (size_t i = 0; i < dims.size(); ++i) {
+    const int64_t n = dims[i].size;
+    if (n <= kBlockDropsAbove) continue;
+    for (int64_t block = n / 2; block >= 2; block /= 2)
+      for (int64_t at = n - block; at >= 0; at -= block) out.push_back({i, at, block});
+  }
+  for (size_t i = 0; i < dims.size(); ++i)
+    for (int64_t at = dims[i].size - 1; at >= 0 && dims[i].size >= 2; --at) out.push_back({i, at, 1});
   return out;
+}
+
+Case ApplyDrop(const Case& c, const ShapeModel& shapes, const DimensionDrop& drop) {
+  const auto dims = shapes.Dimensions(c);
+  return shapes.Drop(c, dims.at(drop.dimension), drop.at, drop.count);
 }
 
 std::vector<ValueSlot> ValueSlots(const Case& c, const ShapeModel& shapes) {

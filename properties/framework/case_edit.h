@@ -47,6 +47,9 @@ class ShapeModel {
   /// c with index `at` of dimension d dropped (grow: duplicated) in every
   /// axis of d; int axes of d decrease (increase) by one.
   Case Resize(const Case& c, const Dimension& d, int64_t at, bool grow) const;
+  /// c with indices [at, at + count) of dimension d dropped in every axis
+  /// of d; int axes of d decrease by count.
+  Case Drop(const Case& c, const Dimension& d, int64_t at, int64_t count) const;
 
  private:
   struct Axis {
@@ -68,10 +71,24 @@ class ShapeModel {
 /// has nothing to edit.
 Case Mutate(const Case& c, EditRng& rng, const ShapeModel& shapes);
 
-/// The shrinker's structural candidates, largest dimensions first: drop one
-/// index of one dimension (from every axis of it: the rows of K and V
-/// together), the last index first.
-std::vector<Case> DimensionDrops(const Case& c, const ShapeModel& shapes);
+/// One structural candidate of the shrinker: indices [at, at + count) of
+/// dimension `dimension` (an index into ShapeModel::Dimensions) dropped.
+struct DimensionDrop {
+  size_t dimension = 0;
+  int64_t at = 0;
+  int64_t count = 1;
+};
+/// Dimensions longer than this also lose blocks of indices at once.
+inline constexpr int64_t kBlockDropsAbove = 8;
+
+/// The shrinker's structural candidates, largest dimensions first: for a
+/// dimension longer than kBlockDropsAbove, blocks of half, a quarter, ...
+/// of its indices (the last block first); then, for every dimension, one
+/// index (the last first). Each drops from every axis of its dimension (the
+/// rows of K and V together). Descriptions, not cases: a big case's
+/// candidates are made one at a time (ApplyDrop), within the budget.
+std::vector<DimensionDrop> DimensionDrops(const Case& c, const ShapeModel& shapes);
+Case ApplyDrop(const Case& c, const ShapeModel& shapes, const DimensionDrop& drop);
 
 /// The value slots of a case: every matrix entry, scalar and int that is
 /// not a dimension, in field order. ValueSlots(c).size() is stable under

@@ -111,10 +111,12 @@ ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, c
   ShrinkResult r{std::move(failing), std::move(message)};
   const auto start = Clock::now();
   auto budget_left = [&] { return r.tried < steps && Elapsed(start) < seconds; };
-  // The first candidate that still fails replaces the case.
-  auto accept_first = [&](std::vector<Case> candidates) {
-    for (Case& candidate : candidates) {
+  // The first candidate that still fails replaces the case; candidate i is
+  // made only when it is tried (make(i)).
+  auto accept_first_of = [&](size_t n, const auto& make) {
+    for (size_t i = 0; i < n; ++i) {
       if (!budget_left()) return false;
+      Case candidate = make(i);
       ++r.tried;
       Trial t = Try(def, candidate);
       if (t.kind != Trial::Kind::kFails) continue;
@@ -143,6 +145,15 @@ ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, c
       margin = t.score;
     }
   };
+  // (r.value changes only when a candidate is accepted, after its last make.)
+  auto drops_accepted = [&] {
+    const std::vector<DimensionDrop> drops = DimensionDrops(r.value, shapes);
+    return accept_first_of(drops.size(), [&](size_t i) { return ApplyDrop(r.value, shapes, drops[i]); });
+  };
+  auto simpler_accepted = [&](const ValueSlot& slot) {
+    std::vector<Case> simpler = SimplerAt(r.value, slot);
+    return accept_first_of(simpler.size(), [&](size_t i) { return std::move(simpler[i]); });
+  };
   // Passes (Hypothesis's shrink passes): drop dimensions while one can be
   // dropped, then one sweep over the value slots, each simplified in place
   // (a sweep does not restart after each accepted value, so its cost is
@@ -153,11 +164,11 @@ ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, c
     const int64_t size_before = CaseSize(r.value);
     for (bool progress = true; progress && budget_left();) {
       progress = false;
-      while (budget_left() && accept_first(DimensionDrops(r.value, shapes))) progress = true;
+      while (budget_left() && drops_accepted()) progress = true;
       const std::vector<ValueSlot> slots = ValueSlots(r.value, shapes);
       for (const ValueSlot& slot : slots) {
         if (!budget_left()) break;
-        while (budget_left() && accept_first(SimplerAt(r.value, slot))) progress = true;
+        while (budget_left() && simpler_accepted(slot)) progress = true;
       }
     }
     if (CaseSize(r.value) == size_before) break;

@@ -91,6 +91,31 @@ struct EqualRows {
   }
 };
 
+/// "A has at most 36 rows, or no entry 4095": false on every generated case
+/// (4096 rows A(i, 0) = i, drawn without a shrink tree, so only the generic
+/// shrinker can shrink it). The minimal case keeps the last row and 36
+/// others: 37 rows, reached by dropping blocks of rows, not one row per try.
+struct ManyRows {
+  static constexpr const char* kId = "planted.many_rows";
+  static std::vector<Tolerance> Tolerances() { return {}; }
+  static bool HypothesesHold(const Case& c) { return c.GetMatrix("A").rows >= 1 && c.GetMatrix("A").cols == 1; }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::noShrink(rc::gen::map(rc::gen::just(0), [](int) {
+      ExactMatrix a(4096, 1);
+      for (int64_t i = 0; i < a.rows; ++i) a(i, 0) = static_cast<double>(i);
+      return Case().Matrix("A", a);
+    }));
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const ExactMatrix& a = c.GetMatrix("A");
+    bool last = false;
+    for (const Exact& e : a.data) last = last || e.ToDouble() == 4095;
+    ExpectThat(a.rows <= 36 || !last, "more than 36 rows with the entry 4095");
+  }
+};
+
 /// |x + y| <= |x| + |y|: true; the search must not refute it.
 struct Triangle {
   static constexpr const char* kId = "planted.triangle";
@@ -161,6 +186,21 @@ TEST(Search, FindsEqualRowsAndShrinksToTwoRowsOneColumn) {
   ASSERT_TRUE(r.counterexample_case);
   EXPECT_EQ(r.counterexample_case->GetMatrix("A").rows, 2) << r.counterexample;
   EXPECT_EQ(r.counterexample_case->GetMatrix("A").cols, 1) << r.counterexample;
+}
+
+TEST(Shrink, DropsBlocksOfALongDimensionToTheMinimalCase) {
+  const PropertyDef def = internal::MakeDef<ManyRows, double>(__FILE__);
+  RunOptions o;
+  o.search_steps = 0;
+  const PropertyResult r = RunProperty(def, o);
+  ASSERT_EQ(r.verdict, Verdict::kRefuted);
+  ASSERT_TRUE(r.counterexample_case);
+  const ExactMatrix& a = r.counterexample_case->GetMatrix("A");
+  EXPECT_EQ(a.rows, 37);
+  EXPECT_EQ(a(a.rows - 1, 0).ToDouble(), 4095.0) << "the row that matters was dropped";
+  // One row per try would take ~4060 tries; halves, quarters, ... take a
+  // few hundred (of which the value sweep over the 37 entries is most).
+  EXPECT_LT(r.shrink_steps, 600) << r.shrink_steps << " shrink steps";
 }
 
 TEST(Search, NeverRefutesATrueClaim) {

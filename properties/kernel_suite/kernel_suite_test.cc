@@ -159,9 +159,7 @@ INSTANTIATE_TEST_SUITE_P(
 // The regimes real kernels branch on and the state they keep between calls
 // (issue 14): each planted bug is caught by the property of its regime,
 // with a case shrunk to the smallest shape (or shortest sequence) that
-// shows it (ctest: kernel_suite.BrokenRegimes). broken_query_tile_tail
-// (abi.long_queries) is checked by check-kernel only: its shrink from
-// t_q ~ 1000 takes ~25 s.
+// shows it (ctest: kernel_suite.BrokenRegimes).
 INSTANTIATE_TEST_SUITE_P(
     Regimes, Broken,
     ::testing::Values(
@@ -197,6 +195,16 @@ TEST(Regimes, ASplitKvMergeShrinksToOneQueryAnd1025Keys) {
   EXPECT_EQ(p.t_k, 1025);
   EXPECT_EQ(p.t_q, 1);
   EXPECT_EQ(p.d_k * p.d_v * p.batch, 1);
+}
+
+TEST(Regimes, AQueryTileTailShrinksTo257Queries) {
+  // Tiles of 64 queries above t_q = 256, the partial last tile skipped: the
+  // smallest case is one query past 256 (the shrinker drops blocks of query
+  // rows, then single rows).
+  InitMpfrPrecisionFromEnvironment();
+  const Problem p = ShrunkOn("broken_query_tile_tail", "abi.long_queries/kernel-f32");
+  EXPECT_EQ(p.t_q, 257);
+  EXPECT_EQ(p.t_k * p.d_k * p.d_v * p.batch, 1);
 }
 
 TEST(Regimes, ACallSequenceShrinksToTwoCalls) {
