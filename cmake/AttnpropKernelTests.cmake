@@ -1,12 +1,12 @@
 # attnprop_add_kernel_tests(TARGET <shared-library-target> [NAME <name>]
 #                           [CASES <n>] [TIMEOUT <seconds>] [STORE <dir>]
-#                           [DISPATCH <target>...] [LABELS <label>...])
+#                           [DISPATCH <target>...] [DTYPES <dtype>...] [LABELS <label>...])
 #
 # Registers attnprop's kernel properties with ctest for a kernel built as a
 # shared or module library that implements the kernel ABI
 # (<attnprop/attnprop_kernel.h>; kernels/attnprop_kernel.h in attnprop's
 # tree): one test per dtype,
-#   kernel.<name>/f32, kernel.<name>/f64
+#   kernel.<name>/f32, kernel.<name>/f64 (with DTYPES: .../bf16, .../f16)
 # each running `attnprop check-kernel <library> --backend kernel-<dtype>`,
 # with the kernel's counterexample store in
 #   <STORE>/<name>[-<target>]-<dtype>   (STORE defaults to <current binary dir>/counterexamples)
@@ -17,7 +17,10 @@
 # dispatch target and dtype, kernel.<name>/<target>/<dtype>, with
 # ATTNPROP_KERNEL_TARGET=<target> in the test's environment; a target the CPU
 # does not support exits 77 and is reported as skipped, not passed.
-# Labels: kernel, plus LABELS. CASES: random cases per property (default 100).
+# DTYPES: the entry points tested (default f32 f64; bf16 and f16 for a
+# kernel with ABI v2's half-precision entry points: a kernel without one
+# exits 77, skipped). Labels: kernel, plus LABELS. CASES: random cases per
+# property (default 100).
 #
 # The command run is the executable target attnprop::attnprop: from
 # find_package(attnprop CONFIG) (the installed command), or attnprop's own in
@@ -26,7 +29,7 @@
 # cmake/AttnpropFlags.cmake, are for attnprop's code alone). Call
 # enable_testing() (or include(CTest)) in the top-level CMakeLists.txt.
 function(attnprop_add_kernel_tests)
-  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "TARGET;NAME;CASES;TIMEOUT;STORE" "DISPATCH;LABELS")
+  cmake_parse_arguments(PARSE_ARGV 0 ARG "" "TARGET;NAME;CASES;TIMEOUT;STORE" "DISPATCH;DTYPES;LABELS")
   if(NOT ARG_TARGET)
     message(FATAL_ERROR "attnprop_add_kernel_tests: TARGET <shared-library-target> is required")
   endif()
@@ -54,12 +57,20 @@ function(attnprop_add_kernel_tests)
     set(ARG_STORE ${CMAKE_CURRENT_BINARY_DIR}/counterexamples)
   endif()
   get_filename_component(ARG_STORE "${ARG_STORE}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_BINARY_DIR}")
+  if(NOT ARG_DTYPES)
+    set(ARG_DTYPES f32 f64)
+  endif()
+  foreach(_dtype IN LISTS ARG_DTYPES)
+    if(NOT _dtype MATCHES "^(f32|f64|bf16|f16)$")
+      message(FATAL_ERROR "attnprop_add_kernel_tests: DTYPES ${_dtype} is not f32, f64, bf16 or f16")
+    endif()
+  endforeach()
   set(_variants "-")
   if(ARG_DISPATCH)
     set(_variants ${ARG_DISPATCH})
   endif()
   foreach(_d IN LISTS _variants)
-    foreach(_dtype f32 f64)
+    foreach(_dtype IN LISTS ARG_DTYPES)
       if(_d STREQUAL "-")
         set(_test kernel.${ARG_NAME}/${_dtype})
         set(_save ${ARG_STORE}/${ARG_NAME}-${_dtype})

@@ -142,6 +142,54 @@ void BmFlash(benchmark::State& state, int64_t t, int64_t d, bool causal, int thr
   SetRate(state, FlopsPerHead(t, d, causal));
 }
 
+// ABI v2's half-precision entry points (bf16, f16 storage; attnprop's kernel
+// converts to its f32 path): the f32 inputs' values (in [-1, 1]) truncated
+// to bf16 / f16 bit patterns (f16: below 2^-14 to 0), out in the format, lse in float.
+uint16_t TruncateToHalf(float x, bool f16) {
+  uint32_t b;
+  std::memcpy(&b, &x, 4);
+  if (!f16) return static_cast<uint16_t>(b >> 16);
+  const uint32_t sign = (b >> 16) & 0x8000u, e = (b >> 23) & 0xFFu;
+  if (e < 113) return static_cast<uint16_t>(sign);  // below 2^-14 (and zero)
+  return static_cast<uint16_t>(sign | ((e - 112u) << 10) | ((b & 0x7FFFFFu) >> 13));
+}
+
+void BmFlashHalf(benchmark::State& state, int64_t t, int64_t d, bool causal, int threads, bool f16) {
+  const Inputs<float> in(t, d);
+  auto convert = [f16](const std::vector<float>& x) {
+    std::vector<uint16_t> h(x.size());
+    for (size_t i = 0; i < x.size(); ++i) h[i] = TruncateToHalf(x[i], f16);
+    return h;
+  };
+  const std::vector<uint16_t> q = convert(in.q), k = convert(in.k), v = convert(in.v);
+  std::vector<uint16_t> out(in.out.size());
+  std::vector<float> lse(in.lse.size());
+  attnprop_attention_args a;
+  std::memset(&a, 0, sizeof a);
+  a.struct_size = sizeof a;
+  a.batch = 1;
+  a.t_q = a.t_k = t;
+  a.d_k = a.d_v = d;
+  a.scale = 1.0 / std::sqrt(static_cast<double>(d));
+  a.causal = causal ? 1 : 0;
+  a.q = q.data();
+  a.k = k.data();
+  a.v = v.data();
+  a.out = out.data();
+  a.lse = lse.data();
+  attnprop_kernel_set_threads(threads);
+  for (auto _ : state) {
+    const int rc = f16 ? attnprop_attention_f16(&a) : attnprop_attention_bf16(&a);
+    if (rc != 0) {
+      state.SkipWithError("kernel call failed");
+      break;
+    }
+    benchmark::DoNotOptimize(out.data());
+    benchmark::ClobberMemory();
+  }
+  SetRate(state, FlopsPerHead(t, d, causal));
+}
+
 void Gemm(bool trans_b, int64_t m, int64_t n, int64_t k, const float* a, const float* b, float* c) {
   cblas_sgemm(CblasRowMajor, CblasNoTrans, trans_b ? CblasTrans : CblasNoTrans, static_cast<int>(m),
               static_cast<int>(n), static_cast<int>(k), 1.0f, a, static_cast<int>(k), b,
@@ -228,7 +276,9 @@ int main(int argc, char** argv) {
   const int64_t kT[] = {256, 1024, 4096};
   const int64_t kD[] = {64, 128};
   const int kThreads[] = {1, 2};
-  const char* kTypes[] = {"f32", "f64"};
+  // bf16 and f16 (flash only): compared with the f32 baseline and peak.
+  const char* kTypes[] = {"f32", "f64", "bf16", "f16"};
+  auto base = [&](int ty) { return kTypes[ty == 1 ? 1 : 0]; };
   for (int bits : {256, 512})
     for (int f64 = 0; f64 < 2; ++f64)
       for (int th : kThreads)
@@ -253,6 +303,16 @@ int main(int argc, char** argv) {
                 if (!flash && f64 == 1) BmUnfused<double>(st, t, d, causal, th);
               })->UseRealTime()->MeasureProcessCPUTime()->Unit(benchmark::kMillisecond);
             }
+  for (int ty = 2; ty < 4; ++ty)
+    for (int64_t t : kT)
+      for (int64_t d : kD)
+        for (bool causal : {false, true})
+          for (int th : kThreads)
+            benchmark::RegisterBenchmark(Key("flash", kTypes[ty], t, d, causal, th).c_str(),
+                                         [=](benchmark::State& st) { BmFlashHalf(st, t, d, causal, th, ty == 3); })
+                ->UseRealTime()
+                ->MeasureProcessCPUTime()
+                ->Unit(benchmark::kMillisecond);
 
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
@@ -279,7 +339,7 @@ int main(int argc, char** argv) {
                 attnprop_kernel_target(), peak_bits);
     std::printf("%-4s %5s %4s %6s %3s | %8s %8s %8s | %7s %7s %7s\n", "type", "T", "d", "causal", "thr",
                 "kernel", "unfused", "peak", "k/unf", "k/peak", "2t/1t");
-    for (int f64 = 0; f64 < 2; ++f64)
+    for (int f64 = 0; f64 < 4; ++f64)
       for (int64_t t : kT)
         for (int64_t d : kD)
           for (bool causal : {false, true})
@@ -290,8 +350,8 @@ int main(int argc, char** argv) {
               };
               const double k = get(Key("flash", kTypes[f64], t, d, causal, th));
               if (std::isnan(k)) continue;
-              const double u = get(Key("unfused", kTypes[f64], t, d, causal, th));
-              const double peak = get(PeakKey(kTypes[f64], peak_bits, th));
+              const double u = get(Key("unfused", base(f64), t, d, causal, th));
+              const double peak = get(PeakKey(base(f64), peak_bits, th));
               const double k1 = get(Key("flash", kTypes[f64], t, d, causal, 1));
               char speedup[16] = "";
               if (th == 2 && !cpu) std::snprintf(speedup, sizeof speedup, "%.2f", k / k1);
@@ -315,7 +375,7 @@ int main(int argc, char** argv) {
   std::printf("| type | T | d | causal | threads | kernel GFLOP/s | baseline GFLOP/s | peak GFLOP/s | kernel/baseline | "
               "kernel/peak | 2 threads/1 | kernel/peak by CPU time |\n");
   std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
-  for (int f64 = 0; f64 < 2; ++f64)
+  for (int f64 = 0; f64 < 4; ++f64)
     for (int64_t t : kT)
       for (int64_t d : kD)
         for (bool causal : {false, true})
@@ -326,10 +386,10 @@ int main(int argc, char** argv) {
             };
             const double k = get(collector.gflops, Key("flash", kTypes[f64], t, d, causal, th));
             if (std::isnan(k)) continue;
-            const double u = get(collector.gflops, Key("unfused", kTypes[f64], t, d, causal, th));
-            const double peak = get(collector.gflops, PeakKey(kTypes[f64], peak_bits, th));
+            const double u = get(collector.gflops, Key("unfused", base(f64), t, d, causal, th));
+            const double peak = get(collector.gflops, PeakKey(base(f64), peak_bits, th));
             const double k_cpu = get(collector.gflops_cpu, Key("flash", kTypes[f64], t, d, causal, th));
-            const double peak_cpu = get(collector.gflops_cpu, PeakKey(kTypes[f64], peak_bits, th));
+            const double peak_cpu = get(collector.gflops_cpu, PeakKey(base(f64), peak_bits, th));
             char speedup[16] = "";
             const double k1 = get(collector.gflops, Key("flash", kTypes[f64], t, d, causal, 1));
             if (th == 2) std::snprintf(speedup, sizeof speedup, "%.2f", k / k1);

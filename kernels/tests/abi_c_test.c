@@ -76,6 +76,46 @@ int main(void) {
     CHECK(attnprop_attention_f32(&a) == 0);
     CHECK(memcmp(out, out2, sizeof out) == 0);
   }
+  /* ABI v2: bf16 and f16 storage (uint16_t q, k, v, out), lse in float; the
+   * same problem as above, whose outputs (means of 1, 2, 3, 6) are exact in
+   * both formats. Also a subnormal f16 value passes through a single key. */
+  {
+    /* bf16: 1 = 0x3F80, 2 = 0x4000, 3 = 0x4040, 6 = 0x40C0, 0.5 = 0x3F00, 4 = 0x4080. */
+    const uint16_t q[6] = {0x3F80, 0, 0, 0x3F80, 0x4000, 0x4000}, k[4] = {0x3F80, 0x3F80, 0x3F80, 0x3F80},
+                   v[4] = {0x3F80, 0x4000, 0x4040, 0x40C0};
+    uint16_t out[6];
+    float lse[3];
+    attnprop_attention_args a = make_args(q, k, v, out, lse);
+    CHECK(attnprop_kernel_accumulation(ATTNPROP_FORMAT_BF16) == ATTNPROP_FORMAT_F32);
+    CHECK(attnprop_kernel_accumulation(ATTNPROP_FORMAT_F16) == ATTNPROP_FORMAT_F32);
+    CHECK(attnprop_kernel_accumulation(ATTNPROP_FORMAT_F32) == 0);
+    CHECK(attnprop_attention_bf16(&a) == 0);
+    for (int i = 0; i < 3; ++i) {
+      CHECK(out[2 * i] == 0x4000 && out[2 * i + 1] == 0x4080); /* 2 and 4 */
+      const float s = 0.5f * (i == 2 ? 4.0f : 1.0f);
+      CHECK(fabsf(lse[i] - (s + logf(2.0f))) <= 1e-6f * (1 + fabsf(s)));
+    }
+    /* f16: 1 = 0x3C00, 2 = 0x4000, 3 = 0x4200, 6 = 0x4600, 4 = 0x4400. */
+    const uint16_t qh[6] = {0x3C00, 0, 0, 0x3C00, 0x4000, 0x4000}, kh[4] = {0x3C00, 0x3C00, 0x3C00, 0x3C00},
+                   vh[4] = {0x3C00, 0x4000, 0x4200, 0x4600};
+    a = make_args(qh, kh, vh, out, lse);
+    CHECK(attnprop_attention_f16(&a) == 0);
+    for (int i = 0; i < 3; ++i) CHECK(out[2 * i] == 0x4000 && out[2 * i + 1] == 0x4400);
+    /* One key: out = v exactly, a subnormal (0x0001 = 2^-24) and -65504 (0xFBFF) included; an empty causal row gets +0 and -inf. */
+    const uint16_t v1[2] = {0x0001, 0xFBFF};
+    a = make_args(qh, kh, v1, out, lse);
+    a.t_k = 1;
+    a.causal = 1;
+    CHECK(attnprop_attention_f16(&a) == 0);
+    /* t_q = 3, t_k = 1: rows 0 and 1 see no key, row 2 sees key 0. */
+    CHECK(out[0] == 0 && out[1] == 0 && out[2] == 0 && out[3] == 0 && isinf(lse[0]) && lse[0] < 0 && isinf(lse[1]));
+    CHECK(out[4] == 0x0001 && out[5] == 0xFBFF);
+    /* Invalid arguments: nonzero, nothing written. */
+    for (int i = 0; i < 6; ++i) out[i] = 0x1234;
+    a.q = NULL;
+    CHECK(attnprop_attention_bf16(&a) != 0 && attnprop_attention_f16(&a) != 0);
+    for (int i = 0; i < 6; ++i) CHECK(out[i] == 0x1234);
+  }
   /* Invalid arguments: nonzero, nothing written. */
   {
     const float q[6] = {0}, k[4] = {0}, v[4] = {0};

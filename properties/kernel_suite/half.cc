@@ -36,7 +36,7 @@ const HalfFormat& FormatOf(DType t) { return t == DType::kBF16 ? kBF16 : kF16; }
 /// shift): classes 0-4 none, 5 into the format's subnormals (the regime's
 /// scales 2^-20..2^6 moved down by |emin| + 6: subnormal, flushed-by-rounding
 /// to 0, and the smallest normals), 6 toward the largest exponents (f16:
-/// saturating at 65504; bf16: q, k up to 2^30, v up to 2^96 (shifted by 2^20, 2^90), the numeric
+/// saturating at 65504; bf16: q, k up to 2^30, v up to 2^96 (shifts 2^20, 2^90), the numeric
 /// domain of f32 arithmetic, problem_gen.h), 7 both ends apart (q large, k
 /// subnormal, the scores still moderate).
 constexpr int kShiftClasses = 8;
@@ -55,7 +55,7 @@ ExactMatrix ToFormat(const HalfFormat& f, const ExactMatrix& m, int shift, doubl
   ExactMatrix out(m.rows, m.cols);
   for (size_t i = 0; i < m.data.size(); ++i) {
     double x = RoundToHalf(f, std::ldexp(m.data[i].ToDouble(), shift));
-    if (std::fabs(x) > cap) x = std::copysign(cap, x);  // cap is a power of two: a value of the format
+    if (std::fabs(x) > cap) x = std::copysign(cap, x);  // cap (2^30, 2^96 or the maximum) is a value of the format
     out.data[i] = x;
   }
   return out;
