@@ -6,11 +6,11 @@
 # failing that now holds (torch or the adapter changed, or the finding was
 # wrong), one listed as holding that now fails, a property missing from the
 # list or listed but not run, an error verdict. `skipped` (a backend the
-# adapter has no entry point for) is a verdict of its own, listed as such. The run's own exit status is
-# not the test's: check-kernel exits 1 whenever some property fails, which is
-# what findings.tsv may say. A property listed as failing must have its
-# counterexample pinned in PINNED_STORE, and `attnprop reproduce` of that
-# file must exit 1.
+# adapter has no entry point for) is a verdict of its own, listed as such.
+# The run's own exit status is not the test's: check-kernel exits 1 whenever
+# some property fails, which is what findings.tsv may say. A property listed
+# as failing must have its counterexample pinned in PINNED_STORE, and
+# `attnprop reproduce` of that file must exit 1.
 #   check_findings.sh ATTNPROP ADAPTER.so FINDINGS.tsv PINNED_STORE OUT_DIR [check-kernel args...]
 set -euo pipefail
 exe=$1 adapter=$2 findings=$3 pinned=$4 out=$5
