@@ -11,6 +11,7 @@ packages=(
   libxml2-utils
   clang-14 libclang-rt-14-dev
   python3-yaml
+  libtorch-dev
 )
 # dpkg-dev (dpkg-shlibdeps) and file: cpack -G DEB computes the .deb's
 # run-time dependencies with them (ci/test.sh builds the package).
@@ -18,6 +19,8 @@ packages=(
 # clang-14 and libclang-rt-14-dev (libFuzzer, ASan, UBSan runtimes): the
 # fuzz targets of ci/fuzz.sh.
 # python3-yaml: the test ci.examples parses the CI examples in ci/examples/.
+# libtorch-dev (PyTorch 1.13's C++ library): the PyTorch CPU attention
+# adapter, adapters/torch/, and its check-kernel test (ctest label torch).
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
