@@ -419,8 +419,12 @@ struct HeadRowsConvex : TransformerFamily {
           ExpectWithin(kRowNorm, l2 ? std::sqrt(ToDouble(lhs)) : ToDouble(lhs),
                        l2 ? std::sqrt(ToDouble(rhs)) : ToDouble(rhs));
         } else {
-          ExpectWithin(kRowNorm, ToDouble(VecNorm<S>(b.norm, Vec<S>(row.transpose()))),
-                       ToDouble(SeqNorm<S>(b.norm, b.x)) * (1 + Gamma(2 * ld + md + 6, u)));
+          // Compared in S: in MPFR the slack (1 + gamma, gamma ~ 2^-250) is
+          // below double resolution, and a norm that is a double rounding
+          // tie (an input 3 + 2^-52) rounds to 3 while the computed row,
+          // above it by MPFR rounding, rounds up: doubles would flag it.
+          ExpectWithin(kRowNorm, S(VecNorm<S>(b.norm, Vec<S>(row.transpose()))),
+                       S(SeqNorm<S>(b.norm, b.x) * (S(1) + S(Gamma(2 * ld + md + 6, u)))));
         }
       }
     }
