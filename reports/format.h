@@ -6,6 +6,8 @@
 #include <cstdio>
 #include <string>
 
+#include "properties/framework/statistics.h"
+
 namespace attnprop::report {
 
 /// A number in %.3g, "inf"/"nan" spelled out.
@@ -15,6 +17,15 @@ inline std::string Short(double x) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.3g", x);
   return buf;
+}
+
+/// A statistical claim's rates in one line (statistics.h): "alpha <= 1e-06
+/// per case (Hoeffding; rigorous); power 0.99 against a mean off by >= 0.0658;
+/// N = 4096 flips per case". Exact enumerations read "alpha 0 (...)".
+inline std::string StatisticsText(const Statistics& s) {
+  return (s.alpha == 0 ? "alpha 0" : "alpha <= " + Short(s.alpha) + " per " + s.alpha_scope) + " (" + s.basis +
+         (s.rigorous ? "; rigorous" : "; approximate") + "); power " + Short(s.power) + " against " + s.detects + "; " +
+         s.sample;
 }
 
 /// Seconds with 3 decimals.

@@ -240,6 +240,8 @@ void ClaimSection(std::ostringstream& h, const Report& r, const ClaimView& c) {
     << ExpectationName(c.entries.front()->expect);
   if (row && !row->note.empty() && cat) h << " | registry: " << Escape(row->note);
   h << "</p>\n";
+  if (const auto& st = c.entries.front()->statistics)
+    h << "<p class=\"meta\">false-alarm rate and power: " << Escape(StatisticsText(*st)) << "</p>\n";
   // One metric for every backend (most claims): named once, above the table.
   std::set<std::string> metric_names;
   for (const Entry* e : c.entries)

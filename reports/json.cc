@@ -79,6 +79,15 @@ std::string ToJson(const Report& r) {
     j["expect"] = ExpectationName(e.expect);
     j["verdict"] = VerdictName(p.verdict);
     j["as_expected"] = e.as_expected();
+    // A statistical claim's false-alarm rate and power (statistics.h); null otherwise.
+    if (e.statistics) {
+      const Statistics& st = *e.statistics;
+      j["statistics"] = {{"alpha", st.alpha},       {"alpha_scope", st.alpha_scope}, {"basis", st.basis},
+                         {"rigorous", st.rigorous}, {"power", st.power},             {"detects", st.detects},
+                         {"sample", st.sample}};
+    } else {
+      j["statistics"] = nullptr;
+    }
     j["cases"] = p.cases;
     j["discarded"] = p.discarded;
     j["shrink_steps"] = p.shrink_steps;

@@ -142,6 +142,23 @@ std::string ToMarkdown(const Report& r) {
     md << "| property | backend | metric | best ratio | tightness | found by |\n| --- | --- | --- | ---: | --- | --- |\n"
        << claims.str();
   }
+  // Statistical claims: the probability of a false alarm and the power.
+  std::ostringstream stats;
+  for (const auto& e : r.entries) {
+    if (!e.statistics) continue;
+    const Statistics& st = *e.statistics;
+    stats << "| " << Code(e.result.id) << " | " << e.result.backend << " | " << Short(st.alpha) << " | "
+          << Cell(st.alpha_scope) << " | " << Cell(st.basis) << " | " << (st.rigorous ? "yes" : "no (approximation)")
+          << " | " << Short(st.power) << " | " << Cell(st.detects) << " | " << Cell(st.sample) << " |\n";
+  }
+  if (!stats.str().empty()) {
+    md << "\n### Statistical properties: false-alarm rate and power\n\nalpha bounds the probability that the check "
+          "fails although the claim holds (0: exact enumeration, no sampling); power is the probability with which "
+          "the stated error in the claimed value is caught, at the default sample size.\n\n";
+    md << "| property | backend | alpha | per | basis | rigorous | power | detects | sample |\n"
+          "| --- | --- | ---: | --- | --- | --- | ---: | --- | --- |\n"
+       << stats.str();
+  }
   md << "\nBounds and their reasons (one per claim and metric):\n\n";
   std::set<std::string> seen;
   for (const auto& e : r.entries) {

@@ -48,6 +48,7 @@ class Fields {
   [[noreturn]] void Fail(const std::string& key, const std::string& why) const {
     throw std::runtime_error(where_ + (key.empty() ? "" : "." + key) + " " + why);
   }
+  bool Has(const std::string& key) const { return obj_.contains(key); }
   const Json& At(const std::string& key) const {
     if (!obj_.contains(key)) Fail(key, "is missing");
     return obj_.at(key);
@@ -215,6 +216,21 @@ Entry ReadEntry(const Fields& p) {
   const Json& metrics = p.Array("metrics");
   for (size_t i = 0; i < metrics.size(); ++i)
     r.metrics.push_back(ReadMetric(Fields(metrics[i], p.where() + ".metrics[" + std::to_string(i) + "]")));
+  // A statistical claim's rates (json.cc); null, or absent in a report
+  // written before they were reported, is none.
+  if (p.Has("statistics") && !p.At("statistics").is_null()) {
+    const Fields st(p.At("statistics"), p.where() + ".statistics");
+    Statistics s;
+    s.alpha = st.Number("alpha");
+    s.alpha_scope = st.Text("alpha_scope");
+    s.basis = st.Text("basis");
+    s.rigorous = st.Bool("rigorous");
+    s.power = st.Number("power");
+    s.detects = st.Text("detects");
+    s.sample = st.Text("sample");
+    if (const std::string why = StatisticsProblem(s); !why.empty()) st.Fail("", why);
+    e.statistics = s;
+  }
   e.judgement = Judge(r, e.expect);  // the one verdict policy, as the run judged it
   return e;
 }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,7 @@ struct Entry {
   std::string file;        // source file, relative to the repository
   Expectation expect = Expectation::kHolds;
   Judgement judgement;     // Judge(result, expect): the one verdict policy
+  std::optional<Statistics> statistics;  // a statistical claim's alpha and power (PropertyDef::statistics)
   size_t index = 0;        // position in the whole selection (a shard's entries keep theirs)
   bool as_expected() const { return judgement.as_expected(); }
 };

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <random>
 #include <cctype>
 #include <set>
 #include <sstream>
@@ -91,6 +92,33 @@ struct UnexpectedClaim : FalseClaim {
   static constexpr const char* kId = "approval.unexpected";
 };
 
+/// "A fair coin has mean 1/2", checked on N = 4096 flips drawn from the
+/// case's seed: a statistical claim (its false-alarm rate and power in
+/// every report). Hoeffding: P(|mean - 1/2| > t) <= 2 exp(-2 N t^2) = alpha
+/// for t = sqrt(ln(2/alpha) / (2N)) = 0.0421 at alpha = 1e-6; a mean off by
+/// delta >= t + sqrt(ln(100) / (2N)) = 0.0658 is caught w.p. >= 0.99.
+struct CoinClaim {
+  static constexpr const char* kId = "approval.coin";
+  static constexpr int kFlips = 4096;
+  static constexpr double kAlpha = 1e-6;
+  static inline const Statistics kStatistics{kAlpha, "case", "Hoeffding", true, 0.99,
+                                             "a mean off by >= 0.0658", "N = 4096 flips per case"};
+  static inline const Tolerance kMean{"|mean - 1/2|", "sqrt(ln(2/alpha)/(2N))",
+                                      "Hoeffding for N bounded flips: exceeded with probability <= alpha = 1e-6"};
+  static std::vector<Tolerance> Tolerances() { return {kMean}; }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::map(rc::gen::inRange<int>(0, 1 << 20), [](int s) { return Case().Scalar("seed", s); });
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    std::mt19937_64 flips(static_cast<uint64_t>(c.GetScalar("seed").ToDouble()));
+    int heads = 0;
+    for (int i = 0; i < kFlips; ++i) heads += static_cast<int>(flips() >> 63);
+    ExpectWithin(kMean, std::fabs(double(heads) / kFlips - 0.5), std::sqrt(std::log(2 / kAlpha) / (2.0 * kFlips)));
+  }
+};
+
 template <class Claim, class S>
 Entry Run(Expectation expect, uint64_t seed) {
   const PropertyDef def = internal::MakeDef<Claim, S>(__FILE__);
@@ -104,6 +132,7 @@ Entry Run(Expectation expect, uint64_t seed) {
   e.file = RelativeSource(def.file);
   e.expect = expect;
   e.judgement = Judge(e.result, expect);
+  e.statistics = def.statistics;
   return e;
 }
 
@@ -124,6 +153,7 @@ Report FixtureReport(uint64_t seed) {
   r.entries.push_back(Run<WeakClaim, double>(Expectation::kHolds, seed));
   r.entries.push_back(Run<FalseClaim, double>(Expectation::kRefuted, seed));
   r.entries.push_back(Run<UnexpectedClaim, double>(Expectation::kHolds, seed));
+  r.entries.push_back(Run<CoinClaim, double>(Expectation::kHolds, seed));
   r.run.selection = "--filter 'approval.*'";
   r.run.selected = r.entries.size();
   r.run.registry = "fnv1a64:0123456789abcdef";
@@ -182,7 +212,7 @@ const Report& Diagnosed() {
 
 TEST(Fixture, VerdictsAndFlagsAreTheIntendedOnes) {
   const Report& r = Fixture();
-  ASSERT_EQ(r.entries.size(), 5u);
+  ASSERT_EQ(r.entries.size(), 6u);
   EXPECT_EQ(r.entries[0].result.verdict, Verdict::kHolds) << r.entries[0].result.message;
   EXPECT_EQ(AuditFlags(r.entries[0].result.metrics[0]), 0u);
   EXPECT_EQ(r.entries[1].result.verdict, Verdict::kHolds) << r.entries[1].result.message;
@@ -200,6 +230,11 @@ TEST(Fixture, VerdictsAndFlagsAreTheIntendedOnes) {
   ASSERT_TRUE(unexpected.result.counterexample_case.has_value());
   EXPECT_EQ(unexpected.result.counterexample_case->GetScalar("x"), Exact(50.125));  // shrunk to the edge
   EXPECT_FALSE(unexpected.result.reproduce.empty());
+  const auto& coin = r.entries[5];
+  EXPECT_EQ(coin.result.verdict, Verdict::kHolds) << coin.result.message;
+  ASSERT_TRUE(coin.statistics.has_value());
+  EXPECT_EQ(coin.statistics->alpha, 1e-6);
+  EXPECT_FALSE(r.entries[0].statistics.has_value());
 }
 
 TEST(Fixture, SameSeedSameBytes) {
@@ -281,6 +316,18 @@ TEST(Read, MalformedReportNamesTheField) {
     EXPECT_NE(std::string(e.what()).find("r.json: diagnosis.ranked[0].group is not in 1..1"), std::string::npos)
         << e.what();
   }
+  j = nlohmann::json::parse(ToJson(Fixture()));
+  j["properties"][5]["statistics"]["power"] = 2;
+  try {
+    ParseReport(j.dump(), "r.json");
+    ADD_FAILURE() << "no error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find("properties[5].statistics power outside (0, 1]"), std::string::npos)
+        << e.what();
+  }
+  j = nlohmann::json::parse(ToJson(Fixture()));
+  j["properties"][5].erase("statistics");  // a report written before the rates were reported
+  EXPECT_FALSE(ParseReport(j.dump(), "r.json").entries[5].statistics.has_value());
 }
 
 // ---- Format-level checks beyond the bytes ----
@@ -290,7 +337,7 @@ TEST(Json, ParsesAndFollowsTheDocumentedSchema) {
   EXPECT_EQ(j["schema"], "attnprop-report/1");
   for (const char* k : {"attnprop_version", "command", "seed", "cases", "max_size", "shrink", "mpfr_bits", "kernel", "store"})
     EXPECT_TRUE(j["run"].contains(k)) << k;
-  EXPECT_EQ(j["summary"]["properties"], 5);
+  EXPECT_EQ(j["summary"]["properties"], 6);
   EXPECT_EQ(j["summary"]["unexpected"], 1);
   EXPECT_EQ(j["summary"]["flags"]["LOOSE"], 2);
   const auto& p = j["properties"][3];
@@ -302,6 +349,12 @@ TEST(Json, ParsesAndFollowsTheDocumentedSchema) {
   EXPECT_TRUE(m["max_ratio"].is_null()) << "a non-finite ratio is null in JSON";
   EXPECT_EQ(m["flags"], nlohmann::json::array({"FAIL", "NONFINITE"}));
   EXPECT_EQ(m["histogram"]["bins"].size(), m["histogram"]["counts"].size());
+  EXPECT_TRUE(p["statistics"].is_null()) << "not a statistical claim: null";
+  const auto& st = j["properties"][5]["statistics"];
+  EXPECT_EQ(st["alpha"], 1e-6);
+  EXPECT_EQ(st["power"], 0.99);
+  EXPECT_EQ(st["rigorous"], true);
+  for (const char* k : {"alpha_scope", "basis", "detects", "sample"}) EXPECT_TRUE(st[k].is_string()) << k;
   EXPECT_TRUE(j["diagnosis"].is_null()) << "no diagnosis: null";
   const auto d = nlohmann::json::parse(ToJson(Diagnosed()))["diagnosis"];
   EXPECT_EQ(d["bug_class"], Diagnosed().diagnosis.bug_class);
@@ -366,10 +419,13 @@ TEST(Html, NavigableWithStatementsAndUniqueIds) {
   // The summary links to the unexpected claim, which has its own section.
   EXPECT_NE(html.find("<li><a href=\"#c-approval.unexpected\">"), std::string::npos);
   EXPECT_NE(html.find("<section class=\"claim\" id=\"c-approval.unexpected\">"), std::string::npos);
-  // One verdict row per claim (4 claims, 5 properties), filterable by status.
+  // One verdict row per claim (5 claims, 6 properties), filterable by status.
   size_t rows = 0;
   for (size_t at = html.find("<tr data-status="); at != std::string::npos; at = html.find("<tr data-status=", at + 1)) ++rows;
-  EXPECT_EQ(rows, 4u);
+  EXPECT_EQ(rows, 5u);
+  // A statistical claim's rates on its line.
+  EXPECT_NE(html.find("<p class=\"meta\">false-alarm rate and power: alpha &lt;= 1e-06 per case (Hoeffding; rigorous); power 0.99"),
+            std::string::npos);
   // No id twice.
   std::set<std::string> ids;
   for (size_t at = html.find(" id=\""); at != std::string::npos; at = html.find(" id=\"", at + 1)) {
@@ -385,9 +441,16 @@ TEST(Markdown, TableCellsEscapePipes) {
   EXPECT_NE(md.find("`\\|x + x/3 - 4x/3\\|`"), std::string::npos);
 }
 
+TEST(Markdown, StatisticalClaimsHaveTheirRates) {
+  const std::string md = ToMarkdown(Fixture());
+  EXPECT_NE(md.find("| `approval.coin` | double | 1e-06 | case | Hoeffding | yes | 0.99 | a mean off by >= 0.0658 | "
+                    "N = 4096 flips per case |"),
+            std::string::npos);
+}
+
 TEST(JUnit, CountsFailuresAndEscapes) {
   const std::string x = ToJUnit(Fixture());
-  EXPECT_NE(x.find("tests=\"5\" failures=\"1\" errors=\"0\" skipped=\"1\""), std::string::npos) << x.substr(0, 300);
+  EXPECT_NE(x.find("tests=\"6\" failures=\"1\" errors=\"0\" skipped=\"1\""), std::string::npos) << x.substr(0, 300);
   // An unexpected verdict's message carries the counterexample (CI shows the message).
   EXPECT_NE(x.find("<failure message=\"expected holds, got refuted: sqrt(50 - x) defect: observed -nan &gt; bound "
                    "1.000000e+00 (NONFINITE); counterexample: x: scalar 0x1.91p+5  # 50.125\""),

@@ -375,6 +375,7 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
     e.expect = d.row ? d.row->expect : Expectation::kHolds;
     e.judgement = Judge(e.result, d);
     e.file = report::RelativeSource(d.file);
+    e.statistics = d.statistics;
     if (!e.as_expected()) unexpected.push_back(i);
     skipped += e.judgement.skipped();
     const PropertyResult& r = e.result;

@@ -19,6 +19,9 @@
 // define it (a claim without one is being given one: issue 11).
 // Optionally `static constexpr const char* kSource = "lecture 4, sec. 3"`:
 // where the claim is stated (shown by `attnprop list`).
+// A statistical claim (registry label `statistical`) declares its false-alarm
+// rate and power: `static inline const Statistics kStatistics{...};`
+// (statistics.h); the reports print them per property.
 // Metrics are typed constants (check.h): declare `static inline const
 // Tolerance kRowSum{metric, bound, reason};` in the claim, list it in
 // Tolerances() and pass it to ExpectWithin(kRowSum, observed, bound).
@@ -47,6 +50,7 @@
 
 #include <concepts>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -55,6 +59,7 @@
 #include "properties/framework/case.h"
 #include "properties/framework/check.h"
 #include "properties/framework/size_budget.h"
+#include "properties/framework/statistics.h"
 
 namespace attnprop {
 
@@ -78,6 +83,8 @@ struct PropertyDef {
   /// the targeted search and the generic shrinker edit cases only then.
   bool checks_hypotheses = false;
   std::vector<Tolerance> tolerances;
+  /// A statistical claim's false-alarm rate and power (Claim::kStatistics).
+  std::optional<Statistics> statistics;
   /// Non-empty: the property cannot run here (a kernel dispatch target this
   /// CPU lacks); it is reported as skipped with this reason.
   std::string skip_reason;
@@ -121,6 +128,7 @@ PropertyDef MakeDef(const char* file) {
     };
   }
   if constexpr (requires { Claim::kSource; }) d.source = Claim::kSource;
+  if constexpr (requires { Claim::kStatistics; }) d.statistics = Claim::kStatistics;
   if constexpr (HasBackendHypothesesHold<Claim, S>) {
     d.hypotheses_hold = [](const Case& c) { return bool(Claim::template HypothesesHold<S>(c)); };
     d.checks_hypotheses = true;

@@ -3,6 +3,7 @@
 #include "properties/framework/backend.h"
 #include "properties/framework/catalog.h"
 
+#include <algorithm>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -114,6 +115,18 @@ std::vector<std::string> JoinRegistry() {
         problems.push_back(d.Name() + " (registered in " + d.file + ") declares a tolerance without " +
                            (t.metric.empty() ? "a metric" : t.bound.empty() ? "a bound" : "a reason") +
                            (t.metric.empty() ? "" : ": '" + t.metric + "'"));
+    // A statistical claim states its false-alarm rate and power where its
+    // test is (Claim::kStatistics), and only a statistical claim does.
+    const bool labelled = d.row && std::find(d.row->labels.begin(), d.row->labels.end(), "statistical") != d.row->labels.end();
+    if (labelled && !d.statistics)
+      problems.push_back(d.Name() + " (registered in " + d.file +
+                         ") is labelled statistical but declares no kStatistics (false-alarm rate and power)");
+    if (d.statistics && d.row && !labelled)
+      problems.push_back(d.Name() + " (registered in " + d.file + ") declares kStatistics but registry.tsv line " +
+                         std::to_string(d.row->line) + " does not label it statistical");
+    if (d.statistics)
+      if (const std::string why = StatisticsProblem(*d.statistics); !why.empty())
+        problems.push_back(d.Name() + " (registered in " + d.file + ") kStatistics: " + why);
     if (!listed.count(d.Name()))
       problems.push_back(d.Name() + " (registered in " + d.file + ") has no backend '" + d.backend +
                          "' in " + (d.row ? "registry.tsv line " + std::to_string(d.row->line) : "registry.tsv (no row)"));

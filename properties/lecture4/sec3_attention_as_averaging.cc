@@ -485,6 +485,9 @@ struct ExpectationForm {
       "|theta| <= gamma_T, and the sampled law a/sum a (|sum a - 1| <= gamma_{T+1}) differs from the double CDF's "
       "by at most 2T(gamma_T + 2^-53) in l1; B_il = sum_j a_j |v_jl| + max_j |v_jl|"};
   static std::vector<Tolerance> Tolerances() { return {kSampleMean}; }
+  static inline const Statistics kStatistics{kExpectationAlpha, "case", "Hoeffding (values in a range R_l)", true,
+                                             0.99, "an error >= 0.033 R_l in o_il (0.029 R_l at t_q d_v = 1)",
+                                             "N = 20000 indices per case"};
 
   // Q (t_q x d_k), K (t_k x d_k), V (t_k x d_v), all >= 1, finite; seed >= 0.
   // Domain: |scale <q_i,k_j>| <= 2^1000 (finite double scores) and |v| <=

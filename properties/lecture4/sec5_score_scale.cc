@@ -39,6 +39,10 @@ namespace {
 
 constexpr int kPairs = 8000;
 constexpr double kZ = 6.5;
+// The rates above, as the reports print them (statistics.h).
+constexpr double kAlphaPerCheck = 8e-11;  // two-sided normal tail at z = 6.5
+constexpr const char* kCltBasis = "CLT normal approximation, z = 6.5";
+constexpr const char* kSample = "N = 8000 pairs per case";
 
 /// SplitMix64: a tiny portable generator (same stream on every platform).
 struct SplitMix {
@@ -112,6 +116,9 @@ struct MeanZeroVariance {
   static inline const Tolerance kVariance{"|sample var - d sigma^4| / sd", "6.5",
                                           "sd = sqrt((2d^2+6d) sigma^8 / N) from E X^4 = (3d^2+6d) sigma^8"};
   static std::vector<Tolerance> Tolerances() { return {kMean, kVariance}; }
+  static inline const Statistics kStatistics{kAlphaPerCheck, "check", kCltBasis, false, 0.99,
+                                             "a variance off by >= 14% relative (large d), a mean off by >= 8.8 sd",
+                                             kSample};
 
   static bool HypothesesHold(const Case& c) { return DrawHolds(c, false, false); }
 
@@ -136,6 +143,8 @@ struct ScaledVariance {
   static inline const Tolerance kVariance{"|sample var of <q,k>/sqrt(d) - sigma^4| / sd", "6.5",
                                           "sd = sqrt((2 + 6/d) sigma^8 / N): the unscaled bound divided by d"};
   static std::vector<Tolerance> Tolerances() { return {kVariance}; }
+  static inline const Statistics kStatistics{kAlphaPerCheck, "check", kCltBasis, false, 0.99,
+                                             "a variance off by >= 14% relative", kSample};
 
   static bool HypothesesHold(const Case& c) { return DrawHolds(c, false, false); }
 
@@ -162,6 +171,8 @@ struct TableStd {
       "std = t exactly when var = t^2: the printed std squared against the sample variance (sd_var = "
       "sqrt((2d^2 + 6d)/N); scaled: var/d against 1, sd_var/d), z = 6.5 (CLT)"};
   static std::vector<Tolerance> Tolerances() { return {kStd}; }
+  static inline const Statistics kStatistics{kAlphaPerCheck, "check", kCltBasis, false, 0.99,
+                                             "a printed std off by >= 7%", kSample};
 
   static bool HypothesesHold(const Case& c) { return DrawHolds(c, true, true); }
 

@@ -8,7 +8,9 @@
 //   t = tr(L), pi(L) = ((1 - t^2)/2, (1 - t^2)/2, t_+^2, t_-^2).
 //   Hypotheses: rank L = 1, ||L||_F = 1. Generated exactly: L = u w^T with
 //   u, w rational unit vectors (inverse stereographic projection, dense in
-//   the sphere), N in [1,6] (MPFR, rational: [1,4]).
+//   the sphere) of points p, q drawn in every regime (gen::Layout: scales
+//   2^-20..2^6, short to full-mantissa entries, structures), N in [1,6]
+//   (MPFR, rational: [1,4]).
 //   Double and MPFR see L rounded to nearest (input error u, budgeted);
 //   the right side is evaluated exactly from the exact t.
 //   Rational: exact route, no eigen-solver: rank(sym L) <= 2 gives pi in
@@ -93,13 +95,20 @@ struct RankOneFormulaClaim {
 
   template <class S>
   static rc::Gen<Case> Hypotheses() {
-    return rc::gen::apply(
-        [](int64_t n, const ExactMatrix& p, const ExactMatrix& q, bool neg_u, bool neg_w) {
-          const Vec<Rational> u = RationalUnitVector(p, n, neg_u), w = RationalUnitVector(q, n, neg_w);
-          return Case().Matrix("L", ToExact(Mat<Rational>(u * w.transpose())));
-        },
-        gen::Dim(1, kMaxN<S>), gen::Matrix(1, kMaxN<S>, gen::Dyadic(4, 3)), gen::Matrix(1, kMaxN<S>, gen::Dyadic(4, 3)),
-        rc::gen::arbitrary<bool>(), rc::gen::arbitrary<bool>());
+    // p, q (1 x N, the first N - 1 entries used) in every regime on one axis
+    // N: tiny p puts u near -e_N, huge p near +e_N, full mantissas give u
+    // and L long rationals (rounded once for double: the budgeted u).
+    gen::Layout layout;
+    const int one = layout.Axis({1, 1, 1}), n_axis = layout.Axis({1, kMaxN<S>, kMaxN<S>});
+    const gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
+    const int p_m = layout.Matrix(one, n_axis, regime), q_m = layout.Matrix(one, n_axis, regime);
+    const int neg_u_s = layout.Scalar(gen::UniformInteger(0, 1)), neg_w_s = layout.Scalar(gen::UniformInteger(0, 1));
+    return layout.Build<Case>([=](const gen::Layout::Drawn& d) {
+      const int64_t n = d.Dim(n_axis);
+      const Vec<Rational> u = RationalUnitVector(d.Matrix(p_m), n, d.Scalar(neg_u_s).ToDouble() != 0),
+                          w = RationalUnitVector(d.Matrix(q_m), n, d.Scalar(neg_w_s).ToDouble() != 0);
+      return Case().Matrix("L", ToExact(Mat<Rational>(u * w.transpose())));
+    });
   }
 
   template <class S>
