@@ -113,9 +113,8 @@ std::string CpuModel() {
   return model;
 }
 
-template <class T>
-void BmFlash(benchmark::State& state, int64_t t, int64_t d, bool causal, int threads) {
-  Inputs<T> in(t, d);
+/// One batch item, t_q = t_k = t, d_k = d_v = d, scale 1/sqrt(d); buffers unset.
+attnprop_attention_args SquareArgs(int64_t t, int64_t d, bool causal) {
   attnprop_attention_args a;
   std::memset(&a, 0, sizeof a);
   a.struct_size = sizeof a;
@@ -124,6 +123,13 @@ void BmFlash(benchmark::State& state, int64_t t, int64_t d, bool causal, int thr
   a.d_k = a.d_v = d;
   a.scale = 1.0 / std::sqrt(static_cast<double>(d));
   a.causal = causal ? 1 : 0;
+  return a;
+}
+
+template <class T>
+void BmFlash(benchmark::State& state, int64_t t, int64_t d, bool causal, int threads) {
+  Inputs<T> in(t, d);
+  attnprop_attention_args a = SquareArgs(t, d, causal);
   a.q = in.q.data();
   a.k = in.k.data();
   a.v = in.v.data();
@@ -164,14 +170,7 @@ void BmFlashHalf(benchmark::State& state, int64_t t, int64_t d, bool causal, int
   const std::vector<uint16_t> q = convert(in.q), k = convert(in.k), v = convert(in.v);
   std::vector<uint16_t> out(in.out.size());
   std::vector<float> lse(in.lse.size());
-  attnprop_attention_args a;
-  std::memset(&a, 0, sizeof a);
-  a.struct_size = sizeof a;
-  a.batch = 1;
-  a.t_q = a.t_k = t;
-  a.d_k = a.d_v = d;
-  a.scale = 1.0 / std::sqrt(static_cast<double>(d));
-  a.causal = causal ? 1 : 0;
+  attnprop_attention_args a = SquareArgs(t, d, causal);
   a.q = q.data();
   a.k = k.data();
   a.v = v.data();

@@ -202,37 +202,27 @@ std::vector<ShapeModel::Dimension> ShapeModel::Dimensions(const Case& c) const {
   return dims;
 }
 
-Case ShapeModel::Resize(const Case& c, const Dimension& d, int64_t at, bool grow) const {
-  if (!grow) return Drop(c, d, at, 1);
+template <class Edit>
+Case ShapeModel::EditAxes(const Case& c, const Dimension& d, int64_t int_change, const Edit& edit) const {
   Case out = c;
   auto& f = out.mutable_fields();
   for (size_t k : d.axes) {
     const Axis& a = axes_[k];
     auto& v = f[a.field].second;
-    if (a.kind == Axis::kInt) {
-      std::get<int64_t>(v) += 1;
-    } else {
-      auto& m = std::get<ExactMatrix>(v);
-      m = a.kind == Axis::kRows ? DupRow(m, at) : DupCol(m, at);
-    }
+    if (a.kind == Axis::kInt) std::get<int64_t>(v) += int_change;
+    else edit(std::get<ExactMatrix>(v), a.kind == Axis::kRows);
   }
   return out;
 }
 
+Case ShapeModel::Resize(const Case& c, const Dimension& d, int64_t at, bool grow) const {
+  if (!grow) return Drop(c, d, at, 1);
+  return EditAxes(c, d, 1, [at](ExactMatrix& m, bool rows) { m = rows ? DupRow(m, at) : DupCol(m, at); });
+}
+
 Case ShapeModel::Drop(const Case& c, const Dimension& d, int64_t at, int64_t count) const {
-  Case out = c;
-  auto& f = out.mutable_fields();
-  for (size_t k : d.axes) {
-    const Axis& a = axes_[k];
-    auto& v = f[a.field].second;
-    if (a.kind == Axis::kInt) {
-      std::get<int64_t>(v) -= count;
-    } else {
-      auto& m = std::get<ExactMatrix>(v);
-      m = a.kind == Axis::kRows ? DropRows(m, at, count) : DropCols(m, at, count);
-    }
-  }
-  return out;
+  return EditAxes(c, d, -count,
+                  [at, count](ExactMatrix& m, bool rows) { m = rows ? DropRows(m, at, count) : DropCols(m, at, count); });
 }
 
 Case Mutate(const Case& c, EditRng& rng, const ShapeModel& shapes) {

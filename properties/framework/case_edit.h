@@ -56,6 +56,10 @@ class ShapeModel {
     size_t field;
     enum Kind { kRows, kCols, kInt } kind;
   };
+  /// c with edit(matrix, is_rows) applied to every matrix axis of d and
+  /// int_change added to every int axis of d.
+  template <class Edit>
+  Case EditAxes(const Case& c, const Dimension& d, int64_t int_change, const Edit& edit) const;
   static std::vector<Axis> AxesOf(const Case& c);
   static int64_t SizeOf(const Case& c, const Axis& a);
   std::vector<std::string> layout_;  // field names of the learned layout
