@@ -71,7 +71,10 @@ case $scenario in
   ctor_exit0) run 2 15 "hostile_ctor_exit0.so .*failed: the kernel ended the process \(exit status 0\)" $k "$plugins/hostile_ctor_exit0.so" --no-store ;;
   ctor_crash) run 2 15 "hostile_ctor_crash.so .*failed: killed by signal 11" $k "$plugins/hostile_ctor_crash.so" --no-store ;;
   ctor_hang) run 2 15 "hostile_ctor_hang.so .*failed: timed out after 1 s" $k "$plugins/hostile_ctor_hang.so" --no-store --timeout 1 ;;
-  dtor_exit0) run 1 240 "FAIL abi\.lse_values/kernel-f32 " $k "$plugins/hostile_dtor_exit0.so" --no-store --cases 20 ;;
+  # Two properties that fail and two that hold show that the destructor's
+  # _exit(0) cannot turn "2 of 4 hold" into exit 0 (the whole suite at 20
+  # cases cost 40 s of test time and showed nothing more).
+  dtor_exit0) run 1 240 "FAIL abi\.lse_values/kernel-f32 " $k "$plugins/hostile_dtor_exit0.so" --no-store --cases 20 --filter 'abi.lse_values/*' --filter 'abi.repeatable/*' ;;
   throws)
     run 1 240 "threw a C\+\+ exception out of the call \(hostile kernel: thrown out of the call\)" \
       $k "$plugins/hostile_throws.so" --no-store --cases 20 --out "$work/throws-report"
@@ -80,8 +83,9 @@ case $scenario in
     [ "$(grep -c '^FAIL ' "$log")" = 57 ] || fail "expected 57 FAIL blocks"
     ;;
   close_fds_hang) run 1 25 "every call timed out" $k "$plugins/hostile_close_fds_hang.so" --no-store --timeout 0.5 ;;
-  forks_helper) run 1 240 "left processes running after the call returned" $k "$plugins/hostile_forks_helper.so" --no-store --cases 20 ;;
-  setsid_helper) run 1 240 "left processes running after the call returned" $k "$plugins/hostile_setsid_helper.so" --no-store --cases 20 ;;
+  # Every call leaves its helper behind: one property's calls show it.
+  forks_helper) run 1 240 "left processes running after the call returned" $k "$plugins/hostile_forks_helper.so" --no-store --cases 20 --filter 'abi.lse_values/*' ;;
+  setsid_helper) run 1 240 "left processes running after the call returned" $k "$plugins/hostile_setsid_helper.so" --no-store --cases 20 --filter 'abi.lse_values/*' ;;
   restores_inputs)
     run 1 240 "FAIL abi\.inputs_unchanged/kernel-f32 " $k "$plugins/hostile_restores_inputs.so" --no-store --cases 20
     grep -Eq "modified its input: a write to q\[0\]\[0\]" "$log" || fail "the write to q is not named"
