@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 #include <variant>
 
@@ -21,6 +22,16 @@ Exact Scale2(const Exact& e, int k) {
 Exact Negate(const Exact& e) {
   if (e.IsDouble()) return Exact(-e.ToDouble());
   return Exact(Rational(-e.ToRational()));
+}
+
+/// e * num / den, or nothing when e is a double and the product is not one
+/// (an edit must not turn a double case into a rational one).
+std::optional<Exact> ScaleBy(const Exact& e, int64_t num, int64_t den) {
+  const Rational q = Rational(e.ToRational() * Rational(num)) / Rational(den);
+  if (!e.IsDouble()) return Exact(q);
+  const double d = static_cast<double>(q);
+  if (!std::isfinite(d) || Rational(d) != q) return std::nullopt;
+  return Exact(d);
 }
 
 /// A power-of-two exponent, mostly small, sometimes far (2^-20 .. 2^20).
@@ -268,6 +279,78 @@ std::vector<DimensionDrop> DimensionDrops(const Case& c, const ShapeModel& shape
 Case ApplyDrop(const Case& c, const ShapeModel& shapes, const DimensionDrop& drop) {
   const auto dims = shapes.Dimensions(c);
   return shapes.Drop(c, dims.at(drop.dimension), drop.at, drop.count);
+}
+
+std::vector<Case> RescaledAfterDrop(const Case& dropped, int64_t size_before) {
+  std::vector<Case> out;
+  if (size_before < 2) return out;
+  // n/(n-1) keeps a sum over the dropped dimension; 2 and 1/2 a margin.
+  const std::pair<int64_t, int64_t> factors[] = {
+      {size_before, size_before - 1}, {size_before - 1, size_before}, {2, 1}, {1, 2}};
+  const auto& fields = dropped.fields();
+  for (const auto& [num, den] : factors) {
+    // Each value field alone, then all of them together.
+    for (size_t f = 0; f <= fields.size(); ++f) {
+      Case e = dropped;
+      bool changed = false, ok = true;
+      for (size_t g = 0; g < fields.size() && ok; ++g) {
+        if (f < fields.size() && g != f) continue;
+        auto& v = e.mutable_fields()[g].second;
+        if (auto* m = std::get_if<ExactMatrix>(&v)) {
+          for (Exact& x : m->data) {
+            const auto y = ScaleBy(x, num, den);
+            if (!y) { ok = false; break; }
+            changed = changed || !(*y == x);
+            x = *y;
+          }
+        } else if (auto* x = std::get_if<Exact>(&v)) {
+          const auto y = ScaleBy(*x, num, den);
+          if (!y) { ok = false; break; }
+          changed = changed || !(*y == *x);
+          *x = *y;
+        }
+      }
+      if (ok && changed) out.push_back(std::move(e));
+    }
+  }
+  // Values tied by the hypotheses (phi0 = max |X|, a weight equal to eta)
+  // move together: every entry and scalar of one absolute value, for each
+  // of the first kValueClasses nonzero absolute values in field order.
+  constexpr size_t kValueClasses = 8;
+  std::vector<Exact> classes;
+  auto note = [&](const Exact& x) {
+    const Exact a = x.ToDouble() < 0 ? Negate(x) : x;
+    if (a.ToDouble() == 0 || classes.size() >= kValueClasses) return;
+    for (const Exact& c : classes)
+      if (c == a) return;
+    classes.push_back(a);
+  };
+  for (const auto& [name, v] : fields) {
+    if (const auto* m = std::get_if<ExactMatrix>(&v)) {
+      for (const Exact& x : m->data) note(x);
+    } else if (const auto* x = std::get_if<Exact>(&v)) {
+      note(*x);
+    }
+  }
+  for (const auto& [num, den] : factors)
+    for (const Exact& a : classes) {
+      Case e = dropped;
+      bool ok = true;
+      auto scale = [&](Exact& x) {
+        if (!ok || !(x == a || Negate(x) == a)) return;
+        const auto y = ScaleBy(x, num, den);
+        if (!y) ok = false; else x = *y;
+      };
+      for (auto& [name, v] : e.mutable_fields()) {
+        if (auto* m = std::get_if<ExactMatrix>(&v)) {
+          for (Exact& x : m->data) scale(x);
+        } else if (auto* x = std::get_if<Exact>(&v)) {
+          scale(*x);
+        }
+      }
+      if (ok) out.push_back(std::move(e));
+    }
+  return out;
 }
 
 std::vector<ValueSlot> ValueSlots(const Case& c, const ShapeModel& shapes) {

@@ -94,6 +94,14 @@ inline constexpr int64_t kBlockDropsAbove = 8;
 std::vector<DimensionDrop> DimensionDrops(const Case& c, const ShapeModel& shapes);
 Case ApplyDrop(const Case& c, const ShapeModel& shapes, const DimensionDrop& drop);
 
+/// Candidates that repair a drop (the shrinker's, when the dropped case no
+/// longer fails): `dropped` with one value field, all of them, or every
+/// value of one absolute value (values a hypothesis ties together) scaled by
+/// n/(n-1), (n-1)/n, 2 or 1/2, n = size_before the dimension's size before
+/// the drop (n/(n-1) keeps a sum over it). A double stays a double: a factor
+/// that would make one inexact is left out.
+std::vector<Case> RescaledAfterDrop(const Case& dropped, int64_t size_before);
+
 /// The value slots of a case: every matrix entry, scalar and int that is
 /// not a dimension, in field order. ValueSlots(c).size() is stable under
 /// value edits (only DimensionDrops change it).

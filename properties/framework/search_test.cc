@@ -2,7 +2,8 @@
 // whose counterexamples the random phase never draws (a bound missing a
 // factor of the dimension, one violated only when one weight is tiny and
 // another near 1, one violated only by equal rows) are refuted by the search
-// and shrunk to their minimal shapes; a true claim is never refuted; a case
+// and shrunk to their minimal shapes (also where a dimension can only go
+// with the values left rescaled); a true claim is never refuted; a case
 // outside the hypotheses is never reported.
 #include <gtest/gtest.h>
 
@@ -116,6 +117,37 @@ struct ManyRows {
   }
 };
 
+/// |n x - 1| >= 1/4 for a row of n equal positive entries x: false where
+/// n x is near 1. Drawn at n = 3 (x = k/64), it fails for k = 17..26; the
+/// smallest, 17/64, no longer fails with an entry dropped (2 x 17/64 < 3/4)
+/// and no entry can change alone (the entries must stay equal), so only a
+/// drop with its values rescaled (x 3/2, then x 2) reaches n = 1.
+struct SumNearOne {
+  static constexpr const char* kId = "planted.sum_near_one";
+  static std::vector<Tolerance> Tolerances() { return {}; }
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix& x = c.GetMatrix("x");
+    if (x.rows != 1 || x.cols < 1) return false;
+    for (const Exact& e : x.data)
+      if (!(e == x.data[0]) || !(e.ToDouble() > 0)) return false;
+    return true;
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::map(rc::gen::inRange<int>(1, 65), [](int k) {
+      ExactMatrix x(1, 3);
+      for (int j = 0; j < 3; ++j) x(0, j) = k / 64.0;
+      return Case().Matrix("x", x);
+    });
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const ExactMatrix& x = c.GetMatrix("x");
+    const double nx = static_cast<double>(x.cols) * x.data[0].ToDouble();
+    ExpectThat(std::fabs(nx - 1) >= 0.25, "|n x - 1| < 1/4");
+  }
+};
+
 /// |x + y| <= |x| + |y|: true; the search must not refute it.
 struct Triangle {
   static constexpr const char* kId = "planted.triangle";
@@ -201,6 +233,14 @@ TEST(Shrink, DropsBlocksOfALongDimensionToTheMinimalCase) {
   // One row per try would take ~4060 tries; halves, quarters, ... take a
   // few hundred (of which the value sweep over the 37 entries is most).
   EXPECT_LT(r.shrink_steps, 600) << r.shrink_steps << " shrink steps";
+}
+
+TEST(Shrink, RepairsADropByRescalingTheValuesLeft) {
+  const PropertyResult r = RunSearching<SumNearOne>(0);
+  ASSERT_EQ(r.verdict, Verdict::kRefuted);
+  ASSERT_TRUE(r.counterexample_case);
+  const ExactMatrix& x = r.counterexample_case->GetMatrix("x");
+  EXPECT_EQ(x.cols, 1) << r.counterexample;  // without the repair: 3
 }
 
 TEST(Search, NeverRefutesATrueClaim) {
