@@ -118,17 +118,19 @@ ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, c
   auto budget_left = [&] { return r.tried < steps && Elapsed(start) < seconds; };
   // The first candidate that still fails replaces the case; candidate i is
   // made only when it is tried (make(i)).
+  auto accept = [&](Case& candidate, Trial& t) {
+    r.value = std::move(candidate);
+    r.message = std::move(t.message);
+    ++r.accepted;
+    return true;
+  };
   auto accept_first_of = [&](size_t n, const auto& make) {
     for (size_t i = 0; i < n; ++i) {
       if (!budget_left()) return false;
       Case candidate = make(i);
       ++r.tried;
       Trial t = Try(def, candidate);
-      if (t.kind != Trial::Kind::kFails) continue;
-      r.value = std::move(candidate);
-      r.message = std::move(t.message);
-      ++r.accepted;
-      return true;
+      if (t.kind == Trial::Kind::kFails) return accept(candidate, t);
     }
     return false;
   };
@@ -169,22 +171,13 @@ ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, c
   auto repaired_drop = [&] {
     const std::vector<DimensionDrop> drops = DimensionDrops(r.value, shapes);
     const auto dims = shapes.Dimensions(r.value);
-    auto accept = [&](Case& candidate, Trial& t) {
-      r.value = std::move(candidate);
-      r.message = std::move(t.message);
-      ++r.accepted;
-      return true;
-    };
     for (const DimensionDrop& drop : drops) {
       if (!budget_left()) return false;
       if (drop.count != 1 || dims.at(drop.dimension).size > kBlockDropsAbove) continue;
       Case best = ApplyDrop(r.value, shapes, drop);
       const int64_t size = CaseSize(best);
-      for (Case& candidate : RescaledAfterDrop(best, dims.at(drop.dimension).size)) {
-        if (!budget_left()) return false;
-        ++r.tried;
-        if (Trial t = Try(def, candidate); t.kind == Trial::Kind::kFails) return accept(candidate, t);
-      }
+      std::vector<Case> rescaled = RescaledAfterDrop(best, dims.at(drop.dimension).size);
+      if (accept_first_of(rescaled.size(), [&](size_t i) { return std::move(rescaled[i]); })) return true;
       double best_score = -std::numeric_limits<double>::infinity();
       ++r.tried;
       if (Trial t = Try(def, best); t.kind == Trial::Kind::kPasses) best_score = t.score;
