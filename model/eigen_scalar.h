@@ -70,3 +70,6 @@ using Vec = Eigen::Matrix<S, Eigen::Dynamic, 1>;
 using BoolMat = Eigen::Matrix<bool, Eigen::Dynamic, Eigen::Dynamic>;
 
 }  // namespace attnprop
+
+// After the NumTraits above: the product kernels are instantiated once.
+#include "model/eigen_products.h"
