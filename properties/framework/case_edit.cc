@@ -350,6 +350,27 @@ std::vector<Case> RescaledAfterDrop(const Case& dropped, int64_t size_before) {
       }
       if (ok) out.push_back(std::move(e));
     }
+  // One class set to another (signs kept): what a drop took from a sum can
+  // come back from a value the case already holds (X's rows (1/16, -3/16) ->
+  // (3/16, -3/16) gives Lemma C.2's refutation back the margin a dropped
+  // column took, collapse.lemmaC.2.part1/mpfr), and the case gets simpler.
+  for (const Exact& a : classes)
+    for (const Exact& b : classes) {
+      if (a == b) continue;
+      Case e = dropped;
+      for (auto& [name, v] : e.mutable_fields()) {
+        auto unify = [&](Exact& x) {
+          if (x == a) x = b;
+          else if (Negate(x) == a) x = Negate(b);
+        };
+        if (auto* m = std::get_if<ExactMatrix>(&v)) {
+          for (Exact& x : m->data) unify(x);
+        } else if (auto* x = std::get_if<Exact>(&v)) {
+          unify(*x);
+        }
+      }
+      out.push_back(std::move(e));
+    }
   return out;
 }
 

@@ -98,8 +98,9 @@ Case ApplyDrop(const Case& c, const ShapeModel& shapes, const DimensionDrop& dro
 /// longer fails): `dropped` with one value field, all of them, or every
 /// value of one absolute value (values a hypothesis ties together) scaled by
 /// n/(n-1), (n-1)/n, 2 or 1/2, n = size_before the dimension's size before
-/// the drop (n/(n-1) keeps a sum over it). A double stays a double: a factor
-/// that would make one inexact is left out.
+/// the drop (n/(n-1) keeps a sum over it), then every value of one absolute
+/// value set to another the case holds (signs kept). A double stays a
+/// double: a factor that would make one inexact is left out.
 std::vector<Case> RescaledAfterDrop(const Case& dropped, int64_t size_before);
 
 /// The value slots of a case: every matrix entry, scalar and int that is

@@ -165,7 +165,8 @@ ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, c
   // changed (Lemma C.2 part 3 is refuted by X_0 entries 1/8 at d = 3; at
   // d = 2 it takes 3/16, and no single drop or simplification gets there).
   // For each drop: the dropped case with its values rescaled (each field,
-  // then all, by n/(n-1), (n-1)/n, 2, 1/2), then a short climb with the
+  // then all, by n/(n-1), (n-1)/n, 2, 1/2; one absolute value set to
+  // another the case holds), then a short climb with the
   // search's moves, never larger than the dropped case, the closest to
   // failing kept. The first candidate that fails is accepted.
   auto repaired_drop = [&] {

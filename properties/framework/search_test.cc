@@ -148,6 +148,38 @@ struct SumNearOne {
   }
 };
 
+/// "sum x < 1" for x = (3/8, b, ..., b), b in {1/8, 3/8}: false. The random
+/// case (3/8, 1/8 x 5) sums to 1; no entry can change alone (the b's must
+/// stay equal), any drop passes (7/8), no rescaled b is 1/8 or 3/8, so only
+/// setting every 1/8 to the 3/8 the case holds repairs a drop, and the
+/// minimal case is (3/8, 3/8, 3/8).
+struct ValuesUnified {
+  static constexpr const char* kId = "planted.values_unified";
+  static std::vector<Tolerance> Tolerances() { return {}; }
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix& x = c.GetMatrix("x");
+    if (x.rows != 1 || x.cols < 1 || x.data[0].ToDouble() != 0.375) return false;
+    for (size_t j = 1; j < x.data.size(); ++j)
+      if (!(x.data[j] == x.data[1]) || (x.data[j].ToDouble() != 0.125 && x.data[j].ToDouble() != 0.375)) return false;
+    return true;
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::map(rc::gen::inRange<int>(0, 2), [](int) {
+      ExactMatrix x(1, 6);
+      x(0, 0) = 0.375;
+      for (int j = 1; j < 6; ++j) x(0, j) = 0.125;
+      return Case().Matrix("x", x);
+    });
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    double sum = 0;
+    for (const Exact& e : c.GetMatrix("x").data) sum += e.ToDouble();
+    ExpectThat(sum < 1, "sum x >= 1");
+  }
+};
+
 /// |x + y| <= |x| + |y|: true; the search must not refute it.
 struct Triangle {
   static constexpr const char* kId = "planted.triangle";
@@ -241,6 +273,13 @@ TEST(Shrink, RepairsADropByRescalingTheValuesLeft) {
   ASSERT_TRUE(r.counterexample_case);
   const ExactMatrix& x = r.counterexample_case->GetMatrix("x");
   EXPECT_EQ(x.cols, 1) << r.counterexample;  // without the repair: 3
+}
+
+TEST(Shrink, RepairsADropBySettingOneValueToAnother) {
+  const PropertyResult r = RunSearching<ValuesUnified>(0);
+  ASSERT_EQ(r.verdict, Verdict::kRefuted);
+  ASSERT_TRUE(r.counterexample_case);
+  EXPECT_EQ(r.counterexample_case->GetMatrix("x").cols, 3) << r.counterexample;  // without the unification: 6
 }
 
 TEST(Search, NeverRefutesATrueClaim) {
