@@ -10,12 +10,17 @@
 # as it does outside ASan (RapidCheck's decoder reserves a string of the
 # length a token claims; attnprop turns the exception into "malformed token").
 #   bash ci/fuzz.sh [SECONDS_PER_TARGET]     (default 45)
+#   ATTNPROP_FUZZ_SEED=0 bash ci/fuzz.sh 600 a fresh random seed per target:
+#                                            to explore (default seed 1, so
+#                                            that CI's verdict on a checkout
+#                                            is the one a rerun gives)
 #   bash ci/fuzz.sh --merge SECONDS          also merge new interesting inputs into fuzz/corpus/
 set -euo pipefail
 cd "$(dirname "$0")/.."
 merge=0
 if [ "${1:-}" = "--merge" ]; then merge=1; shift; fi
 seconds=${1:-45}
+seed=${ATTNPROP_FUZZ_SEED:-1}
 cxx=${ATTNPROP_FUZZ_CXX:-clang++-14}
 command -v "$cxx" >/dev/null || { bash ci/install-deps.sh; }
 command -v "$cxx" >/dev/null || { echo "ci/fuzz.sh: $cxx not found" >&2; exit 1; }
@@ -42,10 +47,10 @@ for t in case_parser store_parser token_decoder; do
   cp fuzz/corpus/$t/* "$work/corpus/" 2>/dev/null || true
   seeds=()
   [ "$t" = store_parser ] && seeds=(properties/counterexamples properties/framework/testdata/malformed properties/framework/testdata/misfit)
-  echo "== fuzz $t for $seconds s ($(ls "$work/corpus" | wc -l) corpus inputs)"
+  echo "== fuzz $t for $seconds s, seed $seed ($(ls "$work/corpus" | wc -l) corpus inputs)"
   rc=0
   ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1 \
-    "$out/$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
+    "$out/$t" -seed="$seed" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 \
     -artifact_prefix="$out/crashes/$t/" "$work/corpus" "${seeds[@]}" > "$out/$t.log" 2>&1 || rc=$?
   grep -E "^stat::|cov: " "$out/$t.log" | tail -8
   if [ "$rc" != 0 ]; then

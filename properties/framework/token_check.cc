@@ -1,7 +1,9 @@
 #include "properties/framework/token_check.h"
 
 #include <cstdint>
+#include <set>
 #include <stdexcept>
+#include <string>
 #include <vector>
 
 // RapidCheck's own base64 (src/detail/Base64.cpp: its alphabet and bit
@@ -17,6 +19,12 @@ class Reader {
  public:
   explicit Reader(const std::vector<std::uint8_t>& b) : b_(b) {}
   size_t left() const { return b_.size() - at_; }
+  std::string Text(size_t n) {
+    if (n > left()) Fail("a property name longer than the token");
+    const std::string s(b_.begin() + static_cast<std::ptrdiff_t>(at_), b_.begin() + static_cast<std::ptrdiff_t>(at_ + n));
+    at_ += n;
+    return s;
+  }
   std::uint8_t Byte() {
     if (at_ >= b_.size()) Fail("ends early");
     return b_[at_++];
@@ -81,10 +89,14 @@ static void CheckOneValue(const std::string& value) {
   const uint64_t properties = r.Compact();
   if (properties == 0) Reader::Fail("it names no property");
   if (properties > 64) Reader::Fail("more than 64 properties");
+  // RapidCheck reads entries until its map holds `properties` distinct names,
+  // so a repeated name makes it read past the end of the token (found by
+  // fuzz/token_decoder): names must differ, and nothing may follow the last.
+  std::set<std::string> names;
   for (uint64_t p = 0; p < properties; ++p) {
     const uint64_t name = r.Compact();
     if (name > r.left()) Reader::Fail("a property name longer than the token");
-    r.Skip(static_cast<size_t>(name));
+    if (!names.insert(r.Text(static_cast<size_t>(name))).second) Reader::Fail("a property named twice");
     r.Skip(4 * 8);                           // the random key
     r.Compact();                             // its bits
     if (r.Compact() != 0) Reader::Fail("a random state RapidCheck never replays (counter not 0)");
@@ -96,6 +108,7 @@ static void CheckOneValue(const std::string& value) {
     for (uint64_t s = 0; s < steps; ++s)
       if (r.Compact() > 100000) Reader::Fail("a shrink step past 100000");
   }
+  if (r.left() != 0) Reader::Fail("bytes after the last property");
 }
 
 }  // namespace attnprop
