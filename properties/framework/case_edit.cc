@@ -4,6 +4,7 @@
 #include <cmath>
 #include <optional>
 #include <set>
+#include <span>
 #include <variant>
 
 namespace attnprop {
@@ -281,74 +282,71 @@ Case ApplyDrop(const Case& c, const ShapeModel& shapes, const DimensionDrop& dro
   return shapes.Drop(c, dims.at(drop.dimension), drop.at, drop.count);
 }
 
-std::vector<Case> RescaledAfterDrop(const Case& dropped, int64_t size_before) {
+namespace {
+
+/// Calls fn on every matrix entry and scalar of fields (in field order):
+/// the values a repair edits (ints are dimensions or counts, not values).
+template <class Fields, class Fn>
+void ForEachValue(Fields&& fields, Fn&& fn) {
+  for (auto& [name, v] : fields) {
+    if (auto* m = std::get_if<ExactMatrix>(&v)) {
+      for (auto& x : m->data) fn(x);
+    } else if (auto* x = std::get_if<Exact>(&v)) {
+      fn(*x);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<Case> RepairsAfterDrop(const Case& dropped, int64_t size_before) {
   std::vector<Case> out;
   if (size_before < 2) return out;
   // n/(n-1) keeps a sum over the dropped dimension; 2 and 1/2 a margin.
   const std::pair<int64_t, int64_t> factors[] = {
       {size_before, size_before - 1}, {size_before - 1, size_before}, {2, 1}, {1, 2}};
+  // Scales the values x with pick(x) by num/den; false if one would become
+  // inexact (a double stays a double), and no candidate is made then.
+  auto scaled = [&dropped](int64_t num, int64_t den, auto pick, size_t only_field, Case* e) {
+    *e = dropped;
+    bool ok = true, changed = false;
+    auto& fields = e->mutable_fields();
+    for (size_t g = 0; g < fields.size(); ++g) {
+      if (only_field < fields.size() && g != only_field) continue;
+      ForEachValue(std::span(&fields[g], 1), [&](Exact& x) {
+        if (!ok || !pick(x)) return;
+        const auto y = ScaleBy(x, num, den);
+        if (!y) { ok = false; return; }
+        changed = changed || !(*y == x);
+        x = *y;
+      });
+    }
+    return ok && changed;
+  };
   const auto& fields = dropped.fields();
-  for (const auto& [num, den] : factors) {
+  for (const auto& [num, den] : factors)
     // Each value field alone, then all of them together.
     for (size_t f = 0; f <= fields.size(); ++f) {
-      Case e = dropped;
-      bool changed = false, ok = true;
-      for (size_t g = 0; g < fields.size() && ok; ++g) {
-        if (f < fields.size() && g != f) continue;
-        auto& v = e.mutable_fields()[g].second;
-        if (auto* m = std::get_if<ExactMatrix>(&v)) {
-          for (Exact& x : m->data) {
-            const auto y = ScaleBy(x, num, den);
-            if (!y) { ok = false; break; }
-            changed = changed || !(*y == x);
-            x = *y;
-          }
-        } else if (auto* x = std::get_if<Exact>(&v)) {
-          const auto y = ScaleBy(*x, num, den);
-          if (!y) { ok = false; break; }
-          changed = changed || !(*y == *x);
-          *x = *y;
-        }
-      }
-      if (ok && changed) out.push_back(std::move(e));
+      Case e;
+      if (scaled(num, den, [](const Exact&) { return true; }, f, &e)) out.push_back(std::move(e));
     }
-  }
   // Values tied by the hypotheses (phi0 = max |X|, a weight equal to eta)
   // move together: every entry and scalar of one absolute value, for each
   // of the first kValueClasses nonzero absolute values in field order.
   constexpr size_t kValueClasses = 8;
   std::vector<Exact> classes;
-  auto note = [&](const Exact& x) {
+  ForEachValue(fields, [&](const Exact& x) {
     const Exact a = x.ToDouble() < 0 ? Negate(x) : x;
     if (a.ToDouble() == 0 || classes.size() >= kValueClasses) return;
     for (const Exact& c : classes)
       if (c == a) return;
     classes.push_back(a);
-  };
-  for (const auto& [name, v] : fields) {
-    if (const auto* m = std::get_if<ExactMatrix>(&v)) {
-      for (const Exact& x : m->data) note(x);
-    } else if (const auto* x = std::get_if<Exact>(&v)) {
-      note(*x);
-    }
-  }
+  });
   for (const auto& [num, den] : factors)
     for (const Exact& a : classes) {
-      Case e = dropped;
-      bool ok = true;
-      auto scale = [&](Exact& x) {
-        if (!ok || !(x == a || Negate(x) == a)) return;
-        const auto y = ScaleBy(x, num, den);
-        if (!y) ok = false; else x = *y;
-      };
-      for (auto& [name, v] : e.mutable_fields()) {
-        if (auto* m = std::get_if<ExactMatrix>(&v)) {
-          for (Exact& x : m->data) scale(x);
-        } else if (auto* x = std::get_if<Exact>(&v)) {
-          scale(*x);
-        }
-      }
-      if (ok) out.push_back(std::move(e));
+      Case e;
+      if (scaled(num, den, [&a](const Exact& x) { return x == a || Negate(x) == a; }, fields.size(), &e))
+        out.push_back(std::move(e));
     }
   // One class set to another (signs kept): what a drop took from a sum can
   // come back from a value the case already holds (X's rows (1/16, -3/16) ->
@@ -358,17 +356,10 @@ std::vector<Case> RescaledAfterDrop(const Case& dropped, int64_t size_before) {
     for (const Exact& b : classes) {
       if (a == b) continue;
       Case e = dropped;
-      for (auto& [name, v] : e.mutable_fields()) {
-        auto unify = [&](Exact& x) {
-          if (x == a) x = b;
-          else if (Negate(x) == a) x = Negate(b);
-        };
-        if (auto* m = std::get_if<ExactMatrix>(&v)) {
-          for (Exact& x : m->data) unify(x);
-        } else if (auto* x = std::get_if<Exact>(&v)) {
-          unify(*x);
-        }
-      }
+      ForEachValue(e.mutable_fields(), [&](Exact& x) {
+        if (x == a) x = b;
+        else if (Negate(x) == a) x = Negate(b);
+      });
       out.push_back(std::move(e));
     }
   return out;

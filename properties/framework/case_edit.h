@@ -101,7 +101,7 @@ Case ApplyDrop(const Case& c, const ShapeModel& shapes, const DimensionDrop& dro
 /// the drop (n/(n-1) keeps a sum over it), then every value of one absolute
 /// value set to another the case holds (signs kept). A double stays a
 /// double: a factor that would make one inexact is left out.
-std::vector<Case> RescaledAfterDrop(const Case& dropped, int64_t size_before);
+std::vector<Case> RepairsAfterDrop(const Case& dropped, int64_t size_before);
 
 /// The value slots of a case: every matrix entry, scalar and int that is
 /// not a dimension, in field order. ValueSlots(c).size() is stable under

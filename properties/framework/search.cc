@@ -177,7 +177,7 @@ ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, c
       if (drop.count != 1 || dims.at(drop.dimension).size > kBlockDropsAbove) continue;
       Case best = ApplyDrop(r.value, shapes, drop);
       const int64_t size = CaseSize(best);
-      std::vector<Case> rescaled = RescaledAfterDrop(best, dims.at(drop.dimension).size);
+      std::vector<Case> rescaled = RepairsAfterDrop(best, dims.at(drop.dimension).size);
       if (accept_first_of(rescaled.size(), [&](size_t i) { return std::move(rescaled[i]); })) return true;
       double best_score = -std::numeric_limits<double>::infinity();
       ++r.tried;
