@@ -4,7 +4,6 @@
 #include <cmath>
 #include <optional>
 #include <set>
-#include <span>
 #include <variant>
 
 namespace attnprop {
@@ -284,16 +283,14 @@ Case ApplyDrop(const Case& c, const ShapeModel& shapes, const DimensionDrop& dro
 
 namespace {
 
-/// Calls fn on every matrix entry and scalar of fields (in field order):
-/// the values a repair edits (ints are dimensions or counts, not values).
-template <class Fields, class Fn>
-void ForEachValue(Fields&& fields, Fn&& fn) {
-  for (auto& [name, v] : fields) {
-    if (auto* m = std::get_if<ExactMatrix>(&v)) {
-      for (auto& x : m->data) fn(x);
-    } else if (auto* x = std::get_if<Exact>(&v)) {
-      fn(*x);
-    }
+/// Calls fn on every matrix entry and scalar of one field's value: the
+/// values a repair edits (ints are dimensions or counts, not values).
+template <class Value, class Fn>
+void ForEachValue(Value& v, Fn&& fn) {
+  if (auto* m = std::get_if<ExactMatrix>(&v)) {
+    for (auto& x : m->data) fn(x);
+  } else if (auto* x = std::get_if<Exact>(&v)) {
+    fn(*x);
   }
 }
 
@@ -313,7 +310,7 @@ std::vector<Case> RepairsAfterDrop(const Case& dropped, int64_t size_before) {
     auto& fields = e->mutable_fields();
     for (size_t g = 0; g < fields.size(); ++g) {
       if (only_field < fields.size() && g != only_field) continue;
-      ForEachValue(std::span(&fields[g], 1), [&](Exact& x) {
+      ForEachValue(fields[g].second, [&](Exact& x) {
         if (!ok || !pick(x)) return;
         const auto y = ScaleBy(x, num, den);
         if (!y) { ok = false; return; }
@@ -335,13 +332,14 @@ std::vector<Case> RepairsAfterDrop(const Case& dropped, int64_t size_before) {
   // of the first kValueClasses nonzero absolute values in field order.
   constexpr size_t kValueClasses = 8;
   std::vector<Exact> classes;
-  ForEachValue(fields, [&](const Exact& x) {
-    const Exact a = x.ToDouble() < 0 ? Negate(x) : x;
-    if (a.ToDouble() == 0 || classes.size() >= kValueClasses) return;
-    for (const Exact& c : classes)
-      if (c == a) return;
-    classes.push_back(a);
-  });
+  for (const auto& [name, v] : fields)
+    ForEachValue(v, [&](const Exact& x) {
+      const Exact a = x.ToDouble() < 0 ? Negate(x) : x;
+      if (a.ToDouble() == 0 || classes.size() >= kValueClasses) return;
+      for (const Exact& c : classes)
+        if (c == a) return;
+      classes.push_back(a);
+    });
   for (const auto& [num, den] : factors)
     for (const Exact& a : classes) {
       Case e;
@@ -356,10 +354,11 @@ std::vector<Case> RepairsAfterDrop(const Case& dropped, int64_t size_before) {
     for (const Exact& b : classes) {
       if (a == b) continue;
       Case e = dropped;
-      ForEachValue(e.mutable_fields(), [&](Exact& x) {
-        if (x == a) x = b;
-        else if (Negate(x) == a) x = Negate(b);
-      });
+      for (auto& [name, v] : e.mutable_fields())
+        ForEachValue(v, [&](Exact& x) {
+          if (x == a) x = b;
+          else if (Negate(x) == a) x = Negate(b);
+        });
       out.push_back(std::move(e));
     }
   return out;

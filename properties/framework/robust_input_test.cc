@@ -12,6 +12,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <set>
 #include <sstream>
 
@@ -119,6 +120,22 @@ TEST(RobustInput, MalformedReproduceTokensAreRejectedBeforeRapidCheck) {
   const std::vector<std::string> bad = {"", "reproduce=", "reproduce=!!!!", "reproduce=AAAA", "seed=1",
                                         "reproduce=BQCblNGd1JX\xff\xfe"};
   for (const auto& t : bad) EXPECT_THROW(ReproduceTokenProperties(t), std::invalid_argument) << t;
+}
+
+TEST(RobustInput, AReproduceTokenNamingAPropertyTwiceIsRejected) {
+  // RapidCheck's decoder reads entries until it holds as many distinct names
+  // as the token declares: a repeated name made it read past the end of the
+  // token (found by fuzz/token_decoder in CI; the input is kept there).
+  std::ifstream in(std::string(ATTNPROP_TESTDATA_DIR) +  // properties/framework/testdata
+                   "/../../../fuzz/regressions/token_decoder/crash-d4778efd3a7f7f2b776f50e178fd6d8f71cbbd00");
+  const std::string token((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  ASSERT_FALSE(token.empty());
+  try {
+    ReproduceTokenProperties(token);
+    ADD_FAILURE() << "accepted";
+  } catch (const std::invalid_argument& e) {
+    EXPECT_NE(std::string(e.what()).find("a property named twice"), std::string::npos) << e.what();
+  }
 }
 
 TEST(RobustInput, RcParamsThatRunNoCaseAreAnError) {
