@@ -2,7 +2,9 @@
 #include "properties/framework/rc_bridge.h"
 
 #include <algorithm>
+#include <chrono>
 #include <iterator>
+#include <optional>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -24,18 +26,85 @@ std::string CleanDescription(const std::string& d) {
   return blank == std::string::npos ? d : d.substr(blank + 2);
 }
 
+/// RapidCheck's size for the i-th case (sizeFor in its src/detail/Testing.cpp,
+/// which it does not export): the listener replays the search with it.
+int SizeFor(const rc::detail::TestParams& params, int i) {
+  const int sizes = params.maxSize + 1;
+  const int regular = (params.maxSuccess / sizes) * sizes;
+  if (i < regular) return i % sizes;
+  const int rest = params.maxSuccess - regular;
+  return rest == 1 ? 0 : ((i % sizes) * params.maxSize) / (rest - 1);
+}
+
+/// Thrown from the listener when the shrinking budget is spent: RapidCheck
+/// would otherwise try every remaining candidate of its current shrink
+/// level (71,199 of them, 46 s under ASan, for one kernel property).
+struct ShrinkBudgetSpent {};
+
+/// Passes RapidCheck's events on, and follows its search (searchProperty and
+/// shrinkTestCase, this snapshot) so that the failing case's random state,
+/// size and shrink path are known here: the reproduce token of a shrink
+/// stopped at the budget, which RapidCheck never returns.
 class Listener : public rc::detail::TestListener {
  public:
-  explicit Listener(CaseEvents& events) : events_(events) {}
+  Listener(CaseEvents& events, const rc::detail::TestParams& params, double shrink_budget_s)
+      : events_(events), params_(params), budget_s_(shrink_budget_s), random_(params.seed) {}
   void onTestCaseFinished(const rc::detail::CaseDescription& d) override {
+    failure_.size = SizeFor(params_, successes_) + recent_discards_ / 10;
+    failure_.random = random_.split();
+    switch (d.result.type) {
+      case CaseType::Success: ++successes_, recent_discards_ = 0; break;
+      case CaseType::Discard: ++recent_discards_; break;
+      case CaseType::Failure:
+        failed_at_ = Clock::now();
+        description_ = d.result.description;
+        break;
+    }
     events_.CaseFinished(d.result.type == CaseType::Discard, d.result.type == CaseType::Failure);
   }
-  void onShrinkTried(const rc::detail::CaseDescription&, bool accepted) override { events_.ShrinkTried(accepted); }
+  void onShrinkTried(const rc::detail::CaseDescription& d, bool accepted) override {
+    events_.ShrinkTried(accepted);
+    if (accepted) {
+      failure_.shrinkPath.push_back(tried_at_level_);
+      tried_at_level_ = 0;
+      description_ = d.result.description;
+    } else {
+      ++tried_at_level_;
+    }
+    if (std::chrono::duration<double>(Clock::now() - failed_at_).count() > budget_s_) throw ShrinkBudgetSpent{};
+  }
   void onTestFinished(const rc::detail::TestMetadata&, const rc::detail::TestResult&) override {}
 
+  /// The failing case as far as shrinking got, and its message.
+  const rc::detail::Reproduce& failure() const { return failure_; }
+  const std::string& description() const { return description_; }
+
  private:
+  using Clock = std::chrono::steady_clock;
   CaseEvents& events_;
+  const rc::detail::TestParams& params_;
+  const double budget_s_;
+  rc::Random random_;  // RapidCheck's: one split per case, from the seed
+  int successes_ = 0;
+  int recent_discards_ = 0;
+  size_t tried_at_level_ = 0;
+  Clock::time_point failed_at_;
+  rc::detail::Reproduce failure_;
+  std::string description_;
 };
+
+/// "reproduce=..." for one property's failing case (seed and size are inside).
+std::string ReproduceToken(const std::string& name, const rc::detail::Reproduce& failure) {
+  rc::detail::Configuration config;
+  config.reproduce[name] = failure;
+  std::string token = rc::detail::configToMinimalString(config);
+  const auto pos = token.find("reproduce=");
+  if (pos == std::string::npos) return token;
+  token = token.substr(pos);
+  const auto end = token.find(' ');
+  if (end != std::string::npos) token.resize(end);
+  return token;
+}
 
 rc::detail::Configuration ParseConfig(const std::string& text, const char* what) {
   // RapidCheck's decoder trusts a reproduce value: check its bytes first.
@@ -126,39 +195,43 @@ RandomPhase RunRandomPhase(const std::string& name, const rc::Gen<Case>& gen,
       throw std::invalid_argument("the reproduce token is for another property, not " + name);
   }
 
-  Listener listener(events);
-  const rc::detail::TestResult r = rc::detail::checkTestable(
-      [&] {
-        const Case c = *gen;
-        body(c);
-      },
-      metadata, params, listener, reproduce_map);
-
+  Listener listener(events, params, options.shrink_budget_s);
   RandomPhase out;
+  std::optional<rc::detail::TestResult> r;
+  try {
+    r.emplace(rc::detail::checkTestable(
+        [&] {
+          const Case c = *gen;
+          body(c);
+        },
+        metadata, params, listener, reproduce_map));
+  } catch (const ShrinkBudgetSpent&) {
+    out.outcome = RandomPhase::Outcome::kFailed;
+    out.description = CleanDescription(listener.description());
+    out.reproduce = ReproduceToken(name, listener.failure());
+    out.shrink_budget_hit = true;
+    return out;
+  }
+
   rc::detail::SuccessResult success;
   rc::detail::FailureResult failure;
   rc::detail::GaveUpResult gave_up;
   rc::detail::Error error;
-  if (r.match(success)) {
+  if (r->match(success)) {
     out.outcome = RandomPhase::Outcome::kPassed;
-  } else if (r.match(failure)) {
+  } else if (r->match(failure)) {
     out.outcome = RandomPhase::Outcome::kFailed;
     out.description = CleanDescription(failure.description);
-    rc::detail::Configuration config;
-    config.reproduce[name] = failure.reproduce;
-    std::string token = rc::detail::configToMinimalString(config);
-    // Keep only the reproduce=... part: seed and sizes are inside it.
-    const auto pos = token.find("reproduce=");
-    if (pos != std::string::npos) {
-      token = token.substr(pos);
-      const auto end = token.find(' ');
-      if (end != std::string::npos) token.resize(end);
-    }
-    out.reproduce = token;
-  } else if (r.match(gave_up)) {
+    out.reproduce = ReproduceToken(name, failure.reproduce);
+    // The listener's copy of the search must agree with RapidCheck's, or a
+    // token for a shrink stopped at the budget would replay another case.
+    if (reproduce_map.empty() && listener.failure() != failure.reproduce)
+      throw std::logic_error("rc_bridge: the listener's replay of RapidCheck's search disagrees with its token " +
+                             out.reproduce);
+  } else if (r->match(gave_up)) {
     out.outcome = RandomPhase::Outcome::kGaveUp;
     out.description = "gave up: " + gave_up.description;
-  } else if (r.match(error)) {
+  } else if (r->match(error)) {
     out.outcome = RandomPhase::Outcome::kError;
     out.description = error.description;
   }

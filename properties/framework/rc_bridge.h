@@ -44,12 +44,14 @@ struct RandomPhase {
   Outcome outcome = Outcome::kError;
   std::string description;  // failure or error, without RapidCheck's own source location
   std::string reproduce;    // "reproduce=..." for a failure
+  bool shrink_budget_hit = false;  // shrinking stopped at RunOptions::shrink_budget_s (after the first failure)
 };
 
 /// Runs `body` on cases drawn from `gen` (RapidCheck's loop with shrinking);
 /// `name` is the property's id/backend (the reproduce token's key). Throws
 /// std::invalid_argument when options.reproduce is malformed or for another
-/// property.
+/// property. Shrinking stops once options.shrink_budget_s have passed since
+/// the first failure; the token then replays the case shrinking had reached.
 RandomPhase RunRandomPhase(const std::string& name, const rc::Gen<Case>& gen,
                            const std::function<void(const Case&)>& body, const RunOptions& options, uint64_t seed,
                            CaseEvents& events);

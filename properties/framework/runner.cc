@@ -18,8 +18,8 @@ namespace {
 using Clock = std::chrono::steady_clock;
 
 /// Counts cases, commits the observations of counted cases only (random
-/// cases, not shrink steps), keeps the current shrunk case, and notes when
-/// the first failure came (for the shrinking budget).
+/// cases, not shrink steps), keeps the current shrunk case and the first
+/// failing case.
 class Events : public CaseEvents {
  public:
   Events(PropertyResult& result, MetricAccumulator& acc) : result_(result), acc_(acc) {}
@@ -35,7 +35,7 @@ class Events : public CaseEvents {
     acc_.Commit();
     if (failed) {
       failing = acc_.current();
-      if (!first_failure) first_failure = Clock::now(), unshrunk = failing;
+      if (!unshrunk) unshrunk = failing;
     }
   }
   void ShrinkTried(bool accepted) override {
@@ -46,7 +46,6 @@ class Events : public CaseEvents {
 
   std::optional<Case> failing;
   std::optional<Case> unshrunk;  // the first failing case, before RapidCheck's shrinking
-  std::optional<Clock::time_point> first_failure;
   std::vector<ScoredCase> best;  // the random phase's highest-scoring cases: the search starts there
   ShapeModel shapes;             // which sizes are one dimension, from the cases generated
 
@@ -141,13 +140,6 @@ void RandomCases(const PropertyDef& def, const RunOptions& options, PropertyResu
     phase = RunRandomPhase(
         def.Name(), gen,
         [&](const Case& c) {
-          // Past the shrinking budget every candidate passes, so shrinking
-          // stops with the smallest failure found so far.
-          if (events.first_failure &&
-              std::chrono::duration<double>(Clock::now() - *events.first_failure).count() > options.shrink_budget_s) {
-            result.shrink_budget_hit = true;
-            return;
-          }
           acc.StartCase(c);
           // A generator that falls back outside the claim's hypotheses makes
           // no case: the runner checks them on every case, shrink steps too.
@@ -170,6 +162,7 @@ void RandomCases(const PropertyDef& def, const RunOptions& options, PropertyResu
       result.found_by = FoundBy::kRandom;
       result.message = phase.description;
       result.reproduce = phase.reproduce;
+      result.shrink_budget_hit = phase.shrink_budget_hit;
       // Replaying a reproduce token runs the failing case alone, without the
       // case events: the last case run is then the counterexample.
       const std::optional<Case> c = events.failing ? events.failing : acc.current();

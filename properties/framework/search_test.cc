@@ -4,10 +4,13 @@
 // another near 1, one violated only by equal rows) are refuted by the search
 // and shrunk to their minimal shapes (also where a dimension can only go
 // with the values left rescaled); a true claim is never refuted; a case
-// outside the hypotheses is never reported.
+// outside the hypotheses is never reported; shrinking stops at its time
+// budget and the reproduce token replays the case it had reached.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
+#include <thread>
 
 #include "properties/framework/property.h"
 #include "properties/framework/runner.h"
@@ -215,6 +218,33 @@ struct OutsideNeverReported {
   static void Conclusion(const Case& c) { ExpectThat(c.GetScalar("x").ToDouble() >= 0, "x < 0"); }
 };
 
+/// sum x <= 0 for 200 entries in [0, 1000]: false at once, with thousands
+/// of shrink candidates. It counts the cases its generator makes and the
+/// cases its conclusion checks, and each check takes 1 ms.
+struct SlowToShrink {
+  static constexpr const char* kId = "planted.slow_to_shrink";
+  static inline int generated = 0, checked = 0;
+  static std::vector<Tolerance> Tolerances() { return {}; }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::map(rc::gen::container<std::vector<int>>(200, rc::gen::inRange<int>(0, 1000)),
+                        [](const std::vector<int>& v) {
+                          ++generated;
+                          ExactMatrix x(1, static_cast<int>(v.size()));
+                          for (size_t j = 0; j < v.size(); ++j) x(0, static_cast<int>(j)) = static_cast<double>(v[j]);
+                          return Case().Matrix("x", x);
+                        });
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    ++checked;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    double sum = 0;
+    for (const Exact& e : c.GetMatrix("x").data) sum += e.ToDouble();
+    ExpectThat(sum <= 0, "sum x > 0");
+  }
+};
+
 template <class Claim>
 PropertyResult RunSearching(int steps) {
   const PropertyDef def = internal::MakeDef<Claim, double>(__FILE__);
@@ -280,6 +310,28 @@ TEST(Shrink, RepairsADropBySettingOneValueToAnother) {
   ASSERT_EQ(r.verdict, Verdict::kRefuted);
   ASSERT_TRUE(r.counterexample_case);
   EXPECT_EQ(r.counterexample_case->GetMatrix("x").cols, 3) << r.counterexample;  // without the unification: 6
+}
+
+TEST(Shrink, StopsAtItsBudgetAndTheTokenReplaysTheCaseReached) {
+  const PropertyDef def = internal::MakeDef<SlowToShrink, double>(__FILE__);
+  RunOptions o;
+  o.search_steps = 0;
+  o.shrink_budget_s = 0.02;
+  SlowToShrink::generated = SlowToShrink::checked = 0;
+  const PropertyResult r = RunProperty(def, o);
+  ASSERT_EQ(r.verdict, Verdict::kRefuted);
+  ASSERT_TRUE(r.shrink_budget_hit) << r.shrink_steps << " shrink steps";
+  // Past the budget no candidate is made: RapidCheck used to generate the
+  // rest of its shrink level, each one passed unchecked.
+  EXPECT_LE(SlowToShrink::generated, SlowToShrink::checked + 1)
+      << SlowToShrink::generated << " cases generated, " << SlowToShrink::checked << " checked";
+  ASSERT_TRUE(r.counterexample_case);
+  ASSERT_FALSE(r.reproduce.empty());
+  RunOptions again = o;
+  again.reproduce = r.reproduce;
+  const PropertyResult replayed = RunProperty(def, again);
+  EXPECT_EQ(replayed.verdict, Verdict::kRefuted) << replayed.message;
+  EXPECT_EQ(replayed.counterexample, r.counterexample) << "the token replays another case";
 }
 
 TEST(Search, NeverRefutesATrueClaim) {
