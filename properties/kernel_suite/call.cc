@@ -2,15 +2,18 @@
 
 #include <rapidcheck.h>
 
-#include <dirent.h>
 #include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <limits>
 #include <map>
 #include <memory>
+#include <new>
+#include <optional>
 #include <stdexcept>
 
 #include "model/attention.h"
@@ -95,16 +98,6 @@ KernelHealth& HealthOf(const Operator& op) {
   return health[{op.library, op.dtype}];
 }
 
-int ThreadCount() {
-  DIR* d = opendir("/proc/self/task");
-  if (!d) return 1;
-  int n = 0;
-  while (const dirent* e = readdir(d))
-    if (e->d_name[0] != '.') ++n;
-  closedir(d);
-  return n;
-}
-
 std::string Seconds(double s) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g s", s);
@@ -144,10 +137,111 @@ struct Job {
   std::unique_ptr<GuardedBuffer> qb, kb, vb;
   std::vector<unsigned char> q0, k0, v0;  // the inputs' bytes before the calls
   std::vector<std::unique_ptr<GuardedBuffer>> outs, lses;
-  std::vector<attnprop_attention_args> args;  // one per repeat
   size_t out_n = 0, lse_n = 0;
   int first_slot = 0;  // index of its first repeat among all the child's calls
 };
+
+/// What a call process does, laid out in one SharedBlock: the parent writes
+/// it, the child (forked from attnprop, or cloned by the plug-in's loader,
+/// which has none of the parent's later memory) reads it and writes back
+/// the return codes and the late-write report.
+struct CallPlan {
+  struct Span {
+    uintptr_t data;
+    size_t bytes;
+  };
+  int dtype = 0;
+  int late_ms = 0;  // 0: no late-write check
+  int calls = 0, regions = 0, watched = 0;
+  int done = 0;       // calls returned so far
+  int threads = 0;    // threads of the child after the calls (1: the kernel left none running)
+  int changed = 0;    // 1 + index into Watched() of a buffer that changed after the calls returned
+  int waited_ms = 0;
+
+  static size_t Bytes(int calls, int regions, int watched) {
+    return Offset(4, calls, regions) + sizeof(Span) * static_cast<size_t>(watched);
+  }
+  attnprop_attention_args* Args() { return At<attnprop_attention_args>(1); }
+  int* Rcs() { return At<int>(2); }
+  GuardedRegion* Regions() { return At<GuardedRegion>(3); }
+  Span* Watched() { return At<Span>(4); }
+
+ private:
+  static size_t Align(size_t n) { return (n + 15) / 16 * 16; }
+  // Where part `k` starts: the header, args, return codes, regions, spans.
+  static size_t Offset(int k, int calls, int regions) {
+    size_t at = Align(sizeof(CallPlan));
+    if (k > 1) at = Align(at + sizeof(attnprop_attention_args) * static_cast<size_t>(calls));
+    if (k > 2) at = Align(at + sizeof(int) * static_cast<size_t>(calls));
+    if (k > 3) at = Align(at + sizeof(GuardedRegion) * static_cast<size_t>(regions));
+    return at;
+  }
+  template <class T>
+  T* At(int k) {
+    return reinterpret_cast<T*>(reinterpret_cast<unsigned char*>(this) + Offset(k, calls, regions));
+  }
+};
+
+/// The body of a call process: the buffers' protections (inputs read-only
+/// while the kernel runs: a write to them, even one undone before returning,
+/// faults at its address), the calls in order, then the late-write check.
+void RunPlan(const KernelLibrary& lib, CallPlan* plan) {
+  const auto t = static_cast<DType>(plan->dtype);
+  const KernelEntry entry = t == DType::kF32 ? lib.f32 : t == DType::kF64 ? lib.f64 : t == DType::kBF16 ? lib.bf16 : lib.f16;
+  if (entry == nullptr) throw std::runtime_error(lib.path + " has no entry point for this storage type");
+  for (int i = 0; i < plan->regions; ++i) Protect(plan->Regions()[i]);
+  for (int i = 0; i < plan->calls; ++i) {
+    plan->Rcs()[i] = entry(&plan->Args()[i]);
+    plan->done = i + 1;
+  }
+  // A thread the kernel left running may still write the outputs.
+  plan->threads = ThreadCount();
+  if (plan->threads <= 1 || plan->late_ms <= 0) return;
+  std::vector<std::vector<unsigned char>> snap;
+  for (int i = 0; i < plan->watched; ++i) {
+    const auto* d = reinterpret_cast<const unsigned char*>(plan->Watched()[i].data);
+    snap.emplace_back(d, d + plan->Watched()[i].bytes);
+  }
+  usleep(static_cast<useconds_t>(plan->late_ms) * 1000);
+  plan->waited_ms = plan->late_ms;
+  for (int i = 0; i < plan->watched; ++i)
+    if (std::memcmp(snap[static_cast<size_t>(i)].data(), reinterpret_cast<const void*>(plan->Watched()[i].data),
+                    plan->Watched()[i].bytes) != 0) {
+      plan->changed = i + 1;
+      return;
+    }
+}
+
+// In a plug-in's loader process: the library it loaded.
+KernelLibrary g_loaded;
+
+/// The plug-in's loader (Zygote), started at its first call; null when none
+/// can be used (the calls then fork attnprop and load the library in each
+/// child). ATTNPROP_NO_LOADER=1 turns loaders off.
+Zygote* LoaderOf(const Operator& op) {
+  static std::map<std::string, std::unique_ptr<Zygote>> loaders;
+  const KernelLibrary& lib = *op.library;
+  if (!lib.plugin) return nullptr;
+  static const bool off = [] {
+    const char* e = std::getenv("ATTNPROP_NO_LOADER");
+    return e && *e && std::string(e) != "0";
+  }();
+  if (off) return nullptr;
+  auto it = loaders.find(lib.path);
+  if (it == loaders.end()) {
+    std::string why;
+    it = loaders
+             .emplace(lib.path, Zygote::Start([&] { g_loaded = OpenInChild(lib); },
+                                              [](void* plan) { RunPlan(g_loaded, static_cast<CallPlan*>(plan)); },
+                                              op.timeout_s, &why))
+             .first;
+    // Slower, never wrong: say so once.
+    if (!it->second)
+      std::cerr << "attnprop: no loader process for " << lib.path << " (" << why
+                << "): each call loads it in a fork of attnprop\n";
+  }
+  return it->second.get();
+}
 
 /// The calls of `jobs` in order (each job's repeats in a row) in ONE child
 /// process; one CallResult per job. A crash or timeout ends the child: the
@@ -184,16 +278,6 @@ std::vector<CallResult> CallKernelJobs(const Operator& op, const std::vector<std
     j.first_slot = slots;
     slots += j.spec.repeats;
   }
-  // Shared with the child: [0] calls done, [1 + slot] return codes, then the
-  // late-write report.
-  struct Late {
-    int threads;      // threads of the child after the calls (1: the kernel left none running)
-    int changed;      // 1 + index into `watched` of a buffer that changed after the calls returned
-    int waited_ms;
-  };
-  SharedBlock shared(sizeof(int) * static_cast<size_t>(1 + slots) + sizeof(Late));
-  int* rcs = static_cast<int*>(shared.data());
-  Late* late = reinterpret_cast<Late*>(rcs + 1 + slots);
   KernelHealth& health = HealthOf(op);
   if (health.finished == 0 && health.timeouts >= kTimeoutsBeforeGivingUp) {
     CallResult res;
@@ -206,11 +290,26 @@ std::vector<CallResult> CallKernelJobs(const Operator& op, const std::vector<std
       health.late_seen || health.calls < kLateCheckedCalls || health.calls % kLateCheckEvery == 0 ? kLateCheckMs : 0;
   ++health.calls;
   std::vector<const GuardedBuffer*> watched;  // what a thread of the kernel might write after the call
+  std::vector<const GuardedBuffer*> buffers;  // every buffer, for the child's protections
+  for (Job& j : jobs) {
+    for (const auto* b : {j.qb.get(), j.kb.get(), j.vb.get()}) buffers.push_back(b);
+    for (auto& b : j.outs) watched.push_back(b.get());
+    for (auto& b : j.lses) watched.push_back(b.get());
+  }
+  buffers.insert(buffers.end(), watched.begin(), watched.end());
+  SharedBlock shared(CallPlan::Bytes(slots, static_cast<int>(buffers.size()), static_cast<int>(watched.size())));
+  auto* plan = new (shared.data()) CallPlan;
+  plan->dtype = static_cast<int>(t);
+  plan->late_ms = late_ms;
+  plan->calls = slots;
+  plan->regions = static_cast<int>(buffers.size());
+  plan->watched = static_cast<int>(watched.size());
+  int slot = 0;
   for (Job& j : jobs) {
     const Problem& p = *j.p;
-    j.args.resize(static_cast<size_t>(j.spec.repeats));
-    for (int r = 0; r < j.spec.repeats; ++r) {
-      attnprop_attention_args& a = j.args[static_cast<size_t>(r)];
+    for (int r = 0; r < j.spec.repeats; ++r, ++slot) {
+      attnprop_attention_args& a = plan->Args()[slot];
+      a = attnprop_attention_args{};
       a.struct_size = sizeof(attnprop_attention_args);
       a.batch = p.batch;
       a.t_q = p.t_q;
@@ -226,54 +325,35 @@ std::vector<CallResult> CallKernelJobs(const Operator& op, const std::vector<std
       a.lse = j.spec.want_lse ? j.lses[static_cast<size_t>(r)]->data() : nullptr;
       Mutate(&a, j.spec.mutation);
     }
-    for (auto& b : j.outs) watched.push_back(b.get());
-    for (auto& b : j.lses) watched.push_back(b.get());
   }
-  const ChildOutcome o = RunInChild(
-      [&] {
-        // The plug-in is loaded here, in the child, never in attnprop.
-        const KernelLibrary lib = OpenInChild(*op.library);
-        const KernelEntry entry = t == DType::kF32 ? lib.f32 : t == DType::kF64 ? lib.f64 : t == DType::kBF16 ? lib.bf16 : lib.f16;
-        if (entry == nullptr) throw std::runtime_error(lib.path + " has no entry point for this storage type");
-        // Inputs are read-only while the kernel runs: a write to them (even
-        // one undone before returning) faults at its address.
-        for (const Job& j : jobs)
-          for (const GuardedBuffer* b : {j.qb.get(), j.kb.get(), j.vb.get()}) b->ProtectReadOnly();
-        int slot = 0;
-        for (Job& j : jobs)
-          for (int r = 0; r < j.spec.repeats; ++r, ++slot) {
-            rcs[1 + slot] = entry(&j.args[static_cast<size_t>(r)]);
-            rcs[0] = slot + 1;
-          }
-        // A thread the kernel left running may still write the outputs.
-        late->threads = ThreadCount();
-        if (late->threads > 1 && late_ms > 0) {
-          std::vector<std::vector<unsigned char>> snap;
-          for (const GuardedBuffer* b : watched) snap.emplace_back(b->data(), b->data() + b->bytes());
-          usleep(static_cast<useconds_t>(late_ms) * 1000);
-          late->waited_ms = late_ms;
-          for (size_t i = 0; i < watched.size(); ++i)
-            if (std::memcmp(snap[i].data(), watched[i]->data(), watched[i]->bytes()) != 0) {
-              late->changed = static_cast<int>(i) + 1;
-              break;
-            }
-        }
-      },
-      op.timeout_s);
+  bool all_shared = shared.Shared();
+  for (size_t i = 0; i < buffers.size(); ++i) {
+    plan->Regions()[i] = buffers[i]->Region(/*read_only=*/i < 3 * jobs.size());
+    all_shared = all_shared && buffers[i]->Shared();
+  }
+  for (size_t i = 0; i < watched.size(); ++i)
+    plan->Watched()[i] = {reinterpret_cast<uintptr_t>(watched[i]->data()), watched[i]->bytes()};
+  // The plug-in is loaded in a child, never in attnprop: its loader's
+  // clone, or a fork of attnprop that loads it (no loader, or buffers the
+  // loader cannot see).
+  std::optional<ChildOutcome> run;
+  if (Zygote* loader = all_shared ? LoaderOf(op) : nullptr) run = RunInZygoteChild(*loader, plan, op.timeout_s);
+  if (!run) run = RunInChild([&] { RunPlan(OpenInChild(*op.library), plan); }, op.timeout_s);
+  const ChildOutcome& o = *run;
 
   if (o.kind == ChildOutcome::Kind::kTimeout) {
     ++health.timeouts;
   } else {
     ++health.finished;
   }
-  if (late->changed > 0) health.late_seen = true;
-  const int done = rcs[0];
+  if (plan->changed > 0) health.late_seen = true;
+  const int done = plan->done;
   std::vector<CallResult> results(jobs.size());
   for (size_t n = 0; n < jobs.size(); ++n) {
     Job& j = jobs[n];
     const Problem& p = *j.p;
     CallResult& res = results[n];
-    for (int r = 0; r < j.spec.repeats && j.first_slot + r < done; ++r) res.rc.push_back(rcs[1 + j.first_slot + r]);
+    for (int r = 0; r < j.spec.repeats && j.first_slot + r < done; ++r) res.rc.push_back(plan->Rcs()[j.first_slot + r]);
     const bool ran_all = j.first_slot + j.spec.repeats <= done;
     const bool crashed_here = !ran_all && j.first_slot <= done;
     if (o.kind != ChildOutcome::Kind::kFinished && crashed_here) {
@@ -319,9 +399,9 @@ std::vector<CallResult> CallKernelJobs(const Operator& op, const std::vector<std
     } else if (o.kind == ChildOutcome::Kind::kFinished && o.left_processes) {
       res.crash = "left processes running after the call returned (it forked helpers; attnprop killed them)";
     }
-    if (late->changed > 0)
-      res.late_write = watched[static_cast<size_t>(late->changed - 1)]->name() + " changed " +
-                       std::to_string(late->waited_ms) +
+    if (plan->changed > 0)
+      res.late_write = watched[static_cast<size_t>(plan->changed - 1)]->name() + " changed " +
+                       std::to_string(plan->waited_ms) +
                        " ms after the call returned (a write from a thread the kernel left running)";
     auto read = [&](const GuardedBuffer& b, size_t n_el, DType bt, size_t bs, std::vector<std::vector<Mpfr>>* values,
                     std::vector<std::vector<unsigned char>>* bytes) {

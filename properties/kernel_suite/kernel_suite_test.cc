@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <fstream>
 #include <fnmatch.h>
 #include <iostream>
 #include <list>
@@ -307,6 +308,40 @@ TEST(Isolation, GuardPagesAndCanariesLocateAWildWrite) {
   EXPECT_EQ(RunInChild([] { _exit(0); }, 5).kind, ChildOutcome::Kind::kExit);
   EXPECT_EQ(RunInChild([] { volatile int spin = 0; for (;;) spin = 1 - spin; }, 0.2).kind, ChildOutcome::Kind::kTimeout);
 }
+
+/// Lines in ATTNPROP_LOAD_LOG after checking `plugin` on 20 cases of
+/// abi.lse_values/kernel-f32 (each case calls it at least once).
+size_t LoadsFor(const std::string& plugin) {
+  const std::string log = FreshDir("load-log-" + plugin) + ".log";
+  std::filesystem::create_directories(std::filesystem::path(log).parent_path());
+  std::filesystem::remove(log);
+  setenv("ATTNPROP_LOAD_LOG", log.c_str(), 1);
+  InitMpfrPrecisionFromEnvironment();
+  const auto r = RunOn(plugin, "abi.lse_values/kernel-f32", 20);
+  unsetenv("ATTNPROP_LOAD_LOG");
+  EXPECT_EQ(r.size(), 1u);
+  if (r.size() == 1) {
+    EXPECT_EQ(r[0].result.verdict, Verdict::kHolds) << r[0].result.message;
+  }
+  std::ifstream in(log);
+  size_t lines = 0;
+  for (std::string line; std::getline(in, line);) ++lines;
+  return lines;
+}
+
+// A plug-in is loaded by the load probe and by its loader, not once per call
+// (libtorch: 0.5 s of CPU per load).
+TEST(Loader, APlugInIsLoadedTwiceNotOncePerCall) {
+#if defined(__SANITIZE_ADDRESS__)
+  GTEST_SKIP() << "no loader under AddressSanitizer (Zygote::Start)";
+#else
+  EXPECT_EQ(LoadsFor("hostile_count_loads"), 2u);
+#endif
+}
+
+// A library whose constructor leaves a thread running cannot be cloned
+// faithfully: every call loads it in a fork of attnprop, and holds.
+TEST(Loader, AThreadStartedAtLoadGetsTheDirectPath) { EXPECT_GT(LoadsFor("hostile_ctor_thread"), 20u); }
 
 TEST(Load, MissingFileIsAClearError) {
   const LoadResult r = LoadKernel(Plugin("no_such_kernel"), 5);

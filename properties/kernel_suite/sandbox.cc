@@ -6,6 +6,7 @@
 #include <sys/prctl.h>
 #include <signal.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -16,6 +17,10 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <iterator>
+#include <map>
+#include <memory>
+#include <optional>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -29,10 +34,83 @@ size_t PageSize() {
   return page;
 }
 
+/// One MAP_SHARED region reserved at first use, from which every
+/// GuardedBuffer and SharedBlock is carved: a loader (Zygote) forked before
+/// a buffer existed shares it at the same address, so its call processes
+/// see the parent's buffers and a fault address means the same in both.
+/// Page-granular first fit; only the parent allocates.
+class Arena {
+ public:
+  static Arena& Get() {
+    static Arena arena;
+    return arena;
+  }
+  /// nullptr when it cannot hold `bytes` (the caller maps its own pages).
+  unsigned char* Allocate(size_t bytes) {
+    if (!base_) return nullptr;
+    for (auto it = free_.begin(); it != free_.end(); ++it) {
+      if (it->second < bytes) continue;
+      const size_t at = it->first, left = it->second - bytes;
+      free_.erase(it);
+      if (left) free_[at + bytes] = left;
+      return base_ + at;
+    }
+    return nullptr;
+  }
+  /// In a loader: the whole arena accessible (it was forked with the guard
+  /// pages of the buffers then alive, whose pages are reused; each call
+  /// process protects the buffers of its own calls).
+  void Unprotect() const {
+    if (base_) mprotect(base_, kBytes, PROT_READ | PROT_WRITE);
+  }
+  bool Contains(const void* p) const {
+    const auto* c = static_cast<const unsigned char*>(p);
+    return base_ && c >= base_ && c < base_ + kBytes;
+  }
+  /// Gives the pages back (their memory too) and makes them writable again.
+  void Release(unsigned char* p, size_t bytes) {
+    mprotect(p, bytes, PROT_READ | PROT_WRITE);
+    madvise(p, bytes, MADV_REMOVE);
+    size_t at = static_cast<size_t>(p - base_), n = bytes;
+    auto next = free_.lower_bound(at);
+    if (next != free_.end() && next->first == at + n) n += next->second, next = free_.erase(next);
+    if (next != free_.begin()) {
+      auto prev = std::prev(next);
+      if (prev->first + prev->second == at) {
+        prev->second += n;
+        return;
+      }
+    }
+    free_[at] = n;
+  }
+
+ private:
+  // Address space only (MAP_NORESERVE): pages are backed when touched.
+  static constexpr size_t kBytes = size_t{1} << 30;
+  Arena() {
+    void* p = mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) return;
+    base_ = static_cast<unsigned char*>(p);
+    free_[0] = kBytes;
+  }
+  unsigned char* base_ = nullptr;
+  std::map<size_t, size_t> free_;  // offset -> bytes
+};
+
+size_t PageRound(size_t bytes) { return (bytes + PageSize() - 1) / PageSize() * PageSize(); }
+
 void* MapShared(size_t bytes) {
+  bytes = PageRound(bytes);
+  if (void* p = Arena::Get().Allocate(bytes)) return p;
   void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
   if (p == MAP_FAILED) throw std::bad_alloc();
   return p;
+}
+
+void UnmapShared(void* p, size_t bytes) {
+  bytes = PageRound(bytes);
+  if (Arena::Get().Contains(p)) Arena::Get().Release(static_cast<unsigned char*>(p), bytes);
+  else munmap(p, bytes);
 }
 
 // The fault report the child's signal handler fills (shared with the parent).
@@ -69,7 +147,21 @@ GuardedBuffer::GuardedBuffer(std::string name, size_t bytes, Place place) : name
 }
 
 GuardedBuffer::~GuardedBuffer() {
-  if (base_) munmap(base_, map_bytes_);
+  if (base_) UnmapShared(base_, map_bytes_);
+}
+
+bool GuardedBuffer::Shared() const { return Arena::Get().Contains(base_); }
+
+GuardedRegion GuardedBuffer::Region(bool read_only) const {
+  return {reinterpret_cast<uintptr_t>(base_), map_bytes_, read_only ? 1 : 0};
+}
+
+void Protect(const GuardedRegion& r) {
+  const size_t page = PageSize();
+  auto* base = reinterpret_cast<unsigned char*>(r.base);
+  if (mprotect(base, page, PROT_NONE) != 0 || mprotect(base + r.bytes - page, page, PROT_NONE) != 0 ||
+      (r.read_only && mprotect(base + page, r.bytes - 2 * page, PROT_READ) != 0))
+    throw std::runtime_error("mprotect failed");
 }
 
 std::string GuardedBuffer::SlackDamage() const {
@@ -84,11 +176,6 @@ std::string GuardedBuffer::SlackDamage() const {
       return name_ + " + " + std::to_string(p - data_) + " bytes (" + std::to_string(p - (data_ + bytes_)) +
              " past the end) was written";
   return "";
-}
-
-void GuardedBuffer::ProtectReadOnly() const {
-  const size_t page = PageSize();
-  if (mprotect(base_ + page, map_bytes_ - 2 * page, PROT_READ) != 0) throw std::runtime_error("mprotect failed");
 }
 
 bool GuardedBuffer::Inside(uintptr_t addr) const {
@@ -119,8 +206,10 @@ SharedBlock::SharedBlock(size_t bytes) : bytes_(bytes) {
   std::memset(p_, 0, bytes);
 }
 SharedBlock::~SharedBlock() {
-  if (p_) munmap(p_, bytes_);
+  if (p_) UnmapShared(p_, bytes_);
 }
+
+bool SharedBlock::Shared() const { return Arena::Get().Contains(p_); }
 
 std::string ChildOutcome::Describe() const {
   char buf[160];
@@ -327,8 +416,18 @@ void KillSandboxChildren() {
   }
 }
 
-ChildOutcome RunInChild(const std::function<void()>& body, double timeout_s) {
+namespace {
+
+FaultInfo* SharedFault() {
   static FaultInfo* fault = new (MapShared(sizeof(FaultInfo))) FaultInfo;
+  return fault;
+}
+
+/// Starts a child with `start` (its pid; -1: none started) and supervises
+/// it: the time limit, the group kill, the strays, the outcome. nullopt
+/// when `start` started nothing.
+std::optional<ChildOutcome> Supervise(const std::function<pid_t()>& start, double timeout_s) {
+  FaultInfo* fault = SharedFault();
   InstallParentHandlers();
   fault->have = 0;
   fault->address = 0;
@@ -345,12 +444,11 @@ ChildOutcome RunInChild(const std::function<void()>& body, double timeout_s) {
   for (int sig : kForwarded) sigaddset(&block, sig);
   sigprocmask(SIG_BLOCK, &block, &saved);
   const std::vector<pid_t> before = ChildrenOfThisProcess();
-  const pid_t pid = fork();
+  const pid_t pid = start();
   if (pid < 0) {
     sigprocmask(SIG_SETMASK, &saved, nullptr);
-    throw std::runtime_error("fork failed");
+    return std::nullopt;
   }
-  if (pid == 0) ChildMain(body, fault);
   setpgid(pid, pid);  // as the child does: whichever runs first
   const int slot = Track(pid);
   sigprocmask(SIG_SETMASK, &saved, nullptr);
@@ -392,6 +490,165 @@ ChildOutcome RunInChild(const std::function<void()>& body, double timeout_s) {
     o.exit_code = WEXITSTATUS(status);
   }
   return o;
+}
+
+
+}  // namespace
+
+ChildOutcome RunInChild(const std::function<void()>& body, double timeout_s) {
+  const std::optional<ChildOutcome> o = Supervise(
+      [&] {
+        const pid_t pid = fork();
+        if (pid == 0) ChildMain(body, SharedFault());
+        return pid;
+      },
+      timeout_s);
+  if (!o) throw std::runtime_error("fork failed");
+  return *o;
+}
+
+int ThreadCount() {
+  DIR* d = opendir("/proc/self/task");
+  if (!d) return 1;
+  int n = 0;
+  while (const dirent* e = readdir(d))
+    if (e->d_name[0] != '.') ++n;
+  closedir(d);
+  return n;
+}
+
+namespace {
+
+[[noreturn]] void ZygoteMain(int fd, pid_t parent, const std::function<void()>& setup, Zygote::Run run) {
+  prctl(PR_SET_PDEATHSIG, SIGKILL);  // it never outlives attnprop
+  if (getppid() != parent) _exit(0);
+  setpgid(0, 0);
+  for (int sig : kForwarded) signal(sig, SIG_DFL);
+  sigset_t none;
+  sigemptyset(&none);
+  sigprocmask(SIG_SETMASK, &none, nullptr);
+  Arena::Get().Unprotect();
+  char status = 'R';
+  try {
+    setup();
+  } catch (...) {
+    status = 'E';
+  }
+  // A process with threads cannot be cloned faithfully (the copy has only
+  // the cloning thread, and the raw clone runs no pthread_atfork handler).
+  // Thread pools that start as their library loads (OpenBLAS's) shut down
+  // in their atfork handlers: one glibc fork runs those, and the pool
+  // starts again in each call process when first used. A library whose
+  // threads stay gets the direct path.
+  if (status == 'R' && ThreadCount() != 1) {
+    const pid_t warm = fork();
+    if (warm == 0) _exit(0);
+    if (warm > 0)
+      while (waitpid(warm, nullptr, 0) < 0 && errno == EINTR) {
+      }
+    for (int ms = 0; ms < 200 && ThreadCount() != 1; ++ms) usleep(1000);
+    if (ThreadCount() != 1) status = 'T';
+  }
+  if (send(fd, &status, 1, MSG_NOSIGNAL) != 1 || status != 'R') _exit(0);
+  for (;;) {
+    uintptr_t request = 0;
+    if (recv(fd, &request, sizeof request, 0) != static_cast<ssize_t>(sizeof request)) _exit(0);
+    std::fflush(nullptr);
+    // CLONE_PARENT: the call process is attnprop's child, as a fork of
+    // attnprop would be, so Supervise waits for it, kills its group and
+    // inherits its strays exactly as on the direct path.
+    const long pid = syscall(SYS_clone, CLONE_PARENT | SIGCHLD, 0, 0, 0, 0);
+    if (pid == 0) {
+      close(fd);
+      ChildMain([&] { run(reinterpret_cast<void*>(request)); }, SharedFault());
+    }
+    const auto reply = static_cast<int32_t>(pid);
+    if (send(fd, &reply, sizeof reply, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof reply)) _exit(0);
+  }
+}
+
+/// Waits up to `seconds` for `bytes` from fd; false on timeout, EOF or error.
+bool ReadWithin(int fd, void* out, size_t bytes, double seconds) {
+  pollfd p{fd, POLLIN, 0};
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  for (;;) {
+    const double left = std::chrono::duration<double>(deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) return false;
+    const int r = poll(&p, 1, static_cast<int>(left * 1000) + 1);
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return false;
+    return recv(fd, out, bytes, 0) == static_cast<ssize_t>(bytes);
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<Zygote> Zygote::Start(const std::function<void()>& setup, Run run, double timeout_s, std::string* why) {
+#if defined(__SANITIZE_ADDRESS__)
+  // ASan intercepts fork (it locks its allocator across it); the loader's
+  // raw clone would bypass that: sanitizer builds keep the direct path.
+  (void)setup, (void)run, (void)timeout_s;
+  *why = "not under AddressSanitizer";
+  return nullptr;
+#else
+  SharedFault();  // mapped before the fork: the loader's children report through it
+  int fds[2];
+  if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds) != 0) {
+    *why = std::string("socketpair: ") + std::strerror(errno);
+    return nullptr;
+  }
+  std::fflush(nullptr);
+  const pid_t parent = getpid();
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]), close(fds[1]);
+    *why = "fork failed";
+    return nullptr;
+  }
+  if (pid == 0) {
+    close(fds[0]);
+    ZygoteMain(fds[1], parent, setup, run);
+  }
+  close(fds[1]);
+  std::unique_ptr<Zygote> z(new Zygote);
+  z->pid_ = pid;
+  z->fd_ = fds[0];
+  char status = 0;
+  if (!ReadWithin(z->fd_, &status, 1, timeout_s) || status != 'R') {
+    *why = status == 'T' ? "the library started threads as it loaded"
+           : status == 'E' ? "loading it failed"
+                           : "loading it did not finish within " + std::to_string(timeout_s) + " s";
+    return nullptr;  // the destructor ends it
+  }
+  return z;
+#endif
+}
+
+Zygote::~Zygote() {
+  if (fd_ >= 0) close(fd_);
+  if (pid_ > 0) {
+    kill(pid_, SIGKILL);
+    while (waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
+    }
+  }
+}
+
+pid_t Zygote::Spawn(void* request) {
+  if (fd_ < 0) return -1;
+  const auto r = reinterpret_cast<uintptr_t>(request);
+  int32_t pid = -1;
+  // The loader only clones: 10 s is far beyond what that takes.
+  if (send(fd_, &r, sizeof r, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof r) ||
+      !ReadWithin(fd_, &pid, sizeof pid, 10) || pid <= 0) {
+    close(fd_);
+    fd_ = -1;
+    return -1;
+  }
+  return pid;
+}
+
+std::optional<ChildOutcome> RunInZygoteChild(Zygote& zygote, void* request, double timeout_s) {
+  return Supervise([&] { return zygote.Spawn(request); }, timeout_s);
 }
 
 }  // namespace attnprop::ksuite

@@ -8,13 +8,26 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
+#include <sys/types.h>
 
 namespace attnprop::ksuite {
 
 /// Bytes around a buffer (between it and its guard pages) hold this canary;
 /// buffer contents are pre-filled separately (see problem.h).
 inline constexpr unsigned char kSlackCanary = 0xA5;
+
+/// A GuardedBuffer's whole mapping (guard pages included).
+struct GuardedRegion {
+  uintptr_t base = 0;
+  size_t bytes = 0;
+  int read_only = 0;  // the pages between the guards too (inputs the kernel must not write)
+};
+/// In a sandbox child: its guard pages inaccessible, and the pages between
+/// them read-only if asked.
+void Protect(const GuardedRegion& r);
 
 /// A buffer in MAP_SHARED anonymous memory with a PROT_NONE page directly
 /// before and after its pages. kEnd puts the buffer's last byte against the
@@ -34,9 +47,11 @@ class GuardedBuffer {
   const std::string& name() const { return name_; }
   /// "" when every slack byte still holds the canary, else where it changed.
   std::string SlackDamage() const;
-  /// Makes the pages between the guards read-only in this process (a
-  /// sandbox child: inputs the kernel must not write).
-  void ProtectReadOnly() const;
+  /// Whether it lies in the shared arena (mapped in a loader's children too).
+  bool Shared() const;
+  /// Its mapping, for a child to protect (Protect): a loader forked before
+  /// the buffer existed maps its guard pages readable.
+  GuardedRegion Region(bool read_only) const;
   /// Whether addr lies in the pages between the guards (data or slack).
   bool Inside(uintptr_t addr) const;
   /// If addr lies in this buffer's mapping (guards included), says where
@@ -84,6 +99,40 @@ struct ChildOutcome {
 /// group still running is killed.
 ChildOutcome RunInChild(const std::function<void()>& body, double timeout_s);
 
+/// A loader: a process forked once that runs `setup` (dlopen a plug-in:
+/// its initialisers run once, here) and then, per request, clones a call
+/// process that runs `run(request)`, as a child of attnprop (CLONE_PARENT),
+/// so that RunInZygoteChild supervises it exactly as RunInChild does a fork
+/// of attnprop, without loading the library again for every call (libtorch:
+/// 0.5 s of CPU per load). `request` must lie in shared memory (SharedBlock).
+/// The loader dies with attnprop (PR_SET_PDEATHSIG).
+class Zygote {
+ public:
+  using Run = void (*)(void* request);
+  /// nullptr, with `why`, when setup threw, did not finish within
+  /// timeout_s, ended the process, or left threads running (a fork of a
+  /// process with threads has only the forking one); also under ASan.
+  static std::unique_ptr<Zygote> Start(const std::function<void()>& setup, Run run, double timeout_s,
+                                       std::string* why);
+  ~Zygote();  // kills the loader
+  Zygote(const Zygote&) = delete;
+  Zygote& operator=(const Zygote&) = delete;
+  /// The call process's pid; -1 when the loader is gone (it stays gone).
+  pid_t Spawn(void* request);
+
+ private:
+  Zygote() = default;
+  pid_t pid_ = -1;
+  int fd_ = -1;
+};
+
+/// RunInChild with the child cloned by `zygote`, running its `run(request)`;
+/// nullopt when the loader is gone (the caller uses RunInChild).
+std::optional<ChildOutcome> RunInZygoteChild(Zygote& zygote, void* request, double timeout_s);
+
+/// Threads of this process now (1 where /proc is missing).
+int ThreadCount();
+
 /// Kills (SIGKILL) the process group of every sandbox child now running.
 /// Async-signal-safe: for a signal handler of the program's own.
 void KillSandboxChildren();
@@ -99,6 +148,7 @@ class SharedBlock {
   SharedBlock(const SharedBlock&) = delete;
   SharedBlock& operator=(const SharedBlock&) = delete;
   void* data() const { return p_; }
+  bool Shared() const;  // in the shared arena (mapped in a loader's children too)
 
  private:
   void* p_ = nullptr;

@@ -29,6 +29,8 @@
 #define HOSTILE_THIRD_CALL 10     // from the third call in a process on, out[0] is off by one ulp
 #define HOSTILE_HEAP_OVERFLOW 11  // writes one float past a malloc'd scratch buffer (built with ASan)
 #define HOSTILE_SETSID_HELPER 12  // a helper leaves the process group (setsid) and double-forks
+#define HOSTILE_CTOR_THREAD 13    // a constructor starts a thread that stays (no loader can clone it)
+#define HOSTILE_COUNT_LOADS 14    // not hostile: every load appends a line to ATTNPROP_LOAD_LOG
 
 namespace {
 
@@ -70,6 +72,21 @@ __attribute__((constructor)) void Init() {
 }
 #elif ATTNPROP_HOSTILE == HOSTILE_DTOR_EXIT0
 __attribute__((destructor)) void Fini() { _exit(0); }
+#endif
+
+#if ATTNPROP_HOSTILE == HOSTILE_CTOR_THREAD || ATTNPROP_HOSTILE == HOSTILE_COUNT_LOADS
+// How many times the library was loaded (the load probe, a loader, or every
+// call process where there is no loader).
+__attribute__((constructor)) void CountLoad() {
+  if (const char* file = std::getenv("ATTNPROP_LOAD_LOG"))
+    if (FILE* f = std::fopen(file, "a")) {
+      std::fprintf(f, "%d\n", static_cast<int>(getpid()));
+      std::fclose(f);
+    }
+#if ATTNPROP_HOSTILE == HOSTILE_CTOR_THREAD
+  std::thread([] { SleepForever(); }).detach();
+#endif
+}
 #endif
 
 }  // namespace
