@@ -519,7 +519,7 @@ int ThreadCount() {
 
 namespace {
 
-[[noreturn]] void ZygoteMain(int fd, pid_t parent, const std::function<void()>& setup, Zygote::Run run) {
+[[maybe_unused]] [[noreturn]] void ZygoteMain(int fd, pid_t parent, const std::function<void()>& setup, Zygote::Run run) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);  // it never outlives attnprop
   if (getppid() != parent) _exit(0);
   setpgid(0, 0);
@@ -586,7 +586,8 @@ bool ReadWithin(int fd, void* out, size_t bytes, double seconds) {
 std::unique_ptr<Zygote> Zygote::Start(const std::function<void()>& setup, Run run, double timeout_s, std::string* why) {
 #if defined(__SANITIZE_ADDRESS__)
   // ASan intercepts fork (it locks its allocator across it); the loader's
-  // raw clone would bypass that: sanitizer builds keep the direct path.
+  // raw clone would bypass that: sanitizer builds keep the direct path
+  // (ZygoteMain is then unused).
   (void)setup, (void)run, (void)timeout_s;
   *why = "not under AddressSanitizer";
   return nullptr;
