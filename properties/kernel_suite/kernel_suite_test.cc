@@ -64,10 +64,15 @@ const Outcome* Find(const std::vector<Outcome>& r, const std::string& name) {
   return nullptr;
 }
 
+/// An empty path for one test's store or log, under the system's temporary
+/// directory (one folder per test process): never in the source tree, which
+/// a test run from there used to fill.
 std::string FreshDir(const std::string& name) {
-  const std::string dir = "kernel-suite-test-cases/" + name;
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("attnprop-kernel-suite-test-" + std::to_string(getpid())) / name;
   std::filesystem::remove_all(dir);
-  return dir;
+  std::filesystem::create_directories(dir.parent_path());
+  return dir.string();
 }
 
 class Reference : public ::testing::TestWithParam<const char*> {};
