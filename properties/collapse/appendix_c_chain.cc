@@ -50,9 +50,8 @@
 //   Generated (C2Case): L in [2,3] layers (l = L - 1: layers 0..l-1 give X_l,
 //   layer l gives B), H up to 2, n up to 4, d up to 6 (MPFR 4), eta = 1 in
 //   half the cases, in a third the aligned family (eta = 1, every weight J, the
-//   rows of X_0 constant, alternating in sign: where each max-norm step loses
-//   its factor d); else
-//   all weights
+//   rows of X_0 constant, alternating in sign, in half of those all of one
+//   magnitude: where each max-norm step loses its factor d); else all weights
 //   eta w with w in every regime within [-1,1] (value weights in half the
 //   cases), eta in (0,1], phi0 = ||X_0|| with X_0 scaled by the largest
 //   power of two that keeps eps_l < 1 (tight by construction; ||X_0|| <= 2^7).
@@ -299,6 +298,7 @@ rc::Gen<Case> C2Case() {
   const int gv_m = l.layout.Raw(l.d, l.d, collapse::NetworkLayout::SignOrDyadic());
   const int eta_one = l.layout.Scalar(rc::gen::element(Exact(0.0), Exact(1.0)));
   const int aligned = l.layout.Scalar(rc::gen::element(Exact(0.0), Exact(0.0), Exact(1.0)));
+  const int aligned_even = l.layout.Scalar(rc::gen::element(Exact(0.0), Exact(1.0)));
   return l.layout.Build<Case>([=](const gen::Layout::Drawn& dr) {
     // Half the cases at eta = 1 (the largest the lemma allows: the factor
     // d the proofs lose needs H eta near 1 to beat eps_l's (1 + H eta)^l),
@@ -331,9 +331,12 @@ rc::Gen<Case> C2Case() {
         for (int64_t h = 0; h < c.GetInt("H"); ++h)
           for (const char* p : {"q", "k", "v"}) c.Matrix(HeadName(li, h) + p, j);
       c.Matrix("Gv", j);
+      // Half of them with one magnitude in every row (the extreme: the
+      // residual is the whole of X_0, and the rows' midrange stays 0).
       ExactMatrix x0 = c.GetMatrix("X");
+      const bool one_magnitude = dr.Scalar(aligned_even).ToDouble() != 0;
       for (int64_t i = 0; i < x0.rows; ++i) {
-        const double v = std::abs(x0(i, 0).ToDouble());
+        const double v = std::abs(x0(one_magnitude ? 0 : i, 0).ToDouble());
         for (int64_t k = 0; k < dd; ++k) x0(i, k) = Exact(i % 2 == 0 ? v : -v);
       }
       c.Matrix("X", x0);

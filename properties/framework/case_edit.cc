@@ -24,6 +24,46 @@ Exact Negate(const Exact& e) {
   return Exact(Rational(-e.ToRational()));
 }
 
+/// Calls fn on every matrix entry and scalar of one field's value: the
+/// values a repair edits (ints are dimensions or counts, not values).
+template <class Value, class Fn>
+void ForEachValue(Value& v, Fn&& fn) {
+  if (auto* m = std::get_if<ExactMatrix>(&v)) {
+    for (auto& x : m->data) fn(x);
+  } else if (auto* x = std::get_if<Exact>(&v)) {
+    fn(*x);
+  }
+}
+
+/// The distinct nonzero absolute values of c's entries and scalars, the
+/// first `max` in field order: values a hypothesis may tie together (phi0 =
+/// max |X|, a weight equal to eta), which edits move as one.
+std::vector<Exact> AbsoluteValueClasses(const Case& c, size_t max) {
+  std::vector<Exact> classes;
+  for (const auto& [name, v] : c.fields())
+    ForEachValue(v, [&](const Exact& x) {
+      const Exact a = x.ToDouble() < 0 ? Negate(x) : x;
+      if (a.ToDouble() == 0 || classes.size() >= max) return;
+      for (const Exact& k : classes)
+        if (k == a) return;
+      classes.push_back(a);
+    });
+  return classes;
+}
+
+/// e * f, rounded to a double when e is one (exact for a rational).
+Exact Times(const Exact& e, double f) {
+  if (e.IsDouble()) return Exact(e.ToDouble() * f);
+  return Exact(Rational(e.ToRational() * Rational(f)));
+}
+
+/// A factor near 1 (1 +- 2^-k, k in 1..6): a step finer than a power of two,
+/// toward a bound that a doubling would overshoot.
+double NudgeFactor(EditRng& rng) {
+  const double step = std::ldexp(1.0, -1 - static_cast<int>(rng.Below(6)));
+  return rng.Chance(50) ? 1 + step : 1 - step;
+}
+
 /// e * num / den, or nothing when e is a double and the product is not one
 /// (an edit must not turn a double case into a rational one).
 std::optional<Exact> ScaleBy(const Exact& e, int64_t num, int64_t den) {
@@ -103,8 +143,14 @@ ExactMatrix DupCol(const ExactMatrix& m, int64_t c) {
 void MutateMatrix(ExactMatrix& m, EditRng& rng) {
   if (m.data.empty()) return;
   Exact& e = m.data[rng.Below(m.data.size())];
-  switch (rng.Below(9)) {
+  switch (rng.Below(11)) {
     case 0: case 1: e = Scale2(e, Exponent(rng)); break;
+    case 9: e = Times(e, NudgeFactor(rng)); break;
+    case 10: {
+      const double f = NudgeFactor(rng);
+      for (Exact& x : m.data) x = Times(x, f);
+      break;
+    }
     case 2: {
       const int k = Exponent(rng);
       for (Exact& x : m.data) x = Scale2(x, k);
@@ -132,8 +178,9 @@ void MutateMatrix(ExactMatrix& m, EditRng& rng) {
 }
 
 void MutateScalar(Exact& e, EditRng& rng) {
-  switch (rng.Below(5)) {
+  switch (rng.Below(6)) {
     case 0: case 1: e = Scale2(e, Exponent(rng)); break;
+    case 5: e = Times(e, NudgeFactor(rng)); break;
     case 2: e = Negate(e); break;
     case 3: e = Exact(static_cast<double>(static_cast<int>(rng.Below(3)) - 1)); break;
     default:
@@ -247,6 +294,25 @@ Case Mutate(const Case& c, EditRng& rng, const ShapeModel& shapes) {
       return shapes.Resize(c, d, static_cast<int64_t>(rng.Below(static_cast<uint64_t>(d.size))), grow);
     }
   }
+  // Tied values move together in one move out of seven: every entry and
+  // scalar of one absolute value (of the first 16) scaled by 2, 1/2 or a
+  // factor near 1, so that phi0 = max |X| still holds after X grows.
+  if (rng.Chance(15)) {
+    constexpr size_t kValueClasses = 16;
+    const std::vector<Exact> classes = AbsoluteValueClasses(c, kValueClasses);
+    if (!classes.empty()) {
+      const Exact a = classes[rng.Below(classes.size())];
+      const double f = rng.Chance(30) ? (rng.Chance(50) ? 2.0 : 0.5) : NudgeFactor(rng);
+      const Exact b = Times(a, f), minus_b = Negate(b);
+      Case out = c;
+      for (auto& [name, v] : out.mutable_fields())
+        ForEachValue(v, [&](Exact& x) {
+          if (x == a) x = b;
+          else if (Negate(x) == a) x = minus_b;
+        });
+      return out;
+    }
+  }
   Case out = c;
   auto& fields = out.mutable_fields();
   auto& v = fields[rng.Below(fields.size())].second;
@@ -280,21 +346,6 @@ Case ApplyDrop(const Case& c, const ShapeModel& shapes, const DimensionDrop& dro
   const auto dims = shapes.Dimensions(c);
   return shapes.Drop(c, dims.at(drop.dimension), drop.at, drop.count);
 }
-
-namespace {
-
-/// Calls fn on every matrix entry and scalar of one field's value: the
-/// values a repair edits (ints are dimensions or counts, not values).
-template <class Value, class Fn>
-void ForEachValue(Value& v, Fn&& fn) {
-  if (auto* m = std::get_if<ExactMatrix>(&v)) {
-    for (auto& x : m->data) fn(x);
-  } else if (auto* x = std::get_if<Exact>(&v)) {
-    fn(*x);
-  }
-}
-
-}  // namespace
 
 std::vector<Case> RepairsAfterDrop(const Case& dropped, int64_t size_before) {
   std::vector<Case> out;
@@ -331,15 +382,7 @@ std::vector<Case> RepairsAfterDrop(const Case& dropped, int64_t size_before) {
   // move together: every entry and scalar of one absolute value, for each
   // of the first kValueClasses nonzero absolute values in field order.
   constexpr size_t kValueClasses = 8;
-  std::vector<Exact> classes;
-  for (const auto& [name, v] : fields)
-    ForEachValue(v, [&](const Exact& x) {
-      const Exact a = x.ToDouble() < 0 ? Negate(x) : x;
-      if (a.ToDouble() == 0 || classes.size() >= kValueClasses) return;
-      for (const Exact& c : classes)
-        if (c == a) return;
-      classes.push_back(a);
-    });
+  const std::vector<Exact> classes = AbsoluteValueClasses(dropped, kValueClasses);
   for (const auto& [num, den] : factors)
     for (const Exact& a : classes) {
       Case e;

@@ -68,11 +68,13 @@ class ShapeModel {
 };
 
 /// One random move of the targeted search: an entry or a whole matrix scaled
-/// by a power of two (2^-20 .. 2^20), a sign flipped, entries set to 0, +-1
-/// or to another entry, rows or columns made equal, a dimension grown (an
-/// index duplicated) or shrunk (an index dropped) in every matrix axis of
-/// that size, a scalar moved one ulp. Returns the case unchanged only when it
-/// has nothing to edit.
+/// by a power of two (2^-20 .. 2^20) or by a factor near 1 (1 +- 2^-k, k in
+/// 1..6), a sign flipped, entries set to 0, +-1 or to another entry, rows or
+/// columns made equal, a dimension grown (an index duplicated) or shrunk (an
+/// index dropped) in every matrix axis of that size, a scalar moved one ulp,
+/// every value of one absolute value (values a hypothesis ties together)
+/// scaled at once. Returns the case unchanged only when it has nothing to
+/// edit.
 Case Mutate(const Case& c, EditRng& rng, const ShapeModel& shapes);
 
 /// One structural candidate of the shrinker: indices [at, at + count) of

@@ -19,6 +19,15 @@ inline bool Finite(const Exact& e) {
   return std::isfinite(e.ToDouble());
 }
 
+/// a = b as real numbers: -0 = +0, and a double equals the rational of its
+/// value. (Exact's == is identity of the written value, -0 != +0: a
+/// hypothesis "v1 != v2" read with it holds for (0, -0), which the search's
+/// sign flips make.) Infinities and NaN compare as Exact's ==.
+inline bool SameReal(const Exact& a, const Exact& b) {
+  if (!Finite(a) || !Finite(b)) return a == b;
+  return a.ToRational() == b.ToRational();
+}
+
 /// Finite with |e| <= bound (bound as a double; rationals compared rounded).
 inline bool Within(const Exact& e, double bound) { return Finite(e) && std::fabs(e.ToDouble()) <= bound; }
 

@@ -31,7 +31,7 @@ class Events : public CaseEvents {
     }
     ++result_.cases;
     if (acc_.current()) shapes.Learn(*acc_.current());
-    if (!failed && acc_.current()) Keep(acc_.PendingScore(), *acc_.current());
+    if (!failed && acc_.current()) best.Offer(acc_.PendingScore(), *acc_.current());
     acc_.Commit();
     if (failed) {
       failing = acc_.current();
@@ -46,18 +46,10 @@ class Events : public CaseEvents {
 
   std::optional<Case> failing;
   std::optional<Case> unshrunk;  // the first failing case, before RapidCheck's shrinking
-  std::vector<ScoredCase> best;  // the random phase's highest-scoring cases: the search starts there
+  Archive best;                  // the random phase's best case per niche: the search starts there
   ShapeModel shapes;             // which sizes are one dimension, from the cases generated
 
  private:
-  void Keep(double score, const Case& c) {
-    constexpr size_t kKeep = 8;
-    if (best.size() == kKeep && score <= best.back().score) return;
-    if (best.size() == kKeep) best.pop_back();
-    auto at = std::find_if(best.begin(), best.end(), [&](const ScoredCase& s) { return s.score < score; });
-    best.insert(at, {score, c});
-  }
-
   PropertyResult& result_;
   MetricAccumulator& acc_;
 };
@@ -150,7 +142,7 @@ void RandomCases(const PropertyDef& def, const RunOptions& options, PropertyResu
   }
   if (phase.outcome == RandomPhase::Outcome::kPassed) {
     result.verdict = Verdict::kHolds;
-    Search(def, options, result, events.best, events.shapes, acc);
+    Search(def, options, result, events.best.Ranked(), events.shapes, acc);
     result.metrics = std::move(acc.stats());
     return;
   }

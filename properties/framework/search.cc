@@ -4,6 +4,8 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <string>
+#include <variant>
 
 #include "properties/framework/case_edit.h"
 #include "properties/framework/rc_bridge.h"
@@ -21,7 +23,34 @@ class Collect : public ObservationSink {
 
 double Elapsed(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
+// The climb's parents, a third of the time each: the best case, one of the
+// kPool best, any niche's best (exploration: the archive keeps kMaxNiches).
 constexpr size_t kPool = 8;
+constexpr size_t kMaxNiches = 64;
+
+/// Distinct absolute values, bucketed: 1, 2, 3-4, 5-8, more (0 for none).
+/// Stops at the ninth: a generic case of many values costs a few entries.
+int DistinctValuesBucket(const Case& c) {
+  constexpr size_t kMore = 9;
+  std::vector<double> seen;
+  auto add = [&seen](const Exact& e) {
+    const double a = std::abs(e.ToDouble());
+    if (std::find(seen.begin(), seen.end(), a) == seen.end()) seen.push_back(a);
+    return seen.size() < kMore;
+  };
+  for (const auto& [name, value] : c.fields()) {
+    if (const auto* m = std::get_if<ExactMatrix>(&value)) {
+      for (const Exact& e : m->data)
+        if (!add(e)) return 5;
+    } else if (const auto* e = std::get_if<Exact>(&value)) {
+      if (!add(*e)) return 5;
+    }
+  }
+  const size_t n = seen.size();
+  if (n <= 2) return static_cast<int>(n);
+  return n <= 4 ? 3 : 4;
+}
+
 constexpr int kWidenTries = 200;
 // Moves tried on each dropped-dimension case that no longer fails as it is
 // (after its rescaled candidates); only dimensions of at most
@@ -70,19 +99,62 @@ Trial Try(const PropertyDef& def, const Case& c) {
   return t;
 }
 
-ClimbResult Climb(const PropertyDef& def, std::vector<ScoredCase> pool, const ShapeModel& shapes, uint64_t seed,
+std::string NicheOf(const Case& c) {
+  std::string key;
+  for (const auto& [name, value] : c.fields()) {
+    if (const auto* m = std::get_if<ExactMatrix>(&value)) {
+      key += std::to_string(m->rows) + "x" + std::to_string(m->cols) + " ";
+    } else if (const auto* i = std::get_if<int64_t>(&value)) {
+      key += std::to_string(*i) + " ";
+    }
+  }
+  return key + "|" + std::to_string(DistinctValuesBucket(c));
+}
+
+bool Archive::Offer(double score, const Case& c, bool may_open) {
+  std::string niche = NicheOf(c);
+  auto it = std::find_if(elites_.begin(), elites_.end(), [&](const Elite& e) { return e.niche == niche; });
+  if (it != elites_.end()) {
+    if (score < it->scored.score) return false;
+    it->scored = {score, c};
+  } else if (!may_open) {
+    return false;
+  } else if (elites_.size() < max_niches_) {
+    elites_.push_back({std::move(niche), {score, c}, next_order_++});
+  } else {
+    if (score <= elites_.back().scored.score) return false;
+    elites_.back() = {std::move(niche), {score, c}, next_order_++};
+  }
+  std::stable_sort(elites_.begin(), elites_.end(), [](const Elite& a, const Elite& b) {
+    return a.scored.score != b.scored.score ? a.scored.score > b.scored.score : a.order < b.order;
+  });
+  return true;
+}
+
+std::vector<ScoredCase> Archive::Ranked() const {
+  std::vector<ScoredCase> out;
+  out.reserve(elites_.size());
+  for (const Elite& e : elites_) out.push_back(e.scored);
+  return out;
+}
+
+ClimbResult Climb(const PropertyDef& def, std::vector<ScoredCase> seeds, const ShapeModel& shapes, uint64_t seed,
                   int steps, double seconds, const ObservationsSeen& seen) {
   ClimbResult r;
+  Archive pool(kMaxNiches);
+  int64_t size_cap = 0;  // the largest case of the random phase
+  for (ScoredCase& s : seeds) {
+    size_cap = std::max(size_cap, CaseSize(s.value));
+    pool.Offer(s.score, s.value);
+  }
   if (pool.empty()) return r;
-  auto by_score = [](const ScoredCase& a, const ScoredCase& b) { return a.score > b.score; };
-  std::stable_sort(pool.begin(), pool.end(), by_score);
-  if (pool.size() > kPool) pool.resize(kPool);
-  r.best_score = pool.front().score;
+  r.best_score = pool[0].score;
   EditRng rng(seed);
   const auto start = Clock::now();
   for (int step = 0; step < steps && Elapsed(start) < seconds; ++step) {
-    // The best case half of the time, else any case of the pool.
-    const size_t parent = rng.Chance(50) ? 0 : rng.Below(pool.size());
+    const uint64_t pick = rng.Below(3);
+    const size_t parent = pick == 0 ? 0 : rng.Below(pick == 1 ? std::min(kPool, pool.size()) : pool.size());
+    const double parent_score = pool[parent].score;
     Case candidate = Mutate(pool[parent].value, rng, shapes);
     for (int extra = 0; extra < 2 && rng.Chance(30); ++extra) candidate = Mutate(candidate, rng, shapes);
     ++r.tried;
@@ -97,16 +169,11 @@ ClimbResult Climb(const PropertyDef& def, std::vector<ScoredCase> pool, const Sh
       return r;
     }
     if (seen) seen(t.observations, candidate);
-    // Keep what raises the score (or holds it: a plateau is walked on).
-    if (t.score < pool[parent].score) continue;
-    r.raised += t.score > pool[parent].score;
+    // Kept when it opens a niche or raises (or holds: a plateau is walked
+    // on) its niche's best.
+    if (!pool.Offer(t.score, candidate, CaseSize(candidate) <= size_cap || t.score >= parent_score)) continue;
+    r.raised += t.score > parent_score;
     r.best_score = std::max(r.best_score, t.score);
-    if (pool.size() < kPool) {
-      pool.push_back({t.score, std::move(candidate)});
-    } else {
-      pool.back() = {t.score, std::move(candidate)};
-    }
-    std::stable_sort(pool.begin(), pool.end(), by_score);
   }
   return r;
 }

@@ -3,7 +3,14 @@
 // ExpectWithin is a score, observed/bound; a case's score is its largest.
 //  - Climb: from the best cases of the random phase, mutate (case_edit.h)
 //    and keep what raises the score, until a case fails the conclusion or
-//    the budget runs out.
+//    the budget runs out. The cases kept are an archive of niches (MAP-
+//    Elites): a niche is a case's shape and how many distinct values it
+//    holds, and each keeps its own best, so a regime that scores lower at
+//    first (a structured case of few tied values, a shape one edit from
+//    failing) is climbed from too, not crowded out by one plateau. A new
+//    niche opens freely within the sizes the random phase made; a larger
+//    case opens one only by scoring at least its parent (else the archive
+//    would wander into ever larger, ever slower cases).
 //  - Shrink: from a failing case, in passes: drop dimensions
 //    (DimensionDrops) while one still fails, then simplify each value slot
 //    in turn (SimplerAt); repeat until a pass changes nothing.
@@ -39,6 +46,37 @@ Trial Try(const PropertyDef& def, const Case& c);
 struct ScoredCase {
   double score = 0;
   Case value;
+};
+
+/// A case's niche in the search's archive: every matrix's shape, every int,
+/// and the number of distinct absolute values among its entries and
+/// scalars, bucketed (1, 2, 3-4, 5-8, more).
+std::string NicheOf(const Case& c);
+
+/// The best case of each niche, at most `max_niches` of them (a new niche
+/// past that displaces the lowest-scoring one when it scores higher).
+class Archive {
+ public:
+  explicit Archive(size_t max_niches = 64) : max_niches_(max_niches) {}
+  /// Keeps c when its niche is new (and `may_open`) or c scores at least
+  /// the niche's best (a plateau is walked on); true if kept.
+  bool Offer(double score, const Case& c, bool may_open = true);
+  /// The kept cases, highest score first (ties: the niche kept first first).
+  std::vector<ScoredCase> Ranked() const;
+  /// The kept case of rank i (0: the best).
+  const ScoredCase& operator[](size_t i) const { return elites_[i].scored; }
+  size_t size() const { return elites_.size(); }
+  bool empty() const { return elites_.empty(); }
+
+ private:
+  struct Elite {
+    std::string niche;
+    ScoredCase scored;
+    uint64_t order = 0;  // when its niche was first kept (ties in Ranked)
+  };
+  size_t max_niches_;
+  uint64_t next_order_ = 0;
+  std::vector<Elite> elites_;  // ranked: score descending, then order
 };
 
 struct ClimbResult {

@@ -1,7 +1,9 @@
 // The targeted search and the generic shrinker on planted claims: false ones
 // whose counterexamples the random phase never draws (a bound missing a
 // factor of the dimension, one violated only when one weight is tiny and
-// another near 1, one violated only by equal rows) are refuted by the search
+// another near 1, one violated only by equal rows, one reached only from a
+// regime that scores lower than a plateau, one only by moving values a
+// hypothesis ties together) are refuted by the search
 // and shrunk to their minimal shapes (also where a dimension can only go
 // with the values left rescaled); a true claim is never refuted; a case
 // outside the hypotheses is never reported; shrinking stops at its time
@@ -12,7 +14,9 @@
 #include <cmath>
 #include <thread>
 
+#include "properties/framework/hypotheses_checks.h"
 #include "properties/framework/property.h"
+#include "properties/framework/registry.h"
 #include "properties/framework/runner.h"
 
 namespace attnprop {
@@ -183,6 +187,88 @@ struct ValuesUnified {
   }
 };
 
+/// "sum x <= 1" for a row x of n <= 8 entries in [0, 1], where a row of
+/// equal entries is at most 1/4 each and any other row counts 0.95 max x:
+/// false for 5 equal entries of 1/4. The generator draws unequal rows, whose
+/// scores crowd toward 0.95 and can never fail, and rows of 1 or 2 equal
+/// entries (scores at most 1/2); only climbing from those, three columns
+/// grown, fails: the archive keeps them as a niche of their own (one value).
+struct PlateauElsewhere {
+  static constexpr const char* kId = "planted.plateau_elsewhere";
+  static inline const Tolerance kSum{"the row's count", "1", "the planted (false) bound"};
+  static std::vector<Tolerance> Tolerances() { return {kSum}; }
+  static bool AllEqual(const ExactMatrix& x) {
+    for (const Exact& e : x.data)
+      if (!(e == x.data[0])) return false;
+    return true;
+  }
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix& x = c.GetMatrix("x");
+    if (x.rows != 1 || x.cols < 1 || x.cols > 8) return false;
+    for (const Exact& e : x.data)
+      if (!(e.ToDouble() >= 0 && e.ToDouble() <= 1)) return false;
+    return !AllEqual(x) || x.data[0].ToDouble() <= 0.25;
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::map(rc::gen::tuple(rc::gen::inRange<int>(0, 3), rc::gen::inRange<int>(1, 5),
+                                       rc::gen::inRange<int>(1, 17), rc::gen::inRange<int>(33, 65)),
+                        [](auto t) {
+                          const auto [kind, n, k, top] = t;
+                          if (kind == 0) {  // equal entries: 1 or 2 of k/64 <= 1/4
+                            ExactMatrix x(1, 1 + n % 2);
+                            for (Exact& e : x.data) e = k / 64.0;
+                            return Case().Matrix("x", x);
+                          }
+                          ExactMatrix x(1, n + 1);  // unequal: k/64 and top/64 in (1/2, 1]
+                          for (int j = 0; j <= n; ++j) x(0, j) = (j == n ? top : k) / 64.0;
+                          return Case().Matrix("x", x);
+                        });
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    const ExactMatrix& x = c.GetMatrix("x");
+    double sum = 0, max = 0;
+    for (const Exact& e : x.data) sum += e.ToDouble(), max = std::max(max, e.ToDouble());
+    ExpectWithin(kSum, AllEqual(x) ? sum : 0.95 * max, 1.0);
+  }
+};
+
+/// p max x <= 1/2 where p = max x (a hypothesis ties them) and p <= 3/4:
+/// false for p > 2^-1/2. Drawn with p <= 1/2, it is reached only by moving
+/// x's largest entries and p together by a factor a power of two overshoots
+/// (1/2 x 2 > 3/4): the search's tied-value moves.
+struct TiedScale {
+  static constexpr const char* kId = "planted.tied_scale";
+  static inline const Tolerance kProduct{"p max x", "1/2", "the planted (false) bound"};
+  static std::vector<Tolerance> Tolerances() { return {kProduct}; }
+  static double Max(const ExactMatrix& x) {
+    double m = 0;
+    for (const Exact& e : x.data) m = std::max(m, e.ToDouble());
+    return m;
+  }
+  static bool HypothesesHold(const Case& c) {
+    const ExactMatrix& x = c.GetMatrix("x");
+    const double p = c.GetScalar("p").ToDouble();
+    if (x.rows != 1 || x.cols < 1) return false;
+    for (const Exact& e : x.data)
+      if (!(e.ToDouble() >= 0)) return false;
+    return p == Max(x) && p > 0 && p <= 0.75;
+  }
+  template <class S>
+  static rc::Gen<Case> Hypotheses() {
+    return rc::gen::map(rc::gen::pair(rc::gen::inRange<int>(1, 4), rc::gen::inRange<int>(1, 9)), [](auto t) {
+      ExactMatrix x(1, t.first);
+      for (int j = 0; j < t.first; ++j) x(0, j) = (j == 0 ? 8 : t.second) / 16.0;
+      return Case().Matrix("x", x).Scalar("p", 0.5);
+    });
+  }
+  template <class S>
+  static void Conclusion(const Case& c) {
+    ExpectWithin(kProduct, c.GetScalar("p").ToDouble() * Max(c.GetMatrix("x")), 0.5);
+  }
+};
+
 /// |x + y| <= |x| + |y|: true; the search must not refute it.
 struct Triangle {
   static constexpr const char* kId = "planted.triangle";
@@ -282,6 +368,24 @@ TEST(Search, FindsEqualRowsAndShrinksToTwoRowsOneColumn) {
   EXPECT_EQ(r.counterexample_case->GetMatrix("A").cols, 1) << r.counterexample;
 }
 
+TEST(Search, ClimbsFromALowerRegimeWhenTheBestIsAPlateau) {
+  EXPECT_EQ(RunSearching<PlateauElsewhere>(0).verdict, Verdict::kHolds) << "the random phase must not find it";
+  const PropertyResult r = RunSearching<PlateauElsewhere>(2000);
+  ASSERT_EQ(r.verdict, Verdict::kRefuted) << r.search_tried << " candidates, best " << r.search_best_score;
+  EXPECT_EQ(r.found_by, FoundBy::kSearch);
+  ASSERT_TRUE(r.counterexample_case);
+  EXPECT_EQ(r.counterexample_case->GetMatrix("x").cols, 5) << r.counterexample;  // 5 x 1/4, the minimal case
+}
+
+TEST(Search, MovesTiedValuesTogether) {
+  EXPECT_EQ(RunSearching<TiedScale>(0).verdict, Verdict::kHolds) << "the random phase must not find it";
+  const PropertyResult r = RunSearching<TiedScale>(2000);
+  ASSERT_EQ(r.verdict, Verdict::kRefuted) << r.search_tried << " candidates, best " << r.search_best_score;
+  EXPECT_EQ(r.found_by, FoundBy::kSearch);
+  ASSERT_TRUE(r.counterexample_case);
+  EXPECT_GT(r.counterexample_case->GetScalar("p").ToDouble(), std::sqrt(0.5)) << r.counterexample;
+}
+
 TEST(Shrink, DropsBlocksOfALongDimensionToTheMinimalCase) {
   const PropertyDef def = internal::MakeDef<ManyRows, double>(__FILE__);
   RunOptions o;
@@ -344,6 +448,28 @@ TEST(Search, NeverReportsACaseOutsideTheHypotheses) {
   const PropertyResult r = RunSearching<OutsideNeverReported>(3000);
   EXPECT_EQ(r.verdict, Verdict::kHolds) << r.message << "\n" << r.counterexample;
   EXPECT_GT(r.search_outside, 0) << "the search never tried a negative x: the test shows nothing";
+}
+
+TEST(Search, ASignFlippedZeroIsTheSameReal) {
+  // The search's sign flips turn 0 into -0, which Exact's == tells apart:
+  // Rem 6.3's "v1 != v2" read with it held for v1 = (0, 0), v2 = (-0, 0),
+  // and the search "refuted" the example there (seed 2, empty store).
+  EXPECT_TRUE(hyp::SameReal(Exact(0.0), Exact(-0.0)));
+  EXPECT_TRUE(hyp::SameReal(Exact(0.5), Exact(Rational(1, 2))));
+  EXPECT_FALSE(hyp::SameReal(Exact(0.0), Exact(0x1p-1074)));
+  ExactMatrix zeros(2, 2), apart(2, 2);
+  for (Exact& e : zeros.data) e = 0.0;
+  zeros(1, 0) = -0.0;
+  apart = zeros;
+  apart(1, 0) = 0.0625;
+  int checked = 0;
+  for (const PropertyDef& d : Registry()) {
+    if (d.id != "lecture4.rem6.3.two_position_causal_example") continue;
+    EXPECT_FALSE(d.hypotheses_hold(Case().Matrix("V", zeros))) << d.Name() << ": v1 = v2 as reals";
+    EXPECT_TRUE(d.hypotheses_hold(Case().Matrix("V", apart))) << d.Name();
+    ++checked;
+  }
+  EXPECT_EQ(checked, 2);  // double, mpfr
 }
 
 TEST(Search, IsDeterministic) {

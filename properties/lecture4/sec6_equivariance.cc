@@ -371,7 +371,9 @@ struct TwoPositionCausal {
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return rc::gen::map(rc::gen::suchThat(gen::Matrix(2, 2, gen::Dyadic(8, 4)),
-                                          [](const ExactMatrix& v) { return !(v(0, 0) == v(1, 0) && v(0, 1) == v(1, 1)); }),
+                                          [](const ExactMatrix& v) {
+                                            return !(hyp::SameReal(v(0, 0), v(1, 0)) && hyp::SameReal(v(0, 1), v(1, 1)));
+                                          }),
                         [](const ExactMatrix& v) { return Case().Matrix("V", v); });
   }
 
@@ -386,7 +388,7 @@ struct TwoPositionCausal {
     for (int64_t l = 0; l < v.cols; ++l) {
       const double a = v(0, l).ToDouble(), b = v(1, l).ToDouble(), sum = a + b;
       if (!hyp::SumExactIn(a, b, 53) || (sum != 0 && std::fabs(sum) < 0x1p-1020)) return false;
-      differ = differ || !(v(0, l) == v(1, l));
+      differ = differ || !hyp::SameReal(v(0, l), v(1, l));  // as reals: -0 = +0
     }
     return differ;
   }
@@ -664,7 +666,7 @@ struct PositionsBreakEquivariance : StackFamily {
     const ExactMatrix& p = c.GetMatrix("p");
     for (int64_t t = 1; t < p.rows; ++t)
       for (int64_t l = 0; l < p.cols; ++l)
-        if (!(p(t, l) == p(0, l))) return true;
+        if (!hyp::SameReal(p(t, l), p(0, l))) return true;  // as reals: -0 = +0
     return false;
   }
   template <class S>
