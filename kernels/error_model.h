@@ -59,7 +59,8 @@
 //    not enlarge: subnormal = n eta (a factor 2 to spare), added to out's
 //    bound. Needed where inputs themselves are subnormal or tiny (bf16/f16
 //    storage computed in f32, ABI v2: a bf16 value of 2^-133 times a weight
-//    is an f32 subnormal).
+//    is an f32 subnormal; an f64 v of 2^-1074, which the targeted search
+//    reaches, times 1/2 rounds to 0). attnprop counts it for every operator.
 // The kernel's own formulation (kernels/flash_impl.inc) spends 7u smax of
 // the 8 (scale times log2 e rounded once, exponent, rescales, and m ln 2 +
 // ln Z evaluated in wider precision and rounded once).

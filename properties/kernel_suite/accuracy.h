@@ -25,16 +25,22 @@ struct RowBound {
   double rho = 0;        // relative bound on each computed weight: exp(2 delta)(1+gamma_n)^2 - 1
   double lse = 0;        // |lse^ - lse| <= delta + 2 gamma_n
   double underflow = 0;  // 2 t_k lambda: weights below lambda may be flushed to 0
-  double subnormal = 0;  // half-precision storage only: n eta, gradual underflow of the arithmetic (absolute)
+  double subnormal = 0;  // n eta: gradual underflow of the arithmetic (absolute)
 };
 RowBound BoundForRow(const Problem& p, const Operator& op, int64_t b, int64_t i);
+
+/// The gradual-underflow term of one output column: rb.subnormal, or 0 when
+/// every visible v_jc is 0 (then every product a_ij v_jc is exactly 0 and so
+/// is out_ic: no rounding at all, and a kernel that returns 2^-149 there is
+/// wrong; hostile_third_call's one-ulp flip of a zero output is caught so).
+inline double SubnormalTerm(const RowBound& rb, double vmax) { return vmax > 0 ? rb.subnormal : 0; }
 
 /// sum_j a*_ij |v_jc| and max_j |v_jc| over the visible keys (the scale of out's error).
 std::pair<double, double> WeightedAbsV(const Problem& p, const AttentionResult<Mpfr>& r, int64_t b, int64_t i,
                                        int64_t c);
-/// |out^_ic - out*_ic| <= OutBound: rho_i sum_j a*_ij |v_jc| + underflow max_j |v_jc|;
-/// for half-precision storage (ABI v2) plus n eta (the arithmetic's gradual
-/// underflow) and the rounding of out to the storage format
+/// |out^_ic - out*_ic| <= OutBound: rho_i sum_j a*_ij |v_jc| + underflow max_j |v_jc|
+/// + n eta (the arithmetic's gradual underflow); for half-precision storage
+/// (ABI v2) plus the rounding of out to the storage format
 /// (numerics::StoredOutBound).
 double OutBound(const Problem& p, const Operator& op, const AttentionResult<Mpfr>& r, int64_t b, int64_t i, int64_t c);
 
@@ -42,11 +48,12 @@ double OutBound(const Problem& p, const Operator& op, const AttentionResult<Mpfr
 // registrations of any file that includes this header, which copy them).
 /// |out - out*|.
 inline const Tolerance kOutTolerance{
-    "|out - out*|", "rho_i sum_j a*_ij |v_jc| + 2 t_k lambda max_j |v_jc|",
+    "|out - out*|", "rho_i sum_j a*_ij |v_jc| + 2 t_k lambda max_j |v_jc| + n eta",
     "rho_i = exp(2 delta_i)(1+gamma_n)^2 - 1, delta_i = gamma_{d_k+2} smax_i + u(8 smax_i + 5(ln t_k + 1)), "
     "smax_i = |c| max_j sum_l |q_il k_jl|, n = 6 t_k + 8 (exp within 4 ulp, <= t_k rescales, two sums, "
     "division); softmax moves each weight by at most exp(2 max score error); lambda = smallest normal "
-    "(flushed weights); see accuracy.cc"};
+    "(flushed weights); eta = smallest subnormal (gradual underflow: n eta per sum, (d_k + 2) eta per "
+    "score; a subnormal v times a weight errs absolutely); see accuracy.cc"};
 
 /// |out - out*| for bf16 / f16 storage (ABI v2): the bound above in the
 /// kernel's declared accumulation (u, lambda, eta of it), then one rounding

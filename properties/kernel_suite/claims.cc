@@ -531,7 +531,7 @@ ATTNPROP_REGISTER(PermutationEquivariance, double, Mpfr, KernelF32, KernelF64);
 struct StreamingSoftmax : AttentionClaim<StreamingSoftmax> {
   static constexpr const char* kId = "lecture4.aside8.1.streaming_softmax_exact";
   static inline const Tolerance kOut{
-      "|merge of block outputs - out|", "(rho_i + (1 + rho_B) exp(2 L_B) - 1) sum_j a*_ij |v_jc| + underflow",
+      "|merge of block outputs - out|", "(rho_i + (1 + rho_B) exp(2 L_B) - 1) sum_j a*_ij |v_jc| + underflow + n eta",
       "block outputs within rho_B (max block rho), merge weights exp(lse_b - lse) within exp(2 L_B) "
       "relative (L_B = max block lse bound), the whole call within rho_i; sum_b w_b sum_{j in b} a^b_j |v_j| "
       "= sum_j a_j |v_j|"};
@@ -566,7 +566,7 @@ struct StreamingSoftmax : AttentionClaim<StreamingSoftmax> {
     RequireSuccess(whole, "whole call");
     const auto ref = Reference(op, p);
     std::vector<std::vector<Mpfr>> block_lse, block_out;  // per block: batch*t_q values, outputs
-    double rho_blocks = 0, lse_blocks = 0, underflow_blocks = 0;
+    double rho_blocks = 0, lse_blocks = 0, underflow_blocks = 0, subnormal_blocks = 0;
     for (int64_t blk = 0; blk < nb; ++blk) {
       const int64_t j0 = p.t_k * blk / nb, j1 = p.t_k * (blk + 1) / nb;
       const Problem sub = p.KeySlice(j0, j1);
@@ -580,6 +580,7 @@ struct StreamingSoftmax : AttentionClaim<StreamingSoftmax> {
           rho_blocks = std::max(rho_blocks, bb.rho);
           lse_blocks = std::max(lse_blocks, bb.lse);
           underflow_blocks += bb.underflow;
+          subnormal_blocks += bb.subnormal;  // (0 below when the column of V is 0: SubnormalTerm)
         }
     }
     Worst wo(kOut), wl(kLse);
@@ -602,7 +603,7 @@ struct StreamingSoftmax : AttentionClaim<StreamingSoftmax> {
           // [rho_whole + (1 + rho_B) exp(2 L_B) - 1] sum_j a_j |v_j|: block outputs within rho_B, merge
           // weights exp(lse_b - lse) within exp(2 L_B) relative, the whole call within rho_whole.
           const double bound = (wb.rho + std::expm1(std::log1p(rho_blocks) + 2 * lse_blocks)) * wsum * (1 + 1e-12) +
-                               (wb.underflow + underflow_blocks) * vmax;
+                               (wb.underflow + underflow_blocks) * vmax + (vmax > 0 ? wb.subnormal + subnormal_blocks : 0);
           wo.Check(AbsDiff(m, Out(p, whole.out[0], b, i, cc)), bound, At("out", b, i, cc));
         }
       }
@@ -759,7 +760,7 @@ NwRow NwReference(const Problem& p, int64_t b, int64_t i) {
 struct NadarayaWatson : AttentionClaim<NadarayaWatson> {
   static constexpr const char* kId = "lecture4.prop7.2.nadaraya_watson_form";
   static inline const Tolerance kOut{
-      "|out - NW_R|", "(rho_i + rho_R) sum_j a_ij |v_jc| + 2 t_k lambda max_j |v_jc|",
+      "|out - NW_R|", "(rho_i + rho_R) sum_j a_ij |v_jc| + 2 t_k lambda max_j |v_jc| + n eta",
       "the operator's output bound (|out - out*|, accuracy.cc) plus the Gaussian-form reference's own error "
       "rho_R (derivation in claims.cc beside NwReference)"};
   static inline const Tolerance kLse{
@@ -787,7 +788,8 @@ struct NadarayaWatson : AttentionClaim<NadarayaWatson> {
         const RowBound& rb = bounds[static_cast<size_t>(b * p.t_q + i)];
         for (int64_t cc = 0; cc < p.d_v; ++cc) {
           const size_t k = static_cast<size_t>(cc);
-          const double bound = (rb.rho + nw.rho) * nw.wabs[k] * (1 + 1e-12) + rb.underflow * nw.vmax_c[k];
+          const double bound =
+              (rb.rho + nw.rho) * nw.wabs[k] * (1 + 1e-12) + rb.underflow * nw.vmax_c[k] + SubnormalTerm(rb, nw.vmax_c[k]);
           wo.Check(AbsDiff(Out(p, r.out[0], b, i, cc), nw.out[k]), bound,
                    At("out", b, i, cc) + " = " + Num(Out(p, r.out[0], b, i, cc)) + ", Gaussian form " + Num(nw.out[k]));
         }

@@ -177,7 +177,7 @@ struct HalfSingleKey : AttentionClaim<HalfSingleKey> {
         for (int64_t c2 = 0; c2 < p.d_v; ++c2) {
           const double v0 = p.v(b * p.t_k, c2).ToDouble();
           const Mpfr& got = r.out[0][row * static_cast<size_t>(p.d_v) + static_cast<size_t>(c2)];
-          const double arith = (rb.rho * (1 + 1e-12) + rb.underflow) * std::fabs(v0) + rb.subnormal;
+          const double arith = (rb.rho * (1 + 1e-12) + rb.underflow) * std::fabs(v0) + SubnormalTerm(rb, std::fabs(v0));
           const double bound = arith < HalfGapBelow(f, v0) ? 0 : OutBound(p, op, ref[static_cast<size_t>(b)], b, i, c2);
           out_worst.Check(AbsDiff(got, Mpfr(v0)), bound,
                           "out" + at + "[c=" + std::to_string(c2) + "] = " + Num(got) + ", v_0 = " + Num(v0));

@@ -117,7 +117,8 @@ void ExpectOutputsNearCertifiedReference(const Problem& p, const Operator& op, c
       for (int64_t c = 0; c < p.d_v; ++c) {
         const double vc = vmax[static_cast<size_t>(c)];
         const double w_exact = (wsum[static_cast<size_t>(c)] * (1 + 1e-12) + 2 * tk * lambda_d * vc) / (1 - rd.rho);
-        const double bound = (rk.rho + rd.rho) * w_exact * (1 + 1e-12) + (rk.underflow + rd.underflow) * vc;
+        const double bound = (rk.rho + rd.rho) * w_exact * (1 + 1e-12) + (rk.underflow + rd.underflow) * vc +
+                             SubnormalTerm(rk, vc) + SubnormalTerm(rd, vc);
         const Mpfr& got = out[row * static_cast<size_t>(p.d_v) + static_cast<size_t>(c)];
         const double err = AbsDiff(got, Mpfr(r.out(i, c)));
         if (err <= bound) {

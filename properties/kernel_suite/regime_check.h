@@ -26,8 +26,9 @@ inline constexpr int64_t kMpfrWork = 8192;
 /// |out - out^d| against the double reference.
 inline const Tolerance kOutVsDoubleTolerance{
     "|out - out^d| (double reference)",
-    "(rho_i + rho^d_i) (W^_ic + 2 t_k lambda_d V_c) / (1 - rho^d_i) + 2 t_k (lambda + lambda_d) max_j |v_jc|",
-    "|out - out*| <= rho_i W*_ic + 2 t_k lambda max|v_jc| (the kernel, u of its dtype) and |out^d - out*| <= the "
+    "(rho_i + rho^d_i) (W^_ic + 2 t_k lambda_d V_c) / (1 - rho^d_i) + 2 t_k (lambda + lambda_d) max_j |v_jc| + "
+    "(n + n^d) eta",
+    "|out - out*| <= rho_i W*_ic + 2 t_k lambda max|v_jc| + n eta (the kernel, u of its dtype) and |out^d - out*| <= the "
     "same with u = 2^-53 (the double reference); W*_ic = sum_j a*_ij |v_jc| <= (W^_ic + 2 t_k lambda_d V_c) / "
     "(1 - rho^d_i) from the double weights (each within rho^d_i relative plus 2 lambda_d absolute), V_c = "
     "max_j |v_jc|; see regime_check.cc"};
@@ -39,7 +40,7 @@ inline const Tolerance kLseVsDoubleTolerance{
 
 /// The double reference against MPFR (its certification, on small cases).
 inline const Tolerance kDoubleReferenceTolerance{
-    "|out^d - out*| (the double reference)", "rho^d_i sum_j a*_ij |v_jc| + 2 t_k lambda_d max_j |v_jc|",
+    "|out^d - out*| (the double reference)", "rho^d_i sum_j a*_ij |v_jc| + 2 t_k lambda_d max_j |v_jc| + n eta_d",
     "the bound of |out - out*| with u = 2^-53: the double reference is attnprop's double model"};
 
 /// Every tolerance the check can record.
