@@ -339,49 +339,45 @@ PropertyResult RunSearching(int steps) {
   return RunProperty(def, o);
 }
 
-TEST(Search, FindsAMissingDimensionFactorAndShrinksItToTwoEntries) {
-  EXPECT_EQ(RunSearching<MissingDimensionFactor>(0).verdict, Verdict::kHolds) << "the random phase must not find it";
-  const PropertyResult r = RunSearching<MissingDimensionFactor>(2000);
-  ASSERT_EQ(r.verdict, Verdict::kRefuted) << r.search_tried << " candidates";
+/// Runs Claim's random phase alone (it must hold), then with a search of
+/// `steps` candidates, which must refute it (the caller checks the case).
+template <class Claim>
+PropertyResult FoundBySearch(int steps = 2000) {
+  EXPECT_EQ(RunSearching<Claim>(0).verdict, Verdict::kHolds) << "the random phase must not find it";
+  PropertyResult r = RunSearching<Claim>(steps);
+  EXPECT_EQ(r.verdict, Verdict::kRefuted) << r.search_tried << " candidates, best " << r.search_best_score;
   EXPECT_EQ(r.found_by, FoundBy::kSearch);
+  return r;
+}
+
+TEST(Search, FindsAMissingDimensionFactorAndShrinksItToTwoEntries) {
+  const PropertyResult r = FoundBySearch<MissingDimensionFactor>();
   ASSERT_TRUE(r.counterexample_case);
   EXPECT_EQ(r.counterexample_case->GetMatrix("x").cols, 2) << r.counterexample;  // the minimal shape
 }
 
 TEST(Search, FindsABoundViolatedOnlyByATinyWeightNextToALargeOne) {
-  EXPECT_EQ(RunSearching<TinyNextToLarge>(0).verdict, Verdict::kHolds);
-  const PropertyResult r = RunSearching<TinyNextToLarge>(2000);
-  ASSERT_EQ(r.verdict, Verdict::kRefuted) << r.search_tried << " candidates";
-  EXPECT_EQ(r.found_by, FoundBy::kSearch);
+  const PropertyResult r = FoundBySearch<TinyNextToLarge>();
   ASSERT_TRUE(r.counterexample_case);
   EXPECT_LT(r.counterexample_case->GetScalar("w1").ToDouble(), 0x1p-10) << r.counterexample;
   EXPECT_EQ(r.counterexample_case->GetScalar("w2").ToDouble(), 1.0) << r.counterexample;
 }
 
 TEST(Search, FindsEqualRowsAndShrinksToTwoRowsOneColumn) {
-  EXPECT_EQ(RunSearching<EqualRows>(0).verdict, Verdict::kHolds);
-  const PropertyResult r = RunSearching<EqualRows>(2000);
-  ASSERT_EQ(r.verdict, Verdict::kRefuted) << r.search_tried << " candidates";
-  EXPECT_EQ(r.found_by, FoundBy::kSearch);
+  const PropertyResult r = FoundBySearch<EqualRows>();
   ASSERT_TRUE(r.counterexample_case);
   EXPECT_EQ(r.counterexample_case->GetMatrix("A").rows, 2) << r.counterexample;
   EXPECT_EQ(r.counterexample_case->GetMatrix("A").cols, 1) << r.counterexample;
 }
 
 TEST(Search, ClimbsFromALowerRegimeWhenTheBestIsAPlateau) {
-  EXPECT_EQ(RunSearching<PlateauElsewhere>(0).verdict, Verdict::kHolds) << "the random phase must not find it";
-  const PropertyResult r = RunSearching<PlateauElsewhere>(2000);
-  ASSERT_EQ(r.verdict, Verdict::kRefuted) << r.search_tried << " candidates, best " << r.search_best_score;
-  EXPECT_EQ(r.found_by, FoundBy::kSearch);
+  const PropertyResult r = FoundBySearch<PlateauElsewhere>();
   ASSERT_TRUE(r.counterexample_case);
   EXPECT_EQ(r.counterexample_case->GetMatrix("x").cols, 5) << r.counterexample;  // 5 x 1/4, the minimal case
 }
 
 TEST(Search, MovesTiedValuesTogether) {
-  EXPECT_EQ(RunSearching<TiedScale>(0).verdict, Verdict::kHolds) << "the random phase must not find it";
-  const PropertyResult r = RunSearching<TiedScale>(2000);
-  ASSERT_EQ(r.verdict, Verdict::kRefuted) << r.search_tried << " candidates, best " << r.search_best_score;
-  EXPECT_EQ(r.found_by, FoundBy::kSearch);
+  const PropertyResult r = FoundBySearch<TiedScale>();
   ASSERT_TRUE(r.counterexample_case);
   EXPECT_GT(r.counterexample_case->GetScalar("p").ToDouble(), std::sqrt(0.5)) << r.counterexample;
 }
