@@ -51,6 +51,18 @@ std::vector<Exact> AbsoluteValueClasses(const Case& c, size_t max) {
   return classes;
 }
 
+/// c with every value of absolute value a set to b, signs kept.
+Case SetClass(const Case& c, const Exact& a, const Exact& b) {
+  const Exact minus_b = Negate(b);
+  Case out = c;
+  for (auto& [name, v] : out.mutable_fields())
+    ForEachValue(v, [&](Exact& x) {
+      if (x == a) x = b;
+      else if (Negate(x) == a) x = minus_b;
+    });
+  return out;
+}
+
 /// e * f, rounded to a double when e is one (exact for a rational).
 Exact Times(const Exact& e, double f) {
   if (e.IsDouble()) return Exact(e.ToDouble() * f);
@@ -145,12 +157,6 @@ void MutateMatrix(ExactMatrix& m, EditRng& rng) {
   Exact& e = m.data[rng.Below(m.data.size())];
   switch (rng.Below(11)) {
     case 0: case 1: e = Scale2(e, Exponent(rng)); break;
-    case 9: e = Times(e, NudgeFactor(rng)); break;
-    case 10: {
-      const double f = NudgeFactor(rng);
-      for (Exact& x : m.data) x = Times(x, f);
-      break;
-    }
     case 2: {
       const int k = Exponent(rng);
       for (Exact& x : m.data) x = Scale2(x, k);
@@ -169,6 +175,12 @@ void MutateMatrix(ExactMatrix& m, EditRng& rng) {
       const int64_t a = static_cast<int64_t>(rng.Below(static_cast<uint64_t>(m.cols)));
       const int64_t b = static_cast<int64_t>(rng.Below(static_cast<uint64_t>(m.cols)));
       for (int64_t i = 0; i < m.rows; ++i) m(i, a) = m(i, b);
+      break;
+    }
+    case 9: e = Times(e, NudgeFactor(rng)); break;
+    case 10: {
+      const double f = NudgeFactor(rng);
+      for (Exact& x : m.data) x = Times(x, f);
       break;
     }
     default:
@@ -303,14 +315,7 @@ Case Mutate(const Case& c, EditRng& rng, const ShapeModel& shapes) {
     if (!classes.empty()) {
       const Exact a = classes[rng.Below(classes.size())];
       const double f = rng.Chance(30) ? (rng.Chance(50) ? 2.0 : 0.5) : NudgeFactor(rng);
-      const Exact b = Times(a, f), minus_b = Negate(b);
-      Case out = c;
-      for (auto& [name, v] : out.mutable_fields())
-        ForEachValue(v, [&](Exact& x) {
-          if (x == a) x = b;
-          else if (Negate(x) == a) x = minus_b;
-        });
-      return out;
+      return SetClass(c, a, Times(a, f));
     }
   }
   Case out = c;
@@ -395,14 +400,7 @@ std::vector<Case> RepairsAfterDrop(const Case& dropped, int64_t size_before) {
   // column took, collapse.lemmaC.2.part1/mpfr), and the case gets simpler.
   for (const Exact& a : classes)
     for (const Exact& b : classes) {
-      if (a == b) continue;
-      Case e = dropped;
-      for (auto& [name, v] : e.mutable_fields())
-        ForEachValue(v, [&](Exact& x) {
-          if (x == a) x = b;
-          else if (Negate(x) == a) x = Negate(b);
-        });
-      out.push_back(std::move(e));
+      if (!(a == b)) out.push_back(SetClass(dropped, a, b));
     }
   return out;
 }

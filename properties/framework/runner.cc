@@ -97,7 +97,7 @@ void ShrinkFurther(const PropertyDef& def, const RunOptions& options, ShapeModel
 
 /// The targeted search, after the random cases passed: climb from their
 /// best cases; a failing case found refutes the claim and is shrunk.
-void Search(const PropertyDef& def, const RunOptions& options, PropertyResult& result, std::vector<ScoredCase> seeds,
+void Search(const PropertyDef& def, const RunOptions& options, PropertyResult& result, Archive seeds,
             const ShapeModel& shapes, MetricAccumulator& acc) {
   if (options.search_steps <= 0) return;
   if (!def.checks_hypotheses) {
@@ -142,7 +142,7 @@ void RandomCases(const PropertyDef& def, const RunOptions& options, PropertyResu
   }
   if (phase.outcome == RandomPhase::Outcome::kPassed) {
     result.verdict = Verdict::kHolds;
-    Search(def, options, result, events.best.Ranked(), events.shapes, acc);
+    Search(def, options, result, std::move(events.best), events.shapes, acc);
     result.metrics = std::move(acc.stats());
     return;
   }

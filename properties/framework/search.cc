@@ -24,12 +24,12 @@ class Collect : public ObservationSink {
 double Elapsed(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 // The climb's parents, a third of the time each: the best case, one of the
-// kPool best, any niche's best (exploration: the archive keeps kMaxNiches).
+// kPool best, any niche's best (exploration).
 constexpr size_t kPool = 8;
-constexpr size_t kMaxNiches = 64;
 
 /// Distinct absolute values, bucketed: 1, 2, 3-4, 5-8, more (0 for none).
-/// Stops at the ninth: a generic case of many values costs a few entries.
+/// Zero counts (unlike AbsoluteValueClasses, whose classes the edits scale):
+/// a case with a zero entry is another structure. Stops at the ninth value.
 int DistinctValuesBucket(const Case& c) {
   constexpr size_t kMore = 9;
   std::vector<double> seen;
@@ -131,23 +131,12 @@ bool Archive::Offer(double score, const Case& c, bool may_open) {
   return true;
 }
 
-std::vector<ScoredCase> Archive::Ranked() const {
-  std::vector<ScoredCase> out;
-  out.reserve(elites_.size());
-  for (const Elite& e : elites_) out.push_back(e.scored);
-  return out;
-}
-
-ClimbResult Climb(const PropertyDef& def, std::vector<ScoredCase> seeds, const ShapeModel& shapes, uint64_t seed,
-                  int steps, double seconds, const ObservationsSeen& seen) {
+ClimbResult Climb(const PropertyDef& def, Archive pool, const ShapeModel& shapes, uint64_t seed, int steps,
+                  double seconds, const ObservationsSeen& seen) {
   ClimbResult r;
-  Archive pool(kMaxNiches);
-  int64_t size_cap = 0;  // the largest case of the random phase
-  for (ScoredCase& s : seeds) {
-    size_cap = std::max(size_cap, CaseSize(s.value));
-    pool.Offer(s.score, s.value);
-  }
   if (pool.empty()) return r;
+  int64_t size_cap = 0;  // the largest case of the random phase
+  for (size_t i = 0; i < pool.size(); ++i) size_cap = std::max(size_cap, CaseSize(pool[i].value));
   r.best_score = pool[0].score;
   EditRng rng(seed);
   const auto start = Clock::now();

@@ -61,9 +61,7 @@ class Archive {
   /// Keeps c when its niche is new (and `may_open`) or c scores at least
   /// the niche's best (a plateau is walked on); true if kept.
   bool Offer(double score, const Case& c, bool may_open = true);
-  /// The kept cases, highest score first (ties: the niche kept first first).
-  std::vector<ScoredCase> Ranked() const;
-  /// The kept case of rank i (0: the best).
+  /// The kept case of rank i (0: the best; ties: the niche kept first).
   const ScoredCase& operator[](size_t i) const { return elites_[i].scored; }
   size_t size() const { return elites_.size(); }
   bool empty() const { return elites_.empty(); }
@@ -72,7 +70,7 @@ class Archive {
   struct Elite {
     std::string niche;
     ScoredCase scored;
-    uint64_t order = 0;  // when its niche was first kept (ties in Ranked)
+    uint64_t order = 0;  // when its niche was first kept (ties in the ranking)
   };
   size_t max_niches_;
   uint64_t next_order_ = 0;
@@ -92,9 +90,10 @@ struct ClimbResult {
 /// best ratios per metric).
 using ObservationsSeen = std::function<void(const std::vector<Observation>&, const Case&)>;
 
-/// Climbs from `seeds` for at most `steps` candidates (and `seconds`).
-ClimbResult Climb(const PropertyDef& def, std::vector<ScoredCase> seeds, const ShapeModel& shapes, uint64_t seed,
-                  int steps, double seconds, const ObservationsSeen& seen);
+/// Climbs from the random phase's archive for at most `steps` candidates
+/// (and `seconds`).
+ClimbResult Climb(const PropertyDef& def, Archive pool, const ShapeModel& shapes, uint64_t seed, int steps,
+                  double seconds, const ObservationsSeen& seen);
 
 struct ShrinkResult {
   Case value;           // the smallest failing case found
