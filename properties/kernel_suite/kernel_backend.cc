@@ -96,7 +96,8 @@ KernelInstance UserKernelInstance(const LoadResult& load, double timeout_s) {
   k.description = load.library->path;
   if (!load.target.empty()) k.description += " (target " + load.target + ")";
   if (!load.requested_supported)
-    k.unsupported = "dispatch target '" + load.requested_target + "' (ATTNPROP_KERNEL_TARGET) is not supported on this CPU";
+    k.unsupported = "dispatch target '" + load.requested_target +
+                    "' (ATTNPROP_KERNEL_TARGET): the kernel's dispatch extension does not offer it on this CPU";
   k.timeout_s = timeout_s;
   return k;
 }
