@@ -8,6 +8,7 @@
 // Rational backend: exp has no rational value, so the weights e^{s_i} are
 // replaced by arbitrary positive rationals w_i (the identity uses nothing
 // else about them); this checks the algebraic core exactly.
+#include <algorithm>
 #include <cmath>
 
 #include "generators/scalars.h"
@@ -17,14 +18,7 @@
 namespace attnprop {
 namespace {
 
-/// Finite (a rational always is; a double not inf or NaN) with |x| <= bound
-/// and either 0 or |x| >= tiny.
-bool FiniteWithin(const Exact& x, double bound, double tiny) {
-  const double d = std::abs(x.ToDouble());
-  if (x.IsDouble() && !(d <= bound)) return false;
-  if (!x.IsDouble()) return true;
-  return d == 0 || d >= tiny;
-}
+constexpr ScalarField kS0{"s0"}, kS1{"s1"}, kW0{"w0"}, kW1{"w1"}, kV0{"v0"}, kV0p{"v0'"}, kV1{"v1"}, kV1p{"v1'"};
 
 struct Attend2Additivity {
   static constexpr const char* kId = "attend2.additivity";
@@ -36,64 +30,44 @@ struct Attend2Additivity {
       "difference 1: gamma_4 + gamma_3 + u(1+gamma_3) + u <= gamma_11; weights sum to 1(1+u)"};
   static std::vector<Tolerance> Tolerances() { return {kDifference}; }
 
-  // No hypothesis beyond real arguments (the Lean statement's); the fields
-  // of the backend: exact: positive rational weights w0, w1 (exp has no
-  // rational value); else scores s0, s1 with |s| <= 2^1000 (s_i - max finite,
-  // exp then underflows gracefully), and in every backend values v with
-  // |v| <= 2^1000 (v + v' finite), each 0 or |v| >= 2^-900: the budget is
+  // No hypothesis beyond real arguments (the Lean statement's). Exact
+  // backend: positive rational weights w0, w1 (exp has no rational value);
+  // else scores s0, s1 with a wide dynamic range up to +-1000 (subnormal and
+  // tiny magnitudes, the thresholds of exp at 709.78 and -745.13, far past
+  // exp's overflow); values v up to +-2^20 with fractions (rational: signed
+  // rationals). Domain where the check is computable: |s| <= 2^1000 (s_i -
+  // max finite, exp then underflows gracefully); |v| <= 2^1000 (v + v'
+  // finite), each 0 or |v| >= 2^-900 for double entries: the budget is
   // absolute, gamma_11 max(|v|+|v'|), and the underflow of e^{s-m} v (<=
-  // 2^-1074 per product) must stay below it. The generators draw |s| <=
-  // 1000 and multiples of 2^-12 up to 2^20 (rational: positive rationals).
+  // 2^-1074 per product) must stay below it.
   template <class S>
-  static bool HypothesesHold(const Case& c) {
-    for (const char* v : {"v0", "v0'", "v1", "v1'"})
-      if (!FiniteWithin(c.GetScalar(v), 0x1p1000, 0x1p-900)) return false;
+  static Domain Hypotheses() {
+    Domain d;
+    const Admit wide = Admit::Within(0x1p1000);
     if constexpr (ScalarTraits<S>::kExact) {
-      return FiniteWithin(c.GetScalar("w0"), 0x1p1000, 0) && FiniteWithin(c.GetScalar("w1"), 0x1p1000, 0) &&
-             c.Get<Rational>("w0") > 0 && c.Get<Rational>("w1") > 0;
+      d.Scalar(kW0, gen::PositiveRational(1000, 97), wide.Positive())
+          .Scalar(kW1, gen::PositiveRational(1000, 97), wide.Positive());
     } else {
-      return FiniteWithin(c.GetScalar("s0"), 0x1p1000, 0) && FiniteWithin(c.GetScalar("s1"), 0x1p1000, 0);
+      d.Scalar(kS0, gen::Wide(1000), wide).Scalar(kS1, gen::Wide(1000), wide);
     }
+    const Admit value = wide.NonzeroAtLeast(ScalarTraits<S>::kExact ? 0 : 0x1p-900);
+    for (const ScalarField v : {kV0, kV0p, kV1, kV1p})
+      d.Scalar(v, ScalarTraits<S>::kExact ? gen::Rational(1000, 60) : gen::Dyadic(1 << 20, 12), value);
+    return d;
   }
 
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  static void Conclusion(const In<S>& in) {
+    const S v0 = in[kV0], v0p = in[kV0p], v1 = in[kV1], v1p = in[kV1p];
     if constexpr (ScalarTraits<S>::kExact) {
-      return rc::gen::apply(
-          [](Exact w0, Exact w1, Exact v0, Exact v0p, Exact v1, Exact v1p) {
-            return Case().Scalar("w0", w0).Scalar("w1", w1).Scalar("v0", v0).Scalar("v0'", v0p).Scalar("v1", v1).Scalar(
-                "v1'", v1p);
-          },
-          gen::PositiveRational(1000, 97), gen::PositiveRational(1000, 97), gen::Rational(1000, 60),
-          gen::Rational(1000, 60), gen::Rational(1000, 60), gen::Rational(1000, 60));
-    } else {
-      // Scores with a wide dynamic range up to +-1000 (subnormal and tiny
-      // magnitudes, the thresholds of exp at 709.78 and -745.13, far past
-      // exp's overflow), values up to +-2^20 with fractions: the claim
-      // quantifies over all reals.
-      return rc::gen::apply(
-          [](Exact s0, Exact s1, Exact v0, Exact v0p, Exact v1, Exact v1p) {
-            return Case().Scalar("s0", s0).Scalar("s1", s1).Scalar("v0", v0).Scalar("v0'", v0p).Scalar("v1", v1).Scalar(
-                "v1'", v1p);
-          },
-          gen::Wide(1000), gen::Wide(1000), gen::Dyadic(1 << 20, 12), gen::Dyadic(1 << 20, 12),
-          gen::Dyadic(1 << 20, 12), gen::Dyadic(1 << 20, 12));
-    }
-  }
-
-  template <class S>
-  static void Conclusion(const Case& c) {
-    const S v0 = c.Get<S>("v0"), v0p = c.Get<S>("v0'"), v1 = c.Get<S>("v1"), v1p = c.Get<S>("v1'");
-    S lhs, rhs;
-    if constexpr (ScalarTraits<S>::kExact) {
-      const S w0 = c.Get<S>("w0"), w1 = c.Get<S>("w1");
-      lhs = Attend2FromWeights<S>(w0, w1, v0 + v0p, v1 + v1p);
-      rhs = Attend2FromWeights<S>(w0, w1, v0, v1) + Attend2FromWeights<S>(w0, w1, v0p, v1p);
+      const S w0 = in[kW0], w1 = in[kW1];
+      const S lhs = Attend2FromWeights<S>(w0, w1, v0 + v0p, v1 + v1p);
+      const S rhs = Attend2FromWeights<S>(w0, w1, v0, v1) + Attend2FromWeights<S>(w0, w1, v0p, v1p);
       ExpectWithin<S>(kDifference, abs(lhs - rhs), S(0));
     } else {
-      const S s0 = c.Get<S>("s0"), s1 = c.Get<S>("s1");
-      lhs = Attend2<S>(s0, s1, v0 + v0p, v1 + v1p);
-      rhs = Attend2<S>(s0, s1, v0, v1) + Attend2<S>(s0, s1, v0p, v1p);
+      const S s0 = in[kS0], s1 = in[kS1];
+      const S lhs = Attend2<S>(s0, s1, v0 + v0p, v1 + v1p);
+      const S rhs = Attend2<S>(s0, s1, v0, v1) + Attend2<S>(s0, s1, v0p, v1p);
       // The difference is taken in MPFR (exact for two doubles).
       const Mpfr diff = abs(Mpfr(lhs) - Mpfr(rhs));
       using std::abs;

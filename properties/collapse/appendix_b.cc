@@ -24,6 +24,7 @@
 //   Backends double, MPFR, rational.
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "properties/collapse/collapse_cases.h"
 #include "properties/framework/property.h"
@@ -44,6 +45,10 @@ S MaxBalance(const Mat<S>& e) {
   return worst;
 }
 
+constexpr Axis kN{"n"}, kD{"d"};
+constexpr MatrixField kA{"A"}, kE{"E"}, kX{"X"}, kWq{"Wq"}, kWk{"Wk"}, kWv{"Wv"};
+constexpr ScalarField kEta{"eta"}, kBeta{"beta"};
+
 struct SoftmaxRatioBound {
   static constexpr const char* kId = "collapse.lemmaB.1.softmax_ratio_bound";
   static constexpr const char* kSource = "004 Appendix B, Lemma B.1";
@@ -53,34 +58,26 @@ struct SoftmaxRatioBound {
       "2u(|A|+|E|)); D_ii (max - min) and its exp err <= 2u||E|| + u relatively",
       MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kRatio}; }
-  // A, E n x n (n >= 1; the lemma's); entries finite with |A|, |E| <= 64 and
-  // n <= 64: the row spread of A - E is <= 256 and D_ii <= 128, so every P,
-  // P~ entry and e^{-D} P~ (>= e^{-384}) is normal in double, the ratios
-  // finite.
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix& a = c.GetMatrix("A");
-    const ExactMatrix& e = c.GetMatrix("E");
-    return a.rows == a.cols && e.rows == a.rows && e.cols == a.cols && a.rows >= 1 && a.rows <= 64 &&
-           collapse::EntriesWithin(a, 64) && collapse::EntriesWithin(e, 64);
-  }
+  // A, E n x n (n >= 1; the lemma's), drawn in every regime (A up to 8, E
+  // up to 4, n up to 8, MPFR 6). Domain: |A|, |E| <= 64 and n <= 64: the
+  // row spread of A - E is <= 256 and D_ii <= 128, so every P, P~ entry and
+  // e^{-D} P~ (>= e^{-384}) is normal in double, the ratios finite.
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    // A (up to 8) and E (up to 4) in every regime, n up to 8 (MPFR 6).
-    gen::Layout layout;
+  static Domain Hypotheses() {
     const int64_t max_n = SizeBudget<S>::Pick(8, 6);
-    const int n = layout.Axis({1, max_n, max_n});
     gen::Regime ar = gen::RegimeFor<S>(gen::Regime{});
     ar.max_abs = 8, ar.max_scale = 2;
     gen::Regime er = ar;
     er.max_abs = 4;
-    const int a_m = layout.Matrix(n, n, ar), e_m = layout.Matrix(n, n, er);
-    return layout.Build<Case>(
-        [=](const gen::Layout::Drawn& d) { return Case().Matrix("A", d.Matrix(a_m)).Matrix("E", d.Matrix(e_m)); });
+    Domain d;
+    d.Dim(kN, {1, max_n, max_n}, 64);
+    d.Matrix(kA, kN, kN, ar, Admit::Within(64)).Matrix(kE, kN, kN, er, Admit::Within(64));
+    return d;
   }
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     using std::exp;
-    const Mat<S> a = c.GetMat<S>("A"), e = c.GetMat<S>("E");
+    const Mat<S> a = in[kA], e = in[kE];
     const Mat<S> p = collapse::RowSoftmax<S>(a), pt = collapse::RowSoftmax<S>(Mat<S>(a - e));
     double worst = 0;
     for (Eigen::Index i = 0; i < a.rows(); ++i) {
@@ -109,77 +106,60 @@ struct ThetaBalance {
   static std::vector<Tolerance> Tolerances() { return {kBalance}; }
   // The lemma's norms ||Wq||, ||Wk||, ||Wv|| <= eta and beta <= 1/(||Res X||^2
   // eta^2) (any beta when the bound is +inf), beta > 0; X n x d, the weights
-  // d x d (n, d >= 1). The budget's premise, Res(X) exact in double: X in
-  // 1/4 Z with |X| <= 2^40 (then the midrange and Res(X) lie in 1/8 Z below
-  // 2^42); weights, eta and beta each 0 or in [2^-100, 2^100], n, d <= 64:
-  // E and the budget finite and normal (the generator draws X in 1/4 Z,
-  // |X| <= 4, eta in (0,2], n <= 4, d <= 3).
-  static bool HypothesesHold(const Case& c) {
-    for (const Exact& v : c.GetMatrix("X").data)
-      if (!collapse::ScalarWithin(v, 0x1p40) || std::ldexp(v.ToDouble(), 2) != std::floor(std::ldexp(v.ToDouble(), 2)) ||
-          !v.IsDouble())
-        return false;
-    for (const char* w : {"Wq", "Wk", "Wv"})
-      if (!collapse::EntriesWithin(c.GetMatrix(w), 0x1p100, 0x1p-100)) return false;
-    for (const char* s : {"eta", "beta"}) {
-      const double v = std::abs(c.GetScalar(s).ToDouble());
-      if (!(v <= 0x1p100) || (v != 0 && v < 0x1p-100)) return false;
-    }
-    if (c.GetMatrix("X").rows > 64 || c.GetMatrix("X").cols > 64) return false;
-    const Mat<Rational> x = c.GetMat<Rational>("X"), wq = c.GetMat<Rational>("Wq"), wk = c.GetMat<Rational>("Wk"),
-                        wv = c.GetMat<Rational>("Wv");
-    const Rational eta = c.Get<Rational>("eta"), beta = c.Get<Rational>("beta");
-    const Eigen::Index d = x.cols();
-    if (x.rows() < 1 || d < 1 || wq.rows() != d || wq.cols() != d || wk.rows() != d || wk.cols() != d ||
-        wv.rows() != d || wv.cols() != d)
-      return false;
-    if (MaxNorm<Rational>(wq) > eta || MaxNorm<Rational>(wk) > eta || MaxNorm<Rational>(wv) > eta) return false;
-    if (!(beta > 0)) return false;
-    const Rational r = MaxNorm<Rational>(Res<Rational>(x));
-    if (r == 0 || eta == 0) return true;  // the bound 1/0 is +inf: any beta
-    return beta <= Rational(1) / (r * r * eta * eta);
-  }
+  // d x d (n, d >= 1). Drawn: X (n x d, up to 4) in every regime, the
+  // weights eta r with r in [-1,1] (+-1 in half the entries of rq, rk),
+  // beta = t/(||Res X||^2 eta^2) with t in (0, 1]. The budget's premise,
+  // Res(X) exact in double: X doubles in 1/4 Z with |X| <= 2^40 (then the
+  // midrange and Res(X) lie in 1/8 Z below 2^42); weights, eta and beta each
+  // 0 or in [2^-100, 2^100], n, d <= 64: E and the budget finite and normal.
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    // X (n x d, up to 4) in every regime; the weights eta r with r in
-    // [-1,1] (+-1 in half the entries of rq, rk), on shared axes.
-    gen::Layout layout;
+  static Domain Hypotheses() {
     const int64_t max_n = SizeBudget<S>::Pick(6, 4), max_d = SizeBudget<S>::Pick(4, 3);
-    const int n_axis = layout.Axis({1, max_n, max_n}), d_axis = layout.Axis({1, max_d, max_d});
     gen::Regime xr = gen::RegimeFor<S>(gen::Regime{});
     xr.max_abs = 4, xr.max_scale = 2;
-    const int x_m = layout.Matrix(n_axis, d_axis, xr);
+    const Admit normal = Admit::Within(0x1p100).NonzeroAtLeast(0x1p-100);
     const auto signs = rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 4));
-    const int rq_m = layout.Raw(d_axis, d_axis, signs), rk_m = layout.Raw(d_axis, d_axis, signs),
-              rv_m = layout.Raw(d_axis, d_axis, gen::Dyadic(1, 4));
-    const int eta_s = layout.Scalar(gen::PositiveDyadic(2, 4)),
-              t_s = layout.Scalar(rc::gen::oneOf(rc::gen::just(Exact(1.0)), gen::PositiveDyadic(1, 8)));
-    return layout.Build<Case>([=](const gen::Layout::Drawn& dr) {
-          const ExactMatrix x = dr.Matrix(x_m), rq = dr.Matrix(rq_m), rk = dr.Matrix(rk_m), rv = dr.Matrix(rv_m);
-          const Exact eta = dr.Scalar(eta_s), t = dr.Scalar(t_s);
-          const int64_t d = x.cols;
-          auto scaled = [&](const ExactMatrix& r) {
-            ExactMatrix w(d, d);
-            for (int64_t i = 0; i < d; ++i)
-              for (int64_t j = 0; j < d; ++j) w(i, j) = Exact(eta.ToRational() * r(i, j).ToRational());
-            return w;
-          };
-          const Rational res = MaxNorm<Rational>(Res<Rational>(x.As<Rational>()));
-          const Rational beta = res == 0 ? t.ToRational()
-                                         : Rational(t.ToRational() / (res * res * eta.ToRational() * eta.ToRational()));
-          return Case()
-              .Matrix("X", x)
-              .Matrix("Wq", scaled(rq))
-              .Matrix("Wk", scaled(rk))
-              .Matrix("Wv", scaled(rv))
-              .Scalar("eta", eta)
-              .Scalar("beta", Exact(beta));
+    Domain d;
+    d.Dim(kN, {1, max_n, max_n}, 64).Dim(kD, {1, max_d, max_d}, 64);
+    d.Matrix(kX, kN, kD, xr, Admit::Within(0x1p40).Doubles().OnGrid(0.25));
+    const int rq = d.Param(kD, kD, signs), rk = d.Param(kD, kD, signs), rv = d.Param(kD, kD, gen::Dyadic(1, 4));
+    const int eta = d.ScalarParam(gen::PositiveDyadic(2, 4));
+    const int t = d.ScalarParam(rc::gen::oneOf(rc::gen::just(Exact(1.0)), gen::PositiveDyadic(1, 8)));
+    for (const auto& [w, r] : {std::pair{kWq, rq}, std::pair{kWk, rk}, std::pair{kWv, rv}})
+      d.Built(
+          w, kD, kD,
+          [eta, r = r](const Domain::Drawn& in) {
+            ExactMatrix m = in.Param(r);
+            for (Exact& x : m.data) x = Exact(in.ScalarParam(eta).ToRational() * x.ToRational());
+            return m;
+          },
+          normal);
+    d.Built(kEta, [eta](const Domain::Drawn& in) { return in.ScalarParam(eta); }, normal);
+    d.Built(
+        kBeta,
+        [eta, t](const Domain::Drawn& in) {
+          const Rational res = MaxNorm<Rational>(Res<Rational>(in.fields()[kX].As<Rational>()));
+          const Rational e = in.ScalarParam(eta).ToRational(), tt = in.ScalarParam(t).ToRational();
+          return Exact(res == 0 ? tt : Rational(tt / (res * res * e * e)));
+        },
+        normal.Positive());
+    d.Assume("||Wq||, ||Wk||, ||Wv|| <= eta", [](const Values& v) {
+      const Rational e = v[kEta].ToRational();
+      for (const MatrixField w : {kWq, kWk, kWv})
+        if (MaxNorm<Rational>(v[w].As<Rational>()) > e) return false;
+      return true;
     });
+    d.Assume("beta <= 1/(||Res X||^2 eta^2)", [](const Values& v) {
+      const Rational r = MaxNorm<Rational>(Res<Rational>(v[kX].As<Rational>())), e = v[kEta].ToRational();
+      if (r == 0 || e == 0) return true;  // the bound 1/0 is +inf: any beta
+      return v[kBeta].ToRational() <= Rational(1) / (r * r * e * e);
+    });
+    return d;
   }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> x = c.GetMat<S>("X"), wq = c.GetMat<S>("Wq"), wk = c.GetMat<S>("Wk");
-    const S beta = c.Get<S>("beta"), eta = c.Get<S>("eta");
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> x = in[kX], wq = in[kWq], wk = in[kWk];
+    const S beta = in[kBeta], eta = in[kEta];
     const Mat<S> r = Res<S>(x);
     const Mat<S> e = Mat<S>(beta * (r * (wq * wk.transpose()) * r.transpose()));
     const S balance = MaxBalance<S>(e);

@@ -12,6 +12,7 @@
 #include "generators/scalars.h"
 #include "model/collapse.h"
 #include "properties/framework/case.h"
+#include "properties/framework/domain.h"
 
 namespace attnprop::collapse {
 
@@ -26,32 +27,52 @@ Head<S> GetHead(const Case& c, const std::string& prefix) {
 /// (half the entries +-1: the tight case), exactly (Lemmas 4.2-4.4,
 /// Corollary D.3, Lemma D.4); b is handed to each backend rounded, which
 /// keeps ||b||_inf <= eps (rounding is monotone and eps is a double).
-inline rc::Gen<Case> PerturbedVectorCase(int64_t max_eps) {
-  gen::Layout layout;
-  const int one = layout.Axis({1, 1, 1}), n = layout.Axis({1, 8, 8});
+constexpr Axis kUnit{"1"}, kLen{"n"};
+constexpr MatrixField kA{"a"}, kB{"b"};
+constexpr ScalarField kEps{"eps"};
+
+/// The perturbed-vector domain: a and b rows of one length n >= 1 and eps,
+/// drawn as above, in the domain where the encoded exp checks are
+/// computable in double: |a_i|, |b_i| <= 300 and 0 <= eps <= 300, so
+/// e^{a_i+b_i} <= e^600 and the budgets ((1+|a|+|b|) e^{|a|+|b|} e^eps)
+/// stay finite (e^709 is double's largest), e^{-600} stays normal. A lemma
+/// adds its own hypothesis on b (BWithin).
+inline Domain PerturbedVector(int64_t max_eps) {
   gen::Regime ar;
   ar.max_abs = 8, ar.max_scale = 2;
   gen::Regime er;
   er.max_abs = static_cast<double>(max_eps), er.min_scale = -20, er.max_scale = 0, er.nonnegative = true,
   er.structured = false;
-  const int a_m = layout.Matrix(one, n, ar), eps_m = layout.Matrix(one, one, er);
-  const int r_m = layout.Raw(one, n, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 10)));
-  return layout.Build<Case>([=](const gen::Layout::Drawn& d) {
-    const ExactMatrix r = d.Matrix(r_m);
-    const Exact eps = d.Matrix(eps_m)(0, 0);
-    ExactMatrix b(1, r.cols);
-    for (int64_t j = 0; j < r.cols; ++j) b(0, j) = Exact(gen::RoundToDouble(eps.ToRational() * r(0, j).ToRational()));
-    return Case().Matrix("a", d.Matrix(a_m)).Matrix("b", b).Scalar("eps", eps);
-  });
+  Domain d;
+  d.Dim(kUnit, {1, 1, 1}, 1).Dim(kLen, {1, 8, 8});
+  d.Matrix(kA, kUnit, kLen, ar, Admit::Within(300));
+  const int eps = d.Param(kUnit, kUnit, er);
+  const int r = d.Param(kUnit, kLen, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 10)));
+  d.Built(
+      kB, kUnit, kLen,
+      [eps, r](const Domain::Drawn& in) {
+        const Rational e = in.Param(eps)(0, 0).ToRational();
+        ExactMatrix b = in.Param(r);
+        for (Exact& x : b.data) x = Exact(gen::RoundToDouble(e * x.ToRational()));
+        return b;
+      },
+      Admit::Within(300));
+  d.Built(kEps, [eps](const Domain::Drawn& in) { return in.Param(eps)(0, 0); }, Admit::Within(300).Nonnegative());
+  return d;
 }
 
-/// b's entries are within [-bound, bound], exactly; a and b the same length.
-inline bool PerturbationWithin(const Case& c, const Rational& bound) {
-  const Mat<Rational> a = c.GetMat<Rational>("a"), b = c.GetMat<Rational>("b");
-  if (a.rows() != 1 || b.rows() != 1 || a.cols() != b.cols() || a.cols() < 1) return false;
-  for (Eigen::Index j = 0; j < b.cols(); ++j)
-    if (b(0, j) > bound || -b(0, j) > bound) return false;
+/// ||b||_inf <= bound, exactly.
+inline bool BWithin(const Values& v, const Rational& bound) {
+  for (const Exact& x : v[kB].data)
+    if (x.ToRational() > bound || -x.ToRational() > bound) return false;
   return true;
+}
+
+/// The lemmas' hypothesis ||b||_inf <= eps (Lemmas 4.2-4.4).
+inline Domain PerturbedWithinEps(int64_t max_eps) {
+  Domain d = PerturbedVector(max_eps);
+  d.Assume("||b||_inf <= eps", [](const Values& v) { return BWithin(v, v[kEps].ToRational()); });
+  return d;
 }
 
 /// Every entry finite with |x| <= bound and, when tiny > 0, either 0 or
@@ -68,17 +89,5 @@ inline bool EntriesWithin(const ExactMatrix& m, double bound, double tiny = 0) {
 
 /// A finite scalar with |x| <= bound.
 inline bool ScalarWithin(const Exact& x, double bound) { return std::abs(x.ToDouble()) <= bound; }
-
-/// The perturbed-vector cases (PerturbedVectorCase): a and b rows of the same
-/// length n >= 1, ||b||_inf <= eps exactly, and the domain where the encoded
-/// exp checks are computable in double: |a_i| <= 300 and 0 <= eps <= 300, so
-/// e^{a_i+b_i} <= e^600 and the budgets ((1+|a|+|b|) e^{|a|+|b|} e^eps) stay
-/// finite (e^709 is double's largest), e^{-600} stays normal.
-inline bool PerturbedVectorHolds(const Case& c) {
-  const Exact& eps = c.GetScalar("eps");
-  if (!ScalarWithin(eps, 300) || !(eps.ToRational() >= 0)) return false;
-  if (!EntriesWithin(c.GetMatrix("a"), 300) || !EntriesWithin(c.GetMatrix("b"), 300)) return false;
-  return PerturbationWithin(c, eps.ToRational());
-}
 
 }  // namespace attnprop::collapse

@@ -41,54 +41,59 @@ namespace {
 constexpr int64_t kMaxRows = 5;
 constexpr int64_t kMaxCols = 3;
 
+constexpr Axis kUnit{"1"}, kN{"n"}, kD{"d"};
+constexpr MatrixField kA{"A"}, kB{"B"};
+constexpr ScalarField kEps{"eps"};
+
 /// A (n x d) in every regime (up to 16 at scales 2^-20..2^2), eps at its
-/// own scale, B = A + eps R with R in [-1,1] (half the entries +-1: |A - B|
-/// = eps is where the claim is tight), on shared axes; B handed to the
-/// backend by DerivedArithFor (rounded for double: a rounding past eps
-/// discards the case).
+/// own scale (1 where it drew 0), B = A + eps R with R in [-1,1] (half the
+/// entries +-1: |A - B| = eps is where the claim is tight), on shared axes;
+/// B handed to the backend by DerivedArithFor (rounded for double: a
+/// rounding past eps fails the assumption and the case is discarded).
+/// Domain where the rounding budget (absolute, u(||A|| + ||B||)) holds in
+/// double: entries and eps each 0 or 2^-900 <= |.| <= 2^900 (no overflow
+/// in max + min, no subnormal difference or midrange).
 template <class S>
-rc::Gen<Case> PerturbedPair() {
-  gen::Layout layout;
-  const int one = layout.Axis({1, 1, 1}), n = layout.Axis({1, kMaxRows, kMaxRows}),
-            d = layout.Axis({1, kMaxCols, kMaxCols});
+Domain PerturbedPair() {
   gen::Regime ar = gen::RegimeFor<S>(gen::Regime{});
   ar.max_abs = 16, ar.max_scale = 2;
   gen::Regime er;
   er.max_abs = 4, er.max_scale = 0, er.nonnegative = true, er.structured = false;
-  const int a_m = layout.Matrix(n, d, ar), eps_m = layout.Matrix(one, one, er);
-  const int r_m = layout.Raw(n, d, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 2)));
-  return layout.Build<Case>([=](const gen::Layout::Drawn& dr) {
-    const ExactMatrix a = dr.Matrix(a_m), r = dr.Matrix(r_m);
-    Exact eps = dr.Matrix(eps_m)(0, 0);
-    if (eps.ToDouble() == 0) eps = Exact(1.0);
-    Mat<Rational> b(a.rows, a.cols);
-    for (int64_t i = 0; i < a.rows; ++i)
-      for (int64_t j = 0; j < a.cols; ++j) b(i, j) = a(i, j).ToRational() + eps.ToRational() * r(i, j).ToRational();
-    return Case().Matrix("A", a).Matrix("B", gen::FromRationals(b, gen::DerivedArithFor<S>())).Scalar("eps", eps);
+  const Admit normal = Admit::Within(0x1p900).NonzeroAtLeast(0x1p-900);
+  Domain d;
+  d.Dim(kUnit, {1, 1, 1}, 1).Dim(kN, {1, kMaxRows, kMaxRows}).Dim(kD, {1, kMaxCols, kMaxCols});
+  d.Matrix(kA, kN, kD, ar, normal);
+  const int eps = d.Param(kUnit, kUnit, er);
+  const int r = d.Param(kN, kD, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 2)));
+  auto eps_of = [eps](const Domain::Drawn& in) {
+    const Exact e = in.Param(eps)(0, 0);
+    return e.ToDouble() == 0 ? Exact(1.0) : e;
+  };
+  d.Built(
+      kB, kN, kD,
+      [eps_of, r](const Domain::Drawn& in) {
+        const ExactMatrix& a = in.fields()[kA];
+        const ExactMatrix rm = in.Param(r);
+        const Rational e = eps_of(in).ToRational();
+        Mat<Rational> b(a.rows, a.cols);
+        for (int64_t i = 0; i < a.rows; ++i)
+          for (int64_t j = 0; j < a.cols; ++j) b(i, j) = a(i, j).ToRational() + e * rm(i, j).ToRational();
+        return gen::FromRationals(b, gen::DerivedArithFor<S>());
+      },
+      normal);
+  d.Built(kEps, eps_of, normal.Nonnegative());
+  d.Assume("||A - B||_inf <= eps", [](const Values& v) {
+    const Mat<Rational> a = v[kA].As<Rational>(), b = v[kB].As<Rational>();
+    return EntrywiseMaxNorm<Rational>(a - b) <= v[kEps].ToRational();
   });
-}
-
-/// ||A - B||_inf <= eps, exactly (the lemma's), A and B n x d (n, d >= 1);
-/// and the domain where the rounding budget (absolute, u(||A|| + ||B||))
-/// holds in double: entries and eps finite, each 0 or 2^-900 <= |.| <= 2^900
-/// (no overflow in max + min, no subnormal difference or midrange).
-bool PairHypothesesHold(const Case& c) {
-  if (!collapse::EntriesWithin(c.GetMatrix("A"), 0x1p900, 0x1p-900) ||
-      !collapse::EntriesWithin(c.GetMatrix("B"), 0x1p900, 0x1p-900))
-    return false;
-  const double e = std::abs(c.GetScalar("eps").ToDouble());
-  if (!(e <= 0x1p900) || (e != 0 && e < 0x1p-900) || c.GetMatrix("A").cols < 1) return false;
-  const Mat<Rational> a = c.GetMat<Rational>("A"), b = c.GetMat<Rational>("B");
-  const Rational eps = c.Get<Rational>("eps");
-  return a.rows() == b.rows() && a.cols() == b.cols() && a.rows() >= 1 && eps >= 0 &&
-         EntrywiseMaxNorm<Rational>(a - b) <= eps;
+  return d;
 }
 
 /// Shared conclusion: ||Res(A) - Res(B)|| <= factor * eps (+ rounding).
 template <class S>
-void CheckResPerturbation(const Case& c, int factor, const Tolerance& tolerance) {
-  const Mat<S> a = c.GetMat<S>("A"), b = c.GetMat<S>("B");
-  const S eps = c.Get<S>("eps");
+void CheckResPerturbation(const In<S>& in, int factor, const Tolerance& tolerance) {
+  const Mat<S> a = in[kA], b = in[kB];
+  const S eps = in[kEps];
   const double u = ScalarTraits<S>::UnitRoundoff();
   const Mat<S> diff = Res<S>(a) - Res<S>(b);
   const S observed = EntrywiseMaxNorm<S>(diff);
@@ -111,10 +116,8 @@ void CheckResPerturbation(const Case& c, int factor, const Tolerance& tolerance)
 
 /// The printed lemma and our variant share their hypotheses and cases.
 struct ResPerturbationFamily {
-  static bool HypothesesHold(const Case& c) { return PairHypothesesHold(c); }
-
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  static Domain Hypotheses() {
     return PerturbedPair<S>();
   }
 };
@@ -129,8 +132,8 @@ struct ResPerturbation : ResPerturbationFamily {
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    CheckResPerturbation<S>(c, 1, kDistance);
+  static void Conclusion(const In<S>& in) {
+    CheckResPerturbation<S>(in, 1, kDistance);
   }
 };
 
@@ -144,8 +147,8 @@ struct ResPerturbationOurs : ResPerturbationFamily {
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    CheckResPerturbation<S>(c, 2, kDistance);
+  static void Conclusion(const In<S>& in) {
+    CheckResPerturbation<S>(in, 2, kDistance);
   }
 };
 

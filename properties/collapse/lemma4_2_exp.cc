@@ -32,11 +32,11 @@ constexpr const char* kExpReason =
 enum class Which { kExpA, kExpAB, kAlphaA, kAlphaAB };
 
 template <class S>
-void CheckExp(const Case& c, Which which, const Tolerance& tolerance) {
+void CheckExp(const In<S>& in, Which which, const Tolerance& tolerance) {
   using std::abs;
   using std::exp;
-  const Mat<S> a = c.GetMat<S>("a"), b = c.GetMat<S>("b");
-  const S eps = c.Get<S>("eps");
+  const Mat<S> a = in[collapse::kA], b = in[collapse::kB];
+  const S eps = in[collapse::kEps];
   const double u = ScalarTraits<S>::UnitRoundoff();
   const double n = double(a.cols());
   const S factor = exp(eps) - 1;
@@ -69,13 +69,10 @@ void CheckExp(const Case& c, Which which, const Tolerance& tolerance) {
 /// exactly; a and b the same length) and their cases; each adds its ratio.
 struct ExpFamily {
   static constexpr const char* kSource = "004 Section 4.2, Lemma 4.2";
-  // ||b||_inf <= eps (the lemma's), a and b rows of one length; |a_i| <= 300,
-  // eps <= 300: e^{a+b}, e^eps and the budget finite in double
-  // (collapse::PerturbedVectorHolds).
-  static bool HypothesesHold(const Case& c) { return collapse::PerturbedVectorHolds(c); }
+  // ||b||_inf <= eps (the lemma's); the domain of collapse::PerturbedVector.
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return collapse::PerturbedVectorCase(2);
+  static Domain Hypotheses() {
+    return collapse::PerturbedWithinEps(2);
   }
 };
 
@@ -85,8 +82,8 @@ struct ExpRelA : ExpFamily {
                                        kExpReason, MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kRatio}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    CheckExp<S>(c, Which::kExpA, kRatio);
+  static void Conclusion(const In<S>& in) {
+    CheckExp<S>(in, Which::kExpA, kRatio);
   }
 };
 ATTNPROP_REGISTER(ExpRelA, double, Mpfr);
@@ -97,8 +94,8 @@ struct ExpRelAB : ExpFamily {
                                        kExpReason, MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kRatio}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    CheckExp<S>(c, Which::kExpAB, kRatio);
+  static void Conclusion(const In<S>& in) {
+    CheckExp<S>(in, Which::kExpAB, kRatio);
   }
 };
 ATTNPROP_REGISTER(ExpRelAB, double, Mpfr);
@@ -109,8 +106,8 @@ struct AlphaRelA : ExpFamily {
                                        kExpReason, MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kRatio}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    CheckExp<S>(c, Which::kAlphaA, kRatio);
+  static void Conclusion(const In<S>& in) {
+    CheckExp<S>(in, Which::kAlphaA, kRatio);
   }
 };
 ATTNPROP_REGISTER(AlphaRelA, double, Mpfr);
@@ -121,11 +118,13 @@ struct AlphaRelAB : ExpFamily {
                                        kExpReason, MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kRatio}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    CheckExp<S>(c, Which::kAlphaAB, kRatio);
+  static void Conclusion(const In<S>& in) {
+    CheckExp<S>(in, Which::kAlphaAB, kRatio);
   }
 };
 ATTNPROP_REGISTER(AlphaRelAB, double, Mpfr);
+
+constexpr ScalarField kPerturbation{"b"};
 
 struct Eq2 {
   static constexpr const char* kId = "collapse.lemma4.2.eq2";
@@ -135,23 +134,29 @@ struct Eq2 {
                                         MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kExcess}; }
   // |b| <= eps (the document's), both finite; eps <= 300: e^eps, e^{+-b}
-  // finite in double (the generator draws eps <= 4).
-  static bool HypothesesHold(const Case& c) {
-    if (!collapse::ScalarWithin(c.GetScalar("b"), 300) || !collapse::ScalarWithin(c.GetScalar("eps"), 300)) return false;
-    const Rational b = c.Get<Rational>("b"), eps = c.Get<Rational>("eps");
-    return b <= eps && -b <= eps;
+  // finite in double. Drawn: eps in (0, 4] and b = eps r, r in [-1, 1]
+  // (half the cases +-1: the tight case).
+  template <class S>
+  static Domain Hypotheses() {
+    Domain d;
+    const int eps = d.ScalarParam(gen::PositiveDyadic(4, 10));
+    const int r = d.ScalarParam(rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 10)));
+    d.Built(
+        kPerturbation,
+        [eps, r](const Domain::Drawn& in) { return Exact(in.ScalarParam(eps).ToRational() * in.ScalarParam(r).ToRational()); },
+        Admit::Within(300));
+    d.Built(collapse::kEps, [eps](const Domain::Drawn& in) { return in.ScalarParam(eps); }, Admit::Within(300));
+    d.Assume("|b| <= eps", [](const Values& v) {
+      const Rational b = v[kPerturbation].ToRational(), e = v[collapse::kEps].ToRational();
+      return b <= e && -b <= e;
+    });
+    return d;
   }
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return rc::gen::apply(
-        [](Exact eps, Exact r) { return Case().Scalar("b", Exact(eps.ToRational() * r.ToRational())).Scalar("eps", eps); },
-        gen::PositiveDyadic(4, 10), rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 10)));
-  }
-  template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     using std::abs;
     using std::exp;
-    const S b = c.Get<S>("b"), eps = c.Get<S>("eps");
+    const S b = in[kPerturbation], eps = in[collapse::kEps];
     const S l1 = abs(S(exp(S(-b)) - 1)), l2 = abs(S(exp(b) - 1));
     const S lhs = l1 > l2 ? l1 : l2;
     const double u = ScalarTraits<S>::UnitRoundoff();

@@ -17,11 +17,11 @@ namespace attnprop {
 namespace {
 
 template <class S>
-void CheckAlphaInverse(const Case& c, bool rel_to_a, const Tolerance& tolerance) {
+void CheckAlphaInverse(const In<S>& in, bool rel_to_a, const Tolerance& tolerance) {
   using std::abs;
   using std::exp;
-  const Mat<S> a = c.GetMat<S>("a"), b = c.GetMat<S>("b");
-  const S eps = c.Get<S>("eps");
+  const Mat<S> a = in[collapse::kA], b = in[collapse::kB];
+  const S eps = in[collapse::kEps];
   S alpha_a = 0, alpha_ab = 0;
   double spread = 0;
   for (Eigen::Index i = 0; i < a.cols(); ++i) {
@@ -46,13 +46,12 @@ constexpr const char* kReason =
 /// Both claims of Lemma 4.3 share their hypotheses (||b||_inf <= eps,
 /// exactly; a and b the same length) and their cases.
 struct AlphaInvFamily {
-  // ||b||_inf <= eps (the lemma's), a and b rows of one length; |a_i| <= 300,
-  // eps <= 300: alpha(a), alpha(a+b), their inverses and the budget finite
-  // and nonzero in double (collapse::PerturbedVectorHolds).
-  static bool HypothesesHold(const Case& c) { return collapse::PerturbedVectorHolds(c); }
+  // ||b||_inf <= eps (the lemma's); the domain of collapse::PerturbedVector
+  // keeps alpha(a), alpha(a+b), their inverses and the budget finite and
+  // nonzero in double.
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return collapse::PerturbedVectorCase(2);
+  static Domain Hypotheses() {
+    return collapse::PerturbedWithinEps(2);
   }
 };
 
@@ -63,8 +62,8 @@ struct AlphaInvRelA : AlphaInvFamily {
                                        kReason, MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kRatio}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    CheckAlphaInverse<S>(c, true, kRatio);
+  static void Conclusion(const In<S>& in) {
+    CheckAlphaInverse<S>(in, true, kRatio);
   }
 };
 
@@ -75,8 +74,8 @@ struct AlphaInvRelAB : AlphaInvFamily {
                                        kReason, MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kRatio}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    CheckAlphaInverse<S>(c, false, kRatio);
+  static void Conclusion(const In<S>& in) {
+    CheckAlphaInverse<S>(in, false, kRatio);
   }
 };
 

@@ -43,19 +43,18 @@ struct SoftmaxPerturbation {
                                           "2(e^eps - 1) + gamma_{n+8}(1 + 4(||a||+||b||)) + gamma_3 e^eps",
                                           kBudgetReason, MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
-  // |b_i| <= eps (the lemma's), a and b rows of one length; |a_i| <= 300,
-  // eps <= 300: e^eps and the budget finite in double (softmax itself
-  // subtracts the maximum) (collapse::PerturbedVectorHolds).
-  static bool HypothesesHold(const Case& c) { return collapse::PerturbedVectorHolds(c); }
+  // |b_i| <= eps (the lemma's); the domain of collapse::PerturbedVector
+  // keeps e^eps and the budget finite in double (softmax itself subtracts
+  // the maximum).
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return collapse::PerturbedVectorCase(2);
+  static Domain Hypotheses() {
+    return collapse::PerturbedWithinEps(2);
   }
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     using std::exp;
-    const Vec<S> a = c.GetMat<S>("a").row(0).transpose(), b = c.GetMat<S>("b").row(0).transpose();
-    const S eps = c.Get<S>("eps");
+    const Vec<S> a = in[collapse::kA].row(0).transpose(), b = in[collapse::kB].row(0).transpose();
+    const S eps = in[collapse::kEps];
     const Vec<S> diff = Softmax<S>(Vec<S>(a + b)) - Softmax<S>(a);
     const double u = ScalarTraits<S>::UnitRoundoff();
     ExpectWithin(kDistance, ToDouble(collapse::VecMaxNorm<S>(diff)),
@@ -70,22 +69,16 @@ struct SoftmaxLipschitzExp {
       "||softm(a+b) - softm(a)||_inf", "2(e^{||b||} - 1) + gamma_{n+8}(1 + 4(||a||+||b||)) + gamma_3 e^{||b||}",
       kBudgetReason, MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
-  // No hypothesis beyond a, b in R^n: a and b rows of one length n >= 1,
-  // entries finite with |a_i|, |b_i| <= 300: e^{||b||} and the budget finite
-  // in double (the generator draws |a_i| <= 8, |b_i| <= 2).
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix &a = c.GetMatrix("a"), &b = c.GetMatrix("b");
-    return a.rows == 1 && b.rows == 1 && a.cols == b.cols && a.cols >= 1 && collapse::EntriesWithin(a, 300) &&
-           collapse::EntriesWithin(b, 300);
+  // No hypothesis beyond a, b in R^n: the domain of collapse::PerturbedVector
+  // (|a_i|, |b_i| <= 300: e^{||b||} and the budget finite in double).
+  template <class S>
+  static Domain Hypotheses() {
+    return collapse::PerturbedVector(2);
   }
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return collapse::PerturbedVectorCase(2);
-  }
-  template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     using std::exp;
-    const Vec<S> a = c.GetMat<S>("a").row(0).transpose(), b = c.GetMat<S>("b").row(0).transpose();
+    const Vec<S> a = in[collapse::kA].row(0).transpose(), b = in[collapse::kB].row(0).transpose();
     const S nb = collapse::VecMaxNorm<S>(b);
     const Vec<S> diff = Softmax<S>(Vec<S>(a + b)) - Softmax<S>(a);
     const double u = ScalarTraits<S>::UnitRoundoff();
@@ -95,8 +88,8 @@ struct SoftmaxLipschitzExp {
 };
 
 template <class S>
-void CheckLemmaD4(const Case& c, bool as_printed, const Tolerance& tolerance) {
-  const Vec<S> a = c.GetMat<S>("a").row(0).transpose(), b = c.GetMat<S>("b").row(0).transpose();
+void CheckLemmaD4(const In<S>& in, bool as_printed, const Tolerance& tolerance) {
+  const Vec<S> a = in[collapse::kA].row(0).transpose(), b = in[collapse::kB].row(0).transpose();
   const S nb = collapse::VecMaxNorm<S>(b);
   const Vec<S> diff = Softmax<S>(Vec<S>(a + b)) - Softmax<S>(as_printed ? b : a);
   const double u = ScalarTraits<S>::UnitRoundoff();
@@ -105,15 +98,12 @@ void CheckLemmaD4(const Case& c, bool as_printed, const Tolerance& tolerance) {
 
 /// Lemma D.4 as printed and as intended share the hypotheses ||b||_inf <= 1.
 struct LemmaD4Family {
-  // ||b||_inf <= 1 (the lemma's), a and b rows of one length; |a_i| <= 300:
-  // the budget finite in double (the generator draws |a_i| <= 8).
-  static bool HypothesesHold(const Case& c) {
-    return collapse::EntriesWithin(c.GetMatrix("a"), 300) && collapse::EntriesWithin(c.GetMatrix("b"), 1) &&
-           collapse::PerturbationWithin(c, Rational(1));
-  }
+  // ||b||_inf <= 1 (the lemma's), in the domain of collapse::PerturbedVector.
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return collapse::PerturbedVectorCase(1);
+  static Domain Hypotheses() {
+    Domain d = collapse::PerturbedVector(1);
+    d.Assume("||b||_inf <= 1", [](const Values& v) { return collapse::BWithin(v, Rational(1)); });
+    return d;
   }
 };
 
@@ -125,8 +115,8 @@ struct LemmaD4 : LemmaD4Family {
                                           MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    CheckLemmaD4<S>(c, true, kDistance);
+  static void Conclusion(const In<S>& in) {
+    CheckLemmaD4<S>(in, true, kDistance);
   }
 };
 
@@ -138,10 +128,12 @@ struct LemmaD4Ours : LemmaD4Family {
                                           MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    CheckLemmaD4<S>(c, false, kDistance);
+  static void Conclusion(const In<S>& in) {
+    CheckLemmaD4<S>(in, false, kDistance);
   }
 };
+
+constexpr ScalarField kX{"x"};
 
 struct ExpInequality {
   static constexpr const char* kId = "collapse.lemmaD.4.exp_inequality";
@@ -150,21 +142,17 @@ struct ExpInequality {
                                         "exp errs <= 0.51 ulp of a value <= e, the subtraction one rounding",
                                         MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kExcess}; }
-  // x in (0,1] (the proof step's); finite by that.
-  static bool HypothesesHold(const Case& c) {
-    if (!collapse::ScalarWithin(c.GetScalar("x"), 1)) return false;
-    const Rational x = c.Get<Rational>("x");
-    return x > 0 && x <= 1;
+  // x in (0,1] (the proof step's); drawn 1 or a positive dyadic.
+  template <class S>
+  static Domain Hypotheses() {
+    Domain d;
+    d.Scalar(kX, rc::gen::oneOf(rc::gen::just(Exact(1.0)), gen::PositiveDyadic(1, 30)), Admit::Within(1).Positive());
+    return d;
   }
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return rc::gen::map(rc::gen::oneOf(rc::gen::just(Exact(1.0)), gen::PositiveDyadic(1, 30)),
-                        [](Exact x) { return Case().Scalar("x", x); });
-  }
-  template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     using std::exp;
-    const S x = c.Get<S>("x");
+    const S x = in[kX];
     const double u = ScalarTraits<S>::UnitRoundoff();
     // Recorded as e^x - 1 (>= 0) against 2x + budget (the same conclusion as
     // (e^x - 1) - 2x <= budget), so observed/bound is the claim's tightness.

@@ -34,6 +34,10 @@ namespace {
 using collapse::EntrywiseL1;
 using collapse::MaxNorm;
 
+constexpr Axis kUnit{"1"}, kLen{"n"}, kRows{"r"}, kInner{"k"}, kCols{"c"};
+constexpr MatrixField kX{"x"}, kA{"A"}, kB{"B"};
+constexpr ScalarField kShift{"a"};
+
 struct ShiftInvariance {
   static constexpr const char* kId = "collapse.fact3.2.shift_invariance";
   static constexpr const char* kSource = "004 Section 3.1, Fact 3.2";
@@ -45,30 +49,25 @@ struct ShiftInvariance {
       "0.51ulp, sum, division) per entry: 6u(||x||+|a|)(1+O(u)) + 2(n+3)u in all (tightened from "
       "gamma_{n+8}(1 + 4(||x||+|a|)), which carried the factor n+8 on the shift term)"};
   static std::vector<Tolerance> Tolerances() { return {kShift}; }
-  // x in R^n (a row, n >= 1), a in R, all finite with |x_j|, |a| <= 2^500:
-  // x + a1 finite in double (the generator draws |x_j| <= 16, |a| <= 64).
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix& x = c.GetMatrix("x");
-    return x.rows == 1 && x.cols >= 1 && collapse::EntriesWithin(x, 0x1p500) &&
-           collapse::ScalarWithin(c.GetScalar("a"), 0x1p500);
-  }
-
+  // x in R^n (a row, n >= 1) in every regime, a in R at its own scale (x +
+  // a1 rounds); domain: |x_j|, |a| <= 2^500, x + a1 finite in double (the
+  // generator draws |x_j| <= 16, |a| <= 64).
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    // x (1 x n) in every regime; a at its own scale (x + a1 rounds).
-    gen::Layout layout;
-    const int one = layout.Axis({1, 1, 1}), n = layout.Axis({1, 6, 6});
+  static Domain Hypotheses() {
     gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
     regime.max_abs = 16;
-    const int x_m = layout.Matrix(one, n, regime), a_m = layout.Matrix(one, one, regime);
-    return layout.Build<Case>(
-        [=](const gen::Layout::Drawn& d) { return Case().Matrix("x", d.Matrix(x_m)).Scalar("a", d.Matrix(a_m)(0, 0)); });
+    Domain d;
+    d.Dim(kUnit, {1, 1, 1}, 1).Dim(kLen, {1, 6, 6});
+    d.Matrix(kX, kUnit, kLen, regime, Admit::Within(0x1p500));
+    const int a = d.Param(kUnit, kUnit, regime);
+    d.Built(kShift, [a](const Domain::Drawn& in) { return in.Param(a)(0, 0); }, Admit::Within(0x1p500));
+    return d;
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Vec<S> x = c.GetMat<S>("x").row(0).transpose();
-    const S a = c.Get<S>("a");
+  static void Conclusion(const In<S>& in) {
+    const Vec<S> x = in[kX].row(0).transpose();
+    const S a = in[kShift];
     const Vec<S> shifted = (x.array() + a).matrix();
     const Vec<S> diff = Softmax<S>(shifted) - Softmax<S>(x);
     const double u = ScalarTraits<S>::UnitRoundoff();
@@ -78,27 +77,20 @@ struct ShiftInvariance {
   }
 };
 
-/// A (r x k) and B (k x cols) in every regime on shared axes, dimensions up
-/// to 8 (MPFR 6).
+/// A (r x k) and B (k x c) in every regime on shared axes, dimensions up
+/// to 8 (MPFR 6). Domain: A B defined, at most 64 x 64, entries each 0 or
+/// 2^-200 <= |x| <= 2^200: every product, sum and norm product stays normal
+/// and finite in double, where the budget is relative.
 template <class S>
-rc::Gen<Case> ProductCase() {
+Domain ProductCase() {
   constexpr int64_t kMax = SizeBudget<S>::Pick(8, 6);
-  gen::Layout layout;
-  const int r = layout.Axis({1, kMax, kMax}), k = layout.Axis({1, kMax, kMax}), cols = layout.Axis({1, kMax, kMax});
   gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
   regime.max_abs = 4;
-  const int a_m = layout.Matrix(r, k, regime), b_m = layout.Matrix(k, cols, regime);
-  return layout.Build<Case>(
-      [=](const gen::Layout::Drawn& d) { return Case().Matrix("A", d.Matrix(a_m)).Matrix("B", d.Matrix(b_m)); });
-}
-
-// A B defined (A.cols == B.rows, no empty dimension), entries finite and
-// each 0 or 2^-200 <= |x| <= 2^200: every product, sum and norm product stays
-// normal and finite in double, where the budget is relative.
-bool ProductHypothesesHold(const Case& c) {
-  const ExactMatrix &a = c.GetMatrix("A"), &b = c.GetMatrix("B");
-  return a.cols == b.rows && a.rows >= 1 && a.cols >= 1 && b.cols >= 1 && a.rows <= 64 && a.cols <= 64 &&
-         b.cols <= 64 && collapse::EntriesWithin(a, 0x1p200, 0x1p-200) && collapse::EntriesWithin(b, 0x1p200, 0x1p-200);
+  const Admit normal = Admit::Within(0x1p200).NonzeroAtLeast(0x1p-200);
+  Domain d;
+  d.Dim(kRows, {1, kMax, kMax}, 64).Dim(kInner, {1, kMax, kMax}, 64).Dim(kCols, {1, kMax, kMax}, 64);
+  d.Matrix(kA, kRows, kInner, regime, normal).Matrix(kB, kInner, kCols, regime, normal);
+  return d;
 }
 
 /// ||lhs|| <= rhs, exact in rationals; otherwise with a relative budget
@@ -121,9 +113,8 @@ void CheckNormInequality(const Tolerance& tolerance, const S& lhs, const S& rhs,
 /// The three norm facts of Fact 3.3 share their hypotheses (A B defined)
 /// and their cases.
 struct ProductFamily {
-  static bool HypothesesHold(const Case& c) { return ProductHypothesesHold(c); }
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  static Domain Hypotheses() {
     return ProductCase<S>();
   }
 };
@@ -138,8 +129,8 @@ struct L1Submultiplicative : ProductFamily {
       MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kProduct}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> a = c.GetMat<S>("A"), b = c.GetMat<S>("B");
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> a = in[kA], b = in[kB];
     CheckNormInequality<S>(kProduct, EntrywiseL1<S>(Mat<S>(a * b)), S(EntrywiseL1<S>(a) * EntrywiseL1<S>(b)), a.cols(),
                            a.rows(), b.cols());
   }
@@ -154,8 +145,8 @@ struct MaxSubmultiplicative : ProductFamily {
       "up to k, far beyond rounding", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kProduct}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> a = c.GetMat<S>("A"), b = c.GetMat<S>("B");
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> a = in[kA], b = in[kB];
     CheckNormInequality<S>(kProduct, MaxNorm<S>(Mat<S>(a * b)), S(MaxNorm<S>(a) * MaxNorm<S>(b)), a.cols(), a.rows(),
                            b.cols());
   }
@@ -169,8 +160,8 @@ struct L1MaxMixed : ProductFamily {
       "as for the l1 fact; the claim itself fails by a factor up to c (columns of B)", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kProduct}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> a = c.GetMat<S>("A"), b = c.GetMat<S>("B");
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> a = in[kA], b = in[kB];
     CheckNormInequality<S>(kProduct, EntrywiseL1<S>(Mat<S>(a * b)), S(EntrywiseL1<S>(a) * MaxNorm<S>(b)), a.cols(),
                            a.rows(), b.cols());
   }

@@ -1,47 +1,41 @@
 // A property: one claim checked in one backend.
 //
-// A claim is written once as a struct (see properties/attend2/additivity.cc):
+// A claim is one declaration over a typed domain (domain.h; see
+// properties/collapse/lemma4_2_exp.cc and properties/lecture4/sec2_scores.cc):
+//   constexpr Axis kN{"n"};
+//   constexpr MatrixField kX{"x"};
 //   struct MyClaim {
-//     static constexpr const char* kId = "doc.kind.slug";   // from claims.tsv
-//     static std::vector<Tolerance> Tolerances();            // with reasons
-//     template <class S> static rc::Gen<Case> Hypotheses();  // the claim's hypotheses
-//     template <class S> static void Conclusion(const Case&);// its conclusion
+//     static constexpr const char* kId = "doc.kind.slug";    // from claims.tsv
+//     static inline const Tolerance kSum{metric, bound, why}; // its metrics
+//     static std::vector<Tolerance> Tolerances() { return {kSum}; }
+//     template <class S> static Domain Hypotheses();         // fields, Assume(...)
+//     template <class S> static void Conclusion(const In<S>& in);  // reads in[kX]
 //   };
 //   ATTNPROP_REGISTER(MyClaim, double, Mpfr);
-// `static bool HypothesesHold(const Case&)` (or, where they depend on the
-// backend, `template <class S> static bool HypothesesHold(const Case&)`):
-// whether a given case satisfies the claim's hypotheses: the document's,
-// the domain where the encoded check is computable (say why beside it), and
-// the facts the conclusion relies on (fields present, shapes consistent,
-// values finite). Every random case, every shrink step and every candidate
-// of the targeted search must pass it; a pinned refutation must still
-// satisfy it. The search and attnprop's shrinker run only for claims that
-// define it (a claim without one is being given one: issue 11).
+// From the Domain come the generator, the hypotheses predicate (every
+// random case, shrink step and search candidate must satisfy it; a pinned
+// refutation must still satisfy it), the schema that a stored case is
+// checked against, and the sizes per backend (SizeBudget<S>::Pick(cheap,
+// costly)). The document's side conditions are the domain's `Assume`s, in
+// its words; the range where the encoded check is computable is each
+// field's `Admit` (say why beside it). A claim states no HypothesesHold.
+// A family of claims (several statements over the same hypotheses) shares
+// a base struct whose Hypotheses() returns the domain; each claim derives
+// from it and adds kId, its metrics and its Conclusion. No macros.
+//
+// Claims not yet moved to a Domain (issue 30 is moving them) still declare
+// `template <class S> static rc::Gen<Case> Hypotheses()`, a hand-written
+// `static bool HypothesesHold(const Case&)` (or a per-backend template) and
+// `Conclusion(const Case&)`; the search and the generic shrinker run for
+// them only when HypothesesHold is defined.
 // Optionally `static constexpr const char* kSource = "lecture 4, sec. 3"`:
 // where the claim is stated (shown by `attnprop list`).
 // A statistical claim (registry label `statistical`) declares its false-alarm
 // rate and power: `static inline const Statistics kStatistics{...};`
 // (statistics.h); the reports print them per property.
-// Metrics are typed constants (check.h): declare `static inline const
-// Tolerance kRowSum{metric, bound, reason};` in the claim, list it in
-// Tolerances() and pass it to ExpectWithin(kRowSum, observed, bound).
-// Sizes per backend come from SizeBudget<S>::Pick(cheap, costly).
-//
-// A family of claims (several statements over the same hypotheses): put the
-// shared parts in a base struct and derive one small struct per claim, which
-// adds kId, kSource, its tolerances and its Conclusion; register each as
-// usual. No macros:
-//   struct ExpFamily {                                  // shared hypotheses
-//     static bool HypothesesHold(const Case& c);
-//     template <class S> static rc::Gen<Case> Hypotheses();
-//   };
-//   struct ExpRelA : ExpFamily {
-//     static constexpr const char* kId = "collapse.lemma4.2.exp_rel_a";
-//     static inline const Tolerance kRatio{...};
-//     static std::vector<Tolerance> Tolerances() { return {kRatio}; }
-//     template <class S> static void Conclusion(const Case& c);
-//   };
-//   ATTNPROP_REGISTER(ExpRelA, double, Mpfr);
+// Metrics are typed constants (check.h): pass them to ExpectWithin(kSum,
+// observed, bound); a claim without metrics (exact checks only) needs no
+// Tolerances().
 // Registration makes one PropertyDef per scalar. The expectation (holds, or
 // known-refuted) lives in properties/registry.tsv, the one visible place.
 #pragma once
@@ -58,6 +52,7 @@
 #include "properties/framework/backend.h"
 #include "properties/framework/case.h"
 #include "properties/framework/check.h"
+#include "properties/framework/domain.h"
 #include "properties/framework/size_budget.h"
 #include "properties/framework/statistics.h"
 
@@ -82,6 +77,12 @@ struct PropertyDef {
   /// Whether hypotheses_hold is the claim's own check (Claim::HypothesesHold):
   /// the targeted search and the generic shrinker edit cases only then.
   bool checks_hypotheses = false;
+  /// Why a case is outside the hypotheses (the domain's first violated
+  /// condition), or nullopt; set for claims declared over a Domain.
+  std::function<std::optional<std::string>(const Case&)> why_outside;
+  /// Why a case cannot be read by the claim at all (Domain::Misfit); empty:
+  /// the schema is learned from the generator's cases (case_schema.h).
+  std::function<std::optional<std::string>(const Case&)> misfit;
   std::vector<Tolerance> tolerances;
   /// A statistical claim's false-alarm rate and power (Claim::kStatistics).
   std::optional<Statistics> statistics;
@@ -111,25 +112,52 @@ concept HasBackendHypothesesHold = requires(const Case& c) {
   { Claim::template HypothesesHold<S>(c) } -> std::convertible_to<bool>;
 };
 
+/// Runs the claim's conclusion on c: over typed fields (`Conclusion(const
+/// In<S>&)`, a claim over a Domain) or over the case itself.
+template <class Claim, class S>
+void Conclude(const Case& c) {
+  if constexpr (requires { Claim::template Conclusion<S>(std::declval<const In<S>&>()); }) {
+    Claim::template Conclusion<S>(In<S>(c));
+  } else {
+    Claim::template Conclusion<S>(c);
+  }
+}
+
 template <class Claim, class S>
 PropertyDef MakeDef(const char* file) {
   PropertyDef d;
   d.id = Claim::kId;
   d.backend = BackendOf<S>::kName;
   d.file = file;
-  d.hypotheses = [] { return Claim::template Hypotheses<S>(); };
-  d.conclusion = [](const Case& c) { Claim::template Conclusion<S>(c); };
+  if constexpr (std::is_same_v<decltype(Claim::template Hypotheses<S>()), Domain>) {
+    // One declaration (domain.h): the generator, the hypotheses and the
+    // schema all come from the claim's Domain, built once per backend.
+    // Built when first asked for, and again when the MPFR precision has
+    // changed (a domain's MPFR entries carry the working precision).
+    static const auto domain = [] { return DomainCache([] { return Claim::template Hypotheses<S>(); }); }();
+    d.hypotheses = [] { return domain.Get().Generator(); };
+    d.why_outside = [](const Case& c) { return domain.Get().Violation(c); };
+    d.misfit = [](const Case& c) { return domain.Get().Misfit(c); };
+    d.hypotheses_hold = [](const Case& c) { return !domain.Get().Violation(c); };
+    d.checks_hypotheses = true;
+  } else {
+    d.hypotheses = [] { return Claim::template Hypotheses<S>(); };
+  }
+  d.conclusion = [](const Case& c) { Conclude<Claim, S>(c); };
   if constexpr (BackendOf<S>::kConfirmInItself) {
     d.confirm = d.conclusion;
   } else {
     d.confirm = [](const Case& c) {
       MpfrPrecisionScope doubled(2 * MpfrPrecisionBits());
-      Claim::template Conclusion<Mpfr>(c);
+      Conclude<Claim, Mpfr>(c);
     };
   }
   if constexpr (requires { Claim::kSource; }) d.source = Claim::kSource;
   if constexpr (requires { Claim::kStatistics; }) d.statistics = Claim::kStatistics;
-  if constexpr (HasBackendHypothesesHold<Claim, S>) {
+  if constexpr (std::is_same_v<decltype(Claim::template Hypotheses<S>()), Domain>) {
+    static_assert(!HasHypothesesHold<Claim> && !HasBackendHypothesesHold<Claim, S>,
+                  "a claim over a Domain states its hypotheses there (Assume), not in HypothesesHold");
+  } else if constexpr (HasBackendHypothesesHold<Claim, S>) {
     d.hypotheses_hold = [](const Case& c) { return bool(Claim::template HypothesesHold<S>(c)); };
     d.checks_hypotheses = true;
   } else if constexpr (HasHypothesesHold<Claim>) {
@@ -140,7 +168,7 @@ PropertyDef MakeDef(const char* file) {
   // bound): `template <class S> static std::vector<Tolerance> Tolerances()`.
   if constexpr (requires { Claim::template Tolerances<S>(); }) {
     d.tolerances = Claim::template Tolerances<S>();
-  } else {
+  } else if constexpr (requires { Claim::Tolerances(); }) {
     d.tolerances = Claim::Tolerances();
   }
   return d;

@@ -8,6 +8,11 @@
 namespace attnprop {
 
 std::optional<std::string> CaseDoesNotFit(const PropertyDef& def, const Case& c) {
+  if (def.misfit) {
+    // A claim over a Domain knows its schema: no learning from samples.
+    if (auto why = def.misfit(c)) return std::string(kCaseMisfit) + *why;
+    return std::nullopt;
+  }
   static std::map<std::string, CaseSchema> schemas;
   auto it = schemas.find(def.Name());
   if (it == schemas.end()) {
@@ -44,6 +49,8 @@ ReplayOutcome ReplayCase(const PropertyDef& def, const StoredCase& stored) {
     why_not = std::string(" (") + e.what() + ")";
   }
   if (!hypotheses) {
+    if (def.why_outside && why_not.empty())
+      if (const auto why = def.why_outside(stored.value)) why_not = " (" + *why + ")";
     o.detail = "no longer satisfies the claim's hypotheses" + why_not;
     return o;
   }

@@ -32,54 +32,32 @@
 namespace attnprop {
 namespace {
 
-template <class S>
-constexpr int64_t kMaxLen = SizeBudget<S>::Pick(12, 6);
-template <class S>
-constexpr int64_t kMaxWidth = SizeBudget<S>::Pick(8, 4);
+constexpr Axis kT{"T"}, kD{"d"}, kDk{"d_k"};
+constexpr MatrixField kX{"X"}, kWQ{"W_Q"}, kWK{"W_K"};
+constexpr ScalarField kScale{"scale"};
 
-/// X, W_Q, W_K in every regime (gen::Layout); d_k drawn 1..kMaxWidth-1 so
-/// it is often smaller than T and d (where the rank bound says something).
-template <class S>
-rc::Gen<Case> ProjectionCase() {
-  gen::Layout layout;
-  const int len = layout.Axis({1, kMaxLen<S>, kMaxLen<S>}), width = layout.Axis({1, kMaxWidth<S>, kMaxWidth<S>}),
-            dk = layout.Axis({1, kMaxWidth<S> - 1, kMaxWidth<S> - 1});
-  const gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
-  const int x = layout.Matrix(len, width, regime), wq = layout.Matrix(width, dk, regime),
-            wk = layout.Matrix(width, dk, regime);
-  return layout.Build<Case>([=](const gen::Layout::Drawn& d) {
-    return Case()
-        .Matrix("X", d.Matrix(x))
-        .Matrix("W_Q", d.Matrix(wq))
-        .Matrix("W_K", d.Matrix(wk))
-        .Scalar("scale", 1.0 / std::sqrt(static_cast<double>(d.Dim(dk))));
-  });
-}
-
-/// Both claims of Prop 2.4 share the projections' hypotheses and cases.
+/// Both claims of Prop 2.4 share the projections' hypotheses and cases:
+/// X (T x d), W_Q, W_K (d x d_k) in every regime (gen::Regime), d_k drawn
+/// 1..kMaxWidth-1 so that it is often smaller than T and d (where the rank
+/// bound says something), and the claim's scale c = 1/sqrt(d_k) > 0 (the
+/// bound is written with c, not |c|). Domain (double, MPFR; rationals are
+/// exact): |entries| <= 2^200 and nonzero |entries| >= 2^-200, c in
+/// [2^-100, 2^100]: every product of four entries and the scale stays in
+/// double's normal range, where the relative rounding model of the bound
+/// (Higham 3.5) holds.
 struct ProjectionFamily {
-  // X (T x d), W_Q, W_K (d x d_k), T, d, d_k >= 1, finite entries, scale
-  // c > 0 (the claim's 1/sqrt(d_k); the bound is written with c, not |c|).
-  // Domain (double, MPFR; rationals are exact): |entries| <= 2^200 and
-  // nonzero |entries| >= 2^-200, |scale| in [2^-100, 2^100] (or 0): every
-  // product of four entries and the scale stays in double's normal range,
-  // where the relative rounding model of the bound (Higham 3.5) holds.
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix &x = c.GetMatrix("X"), &wq = c.GetMatrix("W_Q"), &wk = c.GetMatrix("W_K");
-    const Exact& scale = c.GetScalar("scale");
-    if (x.rows < 1 || x.cols < 1 || wq.rows != x.cols || wq.cols < 1 || !hyp::Shape(wk, wq.rows, wq.cols))
-      return false;
-    for (const ExactMatrix* m : {&x, &wq, &wk}) {
-      if (!hyp::AllWithin(*m, 0x1p200)) return false;
-      for (const Exact& e : m->data)
-        if (e.ToDouble() != 0 && std::fabs(e.ToDouble()) < 0x1p-200) return false;
-    }
-    const double cs = std::fabs(scale.ToDouble());
-    return hyp::Finite(scale) && scale.ToDouble() > 0 && cs >= 0x1p-100 && cs <= 0x1p100;
-  }
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return ProjectionCase<S>();
+  static Domain Hypotheses() {
+    const int64_t len = SizeBudget<S>::Pick(12, 6), width = SizeBudget<S>::Pick(8, 4);
+    const Admit entries = Admit::Within(0x1p200).NonzeroAtLeast(0x1p-200);
+    const gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
+    Domain d;
+    d.Dim(kT, {1, len, len}).Dim(kD, {1, width, width}).Dim(kDk, {1, width - 1, width - 1});
+    d.Matrix(kX, kT, kD, regime, entries).Matrix(kWQ, kD, kDk, regime, entries).Matrix(kWK, kD, kDk, regime, entries);
+    d.Built(
+        kScale, [](const Domain::Drawn& in) { return Exact(1.0 / std::sqrt(static_cast<double>(in.Dim(kDk)))); },
+        Admit::Within(0x1p100).NonzeroAtLeast(0x1p-100).Positive());
+    return d;
   }
 };
 
@@ -94,18 +72,18 @@ struct ScoreFactorization : ProjectionFamily {
   static std::vector<Tolerance> Tolerances() { return {kEntry}; }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> x = c.GetMat<S>("X"), wq = c.GetMat<S>("W_Q"), wk = c.GetMat<S>("W_K");
-    const S scale = c.Get<S>("scale");
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> x = in[kX], wq = in[kWQ], wk = in[kWK];
+    const S scale = in[kScale];
     const Mat<S> q = x * wq, k = x * wk;
     const Mat<S> lhs = scale * Mat<S>(q * k.transpose());
     const Mat<S> g = wq * wk.transpose();
     const Mat<S> rhs = scale * Mat<S>(Mat<S>(x * g) * x.transpose());
-    const Mat<Mpfr> xa = c.GetMat<Mpfr>("X").cwiseAbs(), qa = c.GetMat<Mpfr>("W_Q").cwiseAbs(),
-                    ka = c.GetMat<Mpfr>("W_K").cwiseAbs();
+    const In<Mpfr> exact(in.value());
+    const Mat<Mpfr> xa = exact[kX].cwiseAbs(), qa = exact[kWQ].cwiseAbs(), ka = exact[kWK].cwiseAbs();
     const Mat<Mpfr> m = Mat<Mpfr>(Mat<Mpfr>(xa * qa) * ka.transpose()) * xa.transpose();
     const double gam = Gamma(static_cast<double>(2 * x.cols() + wq.cols() + 1), ScalarTraits<S>::UnitRoundoff());
-    const double cs = ToDouble(c.Get<Mpfr>("scale"));
+    const double cs = ToDouble(exact[kScale]);
     for (Eigen::Index i = 0; i < lhs.rows(); ++i)
       for (Eigen::Index j = 0; j < lhs.cols(); ++j)
         ExpectWithin(kEntry, ToDouble(Mpfr(abs(Mpfr(lhs(i, j)) - Mpfr(rhs(i, j))))), 2 * gam * cs * ToDouble(m(i, j)));
@@ -115,16 +93,17 @@ struct ScoreFactorization : ProjectionFamily {
 struct ScoreRank : ProjectionFamily {
   static constexpr const char* kId = "lecture4.prop2.4.score_rank_le_dk";
 
-  static std::vector<Tolerance> Tolerances() { return {}; }
-
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> x = c.GetMat<S>("X"), wq = c.GetMat<S>("W_Q"), wk = c.GetMat<S>("W_K");
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> x = in[kX], wq = in[kWQ], wk = in[kWK];
     const Mat<S> scores = Mat<S>(x * wq) * Mat<S>(x * wk).transpose();
     const Eigen::Index rank = Eigen::FullPivLU<Mat<S>>(scores).rank();
     ExpectThat(rank <= wq.cols(), "rank(QK^T) = " + std::to_string(rank) + " > d_k = " + std::to_string(wq.cols()));
   }
 };
+
+constexpr Axis kTwo{"2"}, kOne{"1"};
+constexpr MatrixField kWitness{"x"};
 
 struct SoftmaxRaisesRank {
   static constexpr const char* kId = "lecture4.rem2.5.softmax_can_raise_rank";
@@ -136,32 +115,21 @@ struct SoftmaxRaisesRank {
       "det = a11 a22 - a12 a21 with entries <= 1 moves by at most twice the product error", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDeterminant}; }
 
+  // The witness family: x is 2 x 1 with x_1 != x_2 (T = 2 > d_k = 1), drawn
+  // on the 2^-3 grid with |x| <= 2. Domain: the grid with |x| <= 2^3, where
+  // the tolerance's reason has the scores x_i x_j exact in double.
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return rc::gen::map(
-        rc::gen::suchThat(rc::gen::pair(gen::Dyadic(2, 3), gen::Dyadic(2, 3)),
-                          [](const std::pair<Exact, Exact>& p) { return p.first.ToDouble() != p.second.ToDouble(); }),
-        [](const std::pair<Exact, Exact>& p) {
-          ExactMatrix x(2, 1);
-          x(0, 0) = p.first, x(1, 0) = p.second;
-          return Case().Matrix("x", x);
-        });
-  }
-
-  // The witness family: x is 2 x 1 with x_1 != x_2 (T = 2 > d_k = 1).
-  // Domain: x on the 2^-3 grid with |x| <= 2^3, where the tolerance's reason
-  // has the scores x_i x_j exact in double (the generator draws |x| <= 2).
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix& x = c.GetMatrix("x");
-    if (x.rows != 2 || x.cols != 1 || !hyp::AllWithin(x, 8.0)) return false;
-    for (const Exact& e : x.data)
-      if (!e.IsDouble() || std::ldexp(e.ToDouble(), 3) != std::floor(std::ldexp(e.ToDouble(), 3))) return false;
-    return x(0, 0).ToDouble() != x(1, 0).ToDouble();
+  static Domain Hypotheses() {
+    Domain d;
+    d.Dim(kTwo, {2, 2, 2}, 2).Dim(kOne, {1, 1, 1}, 1);
+    d.Matrix(kWitness, kTwo, kOne, gen::Dyadic(2, 3), Admit::Within(8).Doubles().OnGrid(0x1p-3));
+    d.Assume("x_1 != x_2", [](const Values& v) { return !hyp::SameReal(v[kWitness](0, 0), v[kWitness](1, 0)); });
+    return d;
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> x = c.GetMat<S>("x");
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> x = in[kWitness];
     const Eigen::Index t = x.rows(), d_k = x.cols();
     ExpectThat(t > d_k, "witness needs T > d_k");
     // rank(QK^T) <= d_k = 1: the 2x2 minor vanishes (exact: products of grid values).
