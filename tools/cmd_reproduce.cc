@@ -82,7 +82,10 @@ int CheckOne(const std::vector<const PropertyDef*>& defs, const Case& c) {
     }
     if (!hyp) {
       // Outside the hypotheses the claim's code may not even be computable.
-      std::cout << d->Name() << ": the case violates the claim's hypotheses: not checked\n";
+      std::string why;
+      if (d->why_outside)
+        if (const auto w = d->why_outside(c)) why = " (" + *w + ")";
+      std::cout << d->Name() << ": the case violates the claim's hypotheses" << why << ": not checked\n";
       ++failing;
       continue;
     }

@@ -36,7 +36,7 @@ using collapse::MaxNorm;
 
 constexpr Axis kUnit{"1"}, kLen{"n"}, kRows{"r"}, kInner{"k"}, kCols{"c"};
 constexpr MatrixField kX{"x"}, kA{"A"}, kB{"B"};
-constexpr ScalarField kShift{"a"};
+constexpr ScalarField kOffset{"a"};
 
 struct ShiftInvariance {
   static constexpr const char* kId = "collapse.fact3.2.shift_invariance";
@@ -60,14 +60,14 @@ struct ShiftInvariance {
     d.Dim(kUnit, {1, 1, 1}, 1).Dim(kLen, {1, 6, 6});
     d.Matrix(kX, kUnit, kLen, regime, Admit::Within(0x1p500));
     const int a = d.Param(kUnit, kUnit, regime);
-    d.Built(kShift, [a](const Domain::Drawn& in) { return in.Param(a)(0, 0); }, Admit::Within(0x1p500));
+    d.Built(kOffset, [a](const Domain::Drawn& in) { return in.Param(a)(0, 0); }, Admit::Within(0x1p500));
     return d;
   }
 
   template <class S>
   static void Conclusion(const In<S>& in) {
     const Vec<S> x = in[kX].row(0).transpose();
-    const S a = in[kShift];
+    const S a = in[kOffset];
     const Vec<S> shifted = (x.array() + a).matrix();
     const Vec<S> diff = Softmax<S>(shifted) - Softmax<S>(x);
     const double u = ScalarTraits<S>::UnitRoundoff();

@@ -245,6 +245,25 @@ void ShapeModel::Learn(const Case& c) {
       if (SizeOf(c, axes_[a]) != SizeOf(c, axes_[b])) equal_[a][b] = false;
 }
 
+ShapeModel ShapeModel::Declared(const Case& c, const std::vector<std::array<int, 2>>& field_axes) {
+  ShapeModel m;
+  if (field_axes.size() != c.fields().size()) return m;  // a case the domain cannot read: no edits
+  for (const auto& [name, v] : c.fields()) m.layout_.push_back(name + ":" + std::to_string(v.index()));
+  // Only the axes the domain declares: an int that is no axis is a value,
+  // a fixed axis is no dimension.
+  std::vector<int> declared;
+  for (const Axis& a : AxesOf(c)) {
+    const int axis = field_axes[a.field][a.kind == Axis::kCols ? 1 : 0];
+    if (axis < 0) continue;
+    m.axes_.push_back(a);
+    declared.push_back(axis);
+  }
+  m.equal_.assign(m.axes_.size(), std::vector<bool>(m.axes_.size(), false));
+  for (size_t a = 0; a < m.axes_.size(); ++a)
+    for (size_t b = 0; b < m.axes_.size(); ++b) m.equal_[a][b] = declared[a] == declared[b];
+  return m;
+}
+
 std::vector<ShapeModel::Dimension> ShapeModel::Dimensions(const Case& c) const {
   std::vector<Dimension> dims;
   std::vector<std::string> layout;

@@ -4,6 +4,7 @@
 // HypothesesHold to say; the search and the shrinker ask it every time.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -34,6 +35,11 @@ class ShapeModel {
  public:
   /// Adds a generated case (cases of another layout are ignored).
   void Learn(const Case& c);
+  /// The dimensions as a claim's Domain declares them, for cases of c's
+  /// layout (no learning): two axes are one dimension when field_axes
+  /// (Domain::FieldAxes of c) names one axis for both; an axis it gives as
+  /// -1 (none, or one whose extent cannot change) is never edited.
+  static ShapeModel Declared(const Case& c, const std::vector<std::array<int, 2>>& field_axes);
   bool empty() const { return axes_.empty(); }
 
   /// The dimensions of c: for each, the axes it spans and its size.

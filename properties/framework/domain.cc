@@ -125,6 +125,28 @@ Domain& Domain::Int(IntField f, Axis a) {
   return *this;
 }
 
+Domain& Domain::Int(IntField f, rc::Gen<int64_t> g, int64_t lo, int64_t hi) {
+  FieldDecl d;
+  d.name = f.name;
+  d.kind = Kind::kInt;
+  // A layout scalar holds the draw (integers are exact doubles; the law's
+  // own shrinking is kept by the map).
+  d.param = ScalarParam(rc::gen::map(std::move(g), [](int64_t v) { return Exact(static_cast<double>(v)); }));
+  d.int_lo = lo, d.int_hi = hi;
+  fields_.push_back(std::move(d));
+  return *this;
+}
+
+Domain& Domain::Built(IntField f, std::function<int64_t(const Drawn&)> build, int64_t lo, int64_t hi) {
+  FieldDecl d;
+  d.name = f.name;
+  d.kind = Kind::kInt;
+  d.build_int = std::move(build);
+  d.int_lo = lo, d.int_hi = hi;
+  fields_.push_back(std::move(d));
+  return *this;
+}
+
 int Domain::Param(Axis rows, Axis cols, gen::Regime draw) {
   return layout_.Matrix(axes_.at(static_cast<size_t>(AxisIndex(rows))).layout_axis,
                         axes_.at(static_cast<size_t>(AxisIndex(cols))).layout_axis, draw);
@@ -205,7 +227,11 @@ Case Domain::Build(const gen::Layout::Drawn& d) const {
       case Kind::kScalar:
         c.Scalar(f.name, f.derive ? f.derive(Values(c)) : f.build_scalar ? f.build_scalar(drawn) : d.Scalar(f.param));
         break;
-      case Kind::kInt: c.Int(f.name, d.Dim(axes_[static_cast<size_t>(f.rows)].layout_axis)); break;
+      case Kind::kInt:
+        if (f.rows >= 0) c.Int(f.name, d.Dim(axes_[static_cast<size_t>(f.rows)].layout_axis));
+        else if (f.build_int) c.Int(f.name, f.build_int(drawn));
+        else c.Int(f.name, std::llround(d.Scalar(f.param).ToDouble()));
+        break;
       case Kind::kGroup: {
         std::vector<int64_t> extents;
         for (const int a : f.outer) extents.push_back(d.Dim(axes_[static_cast<size_t>(a)].layout_axis));
@@ -262,7 +288,7 @@ std::optional<std::string> Domain::Walk(const Case& c, std::vector<Expected>* ex
         return "field '" + want.name + "' is malformed";
       if (auto why = fits(want.rows, m.rows, want.name + "'s rows")) return why;
       if (auto why = fits(want.cols, m.cols, want.name + "'s columns")) return why;
-    } else if (kind == 0) {
+    } else if (kind == 0 && want.rows >= 0) {
       if (auto why = fits(want.rows, std::get<int64_t>(value), want.name)) return why;
     }
     if (expected) expected->push_back(want);
@@ -298,12 +324,45 @@ std::optional<std::string> Domain::Walk(const Case& c, std::vector<Expected>* ex
 
 std::optional<std::string> Domain::Misfit(const Case& c) const { return Walk(c, nullptr); }
 
+std::vector<std::array<int, 2>> Domain::FieldAxes(const Case& c) const {
+  std::vector<Expected> expected;
+  if (Walk(c, &expected)) return {};
+  auto editable = [this](int axis) {
+    if (axis < 0) return -1;
+    const AxisDecl& a = axes_[static_cast<size_t>(axis)];
+    return a.range.min == a.admit_max ? -1 : axis;
+  };
+  std::vector<std::array<int, 2>> out;
+  for (const Expected& e : expected) out.push_back({editable(e.rows), editable(e.cols)});
+  return out;
+}
+
+Case Domain::Rederived(Case c) const {
+  if (Misfit(c)) return c;
+  try {
+    for (const FieldDecl& f : fields_)
+      if (f.derive) {
+        const Exact value = f.derive(Values(c));
+        c.Scalar(f.name, value);
+      }
+  } catch (const std::exception&) {
+    // A case the derivation cannot read is left as it is: Violation says why.
+  }
+  return c;
+}
+
 std::optional<std::string> Domain::Violation(const Case& c) const {
   std::vector<Expected> expected;
   if (auto why = Walk(c, &expected)) return why;
   for (size_t i = 0; i < expected.size(); ++i) {
     const Expected& e = expected[i];
     const Case::Value& value = c.fields()[i].second;
+    if (const auto* n = std::get_if<int64_t>(&value); n && e.decl->kind == Kind::kInt && e.decl->rows < 0) {
+      if (*n < e.decl->int_lo || *n > e.decl->int_hi)
+        return e.name + " = " + std::to_string(*n) + ", outside [" + std::to_string(e.decl->int_lo) + ", " +
+               std::to_string(e.decl->int_hi) + "]";
+      continue;
+    }
     if (!e.admit) continue;
     if (const auto* m = std::get_if<ExactMatrix>(&value)) {
       for (size_t k = 0; k < m->data.size(); ++k)

@@ -31,6 +31,7 @@
 
 #include <rapidcheck.h>
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -174,6 +175,12 @@ class Domain {
   Domain& Derived(ScalarField f, std::function<Exact(const Values&)> derive);
   /// An int field equal to an axis's extent.
   Domain& Int(IntField f, Axis a);
+  /// An int field drawn by g (a count, a variant's index:
+  /// gen::UniformCount(lo, hi)), admitted in [lo, hi].
+  Domain& Int(IntField f, rc::Gen<int64_t> g, int64_t lo, int64_t hi);
+  /// An int field built from the drawn parameters and earlier fields,
+  /// admitted in [lo, hi].
+  Domain& Built(IntField f, std::function<int64_t(const Drawn&)> build, int64_t lo, int64_t hi);
 
   /// One matrix of a Group: its name's suffix, its shape, how it is built
   /// for one index of the group's outer axes, where its entries may lie.
@@ -217,6 +224,16 @@ class Domain {
   /// Whether c can be read at all (fields present with their kinds, shapes
   /// consistent, extents admitted): nullopt, or why not.
   std::optional<std::string> Misfit(const Case& c) const;
+  /// For each field of c, in order: the axes (indices in declaration order)
+  /// of its rows and columns (a matrix), of its value (an int that is an
+  /// axis's extent: [0]), -1 for none; an axis whose extent cannot change
+  /// (its range's min equal to its admitted max) is -1 too. The search and
+  /// the shrinker edit dimensions by it, as declared. Empty when c does not
+  /// fit.
+  std::vector<std::array<int, 2>> FieldAxes(const Case& c) const;
+  /// c with its Derived fields computed again from the others: an edit of
+  /// X keeps phi0 = max |X| (unchanged when c does not fit).
+  Case Rederived(Case c) const;
 
  private:
   struct AxisDecl {
@@ -234,6 +251,8 @@ class Domain {
     std::function<ExactMatrix(const Drawn&)> build_matrix;
     std::function<Exact(const Drawn&)> build_scalar;
     std::function<Exact(const Values&)> derive;
+    std::function<int64_t(const Drawn&)> build_int;
+    int64_t int_lo = 0, int_hi = 0;  // an int that is no axis's extent
     Admit admit;
     std::vector<int> outer;  // a group's outer axes (AxisDecl indices)
     std::function<std::string(const std::vector<int64_t>&)> prefix;

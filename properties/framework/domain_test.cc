@@ -18,7 +18,7 @@ namespace {
 constexpr Axis kRows{"n"}, kCols{"d"};
 constexpr MatrixField kX{"X"}, kW{"W"};
 constexpr ScalarField kEps{"eps"}, kMax{"phi0"};
-constexpr IntField kN{"n"};
+constexpr IntField kN{"n"}, kVariant{"variant"};
 
 Domain Sample() {
   gen::Regime r;
@@ -34,6 +34,7 @@ Domain Sample() {
     return Exact(m);
   });
   d.Int(kN, kRows);
+  d.Int(kVariant, gen::UniformCount(0, 3), 0, 3);
   d.Assume("eps < 1", [](const Values& v) { return v[kEps].ToDouble() < 1; });
   return d;
 }
@@ -47,6 +48,8 @@ TEST(Domain, EveryDrawnCaseSatisfiesItsHypotheses) {
     EXPECT_EQ(c.GetMatrix("X").rows, c.GetInt("n"));
     EXPECT_EQ(c.GetMatrix("X").cols, c.GetMatrix("W").rows);
     EXPECT_LT(c.GetScalar("eps").ToDouble(), 1);
+    EXPECT_GE(c.GetInt("variant"), 0);
+    EXPECT_LE(c.GetInt("variant"), 3);
   }
   // The fields in declaration order: the text of a hand-built case.
   EXPECT_EQ(cases[0].fields()[0].first, "X");
@@ -88,6 +91,8 @@ TEST(Domain, EachDerivedConditionRejectsTheCaseThatBreaksIt) {
             std::string::npos);
   EXPECT_NE(with([](Case& c) { c.Scalar("eps", 0.0); }).find("eps: not > 0"), std::string::npos);
   EXPECT_NE(with([](Case& c) { c.Scalar("eps", INFINITY); }).find("not finite"), std::string::npos);
+  // An int drawn by its own law stays in its admitted range.
+  EXPECT_EQ(with([](Case& c) { c.Int("variant", 4); }), "variant = 4, outside [0, 3]");
   // The assumption, in the claim's words.
   EXPECT_EQ(with([](Case& c) { c.Scalar("eps", 1.0); }), "assumption eps < 1");
   // phi0 = max |X| is re-derived, not trusted.
@@ -160,7 +165,7 @@ struct TraceAtMostTwo {
   template <class S>
   static void Conclusion(const In<S>& in) {
     const Mat<S> w = in[kW];
-    ExpectWithin(kTrace, w.trace(), 2.0);
+    ExpectWithin(kTrace, ToDouble(S(w.trace())), 2.0);
   }
 };
 
@@ -180,6 +185,48 @@ TEST(Domain, AClaimOverADomainIsRefutedInsideItsHypothesesAndShrunk) {
   EXPECT_EQ(c.GetMatrix("W").rows, 3) << c.ToText();
   EXPECT_EQ(c.GetMatrix("X").cols, 3) << c.ToText();
   EXPECT_EQ(c.GetMatrix("X").rows, 1) << c.ToText();
+}
+
+constexpr Axis kUnitRow{"1"}, kLen{"len"};
+constexpr MatrixField kV{"v"};
+constexpr ScalarField kTotal{"total"};
+
+/// A planted false claim with a tied field: total = sum_j v_j (derived),
+/// total <= 1. Drawn v_j in [0, 1/4], n <= 3: total <= 3/4, so the random
+/// phase never fails it; Admit lets the search reach v_j up to 4. An edit
+/// of v alone breaks the tie unless the domain derives total again.
+struct TiedTotal {
+  static constexpr const char* kId = "planted.tied_total";
+  static inline const Tolerance kSum{"total", "1", "the planted (false) bound", MetricKind::kClaim};
+  static std::vector<Tolerance> Tolerances() { return {kSum}; }
+  template <class S>
+  static Domain Hypotheses() {
+    Domain d;
+    d.Dim(kUnitRow, {1, 1, 1}, 1).Dim(kLen, {1, 3, 3});
+    d.Matrix(kV, kUnitRow, kLen, gen::Uniform(0.0, 0.25), Admit::Within(4).Nonnegative());
+    d.Derived(kTotal, [](const Values& v) {
+      Rational t = 0;
+      for (const Exact& e : v[kV].data) t += e.ToRational();
+      return Exact(t);
+    });
+    return d;
+  }
+  template <class S>
+  static void Conclusion(const In<S>& in) {
+    ExpectWithin(kSum, ToDouble(in[kTotal]), 1.0);
+  }
+};
+
+TEST(Domain, TheSearchDerivesATiedFieldAgainAfterEachEdit) {
+  const PropertyDef def = internal::MakeDef<TiedTotal, double>(__FILE__);
+  RunOptions o;
+  EXPECT_EQ(RunProperty(def, o).verdict, Verdict::kHolds) << "the random phase must not find it";
+  o.search_steps = 2000;
+  const PropertyResult r = RunProperty(def, o);
+  ASSERT_EQ(r.verdict, Verdict::kRefuted) << r.search_tried << " candidates, " << r.search_outside << " outside";
+  EXPECT_EQ(r.found_by, FoundBy::kSearch);
+  ASSERT_TRUE(r.counterexample_case);
+  EXPECT_EQ(def.why_outside(*r.counterexample_case), std::nullopt) << r.counterexample;
 }
 
 }  // namespace

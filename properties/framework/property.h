@@ -42,6 +42,7 @@
 
 #include <rapidcheck.h>
 
+#include <array>
 #include <concepts>
 #include <functional>
 #include <optional>
@@ -83,6 +84,12 @@ struct PropertyDef {
   /// Why a case cannot be read by the claim at all (Domain::Misfit); empty:
   /// the schema is learned from the generator's cases (case_schema.h).
   std::function<std::optional<std::string>(const Case&)> misfit;
+  /// Claims over a Domain: the axes each field is indexed by
+  /// (Domain::FieldAxes), so that the search and the shrinker edit
+  /// dimensions as declared, not as learned from samples; and a case with
+  /// its derived fields computed again after an edit (Domain::Rederived).
+  std::function<std::vector<std::array<int, 2>>(const Case&)> field_axes;
+  std::function<Case(Case)> rederive;
   std::vector<Tolerance> tolerances;
   /// A statistical claim's false-alarm rate and power (Claim::kStatistics).
   std::optional<Statistics> statistics;
@@ -139,6 +146,8 @@ PropertyDef MakeDef(const char* file) {
     d.why_outside = [](const Case& c) { return domain.Get().Violation(c); };
     d.misfit = [](const Case& c) { return domain.Get().Misfit(c); };
     d.hypotheses_hold = [](const Case& c) { return !domain.Get().Violation(c); };
+    d.field_axes = [](const Case& c) { return domain.Get().FieldAxes(c); };
+    d.rederive = [](Case c) { return domain.Get().Rederived(std::move(c)); };
     d.checks_hypotheses = true;
   } else {
     d.hypotheses = [] { return Claim::template Hypotheses<S>(); };

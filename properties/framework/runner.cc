@@ -69,10 +69,15 @@ void SetCounterexample(PropertyResult& r, const Case& c) {
 void ShrinkFurther(const PropertyDef& def, const RunOptions& options, ShapeModel shapes, PropertyResult& result,
                    const std::optional<Case>& unshrunk = std::nullopt) {
   if (!def.checks_hypotheses || !options.shrink || !result.counterexample_case) return;
-  // A failure after a few cases leaves dimensions that happened to be equal
-  // looking like one: learn from more of the generator's cases.
-  for (const Case& c : SampleCases(def.hypotheses(), result.seed ^ 0x5a3b1e, 48))
-    if (def.hypotheses_hold(c)) shapes.Learn(c);
+  if (def.field_axes) {
+    // A claim over a Domain declares its dimensions.
+    shapes = ShapeModel::Declared(*result.counterexample_case, def.field_axes(*result.counterexample_case));
+  } else {
+    // A failure after a few cases leaves dimensions that happened to be
+    // equal looking like one: learn from more of the generator's cases.
+    for (const Case& c : SampleCases(def.hypotheses(), result.seed ^ 0x5a3b1e, 48))
+      if (def.hypotheses_hold(c)) shapes.Learn(c);
+  }
   if (!def.hypotheses_hold(*result.counterexample_case)) return;  // reported as it is; Judge sees it
   const auto start = Clock::now();
   ShrinkResult s =
@@ -105,7 +110,9 @@ void Search(const PropertyDef& def, const RunOptions& options, PropertyResult& r
     return;
   }
   const auto start = Clock::now();
-  ClimbResult climb = Climb(def, std::move(seeds), shapes, result.seed ^ 0x7a26e7ed5ea2c4ULL, options.search_steps,
+  const ShapeModel declared =
+      def.field_axes && !seeds.empty() ? ShapeModel::Declared(seeds[0].value, def.field_axes(seeds[0].value)) : shapes;
+  ClimbResult climb = Climb(def, std::move(seeds), declared, result.seed ^ 0x7a26e7ed5ea2c4ULL, options.search_steps,
                             options.search_seconds,
                             [&](const std::vector<Observation>& seen, const Case& c) { acc.ObserveSearch(seen, c); });
   result.search_tried = climb.tried;

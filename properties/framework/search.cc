@@ -51,6 +51,10 @@ int DistinctValuesBucket(const Case& c) {
   return n <= 4 ? 3 : 4;
 }
 
+/// An edited case as its claim sees it: a claim over a Domain computes its
+/// derived fields again (an edit of X keeps phi0 = max |X|).
+Case Fixed(const PropertyDef& def, Case c) { return def.rederive ? def.rederive(std::move(c)) : c; }
+
 constexpr int kWidenTries = 200;
 // Moves tried on each dropped-dimension case that no longer fails as it is
 // (after its rescaled candidates); only dimensions of at most
@@ -146,6 +150,7 @@ ClimbResult Climb(const PropertyDef& def, Archive pool, const ShapeModel& shapes
     const double parent_score = pool[parent].score;
     Case candidate = Mutate(pool[parent].value, rng, shapes);
     for (int extra = 0; extra < 2 && rng.Chance(30); ++extra) candidate = Mutate(candidate, rng, shapes);
+    candidate = Fixed(def, std::move(candidate));
     ++r.tried;
     Trial t = Try(def, candidate);
     if (t.kind == Trial::Kind::kOutside) {
@@ -183,7 +188,7 @@ ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, c
   auto accept_first_of = [&](size_t n, const auto& make) {
     for (size_t i = 0; i < n; ++i) {
       if (!budget_left()) return false;
-      Case candidate = make(i);
+      Case candidate = Fixed(def, make(i));
       ++r.tried;
       Trial t = Try(def, candidate);
       if (t.kind == Trial::Kind::kFails) return accept(candidate, t);
@@ -198,7 +203,7 @@ ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, c
   double margin = Try(def, r.value).score;
   auto widen = [&](int tries) {
     for (int i = 0; i < tries && budget_left() && std::isfinite(margin); ++i) {
-      Case candidate = Mutate(r.value, rng, shapes);
+      Case candidate = Fixed(def, Mutate(r.value, rng, shapes));
       if (CaseSize(candidate) > CaseSize(r.value)) continue;
       ++r.tried;
       Trial t = Try(def, candidate);
@@ -231,7 +236,7 @@ ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, c
     for (const DimensionDrop& drop : drops) {
       if (!budget_left()) return false;
       if (drop.count != 1 || dims.at(drop.dimension).size > kBlockDropsAbove) continue;
-      Case best = ApplyDrop(r.value, shapes, drop);
+      Case best = Fixed(def, ApplyDrop(r.value, shapes, drop));
       const int64_t size = CaseSize(best);
       std::vector<Case> rescaled = RepairsAfterDrop(best, dims.at(drop.dimension).size);
       if (accept_first_of(rescaled.size(), [&](size_t i) { return std::move(rescaled[i]); })) return true;
@@ -239,7 +244,7 @@ ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, c
       ++r.tried;
       if (Trial t = Try(def, best); t.kind == Trial::Kind::kPasses) best_score = t.score;
       for (int i = 0; i < kRepairTries && budget_left(); ++i) {
-        Case candidate = Mutate(best, rng, shapes);
+        Case candidate = Fixed(def, Mutate(best, rng, shapes));
         if (CaseSize(candidate) > size) continue;
         ++r.tried;
         Trial t = Try(def, candidate);

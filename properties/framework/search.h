@@ -14,9 +14,11 @@
 //  - Shrink: from a failing case, in passes: drop dimensions
 //    (DimensionDrops) while one still fails, then simplify each value slot
 //    in turn (SimplerAt); repeat until a pass changes nothing.
-// Every candidate must satisfy the claim's hypotheses (HypothesesHold)
-// before it counts; a candidate outside them, or one the claim cannot read,
-// is dropped. Both are deterministic: the same seed, the same cases.
+// Every candidate must satisfy the claim's hypotheses before it counts; a
+// candidate outside them, or one the claim cannot read, is dropped. For a
+// claim over a Domain the dimensions edited are the declared ones (fixed
+// axes never move) and every edited case has its derived fields computed
+// again (phi0 = max |X| follows X). Both are deterministic: the same seed, the same cases.
 #pragma once
 
 #include <cstdint>
