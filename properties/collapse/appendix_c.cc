@@ -6,8 +6,8 @@
 //   For eps >= 0 and H >= 1 heads: eps <= g(eps), 2H g(eps) <= g(2H eps),
 //   g(eps) + g(2 eps) <= 2 g(2 eps). All hold (e^x - 1 >= x; e^{kx} - 1 >=
 //   k(e^x - 1) for k >= 1, x >= 0 by convexity; g increasing).
-//   Generated: eps dyadic in [0,2] (0 included), H in [1,4]. Backends double,
-//   MPFR (exp).
+//   Generated: eps dyadic in [0,2] (0 included), H in [1,4] (an axis of the
+//   domain, drawn by its edge classes). Backends double, MPFR (exp).
 #include <cmath>
 
 #include "properties/collapse/collapse_cases.h"
@@ -15,6 +15,9 @@
 
 namespace attnprop {
 namespace {
+
+constexpr Axis kHeadAxis{"H"};
+constexpr IntField kH{"H"};
 
 struct GProperties {
   static constexpr const char* kId = "collapse.lemmaC.1.g_properties";
@@ -30,22 +33,22 @@ struct GProperties {
   static std::vector<Tolerance> Tolerances() { return {kBelowG, kHeads, kSum}; }
   // eps >= 0 and H >= 1 (the document's); 2 H eps <= 600 and H <= 2^20:
   // e^{2H eps} (in g(2H eps) and the budget) finite in double, no inf - inf
-  // (the generator draws eps <= 2, H <= 4).
-  static bool HypothesesHold(const Case& c) {
-    const Exact& eps = c.GetScalar("eps");
-    const int64_t h = c.GetInt("H");
-    if (h < 1 || h > (int64_t(1) << 20) || !collapse::ScalarWithin(eps, 600)) return false;
-    return eps.ToRational() >= 0 && 2 * double(h) * eps.ToDouble() <= 600;
+  // (drawn: eps = 0 or dyadic in (0, 2], H in [1, 4]).
+  template <class S>
+  static Domain Hypotheses() {
+    Domain d;
+    d.Dim(kHeadAxis, {1, 4, 4}, int64_t(1) << 20);
+    d.Scalar(collapse::kEps, rc::gen::oneOf(rc::gen::just(Exact(0.0)), gen::PositiveDyadic(2, 20)),
+             Admit::Within(600).Nonnegative());
+    d.Int(kH, kHeadAxis);
+    d.Assume("2 H eps <= 600 (computability: e^{2H eps} finite in double)",
+             [](const Values& v) { return 2 * double(v[kH]) * v[collapse::kEps].ToDouble() <= 600; });
+    return d;
   }
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return rc::gen::apply([](Exact eps, int64_t h) { return Case().Scalar("eps", eps).Int("H", h); },
-                          rc::gen::oneOf(rc::gen::just(Exact(0.0)), gen::PositiveDyadic(2, 20)), gen::UniformCount(1, 4));
-  }
-  template <class S>
-  static void Conclusion(const Case& c) {
-    const S eps = c.Get<S>("eps");
-    const double h = double(c.GetInt("H"));
+  static void Conclusion(const In<S>& in) {
+    const S eps = in[collapse::kEps];
+    const double h = double(in[kH]);
     const double u = ScalarTraits<S>::UnitRoundoff();
     const double e1 = std::exp(ToDouble(eps)), e2 = std::exp(2 * ToDouble(eps)),
                  eh = std::exp(2 * h * ToDouble(eps));

@@ -21,7 +21,7 @@
 //   Generated (C1Case): n, d up to 4 (MPFR 3), H up to 2, X and all weights
 //   in every regime; eps = max_i K_i ||Res X|| (the smallest eps the
 //   hypothesis allows; a case where Lemma 5.1 fails for a head is discarded
-//   by HypothesesHold), Wv_2 = s r with the largest power of two s that
+//   by the domain's assumption), Wv_2 = s r with the largest power of two s that
 //   keeps ||(B - X) Wv_2|| <= H eps and ||X Wv_2|| <= 1 (tight by
 //   construction); in two thirds of the cases (d >= 2) the first layer's Wv have a
 //   zero last column and Wv_2 only a last row, so (B - X) Wv_2 = 0 exactly
@@ -58,6 +58,7 @@
 // Backends double, MPFR (exp).
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "properties/collapse/network_cases.h"
@@ -68,8 +69,19 @@ namespace {
 
 using collapse::Head;
 using collapse::HeadName;
+using collapse::kEta;
+using collapse::kH;
+using collapse::kHeadAxis;
+using collapse::kL;
+using collapse::kTokens;
+using collapse::kWidth;
+using collapse::kX;
 using collapse::LayerHeads;
 using collapse::MaxNorm;
+using collapse::NetworkParams;
+
+constexpr MatrixField kGq{"Gq"}, kGk{"Gk"}, kGv{"Gv"};
+constexpr ScalarField kPhi0{"phi0"};
 
 // ---------------------------------------------------------------- Lemma C.1
 
@@ -92,120 +104,136 @@ struct C1Sides {
 };
 
 template <class S>
-C1Sides<S> C1HypothesisSides(const Case& c) {
+C1Sides<S> C1HypothesisSides(const In<S>& in) {
   using std::exp;
-  const Mat<S> x = c.GetMat<S>("X");
+  const Mat<S> x = in[kX];
   const Mat<S> r = Res<S>(x);
   const S nr = MaxNorm<S>(r);
   C1Sides<S> s;
   Mat<S> b = x;
-  for (const Head<S>& h : LayerHeads<S>(c, 0)) {
+  for (const Head<S>& h : LayerHeads<S>(in.value(), 0)) {
     const Mat<S> a = collapse::Softmv<S>(x, h.wq, h.wk, h.wv, S(1));
     b += a;
     const S k_res = S(S(exp(HeadTheta<S>(r, h)) - 1) * MaxNorm<S>(h.wv) * nr);
     if (MaxNorm<S>(Res<S>(a)) > k_res) s.each_head = false;
     if (k_res > s.k_res_x) s.k_res_x = k_res;
   }
-  const Mat<S> gv = c.GetMat<S>("Gv");
+  const Mat<S> gv = in[kGv];
   s.shift_v = MaxNorm<S>(Mat<S>((b - x) * gv));
   s.x_v = MaxNorm<S>(Mat<S>(x * gv));
   return s;
 }
 
+/// The generator's Wv_2 and eps, from the fields built before Wv_2 (X, the
+/// heads, Gq, Gk) and Wv_2's direction r: eps = max_i K_i ||Res X|| (the
+/// smallest eps the hypothesis allows, with a 2^-20 margin), Wv_2 = s r with
+/// s the largest power of two with s||(B-X) r|| <= H eps and s ||X r|| <= 1,
+/// a 2^-20 margin for double's rounding of the sides.
+std::pair<ExactMatrix, double> C1ValueWeights(const Values& so_far, const ExactMatrix& r) {
+  Case probe = so_far.value();
+  probe.Matrix("Gv", r);
+  const C1Sides<double> unit = C1HypothesisSides<double>(In<double>(probe));
+  const double eps = unit.k_res_x * (1 + 0x1p-20);
+  double s = 0x1p20;
+  const double h_eps = double(so_far[kH]) * eps * (1 - 0x1p-20);
+  if (unit.shift_v > 0) s = std::min(s, h_eps / unit.shift_v);
+  if (unit.x_v > 0) s = std::min(s, (1 - 0x1p-20) / unit.x_v);
+  s = s > 0x1p-60 ? std::ldexp(1.0, int(std::floor(std::log2(s)))) : 0.0;
+  ExactMatrix gv = r;
+  for (Exact& e : gv.data) e = Exact(e.ToDouble() * s);
+  return {gv, eps};
+}
+
+/// C1's cases: n, d up to 4 (MPFR 3), H up to 2; X (up to 2) and all
+/// weights in every regime; in two thirds of the cases (d >= 2) the first
+/// layer writes nothing into the last coordinate (every Wv_{1,i} has a zero
+/// last column) and Wv_2 reads only that coordinate (its other rows 0), so
+/// (B - X) Wv_2 = 0 exactly while X Wv_2 need not be: the hypothesis on
+/// Wv_2 then leaves ||X Wv_2|| <= 1 as the only limit. Wv_2 and eps by
+/// C1ValueWeights.
 /// The lemma's hypotheses (in 256-bit MPFR): every head's ||Res A_i|| <= K_i
-/// ||Res X|| <= eps, ||(B - X) Gv|| <= H eps, ||X Gv|| <= 1. Structure: one
+/// ||Res X|| <= eps, ||(B - X) Gv|| <= H eps, ||X Gv|| <= 1. Shapes: one
 /// layer of H heads W0_<h>{q,k,v} and the second layer's Gq, Gk, Gv, all
 /// d x d. Domain where the check is computable in double: n, d <= 16, H <=
 /// 8, entries |.| <= 2^8 and 0 <= eps <= 100 (3 g(2H eps) finite for H <= 8:
-/// e^1600 is not, so H eps <= 300 is checked too), theta_i <= 600.
-bool C1HypothesesHold(const Case& c) {
-  const ExactMatrix& x = c.GetMatrix("X");
-  const int64_t d = x.cols, heads = c.GetInt("H");
-  if (x.rows < 1 || d < 1 || x.rows > 16 || d > 16 || heads < 1 || heads > 8) return false;
-  if (!collapse::EntriesWithin(x, 0x1p8)) return false;
-  for (int64_t h = 0; h < heads; ++h)
-    for (const char* p : {"q", "k", "v"}) {
-      const ExactMatrix& w = c.GetMatrix(HeadName(0, h) + p);
-      if (w.rows != d || w.cols != d || !collapse::EntriesWithin(w, 0x1p8)) return false;
-    }
-  for (const char* g : {"Gq", "Gk", "Gv"}) {
-    const ExactMatrix& w = c.GetMatrix(g);
-    if (w.rows != d || w.cols != d || !collapse::EntriesWithin(w, 0x1p8)) return false;
-  }
-  const Exact& eps = c.GetScalar("eps");
-  if (!collapse::ScalarWithin(eps, 100) || eps.ToDouble() < 0 || double(heads) * eps.ToDouble() > 300) return false;
-  MpfrPrecisionScope precise(256);
-  const Mat<Mpfr> r = Res<Mpfr>(c.GetMat<Mpfr>("X"));
-  for (const Head<Mpfr>& h : LayerHeads<Mpfr>(c, 0))
-    if (HeadTheta<Mpfr>(r, h) > 600) return false;
-  const C1Sides<Mpfr> s = C1HypothesisSides<Mpfr>(c);
-  const Mpfr e = c.Get<Mpfr>("eps");
-  return s.each_head && s.k_res_x <= e && s.shift_v <= Mpfr(double(heads)) * e && s.x_v <= 1;
-}
-
+/// e^1600 is not, so H eps <= 300 is required too), theta_i <= 600.
 template <class S>
-rc::Gen<Case> C1Case() {
-  gen::Layout layout;
+Domain C1Case() {
   const int64_t max_nd = SizeBudget<S>::Pick(4, 3);
-  const int n = layout.Axis({1, max_nd, max_nd}), d = layout.Axis({1, max_nd, max_nd}), heads = layout.Axis({1, 2, 2});
   gen::Regime xr = gen::RegimeFor<S>(gen::Regime{}), wr = xr;
   xr.max_abs = 2, xr.max_scale = 2;
   wr.max_scale = 2;
-  const int x_m = layout.Matrix(n, d, xr), wq_m = layout.Stack({heads}, d, d, wr),
-            wk_m = layout.Stack({heads}, d, d, wr), wv_m = layout.Stack({heads}, d, d, wr),
-            gq_m = layout.Matrix(d, d, wr), gk_m = layout.Matrix(d, d, wr),
-            gv_m = layout.Raw(d, d, collapse::NetworkLayout::SignOrDyadic()),
-            annihilate = layout.Scalar(rc::gen::element(Exact(0.0), Exact(1.0), Exact(1.0)));
-  return layout.Build<Case>([=](const gen::Layout::Drawn& dr) {
-    Case c;
-    c.Matrix("X", dr.Matrix(x_m)).Int("H", dr.Dim(heads));
-    for (int64_t h = 0; h < dr.Dim(heads); ++h)
-      c.Matrix(HeadName(0, h) + "q", dr.Matrix(wq_m, {h}))
-          .Matrix(HeadName(0, h) + "k", dr.Matrix(wk_m, {h}))
-          .Matrix(HeadName(0, h) + "v", dr.Matrix(wv_m, {h}));
-    ExactMatrix r = dr.Matrix(gv_m);
-    const int64_t dd = dr.Dim(d);
-    if (dr.Scalar(annihilate).ToDouble() != 0 && dd >= 2) {
-      // Two thirds of the cases: the first layer writes nothing into the last
-      // coordinate (every Wv_{1,i} has a zero last column) and Wv_2 reads
-      // only that coordinate (its other rows 0), so (B - X) Wv_2 = 0
-      // exactly while X Wv_2 need not be: the hypothesis on Wv_2 then leaves
-      // ||X Wv_2|| <= 1 as the only limit.
-      for (int64_t h = 0; h < dr.Dim(heads); ++h) {
-        ExactMatrix v = c.GetMatrix(HeadName(0, h) + "v");
-        for (int64_t i = 0; i < dd; ++i) v(i, dd - 1) = Exact(0.0);
-        c.Matrix(HeadName(0, h) + "v", v);
-      }
-      for (int64_t i = 0; i + 1 < dd; ++i)
-        for (int64_t j = 0; j < dd; ++j) r(i, j) = Exact(0.0);
-    }
-    c.Matrix("Gq", dr.Matrix(gq_m)).Matrix("Gk", dr.Matrix(gk_m)).Matrix("Gv", r).Scalar("eps", Exact(0.0));
-    const C1Sides<double> unit = C1HypothesisSides<double>(c);
-    const double eps = unit.k_res_x * (1 + 0x1p-20);
-    // Gv = s r, s the largest power of two with s||(B-X) r|| <= H eps and
-    // s ||X r|| <= 1, a 2^-20 margin for double's rounding of the sides.
-    double s = 0x1p20;
-    const double h_eps = double(c.GetInt("H")) * eps * (1 - 0x1p-20);
-    if (unit.shift_v > 0) s = std::min(s, h_eps / unit.shift_v);
-    if (unit.x_v > 0) s = std::min(s, (1 - 0x1p-20) / unit.x_v);
-    s = s > 0x1p-60 ? std::ldexp(1.0, int(std::floor(std::log2(s)))) : 0.0;
-    ExactMatrix gv = r;
-    for (Exact& e : gv.data) e = Exact(e.ToDouble() * s);
-    return c.Matrix("Gv", gv).Scalar("eps", Exact(eps));
+  const Admit entries = Admit::Within(0x1p8);
+  Domain d;
+  d.Dim(kTokens, {1, max_nd, max_nd}, 16).Dim(kWidth, {1, max_nd, max_nd}, 16).Dim(kHeadAxis, {1, 2, 2}, 8);
+  d.Matrix(kX, kTokens, kWidth, xr, entries);
+  const int wq_m = d.Param({kHeadAxis}, kWidth, kWidth, wr), wk_m = d.Param({kHeadAxis}, kWidth, kWidth, wr),
+            wv_m = d.Param({kHeadAxis}, kWidth, kWidth, wr), gq_m = d.Param(kWidth, kWidth, wr),
+            gk_m = d.Param(kWidth, kWidth, wr), gv_m = d.Param(kWidth, kWidth, NetworkParams::SignOrDyadic()),
+            annihilate_m = d.ScalarParam(rc::gen::element(Exact(0.0), Exact(1.0), Exact(1.0)));
+  const auto annihilate = [annihilate_m](const Domain::Drawn& in) {
+    return in.ScalarParam(annihilate_m).ToDouble() != 0 && in.Dim(kWidth) >= 2;
+  };
+  d.Int(kH, kHeadAxis);
+  using Index = std::vector<int64_t>;
+  d.Group({kHeadAxis}, [](const Index& i) { return HeadName(0, i[0]); },
+          {{"q", kWidth, kWidth, [wq_m](const Domain::Drawn& in, const Index& i) { return in.Param(wq_m, i); }, entries},
+           {"k", kWidth, kWidth, [wk_m](const Domain::Drawn& in, const Index& i) { return in.Param(wk_m, i); }, entries},
+           {"v", kWidth, kWidth,
+            [wv_m, annihilate](const Domain::Drawn& in, const Index& i) {
+              ExactMatrix v = in.Param(wv_m, i);
+              if (annihilate(in))
+                for (int64_t k = 0; k < v.rows; ++k) v(k, v.cols - 1) = Exact(0.0);
+              return v;
+            },
+            entries}});
+  d.Built(kGq, kWidth, kWidth, [gq_m](const Domain::Drawn& in) { return in.Param(gq_m); }, entries);
+  d.Built(kGk, kWidth, kWidth, [gk_m](const Domain::Drawn& in) { return in.Param(gk_m); }, entries);
+  const auto direction = [gv_m, annihilate](const Domain::Drawn& in) {
+    ExactMatrix r = in.Param(gv_m);
+    if (annihilate(in))
+      for (int64_t i = 0; i + 1 < r.rows; ++i)
+        for (int64_t j = 0; j < r.cols; ++j) r(i, j) = Exact(0.0);
+    return r;
+  };
+  d.Built(
+      kGv, kWidth, kWidth, [direction](const Domain::Drawn& in) { return C1ValueWeights(in.fields(), direction(in)).first; },
+      entries);
+  d.Built(
+      collapse::kEps,
+      [direction](const Domain::Drawn& in) { return Exact(C1ValueWeights(in.fields(), direction(in)).second); },
+      Admit::Within(100).Nonnegative());
+  d.Assume("H eps <= 300 (computability: 3 g(2H eps) finite in double)",
+           [](const Values& v) { return double(v[kH]) * v[collapse::kEps].ToDouble() <= 300; });
+  d.Assume("theta_i <= 600 for every head (computability: e^theta finite in double)", [](const Values& v) {
+    MpfrPrecisionScope precise(256);
+    const Mat<Mpfr> r = Res<Mpfr>(v[kX].As<Mpfr>());
+    for (const Head<Mpfr>& h : LayerHeads<Mpfr>(v.value(), 0))
+      if (HeadTheta<Mpfr>(r, h) > 600) return false;
+    return true;
   });
+  d.Assume("||Res A_i|| <= K_i ||Res X|| <= eps for every i, ||(B - X) Wv_2|| <= H eps, ||X Wv_2|| <= 1",
+           [](const Values& v) {
+             MpfrPrecisionScope precise(256);
+             const In<Mpfr> in(v.value());
+             const C1Sides<Mpfr> s = C1HypothesisSides<Mpfr>(in);
+             const Mpfr e = in[collapse::kEps];
+             return s.each_head && s.k_res_x <= e && s.shift_v <= Mpfr(double(v[kH])) * e && s.x_v <= 1;
+           });
+  return d;
 }
 
 template <class S>
-void CheckC1(const Case& c, bool part2, const Tolerance& tolerance) {
-  const Mat<S> x = c.GetMat<S>("X");
+void CheckC1(const In<S>& in, bool part2, const Tolerance& tolerance) {
+  const Mat<S> x = in[kX];
   Mat<S> b = x;
-  const std::vector<Head<S>> heads = LayerHeads<S>(c, 0);
+  const std::vector<Head<S>> heads = LayerHeads<S>(in.value(), 0);
   for (const Head<S>& h : heads) b += collapse::Softmv<S>(x, h.wq, h.wk, h.wv, S(1));
-  const Head<S> g{c.GetMat<S>("Gq"), c.GetMat<S>("Gk"), c.GetMat<S>("Gv")};
+  const Head<S> g{in[kGq], in[kGk], in[kGv]};
   const Mat<S> pb = collapse::SoftmW<S>(b, g.wq, g.wk, S(1)), px = collapse::SoftmW<S>(x, g.wq, g.wk, S(1));
   const S lhs = part2 ? MaxNorm<S>(Mat<S>(pb * b * g.wv - px * x * g.wv)) : MaxNorm<S>(Mat<S>(pb - px));
-  const double hh = double(c.GetInt("H"));
-  const S eps0 = S(3 * collapse::G<S>(S(2 * S(hh) * c.Get<S>("eps"))));
+  const double hh = double(in[kH]);
+  const S eps0 = S(3 * collapse::G<S>(S(2 * S(hh) * in[collapse::kEps])));
   const double u = ScalarTraits<S>::UnitRoundoff();
   // B carries the layer budget; an input error delta moves softm_2 by <= 4 t
   // delta (t = d^2 ||W_2|| (||B|| + ||X||), the scores' derivative) and the
@@ -220,15 +248,14 @@ void CheckC1(const Case& c, bool part2, const Tolerance& tolerance) {
   const double delta_b = collapse::LayerBudget<S>(x, heads);
   double budget = 4 * t * delta_b + Gamma(2 * d + 2, u) * 4 * (sb + sx) + (2 * (sb + sx) + 2 * n + 6) * u;
   if (part2) budget = budget * n * d * (nb + nx) * ng + d * ng * delta_b + Gamma(n + d + 2, u) * n * d * (nb + nx) * ng;
-  budget += 3 * (2 * u * std::exp(2 * hh * ToDouble(c.Get<S>("eps"))) + u);
+  budget += 3 * (2 * u * std::exp(2 * hh * ToDouble(in[collapse::kEps])) + u);
   ExpectWithin(tolerance, ToDouble(lhs), ToDouble(eps0) + budget);
 }
 
 /// Both parts of Lemma C.1 share the hypotheses and the cases.
 struct C1Family {
-  static bool HypothesesHold(const Case& c) { return C1HypothesesHold(c); }
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  static Domain Hypotheses() {
     return C1Case<S>();
   }
 };
@@ -245,8 +272,8 @@ struct C1Part1 : C1Family {
                                           MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    CheckC1<S>(c, false, kDistance);
+  static void Conclusion(const In<S>& in) {
+    CheckC1<S>(in, false, kDistance);
   }
 };
 
@@ -257,8 +284,8 @@ struct C1Part2 : C1Family {
                                           MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    CheckC1<S>(c, true, kDistance);
+  static void Conclusion(const In<S>& in) {
+    CheckC1<S>(in, true, kDistance);
   }
 };
 
@@ -274,79 +301,57 @@ Rational EpsL(const Rational& eta, const Rational& phi0, int64_t heads, int64_t 
   return e;
 }
 
-/// Definition A.2 and the lemma's: every weight (Gv too) within eta, eta in
-/// (0,1], ||X_0|| <= phi0, eps_l in (0,1) with l = L - 1 >= 1 (exactly).
-/// Structure: the network's L x H heads (BoundedNetworkHypothesesHold: its
-/// computability domain) and Gv d x d.
-bool C2HypothesesHold(const Case& c) {
-  if (c.GetInt("L") < 2 || !collapse::BoundedNetworkHypothesesHold(c)) return false;
-  const int64_t d = c.GetMatrix("X").cols;
-  const ExactMatrix& gv = c.GetMatrix("Gv");
-  if (gv.rows != d || gv.cols != d || !collapse::ScalarWithin(c.GetScalar("phi0"), 0x1p8)) return false;
-  const Rational eta = c.Get<Rational>("eta"), phi0 = c.Get<Rational>("phi0");
-  if (!(eta > 0) || eta > 1 || MaxNorm<Rational>(c.GetMat<Rational>("Gv")) > eta) return false;
-  if (MaxNorm<Rational>(c.GetMat<Rational>("X")) > phi0) return false;
-  const Rational e = EpsL(eta, phi0, c.GetInt("H"), c.GetInt("L") - 1);
-  return e > 0 && e < 1;
-}
+/// C2's parameters beyond the network's (NetworkAxesAndParams, bounded
+/// weights, eta up to 1): Gv's direction and the family selectors.
+struct C2Params {
+  NetworkParams net;
+  int gv = 0, eta_one = 0, aligned = 0, aligned_even = 0;
 
-template <class S>
-rc::Gen<Case> C2Case() {
-  const int64_t max_n = 4, max_d = SizeBudget<S>::Pick(6, 4);
-  const collapse::NetworkLayout::Dims dims{max_n, max_d, 2, 3, 2};
-  collapse::NetworkLayout l = collapse::NetworkLayout::Make<S>(dims, false, true, 0);
-  const int gv_m = l.layout.Raw(l.d, l.d, collapse::NetworkLayout::SignOrDyadic());
-  const int eta_one = l.layout.Scalar(rc::gen::element(Exact(0.0), Exact(1.0)));
-  const int aligned = l.layout.Scalar(rc::gen::element(Exact(0.0), Exact(0.0), Exact(1.0)));
-  const int aligned_even = l.layout.Scalar(rc::gen::element(Exact(0.0), Exact(1.0)));
-  return l.layout.Build<Case>([=](const gen::Layout::Drawn& dr) {
-    // Half the cases at eta = 1 (the largest the lemma allows: the factor
-    // d the proofs lose needs H eta near 1 to beat eps_l's (1 + H eta)^l),
-    // the weights eta w drawn for that eta.
-    collapse::NetworkLayout at = l;
-    Case c = at.Base(dr);
-    const bool is_aligned = dr.Scalar(aligned).ToDouble() != 0;
-    if (is_aligned || dr.Scalar(eta_one).ToDouble() != 0) {
-      const Rational old_eta = c.Get<Rational>("eta");
-      for (int64_t li = 0; li < c.GetInt("L"); ++li)
-        for (int64_t h = 0; h < c.GetInt("H"); ++h)
-          for (const char* p : {"q", "k", "v"}) {
-            ExactMatrix w = c.GetMatrix(HeadName(li, h) + p);
-            for (Exact& e : w.data) e = Exact(gen::RoundToDouble(e.ToRational() / old_eta));
-            c.Matrix(HeadName(li, h) + p, collapse::NetworkLayout::Scaled(w, Rational(1)));
-          }
-      c.Scalar("eta", Exact(1.0));
-    }
-    const Rational eta = c.Get<Rational>("eta");
-    c.Matrix("Gv", collapse::NetworkLayout::Scaled(dr.Matrix(gv_m), eta));
-    if (is_aligned) {
-      // A third of the cases: the aligned family, where every max-norm
-      // step of the proofs loses its factor d at once: eta = 1, each weight
-      // eta J (all entries eta), X_0's rows constant with alternating signs
-      // (row i = (-1)^i |X_0(i,0)| 1^T: a residual for P to amplify).
-      const int64_t dd = c.GetMatrix("X").cols;
-      ExactMatrix j(dd, dd);
-      for (Exact& e : j.data) e = Exact(gen::RoundToDouble(eta));
-      for (int64_t li = 0; li < c.GetInt("L"); ++li)
-        for (int64_t h = 0; h < c.GetInt("H"); ++h)
-          for (const char* p : {"q", "k", "v"}) c.Matrix(HeadName(li, h) + p, j);
-      c.Matrix("Gv", j);
-      // Half of them with one magnitude in every row (the extreme: the
-      // residual is the whole of X_0, and the rows' midrange stays 0).
-      ExactMatrix x0 = c.GetMatrix("X");
-      const bool one_magnitude = dr.Scalar(aligned_even).ToDouble() != 0;
-      for (int64_t i = 0; i < x0.rows; ++i) {
-        const double v = std::abs(x0(one_magnitude ? 0 : i, 0).ToDouble());
-        for (int64_t k = 0; k < dd; ++k) x0(i, k) = Exact(i % 2 == 0 ? v : -v);
+  bool Aligned(const Domain::Drawn& in) const { return in.ScalarParam(aligned).ToDouble() != 0; }
+  /// Half the cases at eta = 1 (the largest the lemma allows: the factor d
+  /// the proofs lose needs H eta near 1 to beat eps_l's (1 + H eta)^l), the
+  /// weights eta w drawn for that eta; the aligned family at eta = 1 too.
+  bool EtaOne(const Domain::Drawn& in) const { return Aligned(in) || in.ScalarParam(eta_one).ToDouble() != 0; }
+  Exact Eta(const Domain::Drawn& in) const { return EtaOne(in) ? Exact(1.0) : net.Eta(in); }
+
+  /// The aligned family's weights: eta J (all entries eta).
+  static ExactMatrix Ones(int64_t d, const Rational& eta) {
+    ExactMatrix j(d, d);
+    for (Exact& e : j.data) e = Exact(gen::RoundToDouble(eta));
+    return j;
+  }
+
+  ExactMatrix Weight(const Domain::Drawn& in, const std::vector<int64_t>& i, char p) const {
+    if (Aligned(in)) return Ones(in.Dim(kWidth), Rational(1));
+    ExactMatrix w = net.Weight(in, i, p);
+    if (!EtaOne(in)) return w;
+    const Rational old_eta = net.Eta(in).ToRational();
+    for (Exact& e : w.data) e = Exact(gen::RoundToDouble(e.ToRational() / old_eta));
+    return NetworkParams::Scaled(w, Rational(1));
+  }
+
+  /// X_0 and phi0: a third of the cases the aligned family, where every
+  /// max-norm step of the proofs loses its factor d at once: eta = 1, each
+  /// weight eta J, X_0's rows constant with alternating signs (row i =
+  /// (-1)^i |X_0(i,0)| 1^T: a residual for P to amplify), in half of those
+  /// all of one magnitude (the extreme: the residual is the whole of X_0,
+  /// and the rows' midrange stays 0). Then phi0 = ||X_0|| (the smallest
+  /// allowed), X_0 scaled by the largest power of two with eps_l < 1 (tight
+  /// by construction; exact: powers of two).
+  std::pair<ExactMatrix, Exact> XAndPhi0(const Domain::Drawn& in) const {
+    ExactMatrix x = in.Param(net.x);
+    if (Aligned(in)) {
+      const bool one_magnitude = in.ScalarParam(aligned_even).ToDouble() != 0;
+      for (int64_t i = 0; i < x.rows; ++i) {
+        const double v = std::abs(x(one_magnitude ? 0 : i, 0).ToDouble());
+        for (int64_t k = 0; k < x.cols; ++k) x(i, k) = Exact(i % 2 == 0 ? v : -v);
       }
-      c.Matrix("X", x0);
     }
-    // phi0 = ||X_0|| (the smallest allowed), X_0 scaled by the largest power
-    // of two with eps_l < 1 (tight by construction; exact: powers of two).
-    ExactMatrix x = c.GetMatrix("X");
-    Rational phi0 = MaxNorm<Rational>(c.GetMat<Rational>("X"));
+    const Rational eta = Eta(in).ToRational();
+    const int64_t heads = in.Dim(kHeadAxis), l = in.Dim(collapse::kLayerAxis) - 1;
+    Rational phi0 = MaxNorm<Rational>(x.As<Rational>());
     int shift = 0;
-    const auto eps_l = [&](const Rational& p) { return EpsL(eta, p, c.GetInt("H"), c.GetInt("L") - 1); };
+    const auto eps_l = [&](const Rational& p) { return EpsL(eta, p, heads, l); };
     if (phi0 == 0) {
       phi0 = Rational(1, 16);
     } else {
@@ -354,29 +359,72 @@ rc::Gen<Case> C2Case() {
     }
     while (eps_l(phi0) >= 1 && shift < 200) phi0 /= 2, ++shift;
     for (Exact& e : x.data) e = Exact(std::ldexp(e.ToDouble(), -shift));
-    return c.Matrix("X", x).Scalar("phi0", Exact(gen::RoundToDouble(phi0)));
+    return {x, Exact(gen::RoundToDouble(phi0))};
+  }
+};
+
+/// C2's cases: L in [2,3] layers (l = L - 1), H up to 2, n up to 4, d up to
+/// 6 (MPFR 4), all weights bounded by eta (network_cases.h), the families of
+/// C2Params. Definition A.2 and the lemma's: every weight (Gv too) within
+/// eta, eta in (0,1], ||X_0|| <= phi0, eps_l in (0,1) with l = L - 1 >= 1
+/// (exactly). Domain: the network's (network_cases.h) and phi0 <= 2^8.
+template <class S>
+Domain C2Case() {
+  const int64_t max_n = 4, max_d = SizeBudget<S>::Pick(6, 4);
+  Domain d;
+  C2Params p;
+  p.net = collapse::NetworkAxesAndParams<S>(d, {max_n, max_d, 2, 3, 2}, false, true, 0);
+  p.gv = d.Param(kWidth, kWidth, NetworkParams::SignOrDyadic());
+  p.eta_one = d.ScalarParam(rc::gen::element(Exact(0.0), Exact(1.0)));
+  p.aligned = d.ScalarParam(rc::gen::element(Exact(0.0), Exact(0.0), Exact(1.0)));
+  p.aligned_even = d.ScalarParam(rc::gen::element(Exact(0.0), Exact(1.0)));
+  collapse::NetworkBuilders b;
+  b.x = [p](const Domain::Drawn& in) { return p.XAndPhi0(in).first; };
+  b.eta = [p](const Domain::Drawn& in) { return p.Eta(in); };
+  b.weight = [p](const Domain::Drawn& in, const std::vector<int64_t>& i, char w) { return p.Weight(in, i, w); };
+  collapse::NetworkFields(d, p.net, b);
+  collapse::AssumeQueryKeyWithinEta(d);
+  d.Built(
+      kGv, kWidth, kWidth,
+      [p](const Domain::Drawn& in) {
+        const Rational eta = p.Eta(in).ToRational();
+        return p.Aligned(in) ? C2Params::Ones(in.Dim(kWidth), eta) : NetworkParams::Scaled(in.Param(p.gv), eta);
+      },
+      Admit::Finite());
+  d.Built(kPhi0, [p](const Domain::Drawn& in) { return p.XAndPhi0(in).second; }, Admit::Within(0x1p8));
+  d.Assume("eta in (0, 1]", [](const Values& v) {
+    const Rational eta = v[kEta].ToRational();
+    return eta > 0 && eta <= 1;
   });
+  d.Assume("||W_v||_inf <= eta (the reading layer's value weights)",
+           [](const Values& v) { return MaxNorm<Rational>(v[kGv].As<Rational>()) <= v[kEta].ToRational(); });
+  d.Assume("||X_0|| <= phi0",
+           [](const Values& v) { return MaxNorm<Rational>(v[kX].As<Rational>()) <= v[kPhi0].ToRational(); });
+  d.Assume("eps_l in (0,1), l = L - 1", [](const Values& v) {
+    const Rational e = EpsL(v[kEta].ToRational(), v[kPhi0].ToRational(), v[kH], v[kL] - 1);
+    return e > 0 && e < 1;
+  });
+  return d;
 }
 
 struct C2Family {
-  static bool HypothesesHold(const Case& c) { return C2HypothesesHold(c); }
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  static Domain Hypotheses() {
     return C2Case<S>();
   }
 };
 
 /// X_l (l = L - 1), B = X_{l+1} and their budgets.
 template <class S>
-collapse::Forward<S> C2Forward(const Case& c) {
-  return collapse::RunNetwork<S>(c, c.GetInt("L"));
+collapse::Forward<S> C2Forward(const In<S>& in) {
+  return collapse::RunNetwork<S>(in.value(), in[kL]);
 }
 
 template <class S>
-S C2Eps(const Case& c) {
-  const S eta = c.Get<S>("eta");
-  S e = S(2 * eta * c.Get<S>("phi0"));
-  for (int64_t i = 0; i + 1 < c.GetInt("L"); ++i) e = S(e * S(1 + S(double(c.GetInt("H"))) * eta));
+S C2Eps(const In<S>& in) {
+  const S eta = in[kEta];
+  S e = S(2 * eta * in[kPhi0]);
+  for (int64_t i = 0; i + 1 < in[kL]; ++i) e = S(e * S(1 + S(double(in[kH])) * eta));
   return e;
 }
 
@@ -390,17 +438,17 @@ struct C2Part1 : C2Family {
       MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kBound}; }
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     using std::exp;
-    const int64_t l = c.GetInt("L") - 1;
-    const collapse::Forward<S> f = C2Forward<S>(c);
+    const int64_t l = in[kL] - 1;
+    const collapse::Forward<S> f = C2Forward<S>(in);
     S nv = 0;
-    for (const Head<S>& h : LayerHeads<S>(c, l)) nv = std::max(nv, MaxNorm<S>(h.wv));
+    for (const Head<S>& h : LayerHeads<S>(in.value(), l)) nv = std::max(nv, MaxNorm<S>(h.wv));
     const S lhs = S(S(exp(S(1)) - 1) * nv * MaxNorm<S>(Res<S>(f.xs[size_t(l)])));
     const double u = ScalarTraits<S>::UnitRoundoff();
     const double budget = 2 * ToDouble(nv) * (2 * f.budgets[size_t(l)] + 2 * u * ToDouble(MaxNorm<S>(f.xs[size_t(l)])));
     ExpectWithin(kBound, ToDouble(lhs),
-                 ToDouble(C2Eps<S>(c)) * (1 + Gamma(double(l) + 3, u)) + budget + Gamma(4, u) * ToDouble(lhs));
+                 ToDouble(C2Eps<S>(in)) * (1 + Gamma(double(l) + 3, u)) + budget + Gamma(4, u) * ToDouble(lhs));
   }
 };
 
@@ -414,17 +462,17 @@ struct C2Part2 : C2Family {
       MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kBound}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const int64_t l = c.GetInt("L") - 1;
-    const collapse::Forward<S> f = C2Forward<S>(c);
-    const Mat<S> gv = c.GetMat<S>("Gv");
+  static void Conclusion(const In<S>& in) {
+    const int64_t l = in[kL] - 1;
+    const collapse::Forward<S> f = C2Forward<S>(in);
+    const Mat<S> gv = in[kGv];
     const Mat<S> diff = f.xs[size_t(l) + 1] - f.xs[size_t(l)];
     const S lhs = MaxNorm<S>(Mat<S>(diff * gv));
     const double u = ScalarTraits<S>::UnitRoundoff(), d = double(gv.rows()), ng = ToDouble(MaxNorm<S>(gv));
     const double budget = d * ng * (f.budgets[size_t(l) + 1] + f.budgets[size_t(l)]) +
                           Gamma(d + 2, u) * d * ToDouble(MaxNorm<S>(diff)) * ng;
     ExpectWithin(kBound, ToDouble(lhs),
-                 double(c.GetInt("H")) * ToDouble(C2Eps<S>(c)) * (1 + Gamma(double(l) + 3, u)) + budget);
+                 double(in[kH]) * ToDouble(C2Eps<S>(in)) * (1 + Gamma(double(l) + 3, u)) + budget);
   }
 };
 
@@ -438,10 +486,10 @@ struct C2Part3 : C2Family {
       MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kBound}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const int64_t l = c.GetInt("L") - 1;
-    const collapse::Forward<S> f = C2Forward<S>(c);
-    const Mat<S> gv = c.GetMat<S>("Gv");
+  static void Conclusion(const In<S>& in) {
+    const int64_t l = in[kL] - 1;
+    const collapse::Forward<S> f = C2Forward<S>(in);
+    const Mat<S> gv = in[kGv];
     const S lhs = MaxNorm<S>(Mat<S>(f.xs[size_t(l)] * gv));
     const double u = ScalarTraits<S>::UnitRoundoff(), d = double(gv.rows()), ng = ToDouble(MaxNorm<S>(gv));
     const double budget = d * ng * f.budgets[size_t(l)] + Gamma(d + 2, u) * d * ToDouble(MaxNorm<S>(f.xs[size_t(l)])) * ng;

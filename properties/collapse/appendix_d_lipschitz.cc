@@ -26,6 +26,7 @@
 // Backends double, MPFR (exp).
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "properties/collapse/collapse_cases.h"
@@ -36,50 +37,49 @@ namespace {
 
 using collapse::MaxNorm;
 
+constexpr Axis kN{"n"}, kD{"d"};
+constexpr MatrixField kX{"X"}, kY{"Y"}, kWq{"Wq"}, kWk{"Wk"}, kWv{"Wv"};
+
 /// X (n x d, up to 2) and the weights (up to 1, at scales 2^-20..2^6: the
 /// bound 12||X|| ||W|| ||X - Y|| is tight only for small weights) in every
 /// regime; Y = X + 2||X|| r with r in [-1,1] (half the entries +-1), handed
 /// to the backend by DerivedArithFor (rounded for double: a rounding that
 /// leaves ||Y - X|| <= 2||X|| discards the case).
+/// The lemma's ||Y - X|| <= 2||X|| (exactly), X and Y n x d, the weights
+/// d x d (n, d >= 1); domain: entries finite with |.| <= 2^60 and n, d <=
+/// 64: the scores X Wq Wk^T X^T (<= d^3 2^240), K1, K2 and the budget
+/// finite in double (softmax subtracts the row maximum).
 template <class S>
-rc::Gen<Case> PairCase() {
-  gen::Layout layout;
+Domain PairCase() {
   const int64_t max_n = SizeBudget<S>::Pick(5, 4), max_d = SizeBudget<S>::Pick(5, 4);
-  const int n_axis = layout.Axis({1, max_n, max_n}), d_axis = layout.Axis({1, max_d, max_d});
   gen::Regime xr = gen::RegimeFor<S>(gen::Regime{}), wr = xr;
   xr.max_abs = 2, xr.max_scale = 2;
-  const int x_m = layout.Matrix(n_axis, d_axis, xr), wq_m = layout.Matrix(d_axis, d_axis, wr),
-            wk_m = layout.Matrix(d_axis, d_axis, wr), wv_m = layout.Matrix(d_axis, d_axis, wr);
-  const int r_m = layout.Raw(n_axis, d_axis, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 6)));
-  return layout.Build<Case>([=](const gen::Layout::Drawn& dr) {
-    const ExactMatrix x = dr.Matrix(x_m), r = dr.Matrix(r_m);
-    Rational nx = 0;
-    for (const Exact& e : x.data) nx = std::max(nx, Rational(abs(e.ToRational())));
-    Mat<Rational> y(x.rows, x.cols);
-    for (int64_t i = 0; i < x.rows; ++i)
-      for (int64_t j = 0; j < x.cols; ++j) y(i, j) = x(i, j).ToRational() + 2 * nx * r(i, j).ToRational();
-    return Case()
-        .Matrix("X", x)
-        .Matrix("Y", gen::FromRationals(y, gen::DerivedArithFor<S>()))
-        .Matrix("Wq", dr.Matrix(wq_m))
-        .Matrix("Wk", dr.Matrix(wk_m))
-        .Matrix("Wv", dr.Matrix(wv_m));
+  const Admit entries = Admit::Within(0x1p60);
+  Domain d;
+  d.Dim(kN, {1, max_n, max_n}, 64).Dim(kD, {1, max_d, max_d}, 64);
+  d.Matrix(kX, kN, kD, xr, entries);
+  const int wq = d.Param(kD, kD, wr), wk = d.Param(kD, kD, wr), wv = d.Param(kD, kD, wr);
+  const int r = d.Param(kN, kD, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 6)));
+  d.Built(
+      kY, kN, kD,
+      [r](const Domain::Drawn& in) {
+        const ExactMatrix& x = in.fields()[kX];
+        const ExactMatrix rm = in.Param(r);
+        Rational nx = 0;
+        for (const Exact& e : x.data) nx = std::max(nx, Rational(abs(e.ToRational())));
+        Mat<Rational> y(x.rows, x.cols);
+        for (int64_t i = 0; i < x.rows; ++i)
+          for (int64_t j = 0; j < x.cols; ++j) y(i, j) = x(i, j).ToRational() + 2 * nx * rm(i, j).ToRational();
+        return gen::FromRationals(y, gen::DerivedArithFor<S>());
+      },
+      entries);
+  for (const auto& [w, m] : {std::pair{kWq, wq}, std::pair{kWk, wk}, std::pair{kWv, wv}})
+    d.Built(w, kD, kD, [m = m](const Domain::Drawn& in) { return in.Param(m); }, entries);
+  d.Assume("||Y - X|| <= 2||X||", [](const Values& v) {
+    const Mat<Rational> x = v[kX].As<Rational>(), y = v[kY].As<Rational>();
+    return MaxNorm<Rational>(Mat<Rational>(y - x)) <= 2 * MaxNorm<Rational>(x);
   });
-}
-
-// The lemma's ||Y - X|| <= 2||X|| (exactly), X and Y n x d, the weights
-// d x d (n, d >= 1); entries finite with |.| <= 2^60 and n, d <= 64: the
-// scores X Wq Wk^T X^T (<= d^3 2^240), K1, K2 and the budget finite in
-// double (softmax subtracts the row maximum).
-bool PairHypothesesHold(const Case& c) {
-  for (const char* m : {"X", "Y", "Wq", "Wk", "Wv"})
-    if (!collapse::EntriesWithin(c.GetMatrix(m), 0x1p60)) return false;
-  const Mat<Rational> x = c.GetMat<Rational>("X"), y = c.GetMat<Rational>("Y");
-  const Eigen::Index d = x.cols();
-  for (const char* w : {"Wq", "Wk", "Wv"})
-    if (c.GetMatrix(w).rows != d || c.GetMatrix(w).cols != d) return false;
-  return x.rows() >= 1 && d >= 1 && x.rows() <= 64 && d <= 64 && y.rows() == x.rows() && y.cols() == d &&
-         MaxNorm<Rational>(Mat<Rational>(y - x)) <= 2 * MaxNorm<Rational>(x);
+  return d;
 }
 
 /// Budget: each softm entry errs <= (2 max|score| + n + 3)u plus the
@@ -97,9 +97,8 @@ double PairBudget(const Mat<S>& x, const Mat<S>& y, const Mat<S>& w, const Mat<S
 }
 
 template <class S>
-void CheckD5(const Case& c, bool part2, const Tolerance& tolerance) {
-  const Mat<S> x = c.GetMat<S>("X"), y = c.GetMat<S>("Y"), wq = c.GetMat<S>("Wq"), wk = c.GetMat<S>("Wk"),
-               wv = c.GetMat<S>("Wv");
+void CheckD5(const In<S>& in, bool part2, const Tolerance& tolerance) {
+  const Mat<S> x = in[kX], y = in[kY], wq = in[kWq], wk = in[kWk], wv = in[kWv];
   const Mat<S> w = wq * wk.transpose();
   const S nx = MaxNorm<S>(x), dxy = MaxNorm<S>(Mat<S>(x - y));
   const S k1 = S(12 * nx * MaxNorm<S>(w));
@@ -114,9 +113,8 @@ void CheckD5(const Case& c, bool part2, const Tolerance& tolerance) {
 /// Both parts of Lemma D.5 share their hypotheses (||Y - X|| <= 2||X||,
 /// square weights) and their cases.
 struct D5Family {
-  static bool HypothesesHold(const Case& c) { return PairHypothesesHold(c); }
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  static Domain Hypotheses() {
     return PairCase<S>();
   }
 };
@@ -131,8 +129,8 @@ struct D5Part1 : D5Family {
       MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    CheckD5<S>(c, false, kDistance);
+  static void Conclusion(const In<S>& in) {
+    CheckD5<S>(in, false, kDistance);
   }
 };
 
@@ -145,8 +143,8 @@ struct D5Part2 : D5Family {
       MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    CheckD5<S>(c, true, kDistance);
+  static void Conclusion(const In<S>& in) {
+    CheckD5<S>(in, true, kDistance);
   }
 };
 

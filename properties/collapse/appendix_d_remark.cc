@@ -29,7 +29,9 @@
 //   t in (0,1], so eta <= 1/(2 phi0) and every eps_l <= t <= 1.
 // All rational; backends double, MPFR, rational.
 #include <cmath>
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "properties/collapse/collapse_cases.h"
 #include "properties/framework/property.h"
@@ -49,56 +51,88 @@ std::vector<S> Eps(const S& eta, const S& phi0, int64_t h, int64_t l_max) {
   return eps;
 }
 
+constexpr Axis kHeadAxis{"H"}, kLayerAxis{"L"};
+constexpr ScalarField kEta{"eta"}, kPhi0{"phi0"};
+constexpr IntField kH{"H"}, kL{"L"};
+
 /// C = max_l 3 eta (eps_l^2 + 1), in S.
 template <class S>
-S BigC(const Case& c) {
-  const S eta = c.Get<S>("eta"), phi0 = c.Get<S>("phi0");
+S BigC(const In<S>& in) {
+  const S eta = in[kEta], phi0 = in[kPhi0];
   S big_c = 0;
-  for (const S& e : Eps<S>(eta, phi0, c.GetInt("H"), c.GetInt("L"))) {
+  for (const S& e : Eps<S>(eta, phi0, in[kH], in[kL])) {
     const S v = S(3 * eta * (e * e + 1));
     if (v > big_c) big_c = v;
   }
   return big_c;
 }
 
-/// The parameters' domain in every backend: eta, phi0 finite in [2^-200,
-/// 2^200] and H, L in [1, 64], so eps_l, C, C^L and the exact rational
-/// powers (1 + H eta)^l stay finite, normal and of bounded size (the
-/// generators draw H <= 4, L <= 6, eta >= 2^-14, phi0 <= 9).
-bool ParamsInDomain(const Case& c) {
-  for (const char* s : {"eta", "phi0"}) {
-    const double v = std::abs(c.GetScalar(s).ToDouble());
-    if (!(v <= 0x1p200 && v >= 0x1p-200)) return false;
-  }
-  const int64_t h = c.GetInt("H"), l = c.GetInt("L");
-  return h >= 1 && h <= 64 && l >= 1 && l <= 64;
+/// eps_l for l = 1..L, exactly.
+std::vector<Rational> ExactEps(const Values& v) {
+  return Eps<Rational>(v[kEta].ToRational(), v[kPhi0].ToRational(), v[kH], v[kL]);
 }
 
-bool AllEpsInOpenUnit(const Case& c) {
-  if (!ParamsInDomain(c)) return false;
-  const Rational eta = c.Get<Rational>("eta"), phi0 = c.Get<Rational>("phi0");
-  if (c.GetInt("H") < 1 || c.GetInt("L") < 1 || eta <= 0 || phi0 <= 0) return false;
-  for (const Rational& e : Eps<Rational>(eta, phi0, c.GetInt("H"), c.GetInt("L")))
-    if (!(e > 0 && e < 1)) return false;
-  return true;
+/// The parameters' domain in every backend: eta, phi0 in [2^-200, 2^200]
+/// (positive: every claim here assumes eta, phi0 > 0) and H, L in [1, 64],
+/// so eps_l, C, C^L and the exact rational powers (1 + H eta)^l stay finite,
+/// normal and of bounded size (drawn: H <= 4, L <= 6 (12 for the necessary
+/// reading), eta >= 2^-14, phi0 <= 9). The fields in the order eta, H, L,
+/// phi0; the builders fill them in.
+Domain Params(int64_t max_layers) {
+  Domain d;
+  d.Dim(kHeadAxis, {1, 4, 4}, 64).Dim(kLayerAxis, {1, max_layers, max_layers}, 64);
+  return d;
 }
+Admit PositiveParam() { return Admit::Within(0x1p200).NonzeroAtLeast(0x1p-200).Positive(); }
 
 /// eta in (0,1], H in [1,4], L in [1,6], phi0 = t phi_max with t in (0,1):
-/// phi_max = 1/(2 eta (1+H eta)^L) (then every eps_l < 1), times `extra`.
-rc::Gen<Case> ParamCase(bool case1) {
-  return rc::gen::apply(
-      [case1](Exact eta, int64_t h, int64_t l, Exact t) {
-        const Rational e = eta.ToRational();
+/// phi_max = 1/(2 eta (1+H eta)^L) (then every eps_l < 1), or in Case 1
+/// 0.5 eta/(1+H eta)^L; eps_l in (0,1) for all l in [L] (the remark's).
+Domain ParamCase(bool case1) {
+  Domain d = Params(6);
+  d.Scalar(kEta, rc::gen::oneOf(rc::gen::just(Exact(1.0)), gen::PositiveDyadic(1, 6)), PositiveParam());
+  d.Int(kH, kHeadAxis).Int(kL, kLayerAxis);
+  const int t = d.ScalarParam(gen::PositiveDyadic(1, 8));
+  d.Built(
+      kPhi0,
+      [case1, t](const Domain::Drawn& in) {
+        const Rational e = in.fields()[kEta].ToRational();
+        const int64_t h = in.Dim(kHeadAxis), l = in.Dim(kLayerAxis);
         Rational power = 1;
         for (int64_t i = 0; i < l; ++i) power *= Rational(1 + Rational(h) * e);
         // Case 1 caps phi0 at 0.5 eta / (1+H eta)^L; else eps_L < 1 caps it.
         const Rational cap = case1 ? Rational(e / (2 * power)) : Rational(1 / (2 * e * power));
-        Rational phi0 = Rational(t.ToRational() * cap);
+        Rational phi0 = Rational(in.ScalarParam(t).ToRational() * cap);
         if (phi0 >= cap) phi0 = cap / 2;
-        return Case().Scalar("eta", eta).Int("H", h).Int("L", l).Scalar("phi0", Exact(phi0));
+        return Exact(phi0);
       },
-      rc::gen::oneOf(rc::gen::just(Exact(1.0)), gen::PositiveDyadic(1, 6)), gen::UniformCount(1, 4),
-      gen::UniformCount(1, 6), gen::PositiveDyadic(1, 8));
+      PositiveParam());
+  d.Assume("eps_l in (0,1) for all l in [L]", [](const Values& v) {
+    for (const Rational& e : ExactEps(v))
+      if (!(e > 0 && e < 1)) return false;
+    return true;
+  });
+  return d;
+}
+
+/// Case 2's parameters: phi0 = 1 + p with p in (0, 8], H in [1,4], L in
+/// [1, max_layers], eta = t / denominator(phi0, H, L) with t in (0, 1].
+Domain PhiCase(int64_t max_layers, std::function<Rational(const Rational&, int64_t, int64_t)> denominator) {
+  Domain d = Params(max_layers);
+  const int p = d.ScalarParam(gen::PositiveDyadic(8, 4));
+  const int t = d.ScalarParam(rc::gen::oneOf(rc::gen::just(Exact(1.0)), gen::PositiveDyadic(1, 8)));
+  d.Built(
+      kEta,
+      [p, t, denominator](const Domain::Drawn& in) {
+        const Rational phi0 = Rational(1 + in.ScalarParam(p).ToRational());
+        return Exact(Rational(in.ScalarParam(t).ToRational() / denominator(phi0, in.Dim(kHeadAxis), in.Dim(kLayerAxis))));
+      },
+      PositiveParam());
+  d.Int(kH, kHeadAxis).Int(kL, kLayerAxis);
+  d.Built(kPhi0, [p](const Domain::Drawn& in) { return Exact(Rational(1 + in.ScalarParam(p).ToRational())); },
+          PositiveParam());
+  d.Assume("phi0 > 1", [](const Values& v) { return v[kPhi0].ToRational() > 1; });
+  return d;
 }
 
 struct CLe6Eta {
@@ -108,20 +142,19 @@ struct CLe6Eta {
       "C / (6 eta)", "1 + gamma_{L+6}; exact: 1",
       "eps_l is a product of L+2 roundings, C two more, 6 eta one: relative gamma_{L+6}", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kRatio}; }
-  // eps_l in (0,1) for all l in [L], H, L >= 1, eta, phi0 > 0 (the remark's);
-  // ParamsInDomain for the computation.
-  static bool HypothesesHold(const Case& c) { return AllEpsInOpenUnit(c); }
+  // eps_l in (0,1) for all l in [L], H, L >= 1, eta, phi0 > 0 (the
+  // remark's); Params' domain for the computation.
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  static Domain Hypotheses() {
     return ParamCase(false);
   }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const S eta = c.Get<S>("eta");
-    const S big_c = BigC<S>(c);
+  static void Conclusion(const In<S>& in) {
+    const S eta = in[kEta];
+    const S big_c = BigC<S>(in);
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(big_c <= 6 * eta, "C > 6 eta: C = " + big_c.str());
     const double u = ScalarTraits<S>::UnitRoundoff();
-    ExpectWithin(kRatio, ToDouble(S(big_c / (6 * eta))), 1 + Gamma(double(c.GetInt("L") + 6), u));
+    ExpectWithin(kRatio, ToDouble(S(big_c / (6 * eta))), 1 + Gamma(double(in[kL] + 6), u));
   }
 };
 
@@ -135,24 +168,24 @@ struct Case1FinalBound {
       MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kRatio}; }
   // eta in (0,1], phi0 <= 0.5 eta/(1 + H eta)^L, eps_l in (0,1) (Case 1's);
-  // ParamsInDomain for the computation.
-  static bool HypothesesHold(const Case& c) {
-    if (!AllEpsInOpenUnit(c)) return false;
-    const Rational eta = c.Get<Rational>("eta"), phi0 = c.Get<Rational>("phi0");
-    if (eta > 1) return false;
-    Rational power = 1;
-    for (int64_t i = 0; i < c.GetInt("L"); ++i) power *= Rational(1 + Rational(c.GetInt("H")) * eta);
-    return phi0 <= eta / (2 * power);
+  // Params' domain for the computation.
+  template <class S>
+  static Domain Hypotheses() {
+    Domain d = ParamCase(true);
+    d.Assume("eta <= 1", [](const Values& v) { return v[kEta].ToRational() <= 1; });
+    d.Assume("phi0 <= 0.5 eta/(1 + H eta)^L", [](const Values& v) {
+      const Rational eta = v[kEta].ToRational();
+      Rational power = 1;
+      for (int64_t i = 0; i < v[kL]; ++i) power *= Rational(1 + Rational(v[kH]) * eta);
+      return v[kPhi0].ToRational() <= eta / (2 * power);
+    });
+    return d;
   }
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return ParamCase(true);
-  }
-  template <class S>
-  static void Conclusion(const Case& c) {
-    const S big_c = BigC<S>(c);
+  static void Conclusion(const In<S>& in) {
+    const S big_c = BigC<S>(in);
     S sum = 0, power = 1;
-    for (int64_t k = 0; k <= c.GetInt("L"); ++k) {
+    for (int64_t k = 0; k <= in[kL]; ++k) {
       sum += power;
       power *= big_c;
     }
@@ -160,7 +193,7 @@ struct Case1FinalBound {
     if constexpr (ScalarTraits<S>::kExact)
       ExpectThat(sum <= rhs, "C^L+...+1 = " + sum.str() + " > 1 + 10C = " + rhs.str() + " (C = " + big_c.str() + ")");
     const double u = ScalarTraits<S>::UnitRoundoff();
-    ExpectWithin(kRatio, ToDouble(S(sum / rhs)), 1 + Gamma(double(3 * c.GetInt("L") + 8), u));
+    ExpectWithin(kRatio, ToDouble(S(sum / rhs)), 1 + Gamma(double(3 * in[kL] + 8), u));
   }
 };
 
@@ -170,33 +203,24 @@ struct Case2EtaChoice {
   static inline const Tolerance kMaxEps{"max_l eps_l", "1 + gamma_{L+3}; exact: 1",
                                         "eps_l is a product of L+2 roundings", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kMaxEps}; }
-  // phi0 > 1, eta > 0 and the remark's choice eta <= 1/(phi0 H L);
-  // ParamsInDomain for the computation.
-  static bool HypothesesHold(const Case& c) {
-    if (!ParamsInDomain(c)) return false;
-    const Rational eta = c.Get<Rational>("eta"), phi0 = c.Get<Rational>("phi0");
-    const int64_t h = c.GetInt("H"), l = c.GetInt("L");
-    return h >= 1 && l >= 1 && phi0 > 1 && eta > 0 && eta <= Rational(1) / (phi0 * h * l);
+  // phi0 > 1, eta > 0 and the remark's choice eta <= 1/(phi0 H L) (drawn:
+  // eta = t/(phi0 H L), t in (0,1]); Params' domain for the computation.
+  template <class S>
+  static Domain Hypotheses() {
+    Domain d = PhiCase(6, [](const Rational& phi0, int64_t h, int64_t l) { return Rational(phi0 * h * l); });
+    d.Assume("eta <= 1/(phi0 H L)", [](const Values& v) {
+      return v[kEta].ToRational() <= Rational(1) / (v[kPhi0].ToRational() * v[kH] * v[kL]);
+    });
+    return d;
   }
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return rc::gen::apply(
-        [](Exact phi_minus_1, int64_t h, int64_t l, Exact t) {
-          const Rational phi0 = Rational(1 + phi_minus_1.ToRational());
-          const Rational eta = Rational(t.ToRational() / (phi0 * h * l));
-          return Case().Scalar("eta", Exact(eta)).Int("H", h).Int("L", l).Scalar("phi0", Exact(phi0));
-        },
-        gen::PositiveDyadic(8, 4), gen::UniformCount(1, 4), gen::UniformCount(1, 6),
-        rc::gen::oneOf(rc::gen::just(Exact(1.0)), gen::PositiveDyadic(1, 8)));
-  }
-  template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     S worst = 0;
-    for (const S& e : Eps<S>(c.Get<S>("eta"), c.Get<S>("phi0"), c.GetInt("H"), c.GetInt("L")))
+    for (const S& e : Eps<S>(in[kEta], in[kPhi0], in[kH], in[kL]))
       if (e > worst) worst = e;
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(worst <= 1, "max_l eps_l = " + worst.str() + " > 1");
     const double u = ScalarTraits<S>::UnitRoundoff();
-    ExpectWithin(kMaxEps, ToDouble(worst), 1 + Gamma(double(c.GetInt("L") + 3), u));
+    ExpectWithin(kMaxEps, ToDouble(worst), 1 + Gamma(double(in[kL] + 3), u));
   }
 };
 
@@ -206,31 +230,25 @@ struct Case2EtaNecessary {
   static inline const Tolerance kEtaPhiHL{"eta phi0 H L", "1 + gamma_4; exact: 1",
                                           "a product of 3 roundings (H L is an exact integer)", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kEtaPhiHL}; }
-  // phi0 > 1, eta > 0 and every eps_l <= 1 (exactly); ParamsInDomain.
-  static bool HypothesesHold(const Case& c) {
-    if (!ParamsInDomain(c)) return false;
-    const Rational eta = c.Get<Rational>("eta"), phi0 = c.Get<Rational>("phi0");
-    if (!(phi0 > 1) || !(eta > 0)) return false;
-    for (const Rational& e : Eps<Rational>(eta, phi0, c.GetInt("H"), c.GetInt("L")))
-      if (e > 1) return false;
-    return true;
+  // phi0 > 1, eta > 0 and every eps_l <= 1 (exactly); Params' domain
+  // (drawn: eta = t / (2 phi0 (1 + H/(2 phi0))^L), t in (0,1], L up to 12).
+  template <class S>
+  static Domain Hypotheses() {
+    Domain d = PhiCase(12, [](const Rational& phi0, int64_t h, int64_t l) {
+      Rational denom = 2 * phi0;
+      for (int64_t i = 0; i < l; ++i) denom *= 1 + Rational(h) / (2 * phi0);
+      return denom;
+    });
+    d.Assume("eps_l <= 1 for all l in [L]", [](const Values& v) {
+      for (const Rational& e : ExactEps(v))
+        if (e > 1) return false;
+      return true;
+    });
+    return d;
   }
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return rc::gen::apply(
-        [](Exact phi_minus_1, int64_t h, int64_t l, Exact t) {
-          const Rational phi0 = Rational(1 + phi_minus_1.ToRational());
-          Rational denom = 2 * phi0;
-          for (int64_t i = 0; i < l; ++i) denom *= 1 + Rational(h) / (2 * phi0);
-          const Rational eta = Rational(t.ToRational() / denom);
-          return Case().Scalar("eta", Exact(eta)).Int("H", h).Int("L", l).Scalar("phi0", Exact(phi0));
-        },
-        gen::PositiveDyadic(8, 4), gen::UniformCount(1, 4), gen::UniformCount(1, 12),
-        rc::gen::oneOf(rc::gen::just(Exact(1.0)), gen::PositiveDyadic(1, 8)));
-  }
-  template <class S>
-  static void Conclusion(const Case& c) {
-    const S lhs = S(c.Get<S>("eta") * c.Get<S>("phi0") * S(double(c.GetInt("H") * c.GetInt("L"))));
+  static void Conclusion(const In<S>& in) {
+    const S lhs = S(in[kEta] * in[kPhi0] * S(double(in[kH] * in[kL])));
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(lhs <= 1, "eta phi0 H L = " + lhs.str() + " > 1");
     ExpectWithin(kEtaPhiHL, ToDouble(lhs), 1 + Gamma(4, ScalarTraits<S>::UnitRoundoff()));
   }

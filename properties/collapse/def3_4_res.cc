@@ -45,32 +45,30 @@ namespace {
 constexpr int64_t kMaxRows = 5;
 constexpr int64_t kMaxCols = 4;
 
-/// Z (n x d) and c (1 x d) in every regime (gen::Layout: scales
-/// 2^-20..2^6 of entries up to 64, short to full mantissas, structures), on
-/// shared axes n and d.
+constexpr Axis kOne{"1"}, kN{"n"}, kD{"d"};
+constexpr MatrixField kZ{"Z"}, kShift{"c"};
+
+/// Z (n x d) and c (1 x d) in every regime (scales 2^-20..2^6 of entries up
+/// to 64, short to full mantissas, structures), on shared axes n and d; c
+/// is a field only with_shift (drawn either way). Z in R^{n x d} (n, d >=
+/// 1; Definition 3.4 has no other condition), c in R^d, and the domain
+/// where the rounding budgets (absolute, u ||Z||) hold in double: entries
+/// finite, each 0 or 2^-900 <= |.| <= 2^900, so max + min, Z + 1c^T cannot
+/// overflow and no difference or midrange is subnormal.
 template <class S>
-rc::Gen<Case> ResMatrixCase(bool with_shift) {
-  gen::Layout layout;
-  const int one = layout.Axis({1, 1, 1}), n = layout.Axis({1, kMaxRows, kMaxRows}),
-            d = layout.Axis({1, kMaxCols, kMaxCols});
+Domain ResMatrixCase(bool with_shift) {
   gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
   regime.max_abs = 64;
-  const int z_m = layout.Matrix(n, d, regime), c_m = layout.Matrix(one, d, regime);
-  return layout.Build<Case>([=](const gen::Layout::Drawn& dr) {
-    Case k;
-    k.Matrix("Z", dr.Matrix(z_m));
-    if (with_shift) k.Matrix("c", dr.Matrix(c_m));
-    return k;
-  });
-}
-
-/// Z in R^{n x d} (n, d >= 1; Definition 3.4 has no other condition), and
-/// the domain where the rounding budgets (absolute, u ||Z||) hold in double:
-/// entries finite, each 0 or 2^-900 <= |.| <= 2^900, so max + min, Z + 1c^T
-/// cannot overflow and no difference or midrange is subnormal.
-bool ResMatrixHolds(const Case& c) {
-  const ExactMatrix& z = c.GetMatrix("Z");
-  return z.rows >= 1 && z.cols >= 1 && collapse::EntriesWithin(z, 0x1p900, 0x1p-900);
+  const Admit normal = Admit::Within(0x1p900).NonzeroAtLeast(0x1p-900);
+  Domain d;
+  d.Dim(kOne, {1, 1, 1}, 1).Dim(kN, {1, kMaxRows, kMaxRows}).Dim(kD, {1, kMaxCols, kMaxCols});
+  d.Matrix(kZ, kN, kD, regime, normal);
+  if (with_shift) {
+    d.Matrix(kShift, kOne, kD, regime, normal);
+  } else {
+    d.Param(kOne, kD, regime);
+  }
+  return d;
 }
 
 template <class S>
@@ -98,16 +96,14 @@ struct ResArgminUnique {
       "|Z_ij - y_j| at a corner: corner err <= 3.1u||Z|| (above) plus one subtraction rounding"};
   static std::vector<Tolerance> Tolerances() { return {kWidth, kCornerGap}; }
 
-  static bool HypothesesHold(const Case& c) { return ResMatrixHolds(c); }
-
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  static Domain Hypotheses() {
     return ResMatrixCase<S>(false);
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> z = c.GetMat<S>("Z");
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> z = in[kZ];
     const ResArgmin<S> box = ResArgminBox<S>(z);
     const double u = ScalarTraits<S>::UnitRoundoff();
     const double norm = ToDouble(EntrywiseMaxNorm<S>(z));
@@ -148,16 +144,14 @@ struct ResNormLeNorm {
       "error and the subtraction one rounding",
       MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kMidrange, kEveryMinimiser}; }
-  static bool HypothesesHold(const Case& c) { return ResMatrixHolds(c); }
-
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  static Domain Hypotheses() {
     return ResMatrixCase<S>(false);
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> z = c.GetMat<S>("Z");
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> z = in[kZ];
     const double u = ScalarTraits<S>::UnitRoundoff();
     const double norm = ToDouble(EntrywiseMaxNorm<S>(z));
     if constexpr (ScalarTraits<S>::kExact) {
@@ -186,22 +180,16 @@ struct ResTranslationInvariance {
       "|argmin box of Z + 1c^T - (box of Z + c)|", "gamma_8 (||Z||_inf + ||c||_inf)",
       "corners carry <= 3.1u x max entry each (see res_argmin_unique), plus the shift c's rounding"};
   static std::vector<Tolerance> Tolerances() { return {kMidrange, kArgminSet}; }
-  // ResMatrixHolds, and c in R^d (one row, Z's width) in the same domain.
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix& shift = c.GetMatrix("c");
-    return ResMatrixHolds(c) && shift.rows == 1 && shift.cols == c.GetMatrix("Z").cols &&
-           collapse::EntriesWithin(shift, 0x1p900, 0x1p-900);
-  }
-
+  // c in R^d (one row, Z's width) in Z's domain.
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  static Domain Hypotheses() {
     return ResMatrixCase<S>(true);
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> z = c.GetMat<S>("Z");
-    const Vec<S> shift = c.GetMat<S>("c").row(0).transpose();
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> z = in[kZ];
+    const Vec<S> shift = in[kShift].row(0).transpose();
     const Mat<S> z_shift = SubtractRowVector<S>(z, Vec<S>(-shift));
     const double u = ScalarTraits<S>::UnitRoundoff();
     const double bound = Gamma(8, u) * (ToDouble(EntrywiseMaxNorm<S>(z)) + ToDouble(EntrywiseMaxNorm<S>(Mat<S>(shift))));

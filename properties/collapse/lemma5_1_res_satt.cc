@@ -42,6 +42,9 @@ S Theta(const Mat<S>& r, const Mat<S>& w) {
   return theta;
 }
 
+constexpr Axis kN{"n"}, kD{"d"};
+constexpr MatrixField kX{"X"}, kWq{"Wq"}, kWk{"Wk"}, kWv{"Wv"};
+
 struct Lemma51 {
   static constexpr const char* kId = "collapse.lemma5.1.res_satt_contraction";
   static constexpr const char* kSource = "004 Section 5.1, Lemma 5.1";
@@ -53,44 +56,34 @@ struct Lemma51 {
       "errs e^theta (delta_theta + 3u); the product with ||Wv|| ||R|| gamma_3 and u||X||",
       MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kContraction}; }
-  // Shapes: X n x d, the weights d x d (n, d >= 1). Domain where the check
-  // is computable in double: n, d <= 16, entries finite with |.| <= 2^8:
-  // scores and E <= d^3 2^32, but theta enters e^theta, so theta <= 600
-  // (checked in 256-bit MPFR) keeps K finite.
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix& x = c.GetMatrix("X");
-    const int64_t d = x.cols;
-    if (x.rows < 1 || d < 1 || x.rows > 16 || d > 16) return false;
-    for (const char* m : {"X", "Wq", "Wk", "Wv"})
-      if (!collapse::EntriesWithin(c.GetMatrix(m), 0x1p8)) return false;
-    for (const char* w : {"Wq", "Wk", "Wv"})
-      if (c.GetMatrix(w).rows != d || c.GetMatrix(w).cols != d) return false;
-    MpfrPrecisionScope precise(256);
-    const Mat<Mpfr> r = Res<Mpfr>(c.GetMat<Mpfr>("X"));
-    return Theta<Mpfr>(r, Mat<Mpfr>(c.GetMat<Mpfr>("Wq") * c.GetMat<Mpfr>("Wk").transpose())) <= 600;
-  }
+  // Shapes: X n x d, the weights d x d (n, d >= 1), all drawn in every
+  // regime. Domain where the check is computable in double: n, d <= 16,
+  // entries finite with |.| <= 2^8: scores and E <= d^3 2^32, but theta
+  // enters e^theta, so theta <= 600 (checked in 256-bit MPFR) keeps K finite.
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    gen::Layout layout;
+  static Domain Hypotheses() {
     const int64_t max_n = SizeBudget<S>::Pick(6, 4), max_d = SizeBudget<S>::Pick(6, 4);
-    const int n_axis = layout.Axis({1, max_n, max_n}), d_axis = layout.Axis({1, max_d, max_d});
     gen::Regime xr = gen::RegimeFor<S>(gen::Regime{}), wr = xr;
     xr.max_abs = 2, xr.max_scale = 2;
     wr.max_scale = 2;
-    const int x_m = layout.Matrix(n_axis, d_axis, xr), wq_m = layout.Matrix(d_axis, d_axis, wr),
-              wk_m = layout.Matrix(d_axis, d_axis, wr), wv_m = layout.Matrix(d_axis, d_axis, wr);
-    return layout.Build<Case>([=](const gen::Layout::Drawn& dr) {
-      return Case()
-          .Matrix("X", dr.Matrix(x_m))
-          .Matrix("Wq", dr.Matrix(wq_m))
-          .Matrix("Wk", dr.Matrix(wk_m))
-          .Matrix("Wv", dr.Matrix(wv_m));
+    const Admit entries = Admit::Within(0x1p8);
+    Domain d;
+    d.Dim(kN, {1, max_n, max_n}, 16).Dim(kD, {1, max_d, max_d}, 16);
+    d.Matrix(kX, kN, kD, xr, entries)
+        .Matrix(kWq, kD, kD, wr, entries)
+        .Matrix(kWk, kD, kD, wr, entries)
+        .Matrix(kWv, kD, kD, wr, entries);
+    d.Assume("theta <= 600 (computability: e^theta finite in double)", [](const Values& v) {
+      MpfrPrecisionScope precise(256);
+      const Mat<Mpfr> r = Res<Mpfr>(v[kX].As<Mpfr>());
+      return Theta<Mpfr>(r, Mat<Mpfr>(v[kWq].As<Mpfr>() * v[kWk].As<Mpfr>().transpose())) <= 600;
     });
+    return d;
   }
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     using std::exp;
-    const Mat<S> x = c.GetMat<S>("X"), wq = c.GetMat<S>("Wq"), wk = c.GetMat<S>("Wk"), wv = c.GetMat<S>("Wv");
+    const Mat<S> x = in[kX], wq = in[kWq], wk = in[kWk], wv = in[kWv];
     const Mat<S> w = wq * wk.transpose();
     const Mat<S> r = Res<S>(x);
     const S theta = Theta<S>(r, w);

@@ -7,71 +7,50 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "properties/collapse/collapse_cases.h"
 #include "properties/framework/check.h"
+#include "properties/framework/domain.h"
 #include "properties/framework/size_budget.h"
 
 namespace attnprop::collapse {
 
 inline std::string HeadName(int64_t l, int64_t h) { return "W" + std::to_string(l) + "_" + std::to_string(h); }
 
-/// A network on shrinkable axes n, d, heads and layers (gen::Layout): X
-/// (n x d, up to 2) and the stacks of Wq, Wk (layers x heads x d x d) in
-/// every regime -- tiny query/key weights beside value weights at eta --
-/// and the value weights eta r, r in [-1,1] with half the entries +-1 (or
-/// 0). Dropping a head or a layer drops its three matrices. With
-/// bounded_qk (the claims that bound every weight by eta: Definition A.2,
-/// Theorem 5.3), Wq and Wk are eta w with w a regime matrix of entries in
-/// [-1,1] (a structure's dominant entry clamped to +-1), so they reach every
-/// scale up to eta, and the value weights are, in half the cases, eta w
-/// with w such a regime matrix (all-equal, rank-one, ... value weights:
-/// where the max-norm bounds lose their factor d); otherwise Wq, Wk are
-/// regime matrices up to 2^2.
-struct NetworkLayout {
-  gen::Layout layout;
-  int n = 0, d = 0, heads = 0, layers = 0, x = 0, wq = 0, wk = 0, r = 0, eta = 0, wv = -1, wv_from_regime = -1;
+/// A network's axes and fields: X (n x d), the counts H and L, eta, then
+/// the heads W<l>_<h>{q,k,v} (d x d, a Group over layers x heads).
+constexpr Axis kTokens{"n"}, kWidth{"d"}, kHeadAxis{"H"}, kLayerAxis{"L"}, kEtaAxis{"1"};
+constexpr MatrixField kX{"X"};
+constexpr IntField kH{"H"}, kL{"L"};
+constexpr ScalarField kEta{"eta"};
+
+/// The drawn parameters of a network domain (Domain::Param indices) and how
+/// its default fields are built from them.
+///
+/// Drawn on shrinkable axes n, d, heads and layers: X (n x d, up to 2) and
+/// the stacks of Wq, Wk (layers x heads x d x d) in every regime -- tiny
+/// query/key weights beside value weights at eta -- and the value weights
+/// eta r, r in [-1,1] with half the entries +-1 (or 0). Dropping a head or
+/// a layer drops its three matrices. With bounded_qk (the claims that bound
+/// every weight by eta: Definition A.2, Theorem 5.3), Wq and Wk are eta w
+/// with w a regime matrix of entries in [-1,1] (a structure's dominant entry
+/// clamped to +-1), so they reach every scale up to eta, and the value
+/// weights are, in half the cases, eta w with w such a regime matrix
+/// (all-equal, rank-one, ... value weights: where the max-norm bounds lose
+/// their factor d); otherwise Wq, Wk are regime matrices up to 2^2. eta at
+/// scales 2^-20..2^max_eta_scale (0 is read as 1).
+struct NetworkParams {
+  int x = 0, wq = 0, wk = 0, r = 0, eta = 0, wv = -1, wv_from_regime = -1;
   bool zero_values = false, bounded_qk = false;
 
+  /// Axis ranges; admitted extents: n, d <= 16, H <= 8, L in [min_layers,
+  /// max_admitted_layers] (the computability domain, NetworkFields).
   struct Dims {
-    int64_t max_n, max_d, max_heads, max_layers, min_layers = 1;
+    int64_t max_n, max_d, max_heads, max_layers, min_layers = 1, max_admitted_layers = 8;
   };
-
-  template <class S>
-  static NetworkLayout Make(int64_t max_layers, bool zero_values) {
-    return Make<S>({SizeBudget<S>::Pick(zero_values ? 6 : 5, 4), SizeBudget<S>::Pick(4, 3), 3, max_layers},
-                   zero_values, false, 3);
-  }
-
-  /// eta at scales 2^-20..2^max_eta_scale (0 is read as 1).
-  template <class S>
-  static NetworkLayout Make(Dims dims, bool zero_values, bool bounded_qk, int max_eta_scale) {
-    NetworkLayout l;
-    l.zero_values = zero_values;
-    l.bounded_qk = bounded_qk;
-    l.n = l.layout.Axis({1, dims.max_n, dims.max_n});
-    l.d = l.layout.Axis({1, dims.max_d, dims.max_d});
-    l.heads = l.layout.Axis({1, dims.max_heads, dims.max_heads});
-    l.layers = l.layout.Axis({dims.min_layers, dims.max_layers, dims.max_layers});
-    gen::Regime xr = gen::RegimeFor<S>(gen::Regime{}), wr = xr;
-    xr.max_abs = 2, xr.max_scale = 2;
-    wr.max_scale = bounded_qk ? 0 : 2;
-    l.x = l.layout.Matrix(l.n, l.d, xr);
-    l.wq = l.layout.Stack({l.layers, l.heads}, l.d, l.d, wr);
-    l.wk = l.layout.Stack({l.layers, l.heads}, l.d, l.d, wr);
-    l.r = l.layout.RawStack({l.layers, l.heads}, l.d, l.d, SignOrDyadic());
-    if (bounded_qk) {
-      l.wv = l.layout.Stack({l.layers, l.heads}, l.d, l.d, wr);
-      l.wv_from_regime = l.layout.Scalar(rc::gen::element(Exact(0.0), Exact(1.0)));
-    }
-    gen::Regime er;
-    er.max_scale = max_eta_scale, er.nonnegative = true, er.structured = false;
-    const int one = l.layout.Axis({1, 1, 1});
-    l.eta = l.layout.Matrix(one, one, er);
-    return l;
-  }
 
   static rc::Gen<Exact> SignOrDyadic() {
     return rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 10));
@@ -89,35 +68,128 @@ struct NetworkLayout {
     return w;
   }
 
-  Case Base(const gen::Layout::Drawn& dr) const {
-    Exact e = dr.Matrix(eta)(0, 0);
-    if (e.ToDouble() == 0) e = Exact(1.0);
-    Case c;
-    c.Matrix("X", dr.Matrix(x)).Int("H", dr.Dim(heads)).Int("L", dr.Dim(layers)).Scalar("eta", e);
-    for (int64_t l = 0; l < dr.Dim(layers); ++l)
-      for (int64_t h = 0; h < dr.Dim(heads); ++h) {
-        const std::string name = HeadName(l, h);
-        if (bounded_qk) {
-          c.Matrix(name + "q", Scaled(dr.Matrix(wq, {l, h}), e.ToRational()));
-          c.Matrix(name + "k", Scaled(dr.Matrix(wk, {l, h}), e.ToRational()));
-        } else {
-          c.Matrix(name + "q", dr.Matrix(wq, {l, h}));
-          c.Matrix(name + "k", dr.Matrix(wk, {l, h}));
-        }
-        ExactMatrix v = dr.Matrix(r, {l, h});
-        for (Exact& entry : v.data)
-          entry = zero_values ? Exact(0.0) : Exact(gen::RoundToDouble(e.ToRational() * entry.ToRational()));
-        if (bounded_qk && dr.Scalar(wv_from_regime).ToDouble() != 0) v = Scaled(dr.Matrix(wv, {l, h}), e.ToRational());
-        c.Matrix(name + "v", v);
-      }
-    return c;
+  /// The drawn eta (0 read as 1).
+  Exact Eta(const Domain::Drawn& in) const {
+    const Exact e = in.Param(eta)(0, 0);
+    return e.ToDouble() == 0 ? Exact(1.0) : e;
+  }
+
+  /// Head `index` = {l, h}'s weight p ('q', 'k' or 'v') as drawn, for the
+  /// drawn eta.
+  ExactMatrix Weight(const Domain::Drawn& in, const std::vector<int64_t>& index, char p) const {
+    const Rational e = Eta(in).ToRational();
+    if (p == 'q' || p == 'k') {
+      ExactMatrix w = in.Param(p == 'q' ? wq : wk, index);
+      return bounded_qk ? Scaled(w, e) : w;
+    }
+    if (bounded_qk && in.ScalarParam(wv_from_regime).ToDouble() != 0) return Scaled(in.Param(wv, index), e);
+    ExactMatrix v = in.Param(r, index);
+    for (Exact& entry : v.data) entry = zero_values ? Exact(0.0) : Exact(gen::RoundToDouble(e * entry.ToRational()));
+    return v;
   }
 };
 
+/// Declares the network's axes and parameters on d, in the order the cases
+/// have always been drawn in (a claim adds its own parameters after, then
+/// NetworkFields).
 template <class S>
-rc::Gen<Case> NetworkCase(int64_t max_layers, bool zero_values) {
-  const NetworkLayout l = NetworkLayout::Make<S>(max_layers, zero_values);
-  return l.layout.Build<Case>([l](const gen::Layout::Drawn& d) { return l.Base(d); });
+NetworkParams NetworkAxesAndParams(Domain& d, NetworkParams::Dims dims, bool zero_values, bool bounded_qk,
+                                   int max_eta_scale) {
+  NetworkParams p;
+  p.zero_values = zero_values;
+  p.bounded_qk = bounded_qk;
+  d.Dim(kTokens, {1, dims.max_n, dims.max_n}, 16).Dim(kWidth, {1, dims.max_d, dims.max_d}, 16);
+  d.Dim(kHeadAxis, {1, dims.max_heads, dims.max_heads}, 8);
+  d.Dim(kLayerAxis, {dims.min_layers, dims.max_layers, dims.max_layers}, dims.max_admitted_layers);
+  gen::Regime xr = gen::RegimeFor<S>(gen::Regime{}), wr = xr;
+  xr.max_abs = 2, xr.max_scale = 2;
+  wr.max_scale = bounded_qk ? 0 : 2;
+  p.x = d.Param(kTokens, kWidth, xr);
+  p.wq = d.Param({kLayerAxis, kHeadAxis}, kWidth, kWidth, wr);
+  p.wk = d.Param({kLayerAxis, kHeadAxis}, kWidth, kWidth, wr);
+  p.r = d.Param({kLayerAxis, kHeadAxis}, kWidth, kWidth, NetworkParams::SignOrDyadic());
+  if (bounded_qk) {
+    p.wv = d.Param({kLayerAxis, kHeadAxis}, kWidth, kWidth, wr);
+    p.wv_from_regime = d.ScalarParam(rc::gen::element(Exact(0.0), Exact(1.0)));
+  }
+  gen::Regime er;
+  er.max_scale = max_eta_scale, er.nonnegative = true, er.structured = false;
+  d.Dim(kEtaAxis, {1, 1, 1}, 1);
+  p.eta = d.Param(kEtaAxis, kEtaAxis, er);
+  return p;
+}
+
+/// NetworkAxesAndParams for the layer claims: n up to 6 (zero values) or 5,
+/// d up to 4, H up to 3 (MPFR: 4, 3), eta up to 2^3.
+template <class S>
+NetworkParams NetworkAxesAndParams(Domain& d, int64_t max_layers, bool zero_values, int64_t max_admitted_layers = 8) {
+  return NetworkAxesAndParams<S>(
+      d, {SizeBudget<S>::Pick(zero_values ? 6 : 5, 4), SizeBudget<S>::Pick(4, 3), 3, max_layers, 1, max_admitted_layers},
+      zero_values, false, 3);
+}
+
+/// Builders that replace a network field's default (empty: as drawn).
+struct NetworkBuilders {
+  std::function<ExactMatrix(const Domain::Drawn&)> x;
+  std::function<Exact(const Domain::Drawn&)> eta;
+  std::function<ExactMatrix(const Domain::Drawn&, const std::vector<int64_t>&, char)> weight;
+  /// Where eta may lie (a claim may narrow it: eta > 0, say).
+  Admit eta_admit = Admit::Within(0x1p8);
+};
+
+/// Declares the fields X, H, L, eta and the heads W<l>_<h>{q,k,v}, with
+/// the document's hypothesis every ||Wv|| <= eta (Wv = 0 when zero_values).
+/// Domain where the layers are computable in double: n, d <= 16, H, L <= 8
+/// (the axes' admitted extents), entries of X and every weight, and eta,
+/// finite with |.| <= 2^8: each layer grows ||X|| by <= 1 + H d 2^8 <=
+/// 2^15, so ||X_L|| <= 2^128, the scores <= 2^284 and the budgets stay
+/// finite (softmax subtracts the row maximum).
+inline void NetworkFields(Domain& d, const NetworkParams& p, NetworkBuilders b = {}) {
+  const Admit entries = Admit::Within(0x1p8);
+  if (!b.x) b.x = [p](const Domain::Drawn& in) { return in.Param(p.x); };
+  if (!b.eta) b.eta = [p](const Domain::Drawn& in) { return p.Eta(in); };
+  if (!b.weight)
+    b.weight = [p](const Domain::Drawn& in, const std::vector<int64_t>& i, char w) { return p.Weight(in, i, w); };
+  const auto weight = b.weight;
+  d.Built(kX, kTokens, kWidth, b.x, entries);
+  d.Int(kH, kHeadAxis).Int(kL, kLayerAxis);
+  d.Built(kEta, b.eta, b.eta_admit);
+  std::vector<Domain::Member> members;
+  for (const char w : {'q', 'k', 'v'})
+    members.push_back({w == 'q' ? "q" : w == 'k' ? "k" : "v", kWidth, kWidth,
+                       [weight, w](const Domain::Drawn& in, const std::vector<int64_t>& i) { return weight(in, i, w); },
+                       w == 'v' && p.zero_values ? Admit::Within(0) : entries});
+  d.Group({kLayerAxis, kHeadAxis}, [](const std::vector<int64_t>& i) { return HeadName(i[0], i[1]); },
+          std::move(members));
+  if (!p.zero_values)
+    d.Assume("||Wv_{l,h}||_inf <= eta for every head", [](const Values& v) {
+      const Rational e = v[kEta].ToRational();
+      for (int64_t l = 0; l < v[kL]; ++l)
+        for (int64_t h = 0; h < v[kH]; ++h)
+          if (MaxNorm<Rational>(v.value().GetMatrix(HeadName(l, h) + "v").As<Rational>()) > e) return false;
+      return true;
+    });
+}
+
+/// The bound of Definition A.2 and Theorem 5.3 on the other weights: every
+/// ||Wq||, ||Wk|| within eta too.
+inline void AssumeQueryKeyWithinEta(Domain& d) {
+  d.Assume("||Wq_{l,h}||_inf, ||Wk_{l,h}||_inf <= eta for every head", [](const Values& v) {
+    const Rational e = v[kEta].ToRational();
+    for (int64_t l = 0; l < v[kL]; ++l)
+      for (int64_t h = 0; h < v[kH]; ++h)
+        for (const char* w : {"q", "k"})
+          if (MaxNorm<Rational>(v.value().GetMatrix(HeadName(l, h) + w).As<Rational>()) > e) return false;
+    return true;
+  });
+}
+
+/// The layer claims' network: the parameters, then the fields, as drawn.
+template <class S>
+Domain NetworkDomain(int64_t max_layers, bool zero_values) {
+  Domain d;
+  NetworkFields(d, NetworkAxesAndParams<S>(d, max_layers, zero_values));
+  return d;
 }
 
 template <class S>
@@ -125,51 +197,6 @@ std::vector<Head<S>> LayerHeads(const Case& c, int64_t l) {
   std::vector<Head<S>> heads;
   for (int64_t h = 0; h < c.GetInt("H"); ++h) heads.push_back(GetHead<S>(c, HeadName(l, h)));
   return heads;
-}
-
-/// Shapes match and every ||Wv|| <= eta (and Wv = 0 when zero_values): the
-/// document's. Structure: X n x d, exactly the L x H heads W<l>_<h>{q,k,v}
-/// the ints name (plus `extra` other fields named W<digit>...), each d x d.
-/// Domain where the layers are computable in double: n, d <= 16, H, L <= 8,
-/// entries of X and every weight, and eta, finite with |.| <= 2^8: each
-/// layer grows ||X|| by <= 1 + H d 2^8 <= 2^15, so ||X_L|| <= 2^128, the
-/// scores <= 2^284 and the budgets stay finite (softmax subtracts the row
-/// maximum).
-inline bool NetworkHypothesesHold(const Case& c, bool zero_values) {
-  const ExactMatrix& x = c.GetMatrix("X");
-  const int64_t d = x.cols, heads = c.GetInt("H"), layers = c.GetInt("L");
-  if (x.rows < 1 || d < 1 || x.rows > 16 || d > 16 || heads < 1 || layers < 1 || heads > 8 || layers > 8)
-    return false;
-  if (!EntriesWithin(x, 0x1p8) || !ScalarWithin(c.GetScalar("eta"), 0x1p8)) return false;
-  int64_t head_fields = 0;
-  for (const auto& field : c.fields()) {
-    const std::string& name = field.first;
-    if (name.size() > 1 && name[0] == 'W' && name[1] >= '0' && name[1] <= '9') ++head_fields;
-  }
-  if (head_fields != 3 * heads * layers) return false;
-  for (int64_t l = 0; l < layers; ++l)
-    for (int64_t h = 0; h < heads; ++h)
-      for (const char* p : {"q", "k", "v"})
-        if (!EntriesWithin(c.GetMatrix(HeadName(l, h) + p), 0x1p8)) return false;
-  const Rational eta = c.Get<Rational>("eta");
-  for (int64_t l = 0; l < c.GetInt("L"); ++l)
-    for (const Head<Rational>& h : LayerHeads<Rational>(c, l)) {
-      for (const Mat<Rational>* w : {&h.wq, &h.wk, &h.wv})
-        if (w->rows() != d || w->cols() != d) return false;
-      if (zero_values ? !h.wv.isZero() : MaxNorm<Rational>(h.wv) > eta) return false;
-    }
-  return true;
-}
-
-/// NetworkHypothesesHold and every weight of every layer (Wq, Wk too) within
-/// eta: the bound of Definition A.2 and Theorem 5.3.
-inline bool BoundedNetworkHypothesesHold(const Case& c) {
-  if (!NetworkHypothesesHold(c, false)) return false;
-  const Rational eta = c.Get<Rational>("eta");
-  for (int64_t l = 0; l < c.GetInt("L"); ++l)
-    for (const Head<Rational>& h : LayerHeads<Rational>(c, l))
-      if (MaxNorm<Rational>(h.wq) > eta || MaxNorm<Rational>(h.wk) > eta) return false;
-  return true;
 }
 
 /// Rounding budget for one computed layer output entry: the scores

@@ -17,7 +17,7 @@
 // collapse.lemmaD.7.part2 (Part 2)
 //   ||X_0|| <= phi0, ||Wv|| <= eta => ||X_l||_inf <= phi0 (1+H eta)^l.
 //   Expected REFUTED by the same case (l = 1, phi0 = 1).
-//   Generated (NetworkLayout): n up to 5, d up to 4, H up to 3, L in [1,2]
+//   Generated (network_cases.h): n up to 5, d up to 4, H up to 3, L in [1,2]
 //   (part 2), X and Wq, Wk in every regime, eta up to 8, Wv = eta r with r
 //   in [-1,1] (half +-1). Backends double, MPFR (exp).
 //
@@ -37,6 +37,7 @@
 //   Delta = 2||X_1|| (1 - 2^-20) in every entry.
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "properties/collapse/network_cases.h"
@@ -45,14 +46,19 @@
 namespace attnprop {
 namespace {
 
-using collapse::HeadName;
 using collapse::Head;
+using collapse::HeadName;
+using collapse::kEta;
+using collapse::kH;
+using collapse::kL;
+using collapse::kTokens;
+using collapse::kWidth;
+using collapse::kX;
 using collapse::LayerBudget;
 using collapse::LayerHeads;
 using collapse::MaxNorm;
-using collapse::NetworkCase;
-using collapse::NetworkHypothesesHold;
-using collapse::NetworkLayout;
+using collapse::NetworkDomain;
+using collapse::NetworkParams;
 
 struct IdentityViaZeroValues {
   static constexpr const char* kId = "collapse.sec1.identity_via_zero_values";
@@ -60,16 +66,16 @@ struct IdentityViaZeroValues {
   static inline const Tolerance kIdentity{
       "||S(X) - X||_inf", "0", "every head adds softm(.) X 0 = +-0 exactly (finite times 0), and X + 0 = X"};
   static std::vector<Tolerance> Tolerances() { return {kIdentity}; }
-  static bool HypothesesHold(const Case& c) { return NetworkHypothesesHold(c, true); }
+  // Every Wv = 0 (the document's); the network domain (network_cases.h).
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return NetworkCase<S>(3, true);
+  static Domain Hypotheses() {
+    return NetworkDomain<S>(3, true);
   }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> x0 = c.GetMat<S>("X");
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> x0 = in[kX];
     Mat<S> x = x0;
-    for (int64_t l = 0; l < c.GetInt("L"); ++l) x = collapse::Layer<S>(x, LayerHeads<S>(c, l));
+    for (int64_t l = 0; l < in[kL]; ++l) x = collapse::Layer<S>(x, LayerHeads<S>(in.value(), l));
     ExpectWithin(kIdentity, ToDouble(MaxNorm<S>(Mat<S>(x - x0))), 0.0);
   }
 };
@@ -83,19 +89,19 @@ struct LayerNormGrowth {
       "skip and head sums H+1 roundings: gamma_{2n+2d+H+8} (||X|| + sum_h (1+2s_h) n d ||X|| ||Wv_h|| (1+n))",
       MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kNextNorm}; }
-  static bool HypothesesHold(const Case& c) { return NetworkHypothesesHold(c, false); }
+  // Every ||Wv|| <= eta (the lemma's); the network domain.
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return NetworkCase<S>(1, false);
+  static Domain Hypotheses() {
+    return NetworkDomain<S>(1, false);
   }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> x = c.GetMat<S>("X");
-    const std::vector<Head<S>> heads = LayerHeads<S>(c, 0);
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> x = in[kX];
+    const std::vector<Head<S>> heads = LayerHeads<S>(in.value(), 0);
     const Mat<S> next = collapse::Layer<S>(x, heads);
     const double u = ScalarTraits<S>::UnitRoundoff();
     // In S: the bound is attained with equality (one token, Wv = eta).
-    const S bound = S(S(1) + S(double(c.GetInt("H"))) * c.Get<S>("eta")) * MaxNorm<S>(x) * S(S(1) + S(Gamma(2, u))) +
+    const S bound = S(S(1) + S(double(in[kH])) * in[kEta]) * MaxNorm<S>(x) * S(S(1) + S(Gamma(2, u))) +
                     S(LayerBudget<S>(x, heads));
     ExpectWithin(kNextNorm, MaxNorm<S>(next), bound);
   }
@@ -110,21 +116,22 @@ struct LayerNormPower {
       "each layer's amplified by (1+H eta) and the power's l roundings gamma_{l+2} phi0(1+H eta)^l",
       MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kRatio}; }
-  static bool HypothesesHold(const Case& c) { return NetworkHypothesesHold(c, false); }
+  // Every ||Wv|| <= eta, phi0 = ||X_0|| (the smallest the lemma allows, so
+  // not a field); the network domain.
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return NetworkCase<S>(2, false);
+  static Domain Hypotheses() {
+    return NetworkDomain<S>(2, false);
   }
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     // In S: the bound is attained with equality (one token, Wv = eta).
-    Mat<S> x = c.GetMat<S>("X");
+    Mat<S> x = in[kX];
     const double u = ScalarTraits<S>::UnitRoundoff();
     const S phi0 = MaxNorm<S>(x);
-    const S growth = S(1) + S(double(c.GetInt("H"))) * c.Get<S>("eta");
+    const S growth = S(1) + S(double(in[kH])) * in[kEta];
     S budget = 0, power = 1, worst = 0;
-    for (int64_t l = 0; l < c.GetInt("L"); ++l) {
-      const std::vector<Head<S>> heads = LayerHeads<S>(c, l);
+    for (int64_t l = 0; l < in[kL]; ++l) {
+      const std::vector<Head<S>> heads = LayerHeads<S>(in.value(), l);
       budget = S(budget * growth) + S(LayerBudget<S>(x, heads));
       x = collapse::Layer<S>(x, heads);
       power = S(power * growth);
@@ -142,94 +149,114 @@ struct LayerNormPower {
 /// aligned family: the second layer's Gv = eta J and Delta = its largest
 /// admissible value 2||X_1|| (1 - 2^-20) in every entry, where ||Delta Gv||
 /// = d eta ||Delta|| (the factor d the max-norm bounds lose).
+constexpr MatrixField kGq{"Gq"}, kGk{"Gk"}, kGv{"Gv"}, kDelta{"Delta"};
+constexpr ScalarField kPhi0{"phi0"};
+
 template <int64_t kMaxD, int kAlignedShare>
 struct LayerLipschitzFamily {
-  static bool HypothesesHold(const Case& c) {
-    // NetworkHypothesesHold (one layer), the lemma's bounds on every weight,
-    // ||X_0|| <= phi0, ||Y - X_1|| <= 2||X_1|| (in 256-bit MPFR); the second
-    // layer's weights G and Delta in the same domain (|.| <= 2^8, Delta
-    // <= 2^20: Y's scores finite), phi0 finite.
-    if (!NetworkHypothesesHold(c, false) || c.GetInt("L") != 1) return false;
-    const int64_t d = c.GetMatrix("X").cols;
-    for (const char* w : {"Gq", "Gk", "Gv"})
-      if (!collapse::EntriesWithin(c.GetMatrix(w), 0x1p8)) return false;
-    if (!collapse::EntriesWithin(c.GetMatrix("Delta"), 0x1p20) || !collapse::ScalarWithin(c.GetScalar("phi0"), 0x1p20))
-      return false;
-    const Rational eta = c.Get<Rational>("eta");
-    for (const char* w : {"Gq", "Gk", "Gv"})
-      if (c.GetMatrix(w).rows != d || c.GetMatrix(w).cols != d || MaxNorm<Rational>(c.GetMat<Rational>(w)) > eta)
-        return false;
-    for (int64_t h = 0; h < c.GetInt("H"); ++h)
-      for (const char* p : {"q", "k"})
-        if (MaxNorm<Rational>(c.GetMat<Rational>(HeadName(0, h) + p)) > eta) return false;
-    if (c.GetMatrix("Delta").rows != c.GetMatrix("X").rows || c.GetMatrix("Delta").cols != d) return false;
-    if (MaxNorm<Rational>(c.GetMat<Rational>("X")) > c.Get<Rational>("phi0")) return false;
-    MpfrPrecisionScope precise(256);
-    const Mat<Mpfr> x1 = collapse::Layer<Mpfr>(c.GetMat<Mpfr>("X"), LayerHeads<Mpfr>(c, 0));
-    return MaxNorm<Mpfr>(c.GetMat<Mpfr>("Delta")) <= 2 * MaxNorm<Mpfr>(x1);
-  }
+  // One network layer (L = 1: the lemma's X_l with l = 1), then the second
+  // layer's head G and Delta = Y - X_1 on the same axes, phi0 = ||X_0||.
+  // The lemma's: every weight (the layer's Wq, Wk, Wv and G) within eta,
+  // ||X_0|| <= phi0, ||Y - X_1|| <= 2||X_1|| (in 256-bit MPFR). Domain:
+  // the network's (network_cases.h), G in the same (|.| <= 2^8), Delta
+  // <= 2^20 (Y's scores finite), phi0 <= 2^20.
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    // One network layer, then the second layer's weights G and Delta (all
-    // bounded by eta) on the same axes.
-    NetworkLayout l = kMaxD == 0 ? NetworkLayout::Make<S>(1, false)
-                                 : NetworkLayout::Make<S>({SizeBudget<S>::Pick(5, 4), SizeBudget<S>::Pick(kMaxD, kMaxD - 1), 3, 1},
-                                                          false, false, 3);
-    const int gq_m = l.layout.Raw(l.d, l.d, NetworkLayout::SignOrDyadic()),
-              gk_m = l.layout.Raw(l.d, l.d, NetworkLayout::SignOrDyadic()),
-              gv_m = l.layout.Raw(l.d, l.d, NetworkLayout::SignOrDyadic()),
-              r_m = l.layout.Raw(l.n, l.d, NetworkLayout::SignOrDyadic());
-    const int aligned_m = kAlignedShare > 0 ? l.layout.Scalar(gen::UniformInteger(1, kAlignedShare)) : -1;
-    return l.layout.Build<Case>([=](const gen::Layout::Drawn& dr) {
-      Case c = l.Base(dr);
-      const Rational eta = c.Get<Rational>("eta");
-      auto scaled = [&](ExactMatrix w) {
-        for (Exact& e : w.data) e = Exact(gen::RoundToDouble(eta * e.ToRational()));
-        return w;
-      };
-      // Wq, Wk of the layer bounded by eta too (Lemma D.6 bounds all weights):
-      // each entry clamped to [-eta, eta].
-      for (int64_t h = 0; h < c.GetInt("H"); ++h)
-        for (const char* p : {"q", "k"}) {
-          ExactMatrix w = c.GetMatrix(HeadName(0, h) + p);
-          for (Exact& e : w.data)
-            if (abs(e.ToRational()) > eta) e = Exact(gen::RoundToDouble(e.ToRational() > 0 ? eta : Rational(-eta)));
-          c.Matrix(HeadName(0, h) + p, w);
-        }
-      const bool aligned = aligned_m >= 0 && dr.Scalar(aligned_m).ToDouble() == 1;
-      ExactMatrix gv = scaled(dr.Matrix(gv_m)), delta = dr.Matrix(r_m);
-      if (aligned) {
-        for (Exact& e : gv.data) e = Exact(gen::RoundToDouble(eta));
-        for (Exact& e : delta.data) e = Exact(1.0);
-      }
-      c.Matrix("Gq", scaled(dr.Matrix(gq_m))).Matrix("Gk", scaled(dr.Matrix(gk_m))).Matrix("Gv", gv);
-      const Mat<double> x1 = collapse::Layer<double>(c.GetMat<double>("X"), LayerHeads<double>(c, 0));
-      const double scale = 2 * MaxNorm<double>(x1) * (1 - 0x1p-20);
-      for (Exact& e : delta.data) e = Exact(e.ToDouble() * scale);
-      c.Matrix("Delta", delta).Scalar("phi0", Exact(MaxNorm<Rational>(c.GetMat<Rational>("X"))));
-      return c;
+  static Domain Hypotheses() {
+    Domain d;
+    const NetworkParams p =
+        kMaxD == 0 ? collapse::NetworkAxesAndParams<S>(d, 1, false, 1)
+                   : collapse::NetworkAxesAndParams<S>(
+                         d, {SizeBudget<S>::Pick(5, 4), SizeBudget<S>::Pick(kMaxD, kMaxD - 1), 3, 1, 1, 1}, false, false, 3);
+    const int gq_m = d.Param(kWidth, kWidth, NetworkParams::SignOrDyadic()),
+              gk_m = d.Param(kWidth, kWidth, NetworkParams::SignOrDyadic()),
+              gv_m = d.Param(kWidth, kWidth, NetworkParams::SignOrDyadic()),
+              r_m = d.Param(kTokens, kWidth, NetworkParams::SignOrDyadic());
+    const int aligned_m = kAlignedShare > 0 ? d.ScalarParam(gen::UniformInteger(1, kAlignedShare)) : -1;
+    collapse::NetworkBuilders b;
+    // Wq, Wk of the layer bounded by eta too (Lemma D.6 bounds all weights):
+    // each entry clamped to [-eta, eta].
+    b.weight = [p](const Domain::Drawn& in, const std::vector<int64_t>& i, char w) {
+      ExactMatrix m = p.Weight(in, i, w);
+      if (w == 'v') return m;
+      const Rational eta = p.Eta(in).ToRational();
+      for (Exact& e : m.data)
+        if (abs(e.ToRational()) > eta) e = Exact(gen::RoundToDouble(e.ToRational() > 0 ? eta : Rational(-eta)));
+      return m;
+    };
+    collapse::NetworkFields(d, p, b);
+    const auto scaled = [](const Domain::Drawn& in, ExactMatrix w) {
+      const Rational eta = in.fields()[kEta].ToRational();
+      for (Exact& e : w.data) e = Exact(gen::RoundToDouble(eta * e.ToRational()));
+      return w;
+    };
+    const auto aligned = [aligned_m](const Domain::Drawn& in) {
+      return aligned_m >= 0 && in.ScalarParam(aligned_m).ToDouble() == 1;
+    };
+    const Admit weights = Admit::Within(0x1p8);
+    d.Built(kGq, kWidth, kWidth, [=](const Domain::Drawn& in) { return scaled(in, in.Param(gq_m)); }, weights);
+    d.Built(kGk, kWidth, kWidth, [=](const Domain::Drawn& in) { return scaled(in, in.Param(gk_m)); }, weights);
+    d.Built(
+        kGv, kWidth, kWidth,
+        [=](const Domain::Drawn& in) {
+          ExactMatrix gv = scaled(in, in.Param(gv_m));
+          if (aligned(in))
+            for (Exact& e : gv.data) e = Exact(gen::RoundToDouble(in.fields()[kEta].ToRational()));
+          return gv;
+        },
+        weights);
+    // Delta = 2||X_1|| (1 - 2^-20) r (r = 1 in the aligned family).
+    d.Built(
+        kDelta, kTokens, kWidth,
+        [=](const Domain::Drawn& in) {
+          ExactMatrix delta = in.Param(r_m);
+          if (aligned(in))
+            for (Exact& e : delta.data) e = Exact(1.0);
+          const Case& c = in.fields().value();
+          const Mat<double> x1 = collapse::Layer<double>(c.GetMat<double>("X"), LayerHeads<double>(c, 0));
+          const double scale = 2 * MaxNorm<double>(x1) * (1 - 0x1p-20);
+          for (Exact& e : delta.data) e = Exact(e.ToDouble() * scale);
+          return delta;
+        },
+        Admit::Within(0x1p20));
+    d.Built(
+        kPhi0, [](const Domain::Drawn& in) { return Exact(MaxNorm<Rational>(in.fields()[kX].As<Rational>())); },
+        Admit::Within(0x1p20));
+    collapse::AssumeQueryKeyWithinEta(d);
+    d.Assume("||Gq||, ||Gk||, ||Gv|| <= eta (the second layer's weights)", [](const Values& v) {
+      const Rational eta = v[kEta].ToRational();
+      for (const MatrixField w : {kGq, kGk, kGv})
+        if (MaxNorm<Rational>(v[w].As<Rational>()) > eta) return false;
+      return true;
     });
+    d.Assume("||X_0|| <= phi0",
+             [](const Values& v) { return MaxNorm<Rational>(v[kX].As<Rational>()) <= v[kPhi0].ToRational(); });
+    d.Assume("||Y - X_l|| <= 2||X_l||", [](const Values& v) {
+      MpfrPrecisionScope precise(256);
+      const Mat<Mpfr> x1 = collapse::Layer<Mpfr>(v[kX].As<Mpfr>(), LayerHeads<Mpfr>(v.value(), 0));
+      return MaxNorm<Mpfr>(v[kDelta].As<Mpfr>()) <= 2 * MaxNorm<Mpfr>(x1);
+    });
+    return d;
   }
 };
 
 /// ||softmv(X_1) - softmv(Y)||, Y = X_1 + Delta, softmv the second layer's
 /// head G; and the layer budgets of X_1, softmv(X_1), softmv(Y).
 template <class S>
-std::pair<S, double> D6Distance(const Case& c, Mat<S>* x1_out = nullptr) {
-  const Mat<S> x0 = c.GetMat<S>("X");
-  const std::vector<Head<S>> heads = LayerHeads<S>(c, 0);
+std::pair<S, double> D6Distance(const In<S>& in, Mat<S>* x1_out = nullptr) {
+  const Mat<S> x0 = in[kX];
+  const std::vector<Head<S>> heads = LayerHeads<S>(in.value(), 0);
   const Mat<S> x1 = collapse::Layer<S>(x0, heads);
-  const Mat<S> y = x1 + c.GetMat<S>("Delta");
-  const Head<S> g{c.GetMat<S>("Gq"), c.GetMat<S>("Gk"), c.GetMat<S>("Gv")};
+  const Mat<S> y = x1 + in[kDelta];
+  const Head<S> g{in[kGq], in[kGk], in[kGv]};
   const Mat<S> diff = collapse::Softmv<S>(x1, g.wq, g.wk, g.wv, S(1)) - collapse::Softmv<S>(y, g.wq, g.wk, g.wv, S(1));
   if (x1_out) *x1_out = x1;
   return {MaxNorm<S>(diff), LayerBudget<S>(x0, heads) + LayerBudget<S>(x1, {g}) + LayerBudget<S>(y, {g})};
 }
 
 template <class S>
-S D6Bound(const Case& c) {
-  const S eta = c.Get<S>("eta");
-  const S eps = S(2 * eta * c.Get<S>("phi0") * S(1 + S(double(c.GetInt("H"))) * eta));
+S D6Bound(const In<S>& in) {
+  const S eta = in[kEta];
+  const S eps = S(2 * eta * in[kPhi0] * S(1 + S(double(in[kH])) * eta));
   return S(3 * eta * (eps * eps + 1));
 }
 
@@ -243,10 +270,10 @@ struct LayerLipschitz : LayerLipschitzFamily<0, 0> {
       MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const auto [lhs, budget] = D6Distance<S>(c);
+  static void Conclusion(const In<S>& in) {
+    const auto [lhs, budget] = D6Distance<S>(in);
     const double u = ScalarTraits<S>::UnitRoundoff();
-    ExpectWithin(kDistance, ToDouble(lhs), ToDouble(D6Bound<S>(c)) * (1 + Gamma(7, u)) + budget);
+    ExpectWithin(kDistance, ToDouble(lhs), ToDouble(D6Bound<S>(in)) * (1 + Gamma(7, u)) + budget);
   }
 };
 
@@ -260,11 +287,11 @@ struct LayerLipschitzWithDistance : LayerLipschitzFamily<6, 3> {
       MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const auto [lhs, budget] = D6Distance<S>(c);
+  static void Conclusion(const In<S>& in) {
+    const auto [lhs, budget] = D6Distance<S>(in);
     const double u = ScalarTraits<S>::UnitRoundoff();
-    const S dist = MaxNorm<S>(c.GetMat<S>("Delta"));
-    ExpectWithin(kDistance, ToDouble(lhs), ToDouble(S(D6Bound<S>(c) * dist)) * (1 + Gamma(8, u)) + budget);
+    const S dist = MaxNorm<S>(in[kDelta]);
+    ExpectWithin(kDistance, ToDouble(lhs), ToDouble(S(D6Bound<S>(in) * dist)) * (1 + Gamma(8, u)) + budget);
   }
 };
 

@@ -22,10 +22,12 @@
 //   softmax(0,1) by 0.08.
 //   Generated: n = d in [1,4], X and the weights in every regime (Lemma52Case);
 //   W_v1 = v I with v chosen so that ||Res A|| <= K||Res X|| (when Res X != 0);
-//   eps = K||Res X|| (or ||Res A||) rounded up. HypothesesHold evaluates the
-//   hypothesis in 256-bit MPFR. Backends double, MPFR (exp).
+//   eps = K||Res X|| (or ||Res A||) rounded up. The domain's assumption
+//   evaluates the hypothesis in 256-bit MPFR. Backends double, MPFR (exp).
+#include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "properties/collapse/collapse_cases.h"
 #include "properties/framework/property.h"
@@ -40,93 +42,98 @@ Mat<S> Softm(const Mat<S>& x, const Mat<S>& wq, const Mat<S>& wk, bool weighted)
   return weighted ? collapse::SoftmW<S>(x, wq, wk, S(1)) : collapse::RowSoftmax<S>(x);
 }
 
+constexpr Axis kN{"n"};
+constexpr MatrixField kX{"X"}, kW1q{"W1q"}, kW1k{"W1k"}, kW1v{"W1v"}, kW2q{"W2q"}, kW2k{"W2k"};
+constexpr ScalarField kEps{"eps"};
+
 /// K ||Res X|| and ||Res A|| of the hypothesis.
 template <class S>
-std::pair<S, S> HypothesisSides(const Case& c, bool weighted) {
+std::pair<S, S> HypothesisSides(const In<S>& in, bool weighted) {
   using std::exp;
-  const Mat<S> x = c.GetMat<S>("X");
+  const Mat<S> x = in[kX];
   const Mat<S> r = Res<S>(x);
-  const Mat<S> e = r * (c.GetMat<S>("W1q") * c.GetMat<S>("W1k").transpose()) * r.transpose();
+  const Mat<S> e = r * (in[kW1q] * in[kW1k].transpose()) * r.transpose();
   S theta = 0;
   for (Eigen::Index i = 0; i < e.rows(); ++i) theta = std::max(theta, S(e.row(i).maxCoeff() - e.row(i).minCoeff()));
-  const S k = S((exp(theta) - 1) * MaxNorm<S>(c.GetMat<S>("W1v")));
-  const Mat<S> a = Softm<S>(x, c.GetMat<S>("W1q"), c.GetMat<S>("W1k"), weighted);
+  const S k = S((exp(theta) - 1) * MaxNorm<S>(in[kW1v]));
+  const Mat<S> a = Softm<S>(x, in[kW1q], in[kW1k], weighted);
   return {S(k * MaxNorm<S>(r)), MaxNorm<S>(Res<S>(a))};
 }
 
-/// The lemma's ||Res(A)|| <= K ||Res(X)|| <= eps (in 256-bit MPFR); X n x n
-/// (d = n), the weights n x n. Domain where the check is computable in
-/// double: n <= 16, X, W1q, W1k, W2q, W2k finite with |.| <= 2^8, W1v with
-/// |.| <= 2^20 (the generator's value scale stays below 10^6), 0 <= eps <= 150:
-/// g(2 eps) = 2(e^{2eps} - 1) finite, the scores (<= n^3 2^34) and budget
-/// finite. The generator draws |X| <= 2, |weights| <= 1, n <= 4.
-bool Lemma52HypothesesHold(const Case& c, bool weighted) {
-  const int64_t n = c.GetMatrix("X").rows;
-  if (n < 1 || n > 16 || c.GetMatrix("X").cols != n) return false;
-  for (const char* w : {"X", "W1q", "W1k", "W2q", "W2k"})
-    if (!collapse::EntriesWithin(c.GetMatrix(w), 0x1p8)) return false;
-  if (!collapse::EntriesWithin(c.GetMatrix("W1v"), 0x1p20) || !collapse::ScalarWithin(c.GetScalar("eps"), 150) ||
-      c.GetScalar("eps").ToDouble() < 0)
-    return false;
-  for (const char* w : {"W1q", "W1k", "W1v", "W2q", "W2k"})
-    if (c.GetMatrix(w).rows != n || c.GetMatrix(w).cols != n) return false;
-  MpfrPrecisionScope precise(256);
-  const auto [k_res_x, res_a] = HypothesisSides<Mpfr>(c, weighted);
-  return res_a <= k_res_x && k_res_x <= c.Get<Mpfr>("eps");
+/// v I (n x n).
+ExactMatrix ScaledIdentity(int64_t n, double v) {
+  ExactMatrix m(n, n);
+  for (int64_t a = 0; a < n; ++a)
+    for (int64_t b = 0; b < n; ++b) m(a, b) = Exact(a == b ? v : 0.0);
+  return m;
 }
 
+/// The generator's choice of W_v1 = v I: the sides (in double) at v = 1,
+/// from X, W1q, W1k built so far, and v the power of two that makes
+/// ||Res A|| <= K ||Res X|| with margin 2 (0 when K = 0 or v >= 10^6).
+struct ValueScale {
+  double k_unit, res_a, v;
+};
+ValueScale ChooseValueScale(const Values& so_far, bool weighted) {
+  Case probe = so_far.value();
+  probe.Matrix("W1v", ScaledIdentity(so_far[kX].rows, 1.0));
+  const auto [k_unit, res_a] = HypothesisSides<double>(In<double>(probe), weighted);
+  double vscale = 0;
+  if (k_unit > 0) vscale = std::ldexp(1.0, int(std::ceil(std::log2(2 * res_a / k_unit + 1e-300))) + 1);
+  if (!(vscale < 1e6)) vscale = 0;
+  return {k_unit, res_a, vscale};
+}
+
+/// X and the weights in every regime on one axis n = d (A = softm_1(X) is
+/// n x n and B = X + A needs d = n); X up to 2 and the weights up to 1 at
+/// scales 2^-20..2^2 (the domain's 2^8 caps the dominant-entry structure);
+/// W_v1 = v I (ChooseValueScale), eps = max(K||Res X||, ||Res A||) rounded
+/// up. The lemma's ||Res(A)|| <= K ||Res(X)|| <= eps (in 256-bit MPFR).
+/// Domain where the check is computable in double: n <= 16, X, W1q, W1k,
+/// W2q, W2k finite with |.| <= 2^8, W1v with |.| <= 2^20 (the generator's
+/// value scale stays below 10^6), 0 <= eps <= 150: g(2 eps) = 2(e^{2eps} -
+/// 1) finite, the scores (<= n^3 2^34) and budget finite. The generator
+/// draws |X| <= 2, |weights| <= 1, n <= 4.
 template <class S>
-rc::Gen<Case> Lemma52Case(bool weighted) {
-  // X and the weights in every regime (gen::Layout) on one axis n = d; X
-  // up to 2 and the weights up to 1 at scales 2^-20..2^2 (the domain's 2^8
-  // caps the dominant-entry structure).
-  gen::Layout layout;
-  const int n_axis = layout.Axis({1, 4, 4});
+Domain Lemma52Case(bool weighted) {
   gen::Regime xr = gen::RegimeFor<S>(gen::Regime{}), wr = xr;
   xr.max_abs = 2, xr.max_scale = 2, wr.max_scale = 2;
-  const int x_m = layout.Matrix(n_axis, n_axis, xr), w1q_m = layout.Matrix(n_axis, n_axis, wr),
-            w1k_m = layout.Matrix(n_axis, n_axis, wr), w2q_m = layout.Matrix(n_axis, n_axis, wr),
-            w2k_m = layout.Matrix(n_axis, n_axis, wr);
-  return layout.Build<Case>([=](const gen::Layout::Drawn& d) {
-        const int64_t n = d.Dim(n_axis);
-        Case c;
-        c.Matrix("X", d.Matrix(x_m))
-            .Matrix("W1q", d.Matrix(w1q_m))
-            .Matrix("W1k", d.Matrix(w1k_m))
-            .Matrix("W1v", ExactMatrix(n, n))
-            .Matrix("W2q", d.Matrix(w2q_m))
-            .Matrix("W2k", d.Matrix(w2k_m));
-        // Choose ||W_v1|| = v so that ||Res A|| <= K ||Res X|| with margin 2.
-        c.Scalar("eps", Exact(0.0));
-        const auto [k_unit, res_a] = [&] {
-          ExactMatrix v(n, n);
-          for (int64_t a = 0; a < n; ++a)
-            for (int64_t b = 0; b < n; ++b) v(a, b) = Exact(a == b ? 1.0 : 0.0);
-          Case probe = c;
-          probe.Matrix("W1v", v);
-          return HypothesisSides<double>(probe, weighted);
-        }();
-        double vscale = 0;
-        if (k_unit > 0) vscale = std::ldexp(1.0, int(std::ceil(std::log2(2 * res_a / k_unit + 1e-300))) + 1);
-        if (!(vscale < 1e6)) vscale = 0;
-        ExactMatrix v(n, n);
-        for (int64_t a = 0; a < n; ++a)
-          for (int64_t b = 0; b < n; ++b) v(a, b) = Exact(a == b ? vscale : 0.0);
-        c.Matrix("W1v", v);
-        const double need = std::max(k_unit * vscale, res_a);
-        c.Scalar("eps", Exact(need * (1 + 0x1p-20) + 0x1p-40));
-        return c;
+  const Admit entries = Admit::Within(0x1p8);
+  Domain d;
+  d.Dim(kN, {1, 4, 4}, 16);
+  d.Matrix(kX, kN, kN, xr, entries).Matrix(kW1q, kN, kN, wr, entries).Matrix(kW1k, kN, kN, wr, entries);
+  d.Built(
+      kW1v, kN, kN,
+      [weighted](const Domain::Drawn& in) {
+        return ScaledIdentity(in.Dim(kN), ChooseValueScale(in.fields(), weighted).v);
+      },
+      Admit::Within(0x1p20));
+  d.Matrix(kW2q, kN, kN, wr, entries).Matrix(kW2k, kN, kN, wr, entries);
+  d.Built(
+      kEps,
+      [weighted](const Domain::Drawn& in) {
+        const ValueScale s = ChooseValueScale(in.fields(), weighted);
+        const double need = std::max(s.k_unit * s.v, s.res_a);
+        return Exact(need * (1 + 0x1p-20) + 0x1p-40);
+      },
+      Admit::Within(150).Nonnegative());
+  d.Assume("||Res(A)|| <= K ||Res(X)|| <= eps", [weighted](const Values& v) {
+    MpfrPrecisionScope precise(256);
+    const In<Mpfr> in(v.value());
+    const auto [k_res_x, res_a] = HypothesisSides<Mpfr>(in, weighted);
+    return res_a <= k_res_x && k_res_x <= in[kEps];
   });
+  return d;
 }
 
 template <class S>
-void CheckLemma52(const Case& c, bool weighted, const Tolerance& tolerance) {
-  const Mat<S> x = c.GetMat<S>("X");
-  const Mat<S> a = Softm<S>(x, c.GetMat<S>("W1q"), c.GetMat<S>("W1k"), weighted);
+void CheckLemma52(const In<S>& in, bool weighted, const Tolerance& tolerance) {
+  const Mat<S> x = in[kX];
+  const Mat<S> a = Softm<S>(x, in[kW1q], in[kW1k], weighted);
   const Mat<S> b = x + a;
-  const Mat<S> w2q = c.GetMat<S>("W2q"), w2k = c.GetMat<S>("W2k");
+  const Mat<S> w2q = in[kW2q], w2k = in[kW2k];
   const Mat<S> diff = Softm<S>(b, w2q, w2k, weighted) - Softm<S>(x, w2q, w2k, weighted);
-  const S eps = c.Get<S>("eps");
+  const S eps = in[kEps];
   const double u = ScalarTraits<S>::UnitRoundoff();
   const double n = double(x.rows());
   const double scores = weighted ? ToDouble(MaxNorm<S>(Mat<S>(b * w2q * w2k.transpose() * b.transpose()))) +
@@ -143,9 +150,8 @@ constexpr const char* kReason =
 /// Both readings share the hypotheses and the cases, each in its reading.
 template <bool kWeighted>
 struct Lemma52Family {
-  static bool HypothesesHold(const Case& c) { return Lemma52HypothesesHold(c, kWeighted); }
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  static Domain Hypotheses() {
     return Lemma52Case<S>(kWeighted);
   }
 };
@@ -158,8 +164,8 @@ struct Lemma52Weighted : Lemma52Family<true> {
       kReason, MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    CheckLemma52<S>(c, true, kDistance);
+  static void Conclusion(const In<S>& in) {
+    CheckLemma52<S>(in, true, kDistance);
   }
 };
 
@@ -171,8 +177,8 @@ struct Lemma52Plain : Lemma52Family<false> {
                                           MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    CheckLemma52<S>(c, false, kDistance);
+  static void Conclusion(const In<S>& in) {
+    CheckLemma52<S>(in, false, kDistance);
   }
 };
 

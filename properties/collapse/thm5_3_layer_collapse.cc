@@ -48,6 +48,10 @@ namespace {
 
 using collapse::Head;
 using collapse::HeadName;
+using collapse::kEta;
+using collapse::kH;
+using collapse::kL;
+using collapse::kX;
 using collapse::MaxNorm;
 
 constexpr int kShrinkSteps = 6;  // eta, eta/2, ..., eta/32
@@ -78,26 +82,29 @@ struct LayerCollapse {
       "max_{k: eta_k <= 1} ||S(X) - S'(X)||_inf / (C(d,H,L) eta_k ||X||_inf + budget_k)", "1", kReason,
       MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kExplicit, kBigO}; }
-  // Every weight within eta (the theorem's); BoundedNetworkHypothesesHold's
-  // domain (n, d <= 16, H, L <= 8, entries and eta <= 2^8), and eta <= 2^3
-  // with H d <= 16: each layer grows ||X|| by <= 1 + 128, so ||X_L|| <=
-  // 2^8 129^L stays below 2^65 for L <= 8 and the scores finite. The
-  // generator draws eta <= 4.
-  static bool HypothesesHold(const Case& c) {
-    if (!collapse::BoundedNetworkHypothesesHold(c)) return false;
-    const double eta = c.GetScalar("eta").ToDouble();
-    return eta > 0 && eta <= 8 && c.GetInt("H") * c.GetMatrix("X").cols <= 16;
-  }
+  // Every weight within eta (the theorem's), eta > 0; the network domain
+  // (network_cases.h: n, d <= 16, H, L <= 8, entries and eta <= 2^8), and
+  // eta <= 2^3 with H d <= 16: each layer grows ||X|| by <= 1 + 128, so
+  // ||X_L|| <= 2^8 129^L stays below 2^65 for L <= 8 and the scores finite.
+  // The generator draws eta <= 4.
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  static Domain Hypotheses() {
     const int64_t max_n = SizeBudget<S>::Pick(5, 3), max_d = SizeBudget<S>::Pick(4, 3);
-    const collapse::NetworkLayout l = collapse::NetworkLayout::Make<S>({max_n, max_d, 3, 3}, false, true, 2);
-    return l.layout.Build<Case>([l](const gen::Layout::Drawn& d) { return l.Base(d); });
+    Domain d;
+    const collapse::NetworkParams p = collapse::NetworkAxesAndParams<S>(d, {max_n, max_d, 3, 3}, false, true, 2);
+    collapse::NetworkBuilders b;
+    b.eta_admit = Admit::Within(8).Positive();
+    collapse::NetworkFields(d, p, b);
+    collapse::AssumeQueryKeyWithinEta(d);
+    d.Assume("H d <= 16 (computability: ||X_L|| and the scores finite in double)",
+             [](const Values& v) { return v[kH] * v[kX].cols <= 16; });
+    return d;
   }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const int64_t layers = c.GetInt("L");
-    const double hd = double(c.GetInt("H")) * double(c.GetMatrix("X").cols);
+  static void Conclusion(const In<S>& in) {
+    const Case& c = in.value();
+    const int64_t layers = in[kL];
+    const double hd = double(in[kH]) * double(in[kX].cols());
     const double big_c = std::pow(1 + hd, double(layers)) - (1 + hd);
     const double u = ScalarTraits<S>::UnitRoundoff();
     S worst_explicit = 0, worst_big_o = 0;
@@ -107,7 +114,7 @@ struct LayerCollapse {
       const S nx = MaxNorm<S>(f.xs[0]);
       const S lhs = MaxNorm<S>(Mat<S>(f.xs[size_t(layers)] - f.xs[1]));
       const double budget = f.budgets[size_t(layers)] + f.budgets[1] + Gamma(2, u) * ToDouble(lhs);
-      const S eta = ck.Get<S>("eta");
+      const S eta = In<S>(ck)[kEta];
       const S grow = S(1 + S(hd) * eta);
       S power = 1;
       for (int64_t l = 0; l < layers; ++l) power = S(power * grow);

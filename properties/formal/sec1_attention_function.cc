@@ -19,6 +19,7 @@
 //   regime (up to 2^2 x 2). Backends double, MPFR (exp, log).
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "generators/regime.h"
 #include "model/attention.h"
@@ -41,6 +42,9 @@ Mpfr ToMpfr(const S& v) {
   return Mpfr(v);
 }
 
+constexpr Axis kK{"k"}, kM{"m"};
+constexpr MatrixField kX{"X"}, kWq{"Wq"}, kWk{"Wk"};
+
 template <class S>
 struct Scores {
   Mat<S> q, k;  // the query row x_k Wq (1 x m) and the keys X Wk (k x m)
@@ -48,11 +52,11 @@ struct Scores {
 };
 
 template <class S>
-Scores<S> ScoresOf(const Case& c) {
-  const Mat<S> x = c.GetMat<S>("X");
+Scores<S> ScoresOf(const In<S>& in) {
+  const Mat<S> x = in[kX];
   Scores<S> r;
-  r.q = Mat<S>(x.row(x.rows() - 1)) * c.GetMat<S>("Wq");
-  r.k = x * c.GetMat<S>("Wk");
+  r.q = Mat<S>(x.row(x.rows() - 1)) * in[kWq];
+  r.k = x * in[kWk];
   r.s = Vec<S>(x.rows());
   for (Eigen::Index j = 0; j < x.rows(); ++j) {
     S dot = 0;
@@ -78,41 +82,34 @@ struct AttentionFunctionSoftmax {
       "sum_j |x_jc| (gradient bound) + gamma_{k+1} sum_j omega_j |x_jc|",
       "the weights differ by at most the gradient metric's bound; the weighted sum of k terms gamma_{k+1}"};
   static std::vector<Tolerance> Tolerances() { return {kGradient, kSimplex, kOutput}; }
-  // Shapes: X k x m, Wq and Wk m x m (k, m >= 1). Domain where the check is
-  // computable in double: k, m <= 16, entries finite with |.| <= 2^8, and
-  // max |sigma_j| <= 2^20 (checked in 256-bit MPFR): the scores, budgets and
-  // exp(s - max) stay finite, lse(s +- h e_j) distinguishes h at 512 bits.
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix& x = c.GetMatrix("X");
-    const int64_t m = x.cols;
-    if (x.rows < 1 || m < 1 || x.rows > 16 || m > 16) return false;
-    for (const char* w : {"Wq", "Wk"})
-      if (c.GetMatrix(w).rows != m || c.GetMatrix(w).cols != m) return false;
-    for (const char* w : {"X", "Wq", "Wk"})
-      for (const Exact& e : c.GetMatrix(w).data)
-        if (!(std::abs(e.ToDouble()) <= 0x1p8)) return false;
-    MpfrPrecisionScope precise(256);
-    const Scores<Mpfr> s = ScoresOf<Mpfr>(c);
-    for (Eigen::Index j = 0; j < s.s.size(); ++j)
-      if (abs(s.s[j]) > 0x1p20) return false;
-    return true;
-  }
+  // Shapes: X k x m, Wq and Wk m x m (k, m >= 1). Drawn: k up to 8 (MPFR
+  // 6), m up to 4, every matrix in every regime (up to 2^2 x 2). Domain
+  // where the check is computable in double: k, m <= 16, entries finite
+  // with |.| <= 2^8, and max |sigma_j| <= 2^20 (checked in 256-bit MPFR):
+  // the scores, budgets and exp(s - max) stay finite, lse(s +- h e_j)
+  // distinguishes h at 512 bits.
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    gen::Layout layout;
+  static Domain Hypotheses() {
     const int64_t max_k = SizeBudget<S>::Pick(8, 6);
-    const int k = layout.Axis({1, max_k, max_k}), m = layout.Axis({1, 4, 4});
     gen::Regime r = gen::RegimeFor<S>(gen::Regime{});
     r.max_abs = 2, r.max_scale = 2;
-    const int x = layout.Matrix(k, m, r), wq = layout.Matrix(m, m, r), wk = layout.Matrix(m, m, r);
-    return layout.Build<Case>([=](const gen::Layout::Drawn& d) {
-      return Case().Matrix("X", d.Matrix(x)).Matrix("Wq", d.Matrix(wq)).Matrix("Wk", d.Matrix(wk));
+    const Admit entries = Admit::Within(0x1p8);
+    Domain d;
+    d.Dim(kK, {1, max_k, max_k}, 16).Dim(kM, {1, 4, 4}, 16);
+    d.Matrix(kX, kK, kM, r, entries).Matrix(kWq, kM, kM, r, entries).Matrix(kWk, kM, kM, r, entries);
+    d.Assume("max_j |sigma(x)_j| <= 2^20 (where the check is computable)", [](const Values& v) {
+      MpfrPrecisionScope precise(256);
+      const Scores<Mpfr> s = ScoresOf<Mpfr>(In<Mpfr>(v.value()));
+      for (Eigen::Index j = 0; j < s.s.size(); ++j)
+        if (abs(s.s[j]) > 0x1p20) return false;
+      return true;
     });
+    return d;
   }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> x = c.GetMat<S>("X");
-    const Scores<S> sc = ScoresOf<S>(c);
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> x = in[kX];
+    const Scores<S> sc = ScoresOf<S>(in);
     const AttentionResult<S> att = Attention<S>(sc.q, sc.k, x, S(1));
     const Eigen::Index k = x.rows(), m = x.cols();
     const double u = ScalarTraits<S>::UnitRoundoff();
@@ -123,9 +120,10 @@ struct AttentionFunctionSoftmax {
     double smax = 0, e_lse = 0;
     {
       MpfrPrecisionScope precise(kReferenceBits);
-      const Scores<Mpfr> ref = ScoresOf<Mpfr>(c);
+      const In<Mpfr> precise_in(in.value());
+      const Scores<Mpfr> ref = ScoresOf<Mpfr>(precise_in);
       const Mpfr h = ldexp(Mpfr(1), int(kStepLog2));
-      const Mat<Mpfr> xr = c.GetMat<Mpfr>("X");
+      const Mat<Mpfr> xr = precise_in[kX];
       Vec<Mpfr> ref_out = Vec<Mpfr>::Zero(m);
       for (Eigen::Index j = 0; j < k; ++j) {
         Vec<Mpfr> plus = ref.s, minus = ref.s;
@@ -143,8 +141,9 @@ struct AttentionFunctionSoftmax {
     }
     // delta_s: the scores' rounding in S (q and K each a length-m sum, the
     // dot product another): gamma_{3m+2} sum_l |x_k||Wq|_l (|X||Wk|)_jl.
-    const Mat<double> ax = c.GetMat<double>("X").cwiseAbs(), awq = c.GetMat<double>("Wq").cwiseAbs(),
-                      awk = c.GetMat<double>("Wk").cwiseAbs();
+    const In<double> magnitudes(in.value());
+    const Mat<double> ax = magnitudes[kX].cwiseAbs(), awq = magnitudes[kWq].cwiseAbs(),
+                      awk = magnitudes[kWk].cwiseAbs();
     const Mat<double> aq = Mat<double>(ax.row(k - 1)) * awq, ak = ax * awk;
     double delta_s = 0;
     for (Eigen::Index j = 0; j < k; ++j) delta_s = std::max(delta_s, (aq * ak.row(j).transpose())(0, 0));

@@ -24,7 +24,7 @@
 //   the evaluation formulas at basis points applied to the second form.
 //   All three coefficient sets (b, l, r, d) must coincide.
 // Hypotheses: none beyond bidegree <= (1,1). Generated: m in [1,4], K in
-// [1,3] products, coefficients and points in every regime (ProductLayout).
+// [1,3] products, coefficients and points in every regime (ProductForm).
 // Backends: double, MPFR, rational (the claim is algebraic: exact in Q).
 #include <algorithm>
 #include <cmath>
@@ -32,6 +32,7 @@
 #include "generators/regime.h"
 #include "generators/scalars.h"
 #include "model/bidegree.h"
+#include "properties/framework/hypotheses_checks.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {
@@ -40,25 +41,33 @@ namespace {
 constexpr int64_t kMaxDim = 4;
 constexpr int64_t kMaxTerms = 3;
 
-/// The product form's factors F, G (K x (m+1)) in every regime (gen::Layout),
-/// on shared axes K and m+1; the claims add their own matrices to it.
-struct ProductLayout {
-  gen::Layout layout;
-  gen::Regime regime;
-  int terms = 0, width = 0, four = 0, f = 0, g = 0;
-  template <class S>
-  static ProductLayout Make() {
-    ProductLayout l;
-    l.regime = gen::RegimeFor<S>(gen::Regime{});
-    l.regime.max_abs = 8;
-    l.terms = l.layout.Axis({1, kMaxTerms, kMaxTerms});
-    l.width = l.layout.Axis({2, kMaxDim + 1, kMaxDim + 1});
-    l.four = l.layout.Axis({4, 4, 4});
-    l.f = l.layout.Matrix(l.terms, l.width, l.regime);
-    l.g = l.layout.Matrix(l.terms, l.width, l.regime);
-    return l;
-  }
-};
+constexpr Axis kTerms{"K"}, kWidth{"m+1"}, kFour{"4"}, kDim{"m"};
+constexpr MatrixField kF{"F"}, kG{"G"}, kPoints{"points"}, kMix{"M"};
+constexpr ScalarField kC{"c"};
+
+/// The factors' entries in every regime, up to 8.
+template <class S>
+gen::Regime ProductRegime() {
+  gen::Regime r = gen::RegimeFor<S>(gen::Regime{});
+  r.max_abs = 8;
+  return r;
+}
+
+/// Each entry 0 or 2^-100 <= |.| <= 2^100 (see ProductForm).
+const Admit kNormal = Admit::Within(0x1p100).NonzeroAtLeast(0x1p-100);
+
+/// P in product form: F, G both K x (m+1) (K, m >= 1) on shared axes,
+/// drawn in every regime (up to 8; K <= 3, m <= 4); the claims add their
+/// own fields. Domain of the encoded budgets (absolute, gamma x magnitudes
+/// of the product form) in double: K <= 8, m <= 64, entries 0 or 2^-100 <=
+/// |.| <= 2^100, so every product of four factors is normal and finite.
+template <class S>
+Domain ProductForm() {
+  Domain d;
+  d.Dim(kTerms, {1, kMaxTerms, kMaxTerms}, 8).Dim(kWidth, {2, kMaxDim + 1, kMaxDim + 1}, 65);
+  d.Matrix(kF, kTerms, kWidth, ProductRegime<S>(), kNormal).Matrix(kG, kTerms, kWidth, ProductRegime<S>(), kNormal);
+  return d;
+}
 
 /// m without its last column (points have m coordinates, the factors m+1).
 ExactMatrix DropLastColumn(const ExactMatrix& m) {
@@ -68,29 +77,9 @@ ExactMatrix DropLastColumn(const ExactMatrix& m) {
   return out;
 }
 
-/// Every entry finite, each 0 or 2^-lo_exp <= |.| <= 2^hi_exp.
-bool EntriesIn(const ExactMatrix& m, int hi_exp, int lo_exp) {
-  for (const Exact& x : m.data) {
-    const double d = std::abs(x.ToDouble());
-    if (!(d <= std::ldexp(1.0, hi_exp)) || (d != 0 && d < std::ldexp(1.0, -lo_exp))) return false;
-  }
-  return true;
-}
-
-/// P in product form: F, G both K x (m+1) (K, m >= 1; m <= 64, K <= 8), and
-/// the domain of the encoded budgets (absolute, gamma x magnitudes of the
-/// product form) in double: entries 0 or 2^-100 <= |.| <= 2^100, so every
-/// product of four factors is normal and finite (the generators draw dyadics
-/// in [-8, 8], m <= 4, K <= 3).
-bool ProductFormHolds(const Case& c) {
-  const ExactMatrix &f = c.GetMatrix("F"), &g = c.GetMatrix("G");
-  return f.rows == g.rows && f.cols == g.cols && f.rows >= 1 && f.rows <= 8 && f.cols >= 2 && f.cols <= 65 &&
-         EntriesIn(f, 100, 100) && EntriesIn(g, 100, 100);
-}
-
 template <class S>
-BiaffinePoly<S> PolyOf(const Case& c) {
-  return {c.GetMat<S>("F"), c.GetMat<S>("G")};
+BiaffinePoly<S> PolyOf(const In<S>& in) {
+  return {in[kF], in[kG]};
 }
 
 /// Upper bound on |each product-form term| summed: sum_k (|f_k|.|u| + |f0_k|)(|g_k|.|v| + |g0_k|),
@@ -111,44 +100,40 @@ struct Bidegree11Decomposition {
       "<= gamma_2 P_abs(|u1| + |c||u2|); the identity's <= 8 terms add gamma_8 more"};
   static std::vector<Tolerance> Tolerances() { return {kResidual}; }
 
-  // ProductFormHolds; the points u1, u2, v1, v2 rows of length m and c in the
-  // same domain (0 or 2^-100 <= |.| <= 2^100).
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix& pts = c.GetMatrix("points");
-    ExactMatrix k(1, 1);
-    k(0, 0) = c.GetScalar("c");
-    return ProductFormHolds(c) && pts.rows == 4 && pts.cols == c.GetMatrix("F").cols - 1 && EntriesIn(pts, 100, 100) &&
-           EntriesIn(k, 100, 100);
+  // The product form (ProductForm); the points u1, u2, v1, v2 rows of
+  // length m (drawn as 4 x (m+1) regime rows, the last column dropped) and
+  // c (dyadic in [-4, 4], 2^-20 grid) in the same domain (0 or 2^-100 <=
+  // |.| <= 2^100). Axis m is the points' columns; that it is F's columns
+  // less one is an assumption (axes have no arithmetic), and its drawn
+  // extent is unused (the points come from the m+1 wide parameter).
+  template <class S>
+  static Domain Hypotheses() {
+    Domain d = ProductForm<S>();
+    d.Dim(kFour, {4, 4, 4}, 4).Dim(kDim, {1, 1, 1}, 64);
+    const int pts = d.Param(kFour, kWidth, ProductRegime<S>());  // rows u1, u2, v1, v2
+    d.Built(
+        kPoints, kFour, kDim, [pts](const Domain::Drawn& in) { return DropLastColumn(in.Param(pts)); }, kNormal);
+    d.Scalar(kC, gen::Dyadic(4, 20), kNormal);
+    d.Assume("the points have m coordinates (F, G: m + 1 columns)",
+             [](const Values& v) { return v[kPoints].cols == v[kF].cols - 1; });
+    return d;
   }
 
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    ProductLayout l = ProductLayout::Make<S>();
-    const int pts_m = l.layout.Matrix(l.four, l.width, l.regime);  // rows u1, u2, v1, v2 (last column dropped)
-    const int c_s = l.layout.Scalar(gen::Dyadic(4, 20));
-    return l.layout.Build<Case>([=](const gen::Layout::Drawn& d) {
-      return Case()
-          .Matrix("F", d.Matrix(l.f))
-          .Matrix("G", d.Matrix(l.g))
-          .Matrix("points", DropLastColumn(d.Matrix(pts_m)))
-          .Scalar("c", d.Scalar(c_s));
-    });
-  }
-
-  template <class S>
-  static void Conclusion(const Case& c) {
-    const BiaffinePoly<S> p = PolyOf<S>(c);
-    const Mat<S> pts = c.GetMat<S>("points");
+  static void Conclusion(const In<S>& in) {
+    const BiaffinePoly<S> p = PolyOf<S>(in);
+    const Mat<S> pts = in[kPoints];
     const Vec<S> u1 = pts.row(0).transpose(), u2 = pts.row(1).transpose(), v1 = pts.row(2).transpose(),
                  v2 = pts.row(3).transpose();
-    const S k = c.Get<S>("c");
+    const S k = in[kC];
     const Eigen::Index m = p.Dim();
     const double u = ScalarTraits<S>::UnitRoundoff();
     const double g = Gamma(static_cast<double>(m + p.f.rows() + 10), u);
 
     // Magnitudes (double) for the error bounds.
-    const Mat<double> fa = c.GetMat<double>("F"), ga = c.GetMat<double>("G"), pa = c.GetMat<double>("points").cwiseAbs();
-    const double ca = std::abs(c.Get<double>("c"));
+    const In<double> dv(in.value());
+    const Mat<double> fa = dv[kF], ga = dv[kG], pa = dv[kPoints].cwiseAbs();
+    const double ca = std::abs(dv[kC]);
     const Vec<double> z = Vec<double>::Zero(m), au1 = pa.row(0).transpose(), au2 = pa.row(1).transpose(),
                       av1 = pa.row(2).transpose(), av2 = pa.row(3).transpose();
     const Vec<double> au12 = au1 + ca * au2, av12 = av1 + ca * av2;
@@ -191,44 +176,45 @@ struct Bidegree11Uniqueness {
       "<= gamma_{m+K+2} x the same magnitudes"};
   static std::vector<Tolerance> Tolerances() { return {kCoefficients}; }
 
-  // ProductFormHolds; M K x K unit lower triangular (the second product form
-  // needs M invertible), its entries 0 or 2^-20 <= |.| <= 2^20: M^-1 (<=
-  // 2^147 for K <= 8) and the scale stay finite and normal (the generator
-  // draws multiples of 2^-20 in [-4, 4]).
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix& mix = c.GetMatrix("M");
-    if (!ProductFormHolds(c) || !EntriesIn(mix, 20, 20)) return false;
-    if (mix.rows != mix.cols || mix.rows != c.GetMatrix("F").rows) return false;
-    for (int64_t i = 0; i < mix.rows; ++i)
-      for (int64_t j = i; j < mix.cols; ++j)
-        if (!(mix(i, j) == Exact(i == j ? 1.0 : 0.0))) return false;
-    return true;
-  }
-
+  // The product form (ProductForm); M K x K unit lower triangular (the
+  // second product form needs M invertible), drawn as I plus the strict
+  // lower part of a regime matrix; its entries 0 or 2^-20 <= |.| <= 2^20:
+  // M^-1 (<= 2^147 for K <= 8) and the scale stay finite and normal.
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    ProductLayout l = ProductLayout::Make<S>();
-    const int lower_m = l.layout.Matrix(l.terms, l.terms, l.regime);
-    return l.layout.Build<Case>([=](const gen::Layout::Drawn& d) {
-      const ExactMatrix lower = d.Matrix(lower_m);
-      const int64_t k = lower.rows;
-      ExactMatrix mix(k, k);
-      for (int64_t i = 0; i < k; ++i)
-        for (int64_t j = 0; j < k; ++j) mix(i, j) = i == j ? Exact(1.0) : i > j ? lower(i, j) : Exact(0.0);
-      return Case().Matrix("F", d.Matrix(l.f)).Matrix("G", d.Matrix(l.g)).Matrix("M", mix);
+  static Domain Hypotheses() {
+    Domain d = ProductForm<S>();
+    const int lower = d.Param(kTerms, kTerms, ProductRegime<S>());
+    d.Built(
+        kMix, kTerms, kTerms,
+        [lower](const Domain::Drawn& in) {
+          const ExactMatrix l = in.Param(lower);
+          const int64_t k = l.rows;
+          ExactMatrix mix(k, k);
+          for (int64_t i = 0; i < k; ++i)
+            for (int64_t j = 0; j < k; ++j) mix(i, j) = i == j ? Exact(1.0) : i > j ? l(i, j) : Exact(0.0);
+          return mix;
+        },
+        Admit::Within(0x1p20).NonzeroAtLeast(0x1p-20));
+    d.Assume("M unit lower triangular", [](const Values& v) {
+      const ExactMatrix& mix = v[kMix];
+      for (int64_t i = 0; i < mix.rows; ++i)
+        for (int64_t j = i; j < mix.cols; ++j)
+          if (!hyp::SameReal(mix(i, j), Exact(i == j ? 1.0 : 0.0))) return false;
+      return true;
     });
+    return d;
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const BiaffinePoly<S> p = PolyOf<S>(c);
-    const Mat<S> mix = c.GetMat<S>("M");
+  static void Conclusion(const In<S>& in) {
+    const BiaffinePoly<S> p = PolyOf<S>(in);
+    const Mat<S> mix = in[kMix];
     const BiaffinePoly<S> q = Remix<S>(p, mix);
     const Bidegree11<S> d1 = ExpandProductForm<S>(p), d2 = ExpandProductForm<S>(q), d3 = DecomposeByEvaluation<S>(q);
 
-    const Mat<double> fa = c.GetMat<double>("F").cwiseAbs(), ga = c.GetMat<double>("G").cwiseAbs(),
-                      ma = c.GetMat<double>("M").cwiseAbs();
-    const Mat<double> mi = UnitLowerInverse<double>(c.GetMat<double>("M")).cwiseAbs();
+    const In<double> dv(in.value());
+    const Mat<double> fa = dv[kF].cwiseAbs(), ga = dv[kG].cwiseAbs(), ma = dv[kMix].cwiseAbs();
+    const Mat<double> mi = UnitLowerInverse<double>(dv[kMix]).cwiseAbs();
     const double scale = ((ma.transpose() * fa).transpose() * (mi * ma * mi * ga)).maxCoeff() * (1 + 0x1p-40);
     const double k = static_cast<double>(p.f.rows()), m = static_cast<double>(p.Dim());
     const double bound = 4 * Gamma(4 * k + m + 10, ScalarTraits<S>::UnitRoundoff()) * scale;

@@ -34,6 +34,9 @@
 namespace attnprop {
 namespace {
 
+constexpr Axis kL{"l"}, kM{"m"}, kOne{"1"};
+constexpr MatrixField kX{"X"}, kP{"P"}, kU{"U"}, kQ{"Q"}, kK{"K"}, kV{"V"}, kMap{"M"}, kAlpha{"alpha"};
+
 template <class S>
 Vec<S> RowOf(const Mat<S>& a, Eigen::Index i) {
   return a.row(i).transpose();
@@ -70,9 +73,8 @@ Vec<S> Sigma(const Mat<S>& x, const Mat<S>& p, const Mat<S>& q, const Mat<S>& k,
 
 /// T(x) (l x m).
 template <class S>
-Mat<S> Transformer(const Case& c) {
-  const Mat<S> x = c.GetMat<S>("X"), p = c.GetMat<S>("P"), q = c.GetMat<S>("Q"), k = c.GetMat<S>("K"),
-               v = c.GetMat<S>("V"), mm = c.GetMat<S>("M");
+Mat<S> Transformer(const In<S>& in) {
+  const Mat<S> x = in[kX], p = in[kP], q = in[kQ], k = in[kK], v = in[kV], mm = in[kMap];
   const S beta = S(1 / sqrt(S(double(x.cols()))));
   Mat<S> t(x.rows(), x.cols());
   for (Eigen::Index kk = 0; kk < x.rows(); ++kk) {
@@ -87,9 +89,8 @@ Mat<S> Transformer(const Case& c) {
 
 /// T^(iota x) (l x (m+1)).
 template <class S>
-Mat<S> Homogenized(const Case& c) {
-  const Mat<S> x = c.GetMat<S>("X"), p = c.GetMat<S>("P"), q = c.GetMat<S>("Q"), k = c.GetMat<S>("K"),
-               v = c.GetMat<S>("V"), mm = c.GetMat<S>("M");
+Mat<S> Homogenized(const In<S>& in) {
+  const Mat<S> x = in[kX], p = in[kP], q = in[kQ], k = in[kK], v = in[kV], mm = in[kMap];
   const Eigen::Index m = x.cols();
   const S beta = S(1 / sqrt(S(double(m))));
   const Mat<S> g = k.transpose() * q;
@@ -124,39 +125,22 @@ constexpr const char* kScoreReason =
 
 struct HomogenizationFamily {
   // Shapes: X, P (and U) l x m, Q, K, V, M m x m, alpha 1 x l (l, m >= 1).
-  // Domain where the check is computable in double: l, m <= 16, entries
-  // finite with |.| <= 2^8 (scores <= 16^2 2^40, softmax subtracts the max).
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix& x = c.GetMatrix("X");
-    const int64_t l = x.rows, m = x.cols;
-    if (l < 1 || m < 1 || l > 16 || m > 16) return false;
-    for (const char* n : {"P", "U"})
-      if (c.GetMatrix(n).rows != l || c.GetMatrix(n).cols != m) return false;
-    for (const char* n : {"Q", "K", "V", "M"})
-      if (c.GetMatrix(n).rows != m || c.GetMatrix(n).cols != m) return false;
-    if (c.GetMatrix("alpha").rows != 1 || c.GetMatrix("alpha").cols != l) return false;
-    for (const char* n : {"X", "P", "U", "Q", "K", "V", "M", "alpha"})
-      for (const Exact& e : c.GetMatrix(n).data)
-        if (!(std::abs(e.ToDouble()) <= 0x1p8)) return false;
-    return true;
-  }
+  // Drawn: l up to 5 (MPFR 4), m up to 3, every matrix in every regime (up
+  // to 2^2 x 2). Domain where the check is computable in double: l, m <=
+  // 16, entries finite with |.| <= 2^8 (scores <= 16^2 2^40, softmax
+  // subtracts the max).
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    gen::Layout layout;
+  static Domain Hypotheses() {
     const int64_t max_l = SizeBudget<S>::Pick(5, 4);
-    const int l = layout.Axis({1, max_l, max_l}), m = layout.Axis({1, 3, 3}), one = layout.Axis({1, 1, 1});
     gen::Regime r = gen::RegimeFor<S>(gen::Regime{});
     r.max_abs = 2, r.max_scale = 2;
-    std::vector<int> ms;
-    for (int i = 0; i < 3; ++i) ms.push_back(layout.Matrix(l, m, r));   // X, P, U
-    for (int i = 0; i < 4; ++i) ms.push_back(layout.Matrix(m, m, r));   // Q, K, V, M
-    ms.push_back(layout.Matrix(one, l, r));                             // alpha
-    return layout.Build<Case>([=](const gen::Layout::Drawn& d) {
-      Case c;
-      const char* names[] = {"X", "P", "U", "Q", "K", "V", "M", "alpha"};
-      for (size_t i = 0; i < ms.size(); ++i) c.Matrix(names[i], d.Matrix(ms[i]));
-      return c;
-    });
+    const Admit entries = Admit::Within(0x1p8);
+    Domain d;
+    d.Dim(kL, {1, max_l, max_l}, 16).Dim(kM, {1, 3, 3}, 16).Dim(kOne, {1, 1, 1}, 1);
+    for (const MatrixField f : {kX, kP, kU}) d.Matrix(f, kL, kM, r, entries);
+    for (const MatrixField f : {kQ, kK, kV, kMap}) d.Matrix(f, kM, kM, r, entries);
+    d.Matrix(kAlpha, kOne, kL, r, entries);
+    return d;
   }
 };
 
@@ -170,15 +154,15 @@ struct Homogenization : HomogenizationFamily {
           "head sums k terms (gamma_{k+1}), V and M add m-term products (gamma_{m+2}) and one rounding each"};
   static std::vector<Tolerance> Tolerances() { return {kAgree}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> t = Transformer<S>(c), th = Homogenized<S>(c);
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> t = Transformer<S>(in), th = Homogenized<S>(in);
     const Eigen::Index l = t.rows(), m = t.cols();
     for (Eigen::Index kk = 0; kk < l; ++kk)
       ExpectThat(th(kk, m) == S(1), "the e-coordinate of T^(iota x)_" + std::to_string(kk) + " is not 1");
     const double u = ScalarTraits<S>::UnitRoundoff();
-    const Mat<double> x = c.GetMat<double>("X").cwiseAbs(), p = c.GetMat<double>("P").cwiseAbs(),
-                      q = c.GetMat<double>("Q"), k = c.GetMat<double>("K"), v = c.GetMat<double>("V").cwiseAbs(),
-                      mm = c.GetMat<double>("M").cwiseAbs();
+    const In<double> dv(in.value());
+    const Mat<double> x = dv[kX].cwiseAbs(), p = dv[kP].cwiseAbs(), q = dv[kQ], k = dv[kK], v = dv[kV].cwiseAbs(),
+                      mm = dv[kMap].cwiseAbs();
     const double beta = 1 / std::sqrt(double(m)), xmax = x.maxCoeff();
     const double vrow = v.rowwise().sum().maxCoeff(), mrow = mm.rowwise().sum().maxCoeff();
     for (Eigen::Index kk = 0; kk < l; ++kk) {
@@ -211,18 +195,17 @@ struct ScoresOffChart : HomogenizationFamily {
       std::string(kScoreReason) + "; x_j = u_j + (alpha_j - 1) p_j rounds twice (within the gamma)"};
   static std::vector<Tolerance> Tolerances() { return {kScores}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> uu = c.GetMat<S>("U"), p = c.GetMat<S>("P"), q = c.GetMat<S>("Q"), k = c.GetMat<S>("K"),
-                 alpha = c.GetMat<S>("alpha");
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> uu = in[kU], p = in[kP], q = in[kQ], k = in[kK], alpha = in[kAlpha];
     const Eigen::Index l = uu.rows(), m = uu.cols();
     const S beta = S(1 / sqrt(S(double(m))));
     const Mat<S> g = k.transpose() * q;
     Mat<S> x(l, m);
     for (Eigen::Index j = 0; j < l; ++j) x.row(j) = uu.row(j) + S(alpha(0, j) - 1) * p.row(j);
     const double u = ScalarTraits<S>::UnitRoundoff();
-    const Mat<double> ua = c.GetMat<double>("U").cwiseAbs(), pa = c.GetMat<double>("P").cwiseAbs(),
-                      qd = c.GetMat<double>("Q"), kd = c.GetMat<double>("K");
-    const Mat<double> aa = c.GetMat<double>("alpha").cwiseAbs();
+    const In<double> dv(in.value());
+    const Mat<double> ua = dv[kU].cwiseAbs(), pa = dv[kP].cwiseAbs(), qd = dv[kQ], kd = dv[kK];
+    const Mat<double> aa = dv[kAlpha].cwiseAbs();
     auto abs_point = [&](Eigen::Index j) {
       return Vec<double>(ua.row(j).transpose() + (aa(0, j) + 1) * pa.row(j).transpose());
     };

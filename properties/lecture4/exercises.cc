@@ -35,6 +35,13 @@ constexpr int64_t kMaxLen = SizeBudget<S>::Pick(10, 5);
 template <class S>
 constexpr int64_t kMaxWidth = SizeBudget<S>::Pick(4, 3);
 
+constexpr Axis kT{"T"}, kD{"d"}, kDk{"d_k"}, kDv{"d_v"}, kOne{"1"};
+constexpr MatrixField kX{"X"}, kY{"Y"}, kH{"H"}, kWQ{"W_Q"}, kWK{"W_K"}, kWV{"W_V"}, kK{"K"}, kV{"V"}, kQuery{"q"},
+    kDir{"h"};
+constexpr MatrixField kHeadWeights[] = {{"W_Q1"}, {"W_K1"}, {"W_V1"}, {"W_Q2"}, {"W_K2"}, {"W_V2"}};
+constexpr IntField kJ{"j"};
+constexpr ScalarField kScale{"scale"}, kC{"C"};
+
 struct CausalComposition {
   static constexpr const char* kId = "lecture4.ex12.causal_composition";
 
@@ -42,47 +49,35 @@ struct CausalComposition {
                                              "bitwise: row i reads only rows <= i"};
   static std::vector<Tolerance> Tolerances() { return {kEarlierRows}; }
 
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    const gen::DimRange len{2, kMaxLen<S>, kMaxLen<S>}, width{1, kMaxWidth<S>, kMaxWidth<S>}, one{1, 1, 1};
-    std::vector<gen::ParamArray> arrays = {{{0, 1}, gen::Dyadic(2, 4)}};
-    for (int m = 0; m < 6; ++m) arrays.push_back({{1, 1}, gen::Dyadic(2, 3)});
-    arrays.push_back({{2, 1}, gen::Dyadic(2, 4)});
-    arrays.push_back({{}, gen::Dyadic(64, 0)});
-    return gen::Shaped<Case>({{len}, {width}, {one}}, arrays, [](const gen::Params& p) {
-      const int64_t t = p.dims[0];
-      Case c;
-      c.Matrix("X", p.Matrix(0));
-      const char* names[] = {"W_Q1", "W_K1", "W_V1", "W_Q2", "W_K2", "W_V2"};
-      for (size_t m = 0; m < 6; ++m) c.Matrix(names[m], p.Matrix(1 + m));
-      c.Matrix("H", p.Matrix(7));
-      c.Int("j", 1 + static_cast<int64_t>(std::abs(p.arrays[8][0].ToDouble())) % (t - 1));
-      return c;
-    });
-  }
-
   // X is T x d (T >= 2), the six W's d x d, H 1 x d, 1 <= j < T. Domain:
   // every entry finite with |entry| <= 2^16, so every score of both heads
   // stays far below the double and MPFR overflow threshold (the bitwise
   // conclusion compares rows with ==, which a NaN or inf would break for
   // reasons outside the claim); the generator draws |entry| <= 2.
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix& x = c.GetMatrix("X");
-    const int64_t t = x.rows, d = x.cols;
-    if (t < 2 || d < 1 || !hyp::AllWithin(x, 0x1p16)) return false;
-    for (const char* name : {"W_Q1", "W_K1", "W_V1", "W_Q2", "W_K2", "W_V2"}) {
-      const ExactMatrix& w = c.GetMatrix(name);
-      if (!hyp::Shape(w, d, d) || !hyp::AllWithin(w, 0x1p16)) return false;
-    }
-    const ExactMatrix& h = c.GetMatrix("H");
-    const int64_t j = c.GetInt("j");
-    return hyp::Shape(h, 1, d) && hyp::AllWithin(h, 0x1p16) && j >= 1 && j < t;
+  template <class S>
+  static Domain Hypotheses() {
+    const Admit entries = Admit::Within(0x1p16);
+    Domain d;
+    d.Dim(kT, {2, kMaxLen<S>, kMaxLen<S>}).Dim(kD, {1, kMaxWidth<S>, kMaxWidth<S>}).Dim(kOne, {1, 1, 1}, 1);
+    d.Matrix(kX, kT, kD, gen::Dyadic(2, 4), entries);
+    for (const MatrixField w : kHeadWeights) d.Matrix(w, kD, kD, gen::Dyadic(2, 3), entries);
+    d.Matrix(kH, kOne, kD, gen::Dyadic(2, 4), entries);
+    const int pick = d.ScalarParam(gen::Dyadic(64, 0));
+    d.Built(
+        kJ,
+        [pick](const Domain::Drawn& in) {
+          return 1 + static_cast<int64_t>(std::abs(in.ScalarParam(pick).ToDouble())) % (in.Dim(kT) - 1);
+        },
+        1, std::numeric_limits<int64_t>::max());
+    d.Assume("1 <= j < T", [](const Values& v) { return v[kJ] < v[kX].rows; });
+    return d;
   }
 
+  /// Head k (0: F, 1: G) on x.
   template <class S>
-  static Mat<S> Head(const Mat<S>& x, const Case& c, const std::string& k) {
-    return Attention<S>(Mat<S>(x * c.GetMat<S>("W_Q" + k)), Mat<S>(x * c.GetMat<S>("W_K" + k)),
-                        Mat<S>(x * c.GetMat<S>("W_V" + k)), S(1), Mask::Causal())
+  static Mat<S> Head(const Mat<S>& x, const In<S>& in, int k) {
+    return Attention<S>(Mat<S>(x * in[kHeadWeights[3 * k]]), Mat<S>(x * in[kHeadWeights[3 * k + 1]]),
+                        Mat<S>(x * in[kHeadWeights[3 * k + 2]]), S(1), Mask::Causal())
         .out;
   }
 
@@ -98,13 +93,13 @@ struct CausalComposition {
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> x = c.GetMat<S>("X"), h = c.GetMat<S>("H");
-    const Eigen::Index j = c.GetInt("j");
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> x = in[kX], h = in[kH];
+    const Eigen::Index j = in[kJ];
     Mat<S> moved = x;
     moved.row(j) += h.row(0);
-    const Mat<S> f0 = Head<S>(x, c, "1"), f1 = Head<S>(moved, c, "1");
-    const Mat<S> g0 = PrefixMean<S>(Head<S>(f0, c, "2")), g1 = PrefixMean<S>(Head<S>(f1, c, "2"));
+    const Mat<S> f0 = Head<S>(x, in, 0), f1 = Head<S>(moved, in, 0);
+    const Mat<S> g0 = PrefixMean<S>(Head<S>(f0, in, 1)), g1 = PrefixMean<S>(Head<S>(f1, in, 1));
     for (Eigen::Index i = 0; i < j; ++i) {
       ExpectThat(f0.row(i) == f1.row(i), "factor F is not causal on this case");
       ExpectWithin(kEarlierRows, ToDouble(S((g1.row(i) - g0.row(i)).cwiseAbs().maxCoeff())), 0.0);
@@ -163,7 +158,7 @@ Mat<Mpfr> OutputErrorBound(const Mat<S>& q, const Mat<S>& k, const Mat<S>& v, co
 // ---------------------------------------------------------------------------
 // lecture4.ex10.query_differential (Ex. 10)
 //   Hypotheses: one unmasked output row y(q); K (T x d_k), V (T x d_v) in
-//   every regime (gen::Layout); q (grid 2^-6, |q| <= 2) and h (grid 2^-4,
+//   every regime (gen::Regime); q (grid 2^-6, |q| <= 2) and h (grid 2^-4,
 //   |h| <= 1) so that q +- t h is exact (t = 2^-13 double, 2^-30 MPFR).
 //   Check: the central difference (y(q + t h) - y(q - t h)) / (2t) against
 //   the printed formula, evaluated in MPFR from the exact weights, with
@@ -180,25 +175,6 @@ double DifferenceStep() {
   return std::is_same_v<S, double> ? std::ldexp(1.0, -13) : std::ldexp(1.0, -30);
 }
 
-template <class S>
-rc::Gen<Case> QueryCase() {
-  gen::Layout layout;
-  const int t = layout.Axis({1, kMaxLen<S>, kMaxLen<S>}), dk = layout.Axis({1, kMaxWidth<S>, kMaxWidth<S>}),
-            dv = layout.Axis({1, kMaxWidth<S>, kMaxWidth<S>}), one = layout.Axis({1, 1, 1});
-  gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
-  regime.max_scale = 2;
-  const int k = layout.Matrix(t, dk, regime), v = layout.Matrix(t, dv, regime);
-  const int q = layout.Raw(one, dk, gen::Dyadic(2, 6)), h = layout.Raw(one, dk, gen::Dyadic(1, 4));
-  return layout.Build<Case>([=](const gen::Layout::Drawn& d) {
-    return Case()
-        .Matrix("K", d.Matrix(k))
-        .Matrix("V", d.Matrix(v))
-        .Matrix("q", d.Matrix(q))
-        .Matrix("h", d.Matrix(h))
-        .Scalar("scale", 1.0 / std::sqrt(static_cast<double>(d.Dim(dk))));
-  });
-}
-
 struct QueryDifferential {
   static constexpr const char* kId = "lecture4.ex10.query_differential";
   static constexpr const char* kSource = "lecture 4, Exercise 10";
@@ -209,36 +185,32 @@ struct QueryDifferential {
       "the two outputs' rounding from OutputErrorBound; the formula in MPFR from exact weights (error < 2^-200 rel.)"};
   static std::vector<Tolerance> Tolerances() { return {kDifferential}; }
 
-  // K (T x d_k), V (T x d_v), q, h (1 x d_k), T, d_k, d_v >= 1, scale in
-  // (0, 1]. Domain: q +- t h exact in double (q on the 2^-6 grid with |q|
-  // <= 2^20, h on the 2^-4 grid with |h| <= 2^10: the sums need < 53 bits),
-  // |K|, |V| entries <= 2^60 (scores and outputs finite: |c q k| <= 2^90 d_k).
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix &k = c.GetMatrix("K"), &v = c.GetMatrix("V"), &q = c.GetMatrix("q"), &h = c.GetMatrix("h");
-    if (k.rows < 1 || k.cols < 1 || v.rows != k.rows || v.cols < 1 || !hyp::Shape(q, 1, k.cols) ||
-        !hyp::Shape(h, 1, k.cols) || !hyp::AllWithin(k, 0x1p60) || !hyp::AllWithin(v, 0x1p60) ||
-        !hyp::AllWithin(q, 0x1p20) || !hyp::AllWithin(h, 0x1p10))
-      return false;
-    auto on_grid = [](const ExactMatrix& m, int bits) {
-      for (const Exact& e : m.data) {
-        if (!e.IsDouble()) return false;
-        const double s = std::ldexp(e.ToDouble(), bits);
-        if (s != std::floor(s)) return false;
-      }
-      return true;
-    };
-    const double scale = c.GetScalar("scale").ToDouble();
-    return on_grid(q, 6) && on_grid(h, 4) && scale > 0 && scale <= 1;
-  }
+  // K (T x d_k), V (T x d_v) in every regime (scales up to 2^2), q, h
+  // (1 x d_k), T, d_k, d_v >= 1, scale = fl(1/sqrt(d_k)) in (0, 1]. Domain:
+  // q +- t h exact in double (q on the 2^-6 grid with |q| <= 2^20, h on the
+  // 2^-4 grid with |h| <= 2^10: the sums need < 53 bits), |K|, |V| entries
+  // <= 2^60 (scores and outputs finite: |c q k| <= 2^90 d_k). The generator
+  // draws |q| <= 2, |h| <= 1.
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return QueryCase<S>();
+  static Domain Hypotheses() {
+    gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
+    regime.max_scale = 2;
+    Domain d;
+    d.Dim(kT, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kDk, {1, kMaxWidth<S>, kMaxWidth<S>});
+    d.Dim(kDv, {1, kMaxWidth<S>, kMaxWidth<S>}).Dim(kOne, {1, 1, 1}, 1);
+    d.Matrix(kK, kT, kDk, regime, Admit::Within(0x1p60)).Matrix(kV, kT, kDv, regime, Admit::Within(0x1p60));
+    d.Matrix(kQuery, kOne, kDk, gen::Dyadic(2, 6), Admit::Within(0x1p20).Doubles().OnGrid(0x1p-6));
+    d.Matrix(kDir, kOne, kDk, gen::Dyadic(1, 4), Admit::Within(0x1p10).Doubles().OnGrid(0x1p-4));
+    d.Built(
+        kScale, [](const Domain::Drawn& in) { return Exact(1.0 / std::sqrt(static_cast<double>(in.Dim(kDk)))); },
+        Admit::Within(1).Positive());
+    return d;
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> k = c.GetMat<S>("K"), v = c.GetMat<S>("V"), q = c.GetMat<S>("q"), h = c.GetMat<S>("h");
-    const S scale = c.Get<S>("scale");
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> k = in[kK], v = in[kV], q = in[kQuery], h = in[kDir];
+    const S scale = in[kScale];
     const double t = DifferenceStep<S>();
     const Mat<S> qp = q + S(t) * h, qm = q - S(t) * h;  // exact (grids)
     const Mat<S> yp = Attention<S>(qp, k, v, scale).out, ym = Attention<S>(qm, k, v, scale).out;
@@ -246,9 +218,10 @@ struct QueryDifferential {
     const Mat<Mpfr> ep = OutputErrorBound<S>(qp, k, v, scale, none_s, none_v),
                     em = OutputErrorBound<S>(qm, k, v, scale, none_s, none_v);
     // The printed differential, from the exact weights A = softmax(c q K^T).
-    const Mat<Mpfr> kh = c.GetMat<Mpfr>("K"), vh = c.GetMat<Mpfr>("V"), hh = c.GetMat<Mpfr>("h");
-    const Mpfr ch = c.Get<Mpfr>("scale");
-    const AttentionResult<Mpfr> exact = Attention<Mpfr>(c.GetMat<Mpfr>("q"), kh, vh, ch);
+    const In<Mpfr> hi(in.value());
+    const Mat<Mpfr> kh = hi[kK], vh = hi[kV], hh = hi[kDir];
+    const Mpfr ch = hi[kScale];
+    const AttentionResult<Mpfr> exact = Attention<Mpfr>(hi[kQuery], kh, vh, ch);
     Mpfr gmax = 0;
     Mat<Mpfr> dy = Mat<Mpfr>::Zero(1, v.cols());
     for (Eigen::Index j = 0; j < k.rows(); ++j) {
@@ -289,32 +262,6 @@ struct QueryDifferential {
 //   quotient (computed, minus its rounding bound) > C; and that it is below
 //   L(R_n), R_n = ||Y_n||_F (part 1 on the unbounded sequence).
 
-template <class S>
-rc::Gen<Case> LipschitzCase() {
-  gen::Layout layout;
-  const int t = layout.Axis({1, kMaxLen<S>, kMaxLen<S>}), d = layout.Axis({1, kMaxWidth<S>, kMaxWidth<S>}),
-            dk = layout.Axis({1, kMaxWidth<S>, kMaxWidth<S>}), dv = layout.Axis({1, kMaxWidth<S>, kMaxWidth<S>});
-  gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
-  regime.max_scale = 2;
-  const int x = layout.Matrix(t, d, regime), h = layout.Matrix(t, d, regime), wq = layout.Matrix(d, dk, regime),
-            wk = layout.Matrix(d, dk, regime), wv = layout.Matrix(d, dv, regime);
-  const int step = layout.Scalar(gen::UniformInteger(1, 30)), big = layout.Scalar(gen::UniformInteger(0, 40));
-  return layout.Build<Case>([=](const gen::Layout::Drawn& dr) {
-    const ExactMatrix xm = dr.Matrix(x), hm = dr.Matrix(h);
-    ExactMatrix ym(xm.rows, xm.cols);
-    const double eps = std::ldexp(1.0, -static_cast<int>(dr.Scalar(step).ToDouble()));
-    for (size_t i = 0; i < ym.data.size(); ++i) ym.data[i] = Exact(xm.data[i].ToDouble() + eps * hm.data[i].ToDouble());
-    return Case()
-        .Matrix("X", xm)
-        .Matrix("Y", ym)
-        .Matrix("W_Q", dr.Matrix(wq))
-        .Matrix("W_K", dr.Matrix(wk))
-        .Matrix("W_V", dr.Matrix(wv))
-        .Scalar("scale", 1.0 / std::sqrt(static_cast<double>(dr.Dim(dk))))
-        .Scalar("C", std::ldexp(1.0, static_cast<int>(dr.Scalar(big).ToDouble())));
-  });
-}
-
 struct LipschitzBoundedNotGlobal {
   static constexpr const char* kId = "lecture4.ex9.lipschitz_bounded_not_global";
   static constexpr const char* kSource = "lecture 4, Exercise 9";
@@ -328,31 +275,53 @@ struct LipschitzBoundedNotGlobal {
       "the quotient is >= n |out_2(Y_n) - n/2|; its rounding from OutputErrorBound (exact inputs, c = 1)", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kBounded, kUnbounded}; }
 
-  // X, Y (T x d), W_Q, W_K (d x d_k), W_V (d x d_v), all >= 1, scale in
-  // (0, 1], C >= 1 with C <= 2^40. Domain: |entries| <= 2^60 (projections,
-  // scores and outputs finite in double), C <= 2^40 so that the witness n <=
-  // 2^23 has n^2 and 1/n exact and its scores (<= 2^46) finite.
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix &x = c.GetMatrix("X"), &y = c.GetMatrix("Y"), &wq = c.GetMatrix("W_Q"),
-                      &wk = c.GetMatrix("W_K"), &wv = c.GetMatrix("W_V");
-    if (x.rows < 1 || x.cols < 1 || !hyp::Shape(y, x.rows, x.cols) || wq.rows != x.cols || wq.cols < 1 ||
-        !hyp::Shape(wk, wq.rows, wq.cols) || wv.rows != x.cols || wv.cols < 1)
-      return false;
-    for (const ExactMatrix* m : {&x, &y, &wq, &wk, &wv})
-      if (!hyp::AllWithin(*m, 0x1p60)) return false;
-    const double scale = c.GetScalar("scale").ToDouble(), cc = c.GetScalar("C").ToDouble();
-    return scale > 0 && scale <= 1 && cc >= 1 && cc <= 0x1p40;
-  }
+  // X, Y (T x d), W_Q, W_K (d x d_k), W_V (d x d_v), all >= 1, in every
+  // regime (scales up to 2^2; Y = X + 2^-k H, k in 1..30, rounded), scale =
+  // fl(1/sqrt(d_k)) in (0, 1], C = 2^m (m in 0..40) with 1 <= C <= 2^40.
+  // Domain: |entries| <= 2^60 (projections, scores and outputs finite in
+  // double), C <= 2^40 so that the witness n <= 2^23 has n^2 and 1/n exact
+  // and its scores (<= 2^46) finite.
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return LipschitzCase<S>();
+  static Domain Hypotheses() {
+    gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
+    regime.max_scale = 2;
+    const Admit entries = Admit::Within(0x1p60);
+    Domain d;
+    d.Dim(kT, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kD, {1, kMaxWidth<S>, kMaxWidth<S>});
+    d.Dim(kDk, {1, kMaxWidth<S>, kMaxWidth<S>}).Dim(kDv, {1, kMaxWidth<S>, kMaxWidth<S>});
+    const int x = d.Param(kT, kD, regime), h = d.Param(kT, kD, regime), wq = d.Param(kD, kDk, regime),
+              wk = d.Param(kD, kDk, regime), wv = d.Param(kD, kDv, regime);
+    const int step = d.ScalarParam(gen::UniformInteger(1, 30)), big = d.ScalarParam(gen::UniformInteger(0, 40));
+    d.Built(kX, kT, kD, [x](const Domain::Drawn& in) { return in.Param(x); }, entries);
+    d.Built(
+        kY, kT, kD,
+        [h, step](const Domain::Drawn& in) {
+          const ExactMatrix& xm = in.fields()[kX];
+          const ExactMatrix hm = in.Param(h);
+          ExactMatrix ym(xm.rows, xm.cols);
+          const double eps = std::ldexp(1.0, -static_cast<int>(in.ScalarParam(step).ToDouble()));
+          for (size_t i = 0; i < ym.data.size(); ++i)
+            ym.data[i] = Exact(xm.data[i].ToDouble() + eps * hm.data[i].ToDouble());
+          return ym;
+        },
+        entries);
+    d.Built(kWQ, kD, kDk, [wq](const Domain::Drawn& in) { return in.Param(wq); }, entries);
+    d.Built(kWK, kD, kDk, [wk](const Domain::Drawn& in) { return in.Param(wk); }, entries);
+    d.Built(kWV, kD, kDv, [wv](const Domain::Drawn& in) { return in.Param(wv); }, entries);
+    d.Built(
+        kScale, [](const Domain::Drawn& in) { return Exact(1.0 / std::sqrt(static_cast<double>(in.Dim(kDk)))); },
+        Admit::Within(1).Positive());
+    d.Built(
+        kC, [big](const Domain::Drawn& in) { return Exact(std::ldexp(1.0, static_cast<int>(in.ScalarParam(big).ToDouble()))); },
+        Admit::Within(0x1p40).NonzeroAtLeast(1).Positive());
+    return d;
   }
 
   /// Attn(X) and its error bound E (projections X W with d-term sums).
   template <class S>
-  static std::pair<Mat<S>, Mat<Mpfr>> Run(const Mat<S>& x, const Case& c) {
-    const Mat<S> wq = c.GetMat<S>("W_Q"), wk = c.GetMat<S>("W_K"), wv = c.GetMat<S>("W_V");
-    const S scale = c.Get<S>("scale");
+  static std::pair<Mat<S>, Mat<Mpfr>> Run(const Mat<S>& x, const In<S>& in) {
+    const Mat<S> wq = in[kWQ], wk = in[kWK], wv = in[kWV];
+    const S scale = in[kScale];
     const double gd = Gamma(static_cast<double>(x.cols()), ScalarTraits<S>::UnitRoundoff());
     const Mat<S> q = x * wq, k = x * wk, v = x * wv;
     const Mat<Mpfr> xa = x.template cast<Mpfr>().cwiseAbs();
@@ -366,22 +335,22 @@ struct LipschitzBoundedNotGlobal {
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     using std::sqrt;
     // Part 1: bounded sets.
-    const Mat<S> x = c.GetMat<S>("X"), y = c.GetMat<S>("Y");
-    const auto [ox, ex] = Run<S>(x, c);
-    const auto [oy, ey] = Run<S>(y, c);
+    const Mat<S> x = in[kX], y = in[kY];
+    const auto [ox, ex] = Run<S>(x, in);
+    const auto [oy, ey] = Run<S>(y, in);
     const Mat<Mpfr> xh = x.template cast<Mpfr>(), yh = y.template cast<Mpfr>();
     const Mpfr r = std::max(Mpfr(xh.norm()), Mpfr(yh.norm()));
-    const Mat<Mpfr> g = c.GetMat<Mpfr>("W_Q") * c.GetMat<Mpfr>("W_K").transpose();
-    const Mpfr lip = c.GetMat<Mpfr>("W_V").norm() *
-                     (abs(Mpfr(c.Get<S>("scale"))) * r * r * g.norm() + sqrt(Mpfr(double(x.rows()))));
+    const In<Mpfr> hi(in.value());
+    const Mat<Mpfr> g = hi[kWQ] * hi[kWK].transpose();
+    const Mpfr lip = hi[kWV].norm() * (abs(Mpfr(in[kScale])) * r * r * g.norm() + sqrt(Mpfr(double(x.rows()))));
     const Mpfr lhs = Mat<Mpfr>(ox.template cast<Mpfr>() - oy.template cast<Mpfr>()).norm();
     const Mpfr rhs = lip * Mat<Mpfr>(xh - yh).norm() + ex.norm() + ey.norm();
     ExpectWithin(kBounded, ToDouble(lhs), ToDouble(Mpfr(rhs * (1 + 0x1p-100))));
     // Part 2: the witness sequence passes the drawn constant C.
-    const double cc = c.GetScalar("C").ToDouble();
+    const double cc = in.exact(kC).ToDouble();
     const double n = std::ldexp(1.0, static_cast<int>(std::ceil(std::log2(4 * std::sqrt(cc)))));
     Mat<S> xn(2, 1), yn(2, 1);
     xn << S(n), S(0);

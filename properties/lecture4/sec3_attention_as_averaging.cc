@@ -187,25 +187,39 @@ ATTNPROP_REGISTER(SimplexRows, double, Mpfr, ksuite::KernelF32, ksuite::KernelF6
 //   for any nonnegative weights, the slack comes only from eps and theta).
 //   The checker evaluates in MPFR (its gamma terms are below 1e-30).
 
-/// The averaging case's four matrices over the axes T_q, T_k, d, d_v (0..3).
-std::vector<gen::ParamArray> AveragingArrays() {
-  return {{{0, 2}, gen::Dyadic(4, 6)}, {{1, 2}, gen::Dyadic(4, 6)}, {{1, 3}, gen::Dyadic(8, 6)}, {{0, 3}, gen::Dyadic(4, 4)}};
-}
-Case AveragingMatrices(const gen::Params& p) {
-  Case c;
-  c.Matrix("Q", p.Matrix(0)).Matrix("K", p.Matrix(1)).Matrix("V", p.Matrix(2)).Matrix("U", p.Matrix(3));
-  return c;
-}
-double AveragingScale(const gen::Params& p) { return 1.0 / std::sqrt(static_cast<double>(p.dims[2])); }
+constexpr Axis kTq{"t_q"}, kTk{"t_k"}, kD{"d"}, kDv{"d_v"}, kPieces{"R"}, kOne{"1"}, kLen{"T"};
+constexpr MatrixField kQ{"Q"}, kK{"K"}, kV{"V"}, kU{"U"}, kAPhi{"A_phi"}, kBPhi{"b_phi"}, kWeights{"a"};
+constexpr ScalarField kScale{"scale"};
+constexpr IntField kSeed{"seed"};
 
+/// The averaging case: Q (t_q x d_k), K (t_k x d_k), V (t_k x d_v), U (t_q x
+/// d_v) on small grids, scale = fl(1/sqrt(d_k)); with_phi: a drawn max-affine
+/// phi, A_phi (R x d_v, R <= 4 drawn) and b_phi (R x 1), before the scale.
+/// Domain: |scale <q_i, k_j>| <= 2^1000 (finite double scores) and |v|, |u|
+/// entries <= 2^240, so that <u, v_j>, ||v_j||^2 and the outputs are finite
+/// doubles for d_v <= 2^20 (the checks read them; overflow is outside the
+/// rounding model of the bounds); phi's entries within 2^100 (finite
+/// products with v).
 template <class S>
-rc::Gen<Case> AveragingCase() {
-  const gen::DimRange len{1, kMaxLen<S>, kMaxLen<S>}, width{1, kMaxWidth<S>, kMaxWidth<S>};
-  return gen::Shaped<Case>({{len}, {len}, {width}, {width}}, AveragingArrays(), [](const gen::Params& p) {
-    Case c = AveragingMatrices(p);
-    c.Scalar("scale", AveragingScale(p));
-    return c;
+Domain AveragingCase(bool with_phi) {
+  Domain d;
+  d.Dim(kTq, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kTk, {1, kMaxLen<S>, kMaxLen<S>});
+  d.Dim(kD, {1, kMaxWidth<S>, kMaxWidth<S>}).Dim(kDv, {1, kMaxWidth<S>, kMaxWidth<S>});
+  if (with_phi) d.Dim(kPieces, {1, 4, 4}).Dim(kOne, {1, 1, 1}, 1);
+  d.Matrix(kQ, kTq, kD, gen::Dyadic(4, 6), Admit::Finite()).Matrix(kK, kTk, kD, gen::Dyadic(4, 6), Admit::Finite());
+  d.Matrix(kV, kTk, kDv, gen::Dyadic(8, 6), Admit::Within(0x1p240));
+  d.Matrix(kU, kTq, kDv, gen::Dyadic(4, 4), Admit::Within(0x1p240));
+  if (with_phi) {
+    d.Matrix(kAPhi, kPieces, kDv, gen::Dyadic(2, 4), Admit::Within(0x1p100));
+    d.Matrix(kBPhi, kPieces, kOne, gen::Dyadic(4, 4), Admit::Within(0x1p100));
+  }
+  d.Built(
+      kScale, [](const Domain::Drawn& in) { return Exact(1.0 / std::sqrt(static_cast<double>(in.Dim(kD)))); },
+      Admit::Finite());
+  d.Assume("|scale <q_i, k_j>| <= 2^1000 (finite double scores)", [](const Values& v) {
+    return hyp::ScoresWithin(v[kQ], v[kK], v[kScale].ToDouble(), 0x1p1000);
   });
+  return d;
 }
 
 /// The computed weights and output, lifted to MPFR for checking.
@@ -215,9 +229,9 @@ struct Averaged {
 };
 
 template <class S>
-Averaged Average(const Case& c) {
-  const Mat<S> q = c.GetMat<S>("Q"), k = c.GetMat<S>("K"), v = c.GetMat<S>("V");
-  const AttentionResult<S> r = Attention<S>(q, k, v, c.Get<S>("scale"));
+Averaged Average(const In<S>& in) {
+  const Mat<S> q = in[kQ], k = in[kK], v = in[kV];
+  const AttentionResult<S> r = Attention<S>(q, k, v, in[kScale]);
   const double u = ScalarTraits<S>::UnitRoundoff(), t = static_cast<double>(k.rows());
   return {r.weights.template cast<Mpfr>(), r.out.template cast<Mpfr>(), v.template cast<Mpfr>(), Gamma(t, u),
           Gamma(t + 1, u)};
@@ -228,21 +242,10 @@ double CheckerSlack(double n) { return 4 * Gamma(n + 2, ScalarTraits<Mpfr>::Unit
 /// The three corollaries share the averaging hypotheses and cases.
 struct AveragingFamily {
   // Q (t_q x d_k), K (t_k x d_k), V (t_k x d_v), U (t_q x d_v), all >= 1,
-  // finite entries and scale. Domain: |scale <q_i, k_j>| <= 2^1000 (finite
-  // double scores) and |v|, |u| entries <= 2^240, so that <u, v_j>, ||v_j||^2
-  // and the outputs are finite doubles for d_v <= 2^20 (the checks read
-  // them; overflow is outside the rounding model of the bounds).
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix &q = c.GetMatrix("Q"), &k = c.GetMatrix("K"), &v = c.GetMatrix("V"), &u = c.GetMatrix("U");
-    const Exact& scale = c.GetScalar("scale");
-    return q.rows >= 1 && k.rows >= 1 && q.cols >= 1 && k.cols == q.cols && v.rows == k.rows && v.cols >= 1 &&
-           u.rows == q.rows && u.cols == v.cols && hyp::AllFinite(q) && hyp::AllFinite(k) &&
-           hyp::AllWithin(v, 0x1p240) && hyp::AllWithin(u, 0x1p240) && hyp::Finite(scale) &&
-           hyp::ScoresWithin(q, k, scale.ToDouble(), 0x1p1000);
-  }
+  // finite entries and scale; the domain of AveragingCase.
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return AveragingCase<S>();
+  static Domain Hypotheses() {
+    return AveragingCase<S>(false);
   }
 };
 
@@ -257,9 +260,9 @@ struct LinearFunctionalBounds : AveragingFamily {
   static std::vector<Tolerance> Tolerances() { return {kOutside}; }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Averaged r = Average<S>(c);
-    const Mat<Mpfr> u = c.GetMat<Mpfr>("U");
+  static void Conclusion(const In<S>& in) {
+    const Averaged r = Average<S>(in);
+    const Mat<Mpfr> u = In<Mpfr>(in.value())[kU];
     const double tol = r.g_t1 + r.g_t * (1 + r.g_t1) + CheckerSlack(static_cast<double>(u.cols()));
     for (Eigen::Index i = 0; i < r.a.rows(); ++i) {
       const Mpfr f = u.row(i).dot(r.out.row(i));
@@ -292,9 +295,9 @@ struct NormBound : AveragingFamily {
   static std::vector<Tolerance> Tolerances() { return {kOutputNorm, kAverageNorm}; }
 
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     using std::sqrt;
-    const Averaged r = Average<S>(c);
+    const Averaged r = Average<S>(in);
     const double slack = CheckerSlack(static_cast<double>(r.v.cols()));
     Mpfr vmax = 0;
     for (Eigen::Index j = 0; j < r.v.rows(); ++j) vmax = std::max(vmax, Mpfr(r.v.row(j).norm()));
@@ -309,37 +312,14 @@ struct NormBound : AveragingFamily {
   }
 };
 
-/// The averaging case plus a drawn max-affine phi: A_phi (R x d_v), b_phi (R x 1).
-template <class S>
-rc::Gen<Case> JensenCase() {
-  const gen::DimRange len{1, kMaxLen<S>, kMaxLen<S>}, width{1, kMaxWidth<S>, kMaxWidth<S>}, pieces{1, 4, 4},
-      one{1, 1, 1};
-  std::vector<gen::ParamArray> arrays = AveragingArrays();
-  arrays.push_back({{4, 3}, gen::Dyadic(2, 4)});
-  arrays.push_back({{4, 5}, gen::Dyadic(4, 4)});
-  return gen::Shaped<Case>({{len}, {len}, {width}, {width}, {pieces}, {one}}, std::move(arrays),
-                           [](const gen::Params& p) {
-                             Case c = AveragingMatrices(p);
-                             c.Matrix("A_phi", p.Matrix(4)).Matrix("b_phi", p.Matrix(5));
-                             c.Scalar("scale", AveragingScale(p));
-                             return c;
-                           });
-}
-
 struct Jensen : AveragingFamily {
   static constexpr const char* kId = "lecture4.cor3.jensen";
 
   // The averaging hypotheses, and phi's pieces: A_phi (R x d_v, R >= 1),
   // b_phi (R x 1), entries within 2^100 (finite products with v).
-  static bool HypothesesHold(const Case& c) {
-    if (!AveragingFamily::HypothesesHold(c)) return false;
-    const ExactMatrix &a = c.GetMatrix("A_phi"), &b = c.GetMatrix("b_phi");
-    return a.rows >= 1 && a.cols == c.GetMatrix("V").cols && hyp::Shape(b, a.rows, 1) && hyp::AllWithin(a, 0x1p100) &&
-           hyp::AllWithin(b, 0x1p100);
-  }
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return JensenCase<S>();
+  static Domain Hypotheses() {
+    return AveragingCase<S>(true);
   }
 
   static inline const Tolerance kSquaredNorm{
@@ -378,9 +358,10 @@ struct Jensen : AveragingFamily {
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Averaged r = Average<S>(c);
-    const Mat<Mpfr> aphi = c.GetMat<Mpfr>("A_phi"), bphi = c.GetMat<Mpfr>("b_phi");
+  static void Conclusion(const In<S>& in) {
+    const Averaged r = Average<S>(in);
+    const In<Mpfr> exact(in.value());
+    const Mat<Mpfr> aphi = exact[kAPhi], bphi = exact[kBPhi];
     const Mat<Mpfr> pieces_v = r.v * aphi.transpose(), pieces_o = r.out * aphi.transpose();  // T x R, t_q x R
     const Mat<Mpfr> va = r.v.cwiseAbs();
     const double slack = CheckerSlack(static_cast<double>(r.v.cols()));
@@ -440,7 +421,7 @@ ATTNPROP_REGISTER(Jensen, double, Mpfr);
 //   Statement: with J_i a random index, P(J_i = j) = A_ij,
 //   Attn(X)_i = E[v_{J_i}].
 //   Hypotheses: unmasked attention, Q (t_q x d_k), K (t_k x d_k), V (t_k x d_v)
-//   in every regime (gen::Layout), a sampling seed.
+//   in every regime (gen::Regime), a sampling seed.
 //   Check (statistical, not a restatement of sum_j A_ij v_j): draw N = 20000
 //   indices J from the law A_i (the model's weights, normalised by their
 //   computed sum; inverse CDF of a SplitMix uniform, EditRng), and compare
@@ -457,24 +438,6 @@ ATTNPROP_REGISTER(Jensen, double, Mpfr);
 constexpr int kExpectationSamples = 20000;
 constexpr double kExpectationAlpha = 1e-6;
 
-template <class S>
-rc::Gen<Case> ExpectationCase() {
-  gen::Layout layout;
-  const int tq = layout.Axis({1, kMaxLen<S>, kMaxLen<S>}), tk = layout.Axis({1, kMaxLen<S>, kMaxLen<S>}),
-            dk = layout.Axis({1, kMaxWidth<S>, kMaxWidth<S>}), dv = layout.Axis({1, 6, 6});
-  const gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
-  const int q = layout.Matrix(tq, dk, regime), k = layout.Matrix(tk, dk, regime), v = layout.Matrix(tk, dv, regime);
-  const int seed = layout.Scalar(gen::UniformInteger(0, int64_t{1} << 40));
-  return layout.Build<Case>([=](const gen::Layout::Drawn& d) {
-    return Case()
-        .Matrix("Q", d.Matrix(q))
-        .Matrix("K", d.Matrix(k))
-        .Matrix("V", d.Matrix(v))
-        .Scalar("scale", 1.0 / std::sqrt(static_cast<double>(d.Dim(dk))))
-        .Int("seed", static_cast<int64_t>(d.Scalar(seed).ToDouble()));
-  });
-}
-
 struct ExpectationForm {
   static constexpr const char* kId = "lecture4.sec3.expectation_form";
   static constexpr const char* kSource = "lecture 4, sec. 3 (probabilistic form of Prop 3.1)";
@@ -489,32 +452,42 @@ struct ExpectationForm {
                                              0.99, "an error >= 0.033 R_l in o_il (0.029 R_l at t_q d_v = 1)",
                                              "N = 20000 indices per case"};
 
-  // Q (t_q x d_k), K (t_k x d_k), V (t_k x d_v), all >= 1, finite; seed >= 0.
-  // Domain: |scale <q_i,k_j>| <= 2^1000 (finite double scores) and |v| <=
-  // 2^500 (ranges R_l and sums finite in double).
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix &q = c.GetMatrix("Q"), &k = c.GetMatrix("K"), &v = c.GetMatrix("V");
-    const Exact& scale = c.GetScalar("scale");
-    return q.rows >= 1 && k.rows >= 1 && q.cols >= 1 && k.cols == q.cols && v.rows == k.rows && v.cols >= 1 &&
-           hyp::AllFinite(q) && hyp::AllFinite(k) && hyp::AllWithin(v, 0x1p500) && hyp::Finite(scale) &&
-           hyp::ScoresWithin(q, k, scale.ToDouble(), 0x1p1000) && c.GetInt("seed") >= 0;
-  }
+  // Q (t_q x d_k), K (t_k x d_k), V (t_k x d_v), all >= 1, finite, in
+  // every regime (d_v <= 6), scale = fl(1/sqrt(d_k)); seed >= 0 (drawn
+  // below 2^40). Domain: |scale <q_i,k_j>| <= 2^1000 (finite double scores)
+  // and |v| <= 2^500 (ranges R_l and sums finite in double).
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return ExpectationCase<S>();
+  static Domain Hypotheses() {
+    const gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
+    Domain d;
+    d.Dim(kTq, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kTk, {1, kMaxLen<S>, kMaxLen<S>});
+    d.Dim(kD, {1, kMaxWidth<S>, kMaxWidth<S>}).Dim(kDv, {1, 6, 6});
+    d.Matrix(kQ, kTq, kD, regime, Admit::Finite()).Matrix(kK, kTk, kD, regime, Admit::Finite());
+    d.Matrix(kV, kTk, kDv, regime, Admit::Within(0x1p500));
+    const int seed = d.ScalarParam(gen::UniformInteger(0, int64_t{1} << 40));
+    d.Built(
+        kScale, [](const Domain::Drawn& in) { return Exact(1.0 / std::sqrt(static_cast<double>(in.Dim(kD)))); },
+        Admit::Finite());
+    d.Built(
+        kSeed, [seed](const Domain::Drawn& in) { return static_cast<int64_t>(in.ScalarParam(seed).ToDouble()); }, 0,
+        std::numeric_limits<int64_t>::max());
+    d.Assume("|scale <q_i, k_j>| <= 2^1000 (finite double scores)", [](const Values& v) {
+      return hyp::ScoresWithin(v[kQ], v[kK], v[kScale].ToDouble(), 0x1p1000);
+    });
+    return d;
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> q = c.GetMat<S>("Q"), k = c.GetMat<S>("K"), v = c.GetMat<S>("V");
-    const AttentionResult<S> r = Attention<S>(q, k, v, c.Get<S>("scale"));
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> q = in[kQ], k = in[kK], v = in[kV];
+    const AttentionResult<S> r = Attention<S>(q, k, v, in[kScale]);
     const Mat<Mpfr> vh = v.template cast<Mpfr>();
     const Eigen::Index t = k.rows(), dv = v.cols();
     const double u = ScalarTraits<S>::UnitRoundoff(), td = static_cast<double>(t);
     const double m = static_cast<double>(q.rows() * dv), n = kExpectationSamples;
     const double z = std::sqrt(std::log(2 * m / kExpectationAlpha) / (2 * n));
     const double det = Gamma(td, u) + 1.01 * Gamma(td + 1, u) + 2 * td * (Gamma(td, 0x1p-53) + 0x1p-53);
-    EditRng rng(static_cast<uint64_t>(c.GetInt("seed")) * 0x2545f4914f6cdd1dULL + 1);
+    EditRng rng(static_cast<uint64_t>(in[kSeed]) * 0x2545f4914f6cdd1dULL + 1);
     for (Eigen::Index i = 0; i < q.rows(); ++i) {
       // The law of J_i: the computed weights, normalised; its CDF in double.
       std::vector<double> cdf(static_cast<size_t>(t));
@@ -564,48 +537,43 @@ struct ExpectationForm {
 //     coordinate positive), a' != a, a' > 0, sum a' = 1, and sum_j a'_j v_j
 //     = o exactly.
 
-template <class S>
-rc::Gen<Case> BarycentricCase() {
-  gen::Layout layout;
-  const int t = layout.Axis({1, 8, 8}), dv = layout.Axis({1, 5, 5}), one = layout.Axis({1, 1, 1});
-  const int v = layout.Matrix(t, dv, gen::RegimeFor<S>(gen::Regime{}));
-  const int w = layout.Raw(t, one, gen::UniformInteger(1, 16));
-  return layout.Build<Case>([=](const gen::Layout::Drawn& d) {
-    ExactMatrix weights = d.Matrix(w);
-    attnprop::Rational sum = 0;
-    for (const Exact& e : weights.data) sum += e.ToRational();
-    for (Exact& e : weights.data) e = Exact(attnprop::Rational(e.ToRational() / sum));
-    return Case().Matrix("V", d.Matrix(v)).Matrix("a", weights);
-  });
-}
-
 struct BarycentricCoordinates {
   static constexpr const char* kId = "lecture4.aside3.6.barycentric_coordinates";
   static constexpr const char* kSource = "lecture 4, sec. 3, Geometric aside 3.6";
 
   static std::vector<Tolerance> Tolerances() { return {}; }
 
-  // V (T x d_v, T, d_v >= 1) finite; a (T x 1) with every a_j > 0 and
-  // sum a = 1 exactly (an attention row: the open simplex).
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix &v = c.GetMatrix("V"), &a = c.GetMatrix("a");
-    if (v.rows < 1 || v.cols < 1 || !hyp::AllFinite(v) || !hyp::Shape(a, v.rows, 1)) return false;
-    attnprop::Rational sum = 0;
-    for (const Exact& e : a.data) {
-      if (!(e.ToRational() > 0)) return false;
-      sum += e.ToRational();
-    }
-    return sum == 1;
-  }
+  // V (T x d_v, T, d_v >= 1) finite, drawn in every regime (T <= 8, d_v
+  // <= 5); a (T x 1) with every a_j > 0 and sum a = 1 exactly (an attention
+  // row: the open simplex), drawn w / sum w with w in 1..16.
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return BarycentricCase<S>();
+  static Domain Hypotheses() {
+    Domain d;
+    d.Dim(kLen, {1, 8, 8}).Dim(kDv, {1, 5, 5}).Dim(kOne, {1, 1, 1}, 1);
+    d.Matrix(kV, kLen, kDv, gen::RegimeFor<S>(gen::Regime{}), Admit::Finite());
+    const int w = d.Param(kLen, kOne, gen::UniformInteger(1, 16));
+    d.Built(
+        kWeights, kLen, kOne,
+        [w](const Domain::Drawn& in) {
+          ExactMatrix weights = in.Param(w);
+          attnprop::Rational sum = 0;
+          for (const Exact& e : weights.data) sum += e.ToRational();
+          for (Exact& e : weights.data) e = Exact(attnprop::Rational(e.ToRational() / sum));
+          return weights;
+        },
+        Admit::Finite().Positive());
+    d.Assume("sum a = 1 (an attention row)", [](const Values& v) {
+      attnprop::Rational sum = 0;
+      for (const Exact& e : v[kWeights].data) sum += e.ToRational();
+      return sum == 1;
+    });
+    return d;
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     static_assert(ScalarTraits<S>::kExact, "barycentric coordinates are checked exactly");
-    const Mat<S> v = c.GetMat<S>("V"), a = c.GetMat<S>("a");
+    const Mat<S> v = in[kV], a = in[kWeights];
     const Eigen::Index t = v.rows(), dv = v.cols();
     Mat<S> m(dv + 1, t);
     m.topRows(dv) = v.transpose();

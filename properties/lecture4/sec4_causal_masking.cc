@@ -22,6 +22,7 @@
 //   derivative -p_j p_l is nonzero) but leaves the masked-before row bitwise
 //   unchanged (derivative 0).
 #include <cmath>
+#include <limits>
 
 #include "generators/scalars.h"
 #include "generators/shape.h"
@@ -37,6 +38,11 @@ constexpr int64_t kMaxLen = SizeBudget<S>::Pick(10, 5);
 template <class S>
 constexpr int64_t kMaxWidth = SizeBudget<S>::Pick(5, 3);
 
+constexpr Axis kT{"T"}, kD{"d"}, kOne{"1"};
+constexpr MatrixField kX{"X"}, kWQ{"W_Q"}, kWK{"W_K"}, kWV{"W_V"}, kH{"H"}, kScores{"S"};
+constexpr IntField kJ{"j"};
+constexpr ScalarField kScale{"scale"};
+
 struct FutureJacobianZero {
   static constexpr const char* kId = "lecture4.prop4.3.future_jacobian_zero";
 
@@ -46,65 +52,46 @@ struct FutureJacobianZero {
   static std::vector<Tolerance> Tolerances() { return {kQuotient}; }
 
   // X is T x d (T >= 2), W_Q, W_K, W_V d x d, H 1 x d, 1 <= j < T, a finite
-  // scale. Domain: entries (and scale) finite with |entry| <= 2^16, so the
-  // head's scores and outputs stay far below the overflow threshold for
-  // both steps (the bitwise comparison would fail on an inf or NaN for a
-  // reason outside the claim); the generator draws |entry| <= 2.
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix& x = c.GetMatrix("X");
-    const int64_t t = x.rows, d = x.cols;
-    if (t < 2 || d < 1 || !hyp::AllWithin(x, 0x1p16)) return false;
-    for (const char* name : {"W_Q", "W_K", "W_V"}) {
-      const ExactMatrix& w = c.GetMatrix(name);
-      if (!hyp::Shape(w, d, d) || !hyp::AllWithin(w, 0x1p16)) return false;
-    }
-    const ExactMatrix& h = c.GetMatrix("H");
-    const int64_t j = c.GetInt("j");
-    return hyp::Shape(h, 1, d) && hyp::AllWithin(h, 0x1p16) && j >= 1 && j < t &&
-           hyp::Within(c.GetScalar("scale"), 0x1p16);
+  // scale (drawn 1/sqrt(d)). Domain: entries (and scale) finite with |entry|
+  // <= 2^16, so the head's scores and outputs stay far below the overflow
+  // threshold for both steps (the bitwise comparison would fail on an inf
+  // or NaN for a reason outside the claim); the generator draws |entry| <= 2.
+  template <class S>
+  static Domain Hypotheses() {
+    const Admit entries = Admit::Within(0x1p16);
+    Domain d;
+    d.Dim(kT, {2, kMaxLen<S>, kMaxLen<S>}).Dim(kD, {1, kMaxWidth<S>, kMaxWidth<S>}).Dim(kOne, {1, 1, 1}, 1);
+    d.Matrix(kX, kT, kD, gen::Dyadic(2, 4), entries);
+    d.Matrix(kWQ, kD, kD, gen::Dyadic(2, 4), entries).Matrix(kWK, kD, kD, gen::Dyadic(2, 4), entries);
+    d.Matrix(kWV, kD, kD, gen::Dyadic(2, 4), entries).Matrix(kH, kOne, kD, gen::Dyadic(2, 4), entries);
+    const int pick = d.ScalarParam(gen::Dyadic(64, 0));
+    d.Built(
+        kJ,
+        [pick](const Domain::Drawn& in) {
+          return 1 + static_cast<int64_t>(std::abs(in.ScalarParam(pick).ToDouble())) % (in.Dim(kT) - 1);
+        },
+        1, std::numeric_limits<int64_t>::max());
+    d.Built(
+        kScale, [](const Domain::Drawn& in) { return Exact(1.0 / std::sqrt(static_cast<double>(in.Dim(kD)))); },
+        entries);
+    d.Assume("1 <= j < T", [](const Values& v) { return v[kJ] < v[kX].rows; });
+    return d;
   }
 
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    const gen::DimRange len{2, kMaxLen<S>, kMaxLen<S>}, width{1, kMaxWidth<S>, kMaxWidth<S>}, one{1, 1, 1};
-    return gen::Shaped<Case>(
-        {{len}, {width}, {one}},
-        {{{0, 1}, gen::Dyadic(2, 4)},
-         {{1, 1}, gen::Dyadic(2, 4)},
-         {{1, 1}, gen::Dyadic(2, 4)},
-         {{1, 1}, gen::Dyadic(2, 4)},
-         {{2, 1}, gen::Dyadic(2, 4)},
-         {{}, gen::Dyadic(64, 0)}},
-        [](const gen::Params& p) {
-          const int64_t t = p.dims[0];
-          const int64_t j = 1 + static_cast<int64_t>(std::abs(p.arrays[5][0].ToDouble())) % (t - 1);
-          return Case()
-              .Matrix("X", p.Matrix(0))
-              .Matrix("W_Q", p.Matrix(1))
-              .Matrix("W_K", p.Matrix(2))
-              .Matrix("W_V", p.Matrix(3))
-              .Matrix("H", p.Matrix(4))
-              .Int("j", j)
-              .Scalar("scale", 1.0 / std::sqrt(static_cast<double>(p.dims[1])));
-        });
+  static Mat<S> Head(const Mat<S>& x, const In<S>& in) {
+    return Attention<S>(Mat<S>(x * in[kWQ]), Mat<S>(x * in[kWK]), Mat<S>(x * in[kWV]), in[kScale], Mask::Causal()).out;
   }
 
   template <class S>
-  static Mat<S> Head(const Mat<S>& x, const Case& c) {
-    return Attention<S>(Mat<S>(x * c.GetMat<S>("W_Q")), Mat<S>(x * c.GetMat<S>("W_K")),
-                        Mat<S>(x * c.GetMat<S>("W_V")), c.Get<S>("scale"), Mask::Causal())
-        .out;
-  }
-
-  template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> x = c.GetMat<S>("X"), h = c.GetMat<S>("H");
-    const Eigen::Index j = c.GetInt("j");
-    const Mat<S> base = Head<S>(x, c);
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> x = in[kX], h = in[kH];
+    const Eigen::Index j = in[kJ];
+    const Mat<S> base = Head<S>(x, in);
     for (const double step : {std::ldexp(1.0, -4), std::ldexp(1.0, -20)}) {
       Mat<S> moved = x;
       moved.row(j) += S(step) * h.row(0);
-      const Mat<S> out = Head<S>(moved, c);
+      const Mat<S> out = Head<S>(moved, in);
       for (Eigen::Index i = 0; i < j; ++i)
         ExpectWithin(kQuotient, ToDouble(S((out.row(i) - base.row(i)).cwiseAbs().maxCoeff() / S(step))), 0.0);
     }
@@ -124,21 +111,17 @@ struct MaskBeforeVsAfter {
   // S is T x T, T >= 2, with |s| <= 8: the check's certification of (a)
   // rests on the missing mass sum_{l>i} p_l >= e^{-16}/T, which needs scores
   // within [-8, 8] (the generator draws exactly that range).
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix& s = c.GetMatrix("S");
-    return s.rows >= 2 && s.cols == s.rows && hyp::AllWithin(s, 8.0);
+  template <class S>
+  static Domain Hypotheses() {
+    Domain d;
+    d.Dim(kT, {2, kMaxLen<S>, kMaxLen<S>});
+    d.Matrix(kScores, kT, kT, gen::Dyadic(8, 4), Admit::Within(8));
+    return d;
   }
 
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    const gen::DimRange len{2, kMaxLen<S>, kMaxLen<S>};
-    return gen::Shaped<Case>({{len}}, {{{0, 0}, gen::Dyadic(8, 4)}},
-                             [](const gen::Params& p) { return Case().Matrix("S", p.Matrix(0)); });
-  }
-
-  template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> s = c.GetMat<S>("S");
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> s = in[kScores];
     const Eigen::Index t = s.rows();
     const double u = ScalarTraits<S>::UnitRoundoff(), um = ScalarTraits<Mpfr>::UnitRoundoff();
     for (Eigen::Index i = 0; i < t; ++i) {

@@ -83,29 +83,44 @@ Moments Sample(int64_t d, double sigma, int64_t seed) {
   return {sum / kPairs, sum2 / kPairs};
 }
 
-rc::Gen<Case> Draw(bool unit_sigma, bool table) {
-  return rc::gen::apply(
-      [unit_sigma, table](int k, int s, int64_t seed) {
-        const int64_t d = table ? (int64_t{16} << (2 * (k % 3))) : (int64_t{1} << (2 * k));
-        const double sigma = unit_sigma ? 1.0 : std::ldexp(1.0, s - 1);
-        return Case().Int("d_k", d).Scalar("sigma", sigma).Int("seed", seed);
-      },
-      rc::gen::inRange<int>(0, 5), rc::gen::inRange<int>(0, 3), rc::gen::inRange<int64_t>(0, int64_t{1} << 40));
-}
+constexpr IntField kDk{"d_k"}, kSeed{"seed"};
+constexpr ScalarField kSigma{"sigma"};
 
-/// The hypotheses Draw(unit_sigma, table) samples from: d_k in {1, 4, 16,
-/// 64, 256} ({16, 64, 256} for the table), sigma in {1/2, 1, 2} (1 for the
-/// table), seed in [0, 2^40). The sets are the claims' own (the table's
-/// rows; the lemma's checked widths and scales), and the Monte Carlo cost of
-/// a case is N d_k draws.
-bool DrawHolds(const Case& c, bool unit_sigma, bool table) {
-  const int64_t d = c.GetInt("d_k"), seed = c.GetInt("seed");
-  const Exact& sigma_e = c.GetScalar("sigma");
-  if (!sigma_e.IsDouble()) return false;
-  const double sigma = sigma_e.ToDouble();
-  const bool d_ok = table ? (d == 16 || d == 64 || d == 256) : (d == 1 || d == 4 || d == 16 || d == 64 || d == 256);
-  const bool sigma_ok = unit_sigma ? sigma == 1.0 : (sigma == 0.5 || sigma == 1.0 || sigma == 2.0);
-  return d_ok && sigma_ok && seed >= 0 && seed < (int64_t{1} << 40);
+/// The hypotheses the claims sample from: d_k in {1, 4, 16, 64, 256} ({16,
+/// 64, 256} for the table), sigma in {1/2, 1, 2} (1 for the table), seed in
+/// [0, 2^40). The sets are the claims' own (the table's rows; the lemma's
+/// checked widths and scales), and the Monte Carlo cost of a case is N d_k
+/// draws. Drawn: d_k = 4^k (k in 0..4) or 16 4^(k mod 3), sigma = 2^(s-1)
+/// (s in 0..2) or 1, seed uniform.
+Domain Draw(bool unit_sigma, bool table) {
+  auto index = [](int hi) {
+    return rc::gen::map(rc::gen::inRange<int>(0, hi), [](int k) { return Exact(static_cast<double>(k)); });
+  };
+  Domain d;
+  const int k = d.ScalarParam(index(5)), s = d.ScalarParam(index(3));
+  d.Built(
+      kDk,
+      [k, table](const Domain::Drawn& in) {
+        const int kk = static_cast<int>(in.ScalarParam(k).ToDouble());
+        return table ? (int64_t{16} << (2 * (kk % 3))) : (int64_t{1} << (2 * kk));
+      },
+      1, 256);
+  d.Built(
+      kSigma,
+      [s, unit_sigma](const Domain::Drawn& in) {
+        return Exact(unit_sigma ? 1.0 : std::ldexp(1.0, static_cast<int>(in.ScalarParam(s).ToDouble()) - 1));
+      },
+      Admit::Within(2).Positive().Doubles());
+  d.Int(kSeed, rc::gen::inRange<int64_t>(0, int64_t{1} << 40), 0, (int64_t{1} << 40) - 1);
+  d.Assume(table ? "d_k in {16, 64, 256} (the table's rows)" : "d_k in {1, 4, 16, 64, 256}", [table](const Values& v) {
+    const int64_t dk = v[kDk];
+    return table ? (dk == 16 || dk == 64 || dk == 256) : (dk == 1 || dk == 4 || dk == 16 || dk == 64 || dk == 256);
+  });
+  d.Assume(unit_sigma ? "sigma = 1" : "sigma in {1/2, 1, 2}", [unit_sigma](const Values& v) {
+    const double sigma = v[kSigma].ToDouble();
+    return unit_sigma ? sigma == 1.0 : (sigma == 0.5 || sigma == 1.0 || sigma == 2.0);
+  });
+  return d;
 }
 
 struct MeanZeroVariance {
@@ -120,18 +135,16 @@ struct MeanZeroVariance {
                                              "a variance off by >= 14% relative (large d), a mean off by >= 8.8 sd",
                                              kSample};
 
-  static bool HypothesesHold(const Case& c) { return DrawHolds(c, false, false); }
-
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  static Domain Hypotheses() {
     return Draw(false, false);
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const int64_t d = c.GetInt("d_k");
-    const double sigma = c.GetScalar("sigma").ToDouble(), s4 = std::pow(sigma, 4), dd = double(d);
-    const Moments m = Sample(d, sigma, c.GetInt("seed"));
+  static void Conclusion(const In<S>& in) {
+    const int64_t d = in[kDk];
+    const double sigma = in.exact(kSigma).ToDouble(), s4 = std::pow(sigma, 4), dd = double(d);
+    const Moments m = Sample(d, sigma, in[kSeed]);
     ExpectWithin(kMean, std::abs(m.mean) / std::sqrt(dd * s4 / kPairs), kZ);
     ExpectWithin(kVariance, std::abs(m.var - dd * s4) / std::sqrt((2 * dd * dd + 6 * dd) * s4 * s4 / kPairs), kZ);
   }
@@ -146,18 +159,16 @@ struct ScaledVariance {
   static inline const Statistics kStatistics{kAlphaPerCheck, "check", kCltBasis, false, 0.99,
                                              "a variance off by >= 14% relative", kSample};
 
-  static bool HypothesesHold(const Case& c) { return DrawHolds(c, false, false); }
-
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  static Domain Hypotheses() {
     return Draw(false, false);
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const int64_t d = c.GetInt("d_k");
-    const double sigma = c.GetScalar("sigma").ToDouble(), s4 = std::pow(sigma, 4), dd = double(d);
-    const Moments m = Sample(d, sigma, c.GetInt("seed"));
+  static void Conclusion(const In<S>& in) {
+    const int64_t d = in[kDk];
+    const double sigma = in.exact(kSigma).ToDouble(), s4 = std::pow(sigma, 4), dd = double(d);
+    const Moments m = Sample(d, sigma, in[kSeed]);
     const double scaled_var = m.var / dd;
     ExpectWithin(kVariance, std::abs(scaled_var - s4) / std::sqrt((2 + 6 / dd) * s4 * s4 / kPairs), kZ);
   }
@@ -174,20 +185,18 @@ struct TableStd {
   static inline const Statistics kStatistics{kAlphaPerCheck, "check", kCltBasis, false, 0.99,
                                              "a printed std off by >= 7%", kSample};
 
-  static bool HypothesesHold(const Case& c) { return DrawHolds(c, true, true); }
-
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  static Domain Hypotheses() {
     return Draw(true, true);
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const int64_t d = c.GetInt("d_k");
+  static void Conclusion(const In<S>& in) {
+    const int64_t d = in[kDk];
     const double dd = double(d);
     // The printed table (sigma = 1): unscaled std 4, 8, 16; scaled std 1.
     const double printed = d == 16 ? 4 : d == 64 ? 8 : 16, printed_scaled = 1;
-    const Moments m = Sample(d, 1.0, c.GetInt("seed"));
+    const Moments m = Sample(d, 1.0, in[kSeed]);
     const double sd_var = std::sqrt((2 * dd * dd + 6 * dd) / kPairs);
     ExpectWithin(kStd, std::abs(m.var - printed * printed) / sd_var, kZ);
     ExpectWithin(kStd, std::abs(m.var / dd - printed_scaled * printed_scaled) / (sd_var / dd), kZ);

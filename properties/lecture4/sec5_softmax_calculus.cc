@@ -47,17 +47,13 @@ double Step() {
   return std::is_same_v<S, double> ? std::ldexp(1.0, -13) : std::ldexp(1.0, -30);
 }
 
-/// s (|s| <= 8, grid 2^-6) and h (|h| <= 1, grid 2^-4), both length T.
-template <class S>
-rc::Gen<Case> ScoresAndDirection() {
-  const gen::DimRange len{1, kMaxLen<S>, kMaxLen<S>}, one{1, 1, 1};
-  return gen::Shaped<Case>({{len}, {one}}, {{{0, 1}, gen::Dyadic(8, 6)}, {{0, 1}, gen::Dyadic(1, 4)}},
-                           [](const gen::Params& p) { return Case().Matrix("s", p.Matrix(0)).Matrix("h", p.Matrix(1)); });
-}
+constexpr Axis kLen{"T"}, kOne{"1"};
+constexpr MatrixField kScores{"s"}, kDir{"h"}, kW{"w"}, kU{"u"}, kA{"a"}, kP{"p"};
+constexpr ScalarField kShift{"c"}, kTau{"tau"};
 
 template <class S>
-Vec<S> Col(const Case& c, const char* name) {
-  return c.GetMat<S>(name).col(0);
+Vec<S> Col(const In<S>& in, MatrixField f) {
+  return in[f].col(0);
 }
 
 /// Absolute error bound of the computed lse: Z = sum exp(s_j - m) has
@@ -72,27 +68,28 @@ double LseError(const Vec<S>& x) {
 
 /// The three derivative claims share their cases: scores s and a direction h.
 struct DerivativeFamily {
-  // s and h are T x 1 (T >= 1), finite. Domain: s +- t h exact in the
-  // backend (t = Step<S>(): the truncation bounds assume the differences
-  // are taken at exactly s +- t h; double 53 bits, MPFR its precision), and
-  // |s| <= 2^20 so the lse error bound (linear in |max s|) stays below the
-  // quotients' scale (|s| <= 8 drawn).
+  // s and h are T x 1 (T >= 1), finite, drawn as s (|s| <= 8, grid 2^-6)
+  // and h (|h| <= 1, grid 2^-4). Domain: s, h doubles with s +- t h exact in
+  // the backend (t = Step<S>(): the truncation bounds assume the
+  // differences are taken at exactly s +- t h; double 53 bits, MPFR its
+  // precision), |h| <= 2^20, and |s| <= 2^20 so the lse error bound (linear
+  // in |max s|) stays below the quotients' scale.
   template <class S>
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix &s = c.GetMatrix("s"), &h = c.GetMatrix("h");
-    if (s.rows < 1 || s.cols != 1 || !hyp::Shape(h, s.rows, 1) || !hyp::AllWithin(s, 0x1p20) ||
-        !hyp::AllExactDouble(s) || !hyp::AllExactDouble(h) || !hyp::AllWithin(h, 0x1p20))
-      return false;
-    const int bits = std::is_same_v<S, double> ? 53 : static_cast<int>(MpfrPrecisionBits());
-    for (int64_t i = 0; i < s.rows; ++i) {
-      const double a = s(i, 0).ToDouble(), th = Step<S>() * h(i, 0).ToDouble();
-      if (!hyp::SumExactIn(a, th, bits) || !hyp::SumExactIn(a, -th, bits)) return false;
-    }
-    return true;
-  }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return ScoresAndDirection<S>();
+  static Domain Hypotheses() {
+    Domain d;
+    d.Dim(kLen, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kOne, {1, 1, 1}, 1);
+    d.Matrix(kScores, kLen, kOne, gen::Dyadic(8, 6), Admit::Within(0x1p20).Doubles());
+    d.Matrix(kDir, kLen, kOne, gen::Dyadic(1, 4), Admit::Within(0x1p20).Doubles());
+    d.Assume("s +- t h exact in the backend (t the difference step)", [](const Values& v) {
+      const ExactMatrix &s = v[kScores], &h = v[kDir];
+      const int bits = std::is_same_v<S, double> ? 53 : static_cast<int>(MpfrPrecisionBits());
+      for (int64_t i = 0; i < s.rows; ++i) {
+        const double a = s(i, 0).ToDouble(), th = Step<S>() * h(i, 0).ToDouble();
+        if (!hyp::SumExactIn(a, th, bits) || !hyp::SumExactIn(a, -th, bits)) return false;
+      }
+      return true;
+    });
+    return d;
   }
 };
 
@@ -106,8 +103,8 @@ struct LseGradient : DerivativeFamily {
   static std::vector<Tolerance> Tolerances() { return {kGradient}; }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Vec<S> s = Col<S>(c, "s"), h = Col<S>(c, "h");
+  static void Conclusion(const In<S>& in) {
+    const Vec<S> s = Col<S>(in, kScores), h = Col<S>(in, kDir);
     const S t = S(Step<S>());
     const Vec<S> sp = s + t * h, sm = s - t * h;
     const Mpfr fd = (Mpfr(LogSumExp<S>(sp)) - Mpfr(LogSumExp<S>(sm))) / (2 * Mpfr(t));
@@ -135,8 +132,8 @@ struct LseHessian : DerivativeFamily {
   static std::vector<Tolerance> Tolerances() { return {kQuadraticForm}; }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Vec<S> s = Col<S>(c, "s"), h = Col<S>(c, "h");
+  static void Conclusion(const In<S>& in) {
+    const Vec<S> s = Col<S>(in, kScores), h = Col<S>(in, kDir);
     const S t = S(Step<S>());
     const Vec<S> sp = s + t * h, sm = s - t * h;
     const Mpfr fd = (Mpfr(LogSumExp<S>(sp)) - 2 * Mpfr(LogSumExp<S>(s)) + Mpfr(LogSumExp<S>(sm))) / (Mpfr(t) * Mpfr(t));
@@ -169,8 +166,8 @@ struct SoftmaxJacobian : DerivativeFamily {
   static std::vector<Tolerance> Tolerances() { return {kDifferenceQuotient, kTwoForms}; }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Vec<S> s = Col<S>(c, "s"), h = Col<S>(c, "h");
+  static void Conclusion(const In<S>& in) {
+    const Vec<S> s = Col<S>(in, kScores), h = Col<S>(in, kDir);
     const S t = S(Step<S>());
     const Vec<Mpfr> pp = Softmax<S>(Vec<S>(s + t * h)).template cast<Mpfr>(),
                     pm = Softmax<S>(Vec<S>(s - t * h)).template cast<Mpfr>();
@@ -204,33 +201,29 @@ struct HessianPsd {
   static std::vector<Tolerance> Tolerances() { return {}; }
 
   // w and u are T x 1 (T >= 1), w_j > 0 (so p_i > 0, the claim's
-  // hypothesis), c a scalar; all finite (exact rational arithmetic: no
-  // numeric domain).
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix &w = c.GetMatrix("w"), &u = c.GetMatrix("u");
-    if (w.rows < 1 || w.cols != 1 || !hyp::Shape(u, w.rows, 1) || !hyp::AllFinite(w) || !hyp::AllFinite(u) ||
-        !hyp::Finite(c.GetScalar("c")))
-      return false;
-    for (const Exact& e : w.data)
-      if (!(e.ToRational() > 0)) return false;
-    return true;
+  // hypothesis; drawn w_j in 1..8), c a scalar; all finite (exact rational
+  // arithmetic: no numeric domain).
+  template <class S>
+  static Domain Hypotheses() {
+    Domain d;
+    d.Dim(kLen, {1, 8, 8}).Dim(kOne, {1, 1, 1}, 1);
+    const int w = d.Param(kLen, kOne, gen::Dyadic(8, 0));
+    d.Built(
+        kW, kLen, kOne,
+        [w](const Domain::Drawn& in) {
+          ExactMatrix m = in.Param(w);
+          for (Exact& e : m.data) e = Exact(std::abs(e.ToDouble()) + 1);
+          return m;
+        },
+        Admit::Finite().Positive());
+    d.Matrix(kU, kLen, kOne, gen::Dyadic(4, 2), Admit::Finite());
+    d.Scalar(kShift, gen::Dyadic(4, 2), Admit::Finite());
+    return d;
   }
 
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    const gen::DimRange len{1, 8, 8}, one{1, 1, 1};
-    return gen::Shaped<Case>({{len}, {one}},
-                             {{{0, 1}, gen::Dyadic(8, 0)}, {{0, 1}, gen::Dyadic(4, 2)}, {{}, gen::Dyadic(4, 2)}},
-                             [](const gen::Params& p) {
-                               ExactMatrix w = p.Matrix(0);
-                               for (Exact& e : w.data) e = Exact(std::abs(e.ToDouble()) + 1);
-                               return Case().Matrix("w", w).Matrix("u", p.Matrix(1)).Scalar("c", p.arrays[2][0]);
-                             });
-  }
-
-  template <class S>
-  static void Conclusion(const Case& c) {
-    const Vec<S> w = Col<S>(c, "w"), u = Col<S>(c, "u");
+  static void Conclusion(const In<S>& in) {
+    const Vec<S> w = Col<S>(in, kW), u = Col<S>(in, kU);
     const Vec<S> p = w / w.sum();
     const Mat<S> hess = Mat<S>(p.asDiagonal()) - p * p.transpose();
     const Eigen::Index t = p.size();
@@ -238,7 +231,7 @@ struct HessianPsd {
     const S q = u.dot(hess * u);
     ExpectThat(q >= 0, "u^T (diag p - pp^T) u < 0");
     // R 1 is in the nullspace: H (c 1) = 0.
-    const Vec<S> ones = Vec<S>::Constant(t, c.Get<S>("c"));
+    const Vec<S> ones = Vec<S>::Constant(t, in[kShift]);
     ExpectThat((hess * ones).isZero(0), "(diag p - pp^T) c1 != 0");
     // Nothing else: for u_perp = u - mean(u) 1 (orthogonal to 1),
     // u_perp^T H u_perp = Var_p(u_perp) >= min_i p_i ||u_perp||^2, which is
@@ -251,48 +244,41 @@ struct HessianPsd {
     // (Descartes on the real-rooted characteristic polynomial) is (T-1, 0, 1),
     // so H is PSD with a one-dimensional nullspace, which contains 1: the
     // nullspace is exactly R 1 (and the exact rank is T - 1).
-    const InertiaValue in = SymmetricInertia(hess);
-    ExpectThat(in == InertiaValue{t - 1, 0, 1}, "inertia of diag(p) - pp^T is (" + std::to_string(in.positive) + ", " +
-                                                   std::to_string(in.negative) + ", " + std::to_string(in.zero) +
-                                                   "), not (T-1, 0, 1)");
+    const InertiaValue inertia = SymmetricInertia(hess);
+    ExpectThat(inertia == InertiaValue{t - 1, 0, 1}, "inertia of diag(p) - pp^T is (" +
+                                                         std::to_string(inertia.positive) + ", " +
+                                                         std::to_string(inertia.negative) + ", " +
+                                                         std::to_string(inertia.zero) + "), not (T-1, 0, 1)");
     ExpectThat(Eigen::FullPivLU<Mat<S>>(hess).rank() == t - 1, "rank of diag(p) - pp^T is not T - 1");
   }
 };
 
-/// Simplex vectors a = w_a / sum w_a (w_a in 0..8, not all 0) and
-/// p = w_p / sum w_p (w_p in 1..8); in a quarter of the cases a = p.
-/// Also s (grid 2^-6, |s| <= 8) and tau (2^-2..4, grid 2^-2) for the identity.
-template <class S>
-rc::Gen<Case> TwoDistributions() {
-  const gen::DimRange len{1, 6, 6}, one{1, 1, 1};
-  return gen::Shaped<Case>(
-      {{len}, {one}},
-      {{{0, 1}, gen::Dyadic(8, 0)},
-       {{0, 1}, gen::Dyadic(8, 0)},
-       {{}, rc::gen::map(rc::gen::inRange<int>(0, 4), [](int k) { return Exact(static_cast<double>(k)); })},
-       {{0, 1}, gen::Dyadic(8, 6)},
-       {{}, gen::Dyadic(4, 2)}},
-      [](const gen::Params& prm) {
-        ExactMatrix wa = prm.Matrix(0), wp = prm.Matrix(1);
-        for (Exact& e : wa.data) e = Exact(std::abs(e.ToDouble()));
-        for (Exact& e : wp.data) e = Exact(std::abs(e.ToDouble()) + 1);
-        if (prm.arrays[2][0].ToDouble() == 0) wa = wp;
-        double total = 0;
-        for (const Exact& e : wa.data) total += e.ToDouble();
-        if (total == 0) wa.data[0] = Exact(1.0);
-        auto normalise = [](const ExactMatrix& w) {
-          attnprop::Rational sum = 0;
-          for (const Exact& e : w.data) sum += e.ToRational();
-          ExactMatrix r = w;
-          for (Exact& e : r.data) e = Exact(attnprop::Rational(e.ToRational() / sum));
-          return r;
-        };
-        const double tau = std::max(0.25, std::abs(prm.arrays[4][0].ToDouble()));
-        return Case().Matrix("a", normalise(wa)).Matrix("p", normalise(wp)).Matrix("s", prm.Matrix(3)).Scalar("tau", tau);
-      });
+/// w_j -> |w_j| + 1 (weights in 1..8 from the grid's -8..8).
+ExactMatrix PositiveWeights(ExactMatrix w) {
+  for (Exact& e : w.data) e = Exact(std::abs(e.ToDouble()) + 1);
+  return w;
+}
+
+/// w / sum w, exactly.
+ExactMatrix Normalised(const ExactMatrix& w) {
+  attnprop::Rational sum = 0;
+  for (const Exact& e : w.data) sum += e.ToRational();
+  ExactMatrix r = w;
+  for (Exact& e : r.data) e = Exact(attnprop::Rational(e.ToRational() / sum));
+  return r;
+}
+
+/// sum_j x_j = 1, exactly.
+bool SumsToOne(const ExactMatrix& x) {
+  attnprop::Rational sum = 0;
+  for (const Exact& e : x.data) sum += e.ToRational();
+  return sum == 1;
 }
 
 /// Both Gibbs claims share their cases: two distributions a, p, scores s, tau.
+/// Drawn: simplex vectors a = w_a / sum w_a (w_a in 0..8, not all 0) and
+/// p = w_p / sum w_p (w_p in 1..8); in a quarter of the cases a = p. Also s
+/// (grid 2^-6, |s| <= 8) and tau (2^-2..4, grid 2^-2) for the identity.
 struct GibbsFamily {
   // a, p, s are T x 1 (T >= 1); a in the simplex (a_j >= 0, sum a = 1
   // exactly), p in its interior (p_j > 0, sum p = 1); tau > 0 finite, s
@@ -302,27 +288,52 @@ struct GibbsFamily {
   // |s_j| / tau <= 350, so Z = sum_j e^{s_j/tau} (summed without a shift)
   // is a finite double and no p_j = softmax(s/tau)_j underflows (the
   // identity's log(a_j/p_j) needs p_j > 0 in double: spread <= 700).
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix &a = c.GetMatrix("a"), &p = c.GetMatrix("p"), &s = c.GetMatrix("s");
-    const Exact& tau = c.GetScalar("tau");
-    const int64_t t = a.rows;
-    if (t < 1 || a.cols != 1 || !hyp::Shape(p, t, 1) || !hyp::Shape(s, t, 1) || !hyp::AllFinite(a) ||
-        !hyp::AllFinite(p) || !hyp::AllFinite(s) || !hyp::Finite(tau) || !(tau.ToDouble() > 0))
-      return false;
-    attnprop::Rational sa = 0, sp = 0, l1 = 0;
-    for (int64_t j = 0; j < t; ++j) {
-      const attnprop::Rational aj = a(j, 0).ToRational(), pj = p(j, 0).ToRational();
-      if (aj < 0 || !(pj > 0)) return false;
-      sa += aj, sp += pj;
-      l1 += aj > pj ? attnprop::Rational(aj - pj) : attnprop::Rational(pj - aj);
-      if (std::fabs(s(j, 0).ToDouble()) / tau.ToDouble() > 350) return false;
-    }
-    if (sa != 1 || sp != 1) return false;
-    return a == p || l1 * 2304 >= 1;
-  }
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return TwoDistributions<S>();
+  static Domain Hypotheses() {
+    Domain d;
+    d.Dim(kLen, {1, 6, 6}).Dim(kOne, {1, 1, 1}, 1);
+    const int wa = d.Param(kLen, kOne, gen::Dyadic(8, 0)), wp = d.Param(kLen, kOne, gen::Dyadic(8, 0));
+    const int mode =
+        d.ScalarParam(rc::gen::map(rc::gen::inRange<int>(0, 4), [](int k) { return Exact(static_cast<double>(k)); }));
+    d.Built(
+        kA, kLen, kOne,
+        [wa, wp, mode](const Domain::Drawn& in) {
+          ExactMatrix a = in.Param(wa);
+          for (Exact& e : a.data) e = Exact(std::abs(e.ToDouble()));
+          if (in.ScalarParam(mode).ToDouble() == 0) a = PositiveWeights(in.Param(wp));
+          double total = 0;
+          for (const Exact& e : a.data) total += e.ToDouble();
+          if (total == 0) a.data[0] = Exact(1.0);
+          return Normalised(a);
+        },
+        Admit::Finite().Nonnegative());
+    d.Built(
+        kP, kLen, kOne, [wp](const Domain::Drawn& in) { return Normalised(PositiveWeights(in.Param(wp))); },
+        Admit::Finite().Positive());
+    d.Matrix(kScores, kLen, kOne, gen::Dyadic(8, 6), Admit::Finite());
+    const int tau = d.ScalarParam(gen::Dyadic(4, 2));
+    d.Built(
+        kTau, [tau](const Domain::Drawn& in) { return Exact(std::max(0.25, std::abs(in.ScalarParam(tau).ToDouble()))); },
+        Admit::Finite().Positive());
+    d.Assume("a in the simplex, p in its interior (sum a = sum p = 1)", [](const Values& v) {
+      return SumsToOne(v[kA]) && SumsToOne(v[kP]);
+    });
+    d.Assume("a = p or ||a - p||_1 >= 1/48^2 (the 'iff' certified)", [](const Values& v) {
+      const ExactMatrix &a = v[kA], &p = v[kP];
+      attnprop::Rational l1 = 0;
+      for (int64_t j = 0; j < a.rows; ++j) {
+        const attnprop::Rational aj = a(j, 0).ToRational(), pj = p(j, 0).ToRational();
+        l1 += aj > pj ? attnprop::Rational(aj - pj) : attnprop::Rational(pj - aj);
+      }
+      return a == p || l1 * 2304 >= 1;
+    });
+    d.Assume("|s_j| / tau <= 350 (Z and p finite and normal)", [](const Values& v) {
+      const double tv = v[kTau].ToDouble();
+      for (const Exact& e : v[kScores].data)
+        if (std::fabs(e.ToDouble()) / tv > 350) return false;
+      return true;
+    });
+    return d;
   }
 };
 
@@ -339,9 +350,9 @@ struct GibbsInequality : GibbsFamily {
   static std::vector<Tolerance> Tolerances() { return {kGibbs}; }
 
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     using std::log;
-    const Vec<S> a = Col<S>(c, "a"), p = Col<S>(c, "p");
+    const Vec<S> a = Col<S>(in, kA), p = Col<S>(in, kP);
     S h = 0, cross = 0, kl = 0, mag = 0, kl_mag = 0;
     for (Eigen::Index j = 0; j < a.size(); ++j) {
       if (a[j] == 0) continue;  // 0 log 0 = 0
@@ -359,7 +370,7 @@ struct GibbsInequality : GibbsFamily {
     // MPFR); a != p (on this grid ||a-p||_1 >= 1/48^2, so KL >= 9e-8 by
     // Pinsker) must give a KL above its rounding.
     const double tol = Gamma(t + 6, u) * (1 + ToDouble(kl_mag));
-    if (c.GetMatrix("a") == c.GetMatrix("p")) ExpectThat(kl == 0, "a = p but KL(a||p) = " + std::to_string(ToDouble(kl)));
+    if (in.exact(kA) == in.exact(kP)) ExpectThat(kl == 0, "a = p but KL(a||p) = " + std::to_string(ToDouble(kl)));
     else ExpectThat(ToDouble(kl) > tol, "KL(a||p) = " + std::to_string(ToDouble(kl)) + " not > 0 with a != p");
   }
 };
@@ -376,11 +387,11 @@ struct GibbsIdentity : GibbsFamily {
   static std::vector<Tolerance> Tolerances() { return {kIdentity}; }
 
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     using std::exp;
     using std::log;
-    const Vec<S> a = Col<S>(c, "a"), s = Col<S>(c, "s");
-    const S tau = c.Get<S>("tau");
+    const Vec<S> a = Col<S>(in, kA), s = Col<S>(in, kScores);
+    const S tau = in[kTau];
     const Vec<S> st = s / tau;
     const Vec<S> p = Softmax<S>(st);
     S z = 0;
@@ -416,7 +427,7 @@ ATTNPROP_REGISTER(GibbsIdentity, double, Mpfr);
 //   every a in the simplex, with equality only at a = softmax(s/tau).
 //   Recorded as tau H(a) against tau lse(s/tau) - <a,s> (both >= 0: lhs
 //   against rhs, attained at the maximiser).
-//   Hypotheses: s (T x 1) in every regime (gen::Layout: full mantissas,
+//   Hypotheses: s (T x 1) in every regime (gen::Regime: full mantissas,
 //   scales 2^-20..2^3, ties and dominant entries), tau > 0, a in the simplex:
 //   sparse (weights 0..8 normalised), a vertex at argmax s (H = 0), or the
 //   maximiser quantised to 2^-12 or 2^-40 (a near the maximiser).
@@ -439,47 +450,35 @@ ATTNPROP_REGISTER(GibbsIdentity, double, Mpfr);
 //   <= eta' (sum p|s| + tau sum p (|log p| + 1) + 1.02 tau), eta' =
 //   eta/(1-eta); F(p*) = tau lse exactly; plus the evaluation budget at p.
 
-template <class S>
-rc::Gen<Case> VariationalCase() {
-  gen::Layout layout;
-  const int t = layout.Axis({1, kMaxLen<S>, kMaxLen<S>}), one = layout.Axis({1, 1, 1});
-  gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
-  regime.max_scale = 3;
-  const int s = layout.Matrix(t, one, regime);
-  const int w = layout.Raw(t, one, gen::UniformInteger(0, 8));
-  const int mode = layout.Scalar(gen::UniformInteger(0, 3));
-  const int tau = layout.Scalar(gen::Dyadic(4, 2));
-  return layout.Build<Case>([=](const gen::Layout::Drawn& d) {
-    const ExactMatrix sm = d.Matrix(s);
-    const double tau_v = std::max(0.25, std::abs(d.Scalar(tau).ToDouble()));
-    const int m = static_cast<int>(d.Scalar(mode).ToDouble());
-    const int64_t n = sm.rows;
-    int64_t top = 0;
-    for (int64_t j = 1; j < n; ++j)
-      if (sm(j, 0).ToDouble() > sm(top, 0).ToDouble()) top = j;
-    ExactMatrix a(n, 1);
-    if (m == 0) {  // sparse: w / sum w (w in 0..8, at least one positive)
-      ExactMatrix wm = d.Matrix(w);
-      attnprop::Rational sum = 0;
-      for (const Exact& e : wm.data) sum += e.ToRational();
-      if (sum == 0) wm(top, 0) = Exact(1.0), sum = 1;
-      for (int64_t j = 0; j < n; ++j) a(j, 0) = Exact(attnprop::Rational(wm(j, 0).ToRational() / sum));
-    } else if (m == 1) {  // the vertex at argmax s
-      for (int64_t j = 0; j < n; ++j) a(j, 0) = Exact(j == top ? 1.0 : 0.0);
-    } else {  // the maximiser quantised to 2^-12 or 2^-40; the rest on argmax
-      Vec<double> x(n);
-      for (int64_t j = 0; j < n; ++j) x[j] = sm(j, 0).ToDouble() / tau_v;
-      const Vec<double> p = Softmax<double>(x);
-      const int bits = m == 2 ? 12 : 40;
-      attnprop::Rational sum = 0;
-      for (int64_t j = 0; j < n; ++j) {
-        a(j, 0) = Exact(std::ldexp(std::nearbyint(std::ldexp(p[j], bits)), -bits));
-        sum += a(j, 0).ToRational();
-      }
-      a(top, 0) = Exact(attnprop::Rational(a(top, 0).ToRational() + (1 - sum)));
+/// The drawn a: mode 0 sparse (w / sum w, w in 0..8, at least one
+/// positive), 1 the vertex at argmax s, 2 and 3 the maximiser softmax(s/tau)
+/// quantised to 2^-12 or 2^-40 (the rest on argmax).
+ExactMatrix VariationalWeights(const ExactMatrix& sm, ExactMatrix wm, int m, double tau_v) {
+  const int64_t n = sm.rows;
+  int64_t top = 0;
+  for (int64_t j = 1; j < n; ++j)
+    if (sm(j, 0).ToDouble() > sm(top, 0).ToDouble()) top = j;
+  ExactMatrix a(n, 1);
+  if (m == 0) {  // sparse: w / sum w (w in 0..8, at least one positive)
+    attnprop::Rational sum = 0;
+    for (const Exact& e : wm.data) sum += e.ToRational();
+    if (sum == 0) wm(top, 0) = Exact(1.0), sum = 1;
+    for (int64_t j = 0; j < n; ++j) a(j, 0) = Exact(attnprop::Rational(wm(j, 0).ToRational() / sum));
+  } else if (m == 1) {  // the vertex at argmax s
+    for (int64_t j = 0; j < n; ++j) a(j, 0) = Exact(j == top ? 1.0 : 0.0);
+  } else {  // the maximiser quantised to 2^-12 or 2^-40; the rest on argmax
+    Vec<double> x(n);
+    for (int64_t j = 0; j < n; ++j) x[j] = sm(j, 0).ToDouble() / tau_v;
+    const Vec<double> p = Softmax<double>(x);
+    const int bits = m == 2 ? 12 : 40;
+    attnprop::Rational sum = 0;
+    for (int64_t j = 0; j < n; ++j) {
+      a(j, 0) = Exact(std::ldexp(std::nearbyint(std::ldexp(p[j], bits)), -bits));
+      sum += a(j, 0).ToRational();
     }
-    return Case().Matrix("s", sm).Matrix("a", a).Scalar("tau", tau_v);
-  });
+    a(top, 0) = Exact(attnprop::Rational(a(top, 0).ToRational() + (1 - sum)));
+  }
+  return a;
 }
 
 struct TemperatureVariational {
@@ -496,29 +495,39 @@ struct TemperatureVariational {
       "F moves by eta' times its magnitude; F(p*) = tau lse exactly"};
   static std::vector<Tolerance> Tolerances() { return {kVariational, kMaximum}; }
 
-  // s, a are T x 1 (T >= 1), s finite, tau > 0 finite, a in the simplex
-  // (a_j >= 0, sum a = 1 exactly, entries doubles). Domain: max s/tau -
-  // min s/tau <= 600 and |s|/tau <= 2^500, so no p_j underflows in double
-  // (the equality check takes log p_j) and the scores stay finite.
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix &s = c.GetMatrix("s"), &a = c.GetMatrix("a");
-    const Exact& tau = c.GetScalar("tau");
-    if (s.rows < 1 || s.cols != 1 || !hyp::Shape(a, s.rows, 1) || !hyp::AllFinite(s) || !hyp::AllExactDouble(a) ||
-        !hyp::Finite(tau) || !(tau.ToDouble() > 0))
-      return false;
-    attnprop::Rational sum = 0;
-    for (const Exact& e : a.data) {
-      if (e.ToRational() < 0) return false;
-      sum += e.ToRational();
-    }
-    double lo = s(0, 0).ToDouble(), hi = lo;
-    for (const Exact& e : s.data) lo = std::min(lo, e.ToDouble()), hi = std::max(hi, e.ToDouble());
-    const double tv = tau.ToDouble();
-    return sum == 1 && (hi - lo) / tv <= 600 && std::max(std::fabs(lo), std::fabs(hi)) / tv <= 0x1p500;
-  }
+  // s, a are T x 1 (T >= 1), s finite, tau > 0 finite (drawn 2^-2..4),
+  // a in the simplex (a_j >= 0, sum a = 1 exactly, entries doubles).
+  // Domain: max s/tau - min s/tau <= 600 and |s|/tau <= 2^500, so no p_j
+  // underflows in double (the equality check takes log p_j) and the scores
+  // stay finite.
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return VariationalCase<S>();
+  static Domain Hypotheses() {
+    gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
+    regime.max_scale = 3;
+    Domain d;
+    d.Dim(kLen, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kOne, {1, 1, 1}, 1);
+    d.Matrix(kScores, kLen, kOne, regime, Admit::Finite());
+    const int w = d.Param(kLen, kOne, gen::UniformInteger(0, 8));
+    const int mode = d.ScalarParam(gen::UniformInteger(0, 3));
+    const int tau = d.ScalarParam(gen::Dyadic(4, 2));
+    auto tau_of = [tau](const Domain::Drawn& in) { return std::max(0.25, std::abs(in.ScalarParam(tau).ToDouble())); };
+    d.Built(
+        kA, kLen, kOne,
+        [w, mode, tau_of](const Domain::Drawn& in) {
+          return VariationalWeights(in.fields()[kScores], in.Param(w),
+                                    static_cast<int>(in.ScalarParam(mode).ToDouble()), tau_of(in));
+        },
+        Admit::Finite().Nonnegative().Doubles());
+    d.Built(kTau, [tau_of](const Domain::Drawn& in) { return Exact(tau_of(in)); }, Admit::Finite().Positive());
+    d.Assume("a in the simplex (sum a = 1)", [](const Values& v) { return SumsToOne(v[kA]); });
+    d.Assume("max s/tau - min s/tau <= 600 and |s|/tau <= 2^500 (no p_j underflows)", [](const Values& v) {
+      const ExactMatrix& s = v[kScores];
+      double lo = s(0, 0).ToDouble(), hi = lo;
+      for (const Exact& e : s.data) lo = std::min(lo, e.ToDouble()), hi = std::max(hi, e.ToDouble());
+      const double tv = v[kTau].ToDouble();
+      return (hi - lo) / tv <= 600 && std::max(std::fabs(lo), std::fabs(hi)) / tv <= 0x1p500;
+    });
+    return d;
   }
 
   /// F's two sides at a: tau H(a) and tau lse(x) - <a,s>, and the budget B(a).
@@ -550,11 +559,11 @@ struct TemperatureVariational {
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     using std::exp;
     using std::log;
-    const Vec<S> s = Col<S>(c, "s"), a = Col<S>(c, "a");
-    const S tau = c.Get<S>("tau");
+    const Vec<S> s = Col<S>(in, kScores), a = Col<S>(in, kA);
+    const S tau = in[kTau];
     const Vec<S> x = s / tau;
     const double u = ScalarTraits<S>::UnitRoundoff(), t = static_cast<double>(s.size());
     // (1) F(a) <= tau lse(s/tau).
@@ -577,8 +586,9 @@ struct TemperatureVariational {
     double gap = 0;
     {
       MpfrPrecisionScope hi(2 * MpfrPrecisionBits());
-      const Vec<Mpfr> sh = Col<Mpfr>(c, "s"), ah = Col<Mpfr>(c, "a");
-      const Mpfr th = c.Get<Mpfr>("tau");
+      const In<Mpfr> exact(in.value());
+      const Vec<Mpfr> sh = Col<Mpfr>(exact, kScores), ah = Col<Mpfr>(exact, kA);
+      const Mpfr th = exact[kTau];
       const Vec<Mpfr> xh = sh / th;
       const Mpfr lse = LogSumExp<Mpfr>(xh);
       Mpfr kl = 0;

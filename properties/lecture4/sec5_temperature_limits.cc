@@ -36,18 +36,26 @@ namespace {
 template <class S>
 constexpr int64_t kMaxLen = SizeBudget<S>::Pick(12, 6);
 
-/// Scores on a coarse grid (integers and halves in [-3, 3]) so that ties,
-/// hence argmax sets of size > 1, are common.
+constexpr Axis kLen{"T"}, kOne{"1"};
+constexpr MatrixField kScores{"s"};
+
+/// s is T x 1 (T >= 1) with finite entries, drawn on a coarse grid
+/// (integers and halves in [-3, 3]) so that ties, hence argmax sets of size
+/// > 1, are common. Domain: |s_j| <= 2^900 and nonzero |s_j| >= 2^-900, so
+/// that s / tau and s 2^n (tau = 2^-8..2^20, 2^n = 1..64) are exact in
+/// double (no overflow, no underflow: the relative rounding model
+/// gamma_{T+3} of the computed p needs exact scaled scores).
 template <class S>
-rc::Gen<Case> CoarseScores() {
-  const gen::DimRange len{1, kMaxLen<S>, kMaxLen<S>}, one{1, 1, 1};
-  return gen::Shaped<Case>({{len}, {one}}, {{{0, 1}, gen::Dyadic(3, 1)}},
-                           [](const gen::Params& p) { return Case().Matrix("s", p.Matrix(0)); });
+Domain CoarseScores() {
+  Domain d;
+  d.Dim(kLen, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kOne, {1, 1, 1}, 1);
+  d.Matrix(kScores, kLen, kOne, gen::Dyadic(3, 1), Admit::Within(0x1p900).NonzeroAtLeast(0x1p-900));
+  return d;
 }
 
 /// A unique largest score (Rem 5.6's hypothesis), read exactly from the case.
-bool UniqueArgmax(const Case& c) {
-  const ExactMatrix& s = c.GetMatrix("s");
+bool UniqueArgmax(const Values& v) {
+  const ExactMatrix& s = v[kScores];
   double top = -1e300;
   int count = 0;
   for (const Exact& e : s.data) top = std::max(top, e.ToDouble());
@@ -55,33 +63,19 @@ bool UniqueArgmax(const Case& c) {
   return count == 1;
 }
 
-/// s is T x 1 (T >= 1) with finite entries. Domain: |s_j| <= 2^900 and
-/// nonzero |s_j| >= 2^-900, so that s / tau and s 2^n (tau = 2^-8..2^20,
-/// 2^n = 1..64) are exact in double (no overflow, no underflow: the
-/// relative rounding model gamma_{T+3} of the computed p needs exact
-/// scaled scores); the generator draws integers and halves in [-3, 3].
-bool ScoresColumn(const Case& c) {
-  const ExactMatrix& s = c.GetMatrix("s");
-  if (s.rows < 1 || s.cols != 1 || !hyp::AllWithin(s, 0x1p900)) return false;
-  for (const Exact& e : s.data)
-    if (e.ToDouble() != 0 && std::fabs(e.ToDouble()) < 0x1p-900) return false;
-  return true;
+/// The range R = max s - min s <= 700: the tau -> infinity rate
+/// (e^{R/tau} - 1)/T at tau = 1 must be a finite double to be compared
+/// (the generator's range is at most 6).
+bool RangeWithin700(const Values& v) {
+  double lo = HUGE_VAL, hi = -HUGE_VAL;
+  for (const Exact& e : v[kScores].data) lo = std::min(lo, e.ToDouble()), hi = std::max(hi, e.ToDouble());
+  return hi - lo <= 700;
 }
 
 /// Both limits of Rem 5.4 run along coarse scores.
 struct CoarseScoresFamily {
-  static bool HypothesesHold(const Case& c) { return ScoresColumn(c); }
-  /// The range R = max s - min s <= 700: the tau -> infinity rate
-  /// (e^{R/tau} - 1)/T at tau = 1 must be a finite double to be compared
-  /// (the generator's range is at most 6).
-  static bool RangeWithin700(const Case& c) {
-    const ExactMatrix& s = c.GetMatrix("s");
-    double lo = HUGE_VAL, hi = -HUGE_VAL;
-    for (const Exact& e : s.data) lo = std::min(lo, e.ToDouble()), hi = std::max(hi, e.ToDouble());
-    return hi - lo <= 700;
-  }
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  static Domain Hypotheses() {
     return CoarseScores<S>();
   }
 };
@@ -100,9 +94,9 @@ struct TauToZero : CoarseScoresFamily {
   static std::vector<Tolerance> Tolerances() { return {kExcess}; }
 
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     using std::exp;
-    const Vec<S> s = c.GetMat<S>("s").col(0);
+    const Vec<S> s = in[kScores].col(0);
     const Eigen::Index t = s.size();
     const S top = s.maxCoeff();
     Eigen::Index m = 0;
@@ -139,13 +133,19 @@ struct TauToInfinity : CoarseScoresFamily {
                                         "rate + gamma_{T+3}(u)",
                                         "the computed p_j errs by <= gamma_{T+3} p_j (relative); p_j <= 1",
                                         MetricKind::kClaim};
-  static bool HypothesesHold(const Case& c) { return ScoresColumn(c) && RangeWithin700(c); }
   static std::vector<Tolerance> Tolerances() { return {kExcess}; }
 
   template <class S>
-  static void Conclusion(const Case& c) {
+  static Domain Hypotheses() {
+    Domain d = CoarseScores<S>();
+    d.Assume("R = max s - min s <= 700 (the rate at tau = 1 a finite double)", RangeWithin700);
+    return d;
+  }
+
+  template <class S>
+  static void Conclusion(const In<S>& in) {
     using std::exp;
-    const Vec<S> s = c.GetMat<S>("s").col(0);
+    const Vec<S> s = in[kScores].col(0);
     const Eigen::Index t = s.size();
     const Mpfr r = Mpfr(s.maxCoeff()) - Mpfr(s.minCoeff());
     const double tol = G<S>(static_cast<double>(t + 3));
@@ -171,17 +171,16 @@ struct SaturatedJacobian {
   static std::vector<Tolerance> Tolerances() { return {kJacobian, kTopWeight}; }
 
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return rc::gen::map(rc::gen::suchThat(CoarseScores<S>(), [](const Case& c) { return UniqueArgmax(c); }),
-                        [](Case c) { return c; });
+  static Domain Hypotheses() {
+    Domain d = CoarseScores<S>();
+    d.Assume("a unique argmax", UniqueArgmax);
+    return d;
   }
 
-  static bool HypothesesHold(const Case& c) { return ScoresColumn(c) && UniqueArgmax(c); }
-
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     using std::exp;
-    const Vec<S> s = c.GetMat<S>("s").col(0);
+    const Vec<S> s = in[kScores].col(0);
     const Eigen::Index t = s.size();
     const S top = s.maxCoeff();
     S second = top;

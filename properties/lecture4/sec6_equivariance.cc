@@ -57,6 +57,14 @@ std::vector<int64_t> InversePermutation(const std::vector<Exact>& keys) {
   return idx;
 }
 
+/// Every entry an integer id in 0..rows-1 (a row of an embedding); the
+/// entries are nonnegative integers by their Admit.
+bool IdsBelow(const ExactMatrix& x, int64_t rows) {
+  for (const Exact& id : x.data)
+    if (!(id.ToDouble() < static_cast<double>(rows))) return false;
+  return true;
+}
+
 /// P_pi as a matrix: (P X)_t = X_{pi^-1(t)}, i.e. P(t, pi^-1(t)) = 1.
 template <class S>
 Mat<S> PermutationMatrix(const ExactMatrix& keys) {
@@ -66,54 +74,36 @@ Mat<S> PermutationMatrix(const ExactMatrix& keys) {
   return p;
 }
 
-/// X (T x d), W_Q, W_K (d x d_k), W_1 (d x d_k), b (1 x d_k), W_2 (d_k x d), keys (T x 1).
-template <class S>
-rc::Gen<Case> PermutedInput() {
-  const gen::DimRange len{1, kMaxLen<S>, kMaxLen<S>}, width{1, kMaxWidth<S>, kMaxWidth<S>}, one{1, 1, 1};
-  return gen::Shaped<Case>({{len}, {width}, {width}, {one}},
-                           {{{0, 1}, gen::Dyadic(2, 4)},
-                            {{1, 2}, gen::Dyadic(2, 4)},
-                            {{1, 2}, gen::Dyadic(2, 4)},
-                            {{0, 3}, gen::Dyadic(8, 0)},
-                            {{1, 2}, gen::Dyadic(2, 3)},
-                            {{3, 2}, gen::Dyadic(2, 3)},
-                            {{2, 1}, gen::Dyadic(2, 3)}},
-                           [](const gen::Params& p) {
-                             return Case()
-                                 .Matrix("X", p.Matrix(0))
-                                 .Matrix("W_Q", p.Matrix(1))
-                                 .Matrix("W_K", p.Matrix(2))
-                                 .Matrix("keys", p.Matrix(3))
-                                 .Matrix("W_1", p.Matrix(4))
-                                 .Matrix("b", p.Matrix(5))
-                                 .Matrix("W_2", p.Matrix(6))
-                                 .Scalar("scale", 1.0 / std::sqrt(static_cast<double>(p.dims[2])));
-                           });
-}
+constexpr Axis kLen{"T"}, kD{"d"}, kDk{"d_k"}, kM{"m"}, kOne{"1"}, kVocab{"V"}, kTwo{"2"}, kDv{"d_v"};
+constexpr MatrixField kX{"X"}, kWQ{"W_Q"}, kWK{"W_K"}, kWV{"W_V"}, kKeys{"keys"}, kW1{"W_1"}, kBias{"b"}, kW2{"W_2"},
+    kE{"E"}, kTokens{"x"}, kPos{"p"}, kV{"V"};
+constexpr MatrixField kQv{"q"}, kKv{"k"};
+constexpr ScalarField kScale{"scale"}, kAngle{"w"};
+constexpr IntField kT{"T"}, kI{"i"}, kJ{"j"};
 
 /// Both equivariance claims on X share their cases: X, weights and a permutation.
 struct PermutedInputFamily {
   // X (T x d), W_Q, W_K (d x d_k), keys (T x 1, any finite values: their
   // stable sort is the permutation), W_1 (d x m), b (1 x m), W_2 (m x d),
-  // finite scale; T, d, d_k, m >= 1. Domain: |entries| <= 2^200 and |scale|
-  // <= 2^20, so scores and the row map's products stay finite in double
-  // (the bitwise comparisons would fail on inf or NaN for reasons outside
-  // the claims).
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix &x = c.GetMatrix("X"), &wq = c.GetMatrix("W_Q"), &wk = c.GetMatrix("W_K"),
-                      &keys = c.GetMatrix("keys"), &w1 = c.GetMatrix("W_1"), &b = c.GetMatrix("b"),
-                      &w2 = c.GetMatrix("W_2");
-    const int64_t t = x.rows, d = x.cols, m = w1.cols;
-    if (t < 1 || d < 1 || wq.rows != d || wq.cols < 1 || !hyp::Shape(wk, d, wq.cols) || !hyp::Shape(keys, t, 1) ||
-        w1.rows != d || m < 1 || !hyp::Shape(b, 1, m) || !hyp::Shape(w2, m, d))
-      return false;
-    for (const ExactMatrix* e : {&x, &wq, &wk, &keys, &w1, &b, &w2})
-      if (!hyp::AllWithin(*e, 0x1p200)) return false;
-    return hyp::Within(c.GetScalar("scale"), 0x1p20);
-  }
+  // finite scale (drawn 1/sqrt(d_k)); T, d, d_k, m >= 1. Domain: |entries|
+  // <= 2^200 and |scale| <= 2^20, so scores and the row map's products stay
+  // finite in double (the bitwise comparisons would fail on inf or NaN for
+  // reasons outside the claims).
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return PermutedInput<S>();
+  static Domain Hypotheses() {
+    const Admit entries = Admit::Within(0x1p200);
+    Domain d;
+    d.Dim(kLen, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kD, {1, kMaxWidth<S>, kMaxWidth<S>});
+    d.Dim(kDk, {1, kMaxWidth<S>, kMaxWidth<S>}).Dim(kOne, {1, 1, 1}, 1).Dim(kM, {1, kMaxWidth<S>, kMaxWidth<S>});
+    d.Matrix(kX, kLen, kD, gen::Dyadic(2, 4), entries);
+    d.Matrix(kWQ, kD, kDk, gen::Dyadic(2, 4), entries).Matrix(kWK, kD, kDk, gen::Dyadic(2, 4), entries);
+    d.Matrix(kKeys, kLen, kOne, gen::Dyadic(8, 0), entries);
+    d.Matrix(kW1, kD, kM, gen::Dyadic(2, 3), entries).Matrix(kBias, kOne, kM, gen::Dyadic(2, 3), entries);
+    d.Matrix(kW2, kM, kD, gen::Dyadic(2, 3), entries);
+    d.Built(
+        kScale, [](const Domain::Drawn& in) { return Exact(1.0 / std::sqrt(static_cast<double>(in.Dim(kDk)))); },
+        Admit::Within(0x1p20));
+    return d;
   }
 };
 
@@ -130,10 +120,10 @@ struct ScoreWeightConjugation : PermutedInputFamily {
   static std::vector<Tolerance> Tolerances() { return {kScores, kWeights}; }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> x = c.GetMat<S>("X"), wq = c.GetMat<S>("W_Q"), wk = c.GetMat<S>("W_K");
-    const Mat<S> p = PermutationMatrix<S>(c.GetMatrix("keys"));
-    const S scale = c.Get<S>("scale");
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> x = in[kX], wq = in[kWQ], wk = in[kWK];
+    const Mat<S> p = PermutationMatrix<S>(in.exact(kKeys));
+    const S scale = in[kScale];
     const Mat<S> px = p * x;
     const Mat<S> s = MaskedScores<S>(Mat<S>(x * wq), Mat<S>(x * wk), scale, Mask::None());
     const Mat<S> sp = MaskedScores<S>(Mat<S>(px * wq), Mat<S>(px * wk), scale, Mask::None());
@@ -161,8 +151,8 @@ struct RowwiseMaps : PermutedInputFamily {
   static std::vector<Tolerance> Tolerances() { return {kRows}; }
 
   template <class S>
-  static Mat<S> Phi(const Mat<S>& x, const Case& c) {
-    const Mat<S> w1 = c.GetMat<S>("W_1"), b = c.GetMat<S>("b"), w2 = c.GetMat<S>("W_2");
+  static Mat<S> Phi(const Mat<S>& x, const In<S>& in) {
+    const Mat<S> w1 = in[kW1], b = in[kBias], w2 = in[kW2];
     Mat<S> h = x * w1;
     for (Eigen::Index i = 0; i < h.rows(); ++i)
       for (Eigen::Index j = 0; j < h.cols(); ++j) h(i, j) = std::max(S(h(i, j) + b(0, j)), S(0));
@@ -170,10 +160,10 @@ struct RowwiseMaps : PermutedInputFamily {
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> x = c.GetMat<S>("X");
-    const Mat<S> p = PermutationMatrix<S>(c.GetMatrix("keys"));
-    const Mat<S> lhs = Phi<S>(Mat<S>(p * x), c), rhs = p * Phi<S>(x, c);
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> x = in[kX];
+    const Mat<S> p = PermutationMatrix<S>(in.exact(kKeys));
+    const Mat<S> lhs = Phi<S>(Mat<S>(p * x), in), rhs = p * Phi<S>(x, in);
     ExpectWithin(kRows, ToDouble(S((lhs - rhs).cwiseAbs().maxCoeff())), 0.0);
   }
 };
@@ -183,33 +173,27 @@ struct EmbeddingWithoutPositions {
 
   static std::vector<Tolerance> Tolerances() { return {}; }
 
-  /// E (vocabulary 8 x d), tokens x (T x 1, ids 0..7), keys (T x 1).
-  // HypothesesHold: E (V x d, V, d >= 1) finite (rows are compared with ==),
-  // x (T x 1, T >= 1) integer ids in 0..V-1, keys (T x 1) finite.
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix &e = c.GetMatrix("E"), &x = c.GetMatrix("x"), &keys = c.GetMatrix("keys");
-    if (e.rows < 1 || e.cols < 1 || !hyp::AllFinite(e) || x.rows < 1 || x.cols != 1 ||
-        !hyp::Shape(keys, x.rows, 1) || !hyp::AllFinite(keys) || !hyp::AllFinite(x))
-      return false;
-    for (const Exact& t : x.data) {
-      const double id = t.ToDouble();
-      if (!t.IsDouble() || id != std::floor(id) || id < 0 || id >= static_cast<double>(e.rows)) return false;
-    }
-    return true;
-  }
-
+  /// E (V x d, V, d >= 1) finite (rows are compared with ==), drawn with a
+  /// vocabulary of 8 (ids 0..7); x (T x 1, T >= 1) integer ids in 0..V-1;
+  /// keys (T x 1) finite.
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    const gen::DimRange len{1, kMaxLen<S>, kMaxLen<S>}, width{1, kMaxWidth<S>, kMaxWidth<S>}, one{1, 1, 1},
-        vocab{8, 8, 8};
-    return gen::Shaped<Case>(
-        {{len}, {width}, {one}, {vocab}},
-        {{{3, 1}, gen::Dyadic(4, 4)}, {{0, 2}, gen::Dyadic(7, 0)}, {{0, 2}, gen::Dyadic(8, 0)}},
-        [](const gen::Params& p) {
-          ExactMatrix tokens = p.Matrix(1);
+  static Domain Hypotheses() {
+    Domain d;
+    d.Dim(kLen, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kD, {1, kMaxWidth<S>, kMaxWidth<S>}).Dim(kOne, {1, 1, 1}, 1);
+    d.Dim(kVocab, {1, 8, 8, 8});  // drawn 8, admitted V >= 1
+    d.Matrix(kE, kVocab, kD, gen::Dyadic(4, 4), Admit::Finite());
+    const int ids = d.Param(kLen, kOne, gen::Dyadic(7, 0));
+    d.Built(
+        kTokens, kLen, kOne,
+        [ids](const Domain::Drawn& in) {
+          ExactMatrix tokens = in.Param(ids);
           for (Exact& e : tokens.data) e = Exact(std::abs(e.ToDouble()));
-          return Case().Matrix("E", p.Matrix(0)).Matrix("x", tokens).Matrix("keys", p.Matrix(2));
-        });
+          return tokens;
+        },
+        Admit::Finite().Nonnegative().Doubles().OnGrid(1));
+    d.Matrix(kKeys, kLen, kOne, gen::Dyadic(8, 0), Admit::Finite());
+    d.Assume("every token id < V (a row of E)", [](const Values& v) { return IdsBelow(v[kTokens], v[kE].rows); });
+    return d;
   }
 
   template <class S>
@@ -220,52 +204,45 @@ struct EmbeddingWithoutPositions {
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> e = c.GetMat<S>("E");
-    const ExactMatrix& x = c.GetMatrix("x");
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> e = in[kE];
+    const ExactMatrix& x = in.exact(kTokens);
     std::vector<int64_t> tokens;
     for (const Exact& t : x.data) tokens.push_back(static_cast<int64_t>(t.ToDouble()));
-    const std::vector<int64_t> inv = InversePermutation(c.GetMatrix("keys").data);
+    const std::vector<int64_t> inv = InversePermutation(in.exact(kKeys).data);
     std::vector<int64_t> permuted(tokens.size());  // (pi . x)_t = x_{pi^-1(t)}
     for (size_t t = 0; t < tokens.size(); ++t) permuted[t] = tokens[size_t(inv[t])];
-    const Mat<S> p = PermutationMatrix<S>(c.GetMatrix("keys"));
+    const Mat<S> p = PermutationMatrix<S>(in.exact(kKeys));
     ExpectThat(Embed<S>(e, permuted) == Mat<S>(p * Embed<S>(e, tokens)), "iota_0(pi . x) != P iota_0(x)");
   }
 };
 
-/// w on the 2^-6 grid (|w| <= 2), positions i, j in 0..63.
-template <class S>
-rc::Gen<Case> AnglesCase() {
-  return rc::gen::apply(
-      [](Exact w, int64_t i, int64_t j, ExactMatrix q, ExactMatrix k) {
-        return Case().Scalar("w", w).Int("i", i).Int("j", j).Matrix("q", q).Matrix("k", k);
-      },
-      gen::Dyadic(2, 6), rc::gen::inRange<int64_t>(0, 64), rc::gen::inRange<int64_t>(0, 64),
-      gen::Matrix(2, 1, gen::Dyadic(4, 4)), gen::Matrix(2, 1, gen::Dyadic(4, 4)));
-}
-
 /// Both positional-encoding identities share their cases: w, i, j, q, k.
 struct AnglesFamily {
-  // w finite, i, j >= 0, q and k 2 x 1 finite. Domain: i, j <= 2^20 and
-  // w i, w j, w (j - i) exact in double (the tolerances' reasons take the
-  // angles exact; the generator's w on the 2^-6 grid with i, j < 64 are),
-  // |w| <= 2^10 (library sin/cos within 1 ulp on these arguments), and
-  // |q|, |k| entries <= 2^200 (finite products).
-  static bool HypothesesHold(const Case& c) {
-    const Exact& we = c.GetScalar("w");
-    const int64_t i = c.GetInt("i"), j = c.GetInt("j");
-    const ExactMatrix &q = c.GetMatrix("q"), &k = c.GetMatrix("k");
-    if (!we.IsDouble() || !hyp::Within(we, 0x1p10) || i < 0 || j < 0 || i > (1 << 20) || j > (1 << 20)) return false;
-    const double w = we.ToDouble();
-    for (const int64_t n : {i, j, j - i}) {
-      const double nd = static_cast<double>(n), prod = w * nd;
-      if (std::fma(w, nd, -prod) != 0) return false;  // w n is not exact in double
-    }
-    return hyp::Shape(q, 2, 1) && hyp::Shape(k, 2, 1) && hyp::AllWithin(q, 0x1p200) && hyp::AllWithin(k, 0x1p200);
-  }
+  // w finite, i, j >= 0, q and k 2 x 1 finite; drawn: w on the 2^-6 grid
+  // (|w| <= 2), positions i, j in 0..63, q, k on the 2^-4 grid (|entry| <=
+  // 4). Domain: i, j <= 2^20 and w i, w j, w (j - i) exact in double (the
+  // tolerances' reasons take the angles exact; the generator's are), w a
+  // double with |w| <= 2^10 (library sin/cos within 1 ulp on these
+  // arguments), and |q|, |k| entries <= 2^200 (finite products).
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return AnglesCase<S>();
+  static Domain Hypotheses() {
+    Domain d;
+    d.Dim(kTwo, {2, 2, 2}, 2).Dim(kOne, {1, 1, 1}, 1);
+    d.Scalar(kAngle, gen::Dyadic(2, 6), Admit::Within(0x1p10).Doubles());
+    d.Int(kI, rc::gen::inRange<int64_t>(0, 64), 0, 1 << 20).Int(kJ, rc::gen::inRange<int64_t>(0, 64), 0, 1 << 20);
+    d.Matrix(kQv, kTwo, kOne, gen::Dyadic(4, 4), Admit::Within(0x1p200));
+    d.Matrix(kKv, kTwo, kOne, gen::Dyadic(4, 4), Admit::Within(0x1p200));
+    d.Assume("w i, w j, w (j - i) exact in double", [](const Values& v) {
+      const double w = v[kAngle].ToDouble();
+      const int64_t i = v[kI], j = v[kJ];
+      for (const int64_t n : {i, j, j - i}) {
+        const double nd = static_cast<double>(n), prod = w * nd;
+        if (std::fma(w, nd, -prod) != 0) return false;  // w n is not exact in double
+      }
+      return true;
+    });
+    return d;
   }
 };
 
@@ -282,10 +259,10 @@ struct SinusoidInnerProduct : AnglesFamily {
   static std::vector<Tolerance> Tolerances() { return {kInnerProduct}; }
 
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     using std::cos;
     using std::sin;
-    const S w = c.Get<S>("w"), i = S(double(c.GetInt("i"))), j = S(double(c.GetInt("j")));
+    const S w = in[kAngle], i = S(double(in[kI])), j = S(double(in[kJ]));
     const S lhs = sin(w * i) * sin(w * j) + cos(w * i) * cos(w * j);
     const S rhs = cos(w * (i - j));
     ExpectWithin(kInnerProduct, ToDouble(Mpfr(abs(Mpfr(lhs) - Mpfr(rhs)))), 16 * ScalarTraits<S>::UnitRoundoff());
@@ -312,9 +289,9 @@ struct RopeRelativeIdentity : AnglesFamily {
   static std::vector<Tolerance> Tolerances() { return {kRelative}; }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const S w = c.Get<S>("w"), i = S(double(c.GetInt("i"))), j = S(double(c.GetInt("j")));
-    const Mat<S> q = c.GetMat<S>("q"), k = c.GetMat<S>("k");
+  static void Conclusion(const In<S>& in) {
+    const S w = in[kAngle], i = S(double(in[kI])), j = S(double(in[kJ]));
+    const Mat<S> q = in[kQv], k = in[kKv];
     const S lhs = (Rotation<S>(S(i * w)) * q).col(0).dot((Rotation<S>(S(j * w)) * k).col(0));
     const S rhs = q.col(0).dot((Rotation<S>(S((j - i) * w)) * k).col(0));
     const double mag = ToDouble(S(q.cwiseAbs().sum() * k.cwiseAbs().sum()));
@@ -328,20 +305,17 @@ struct NoOrderAutomorphism {
   static std::vector<Tolerance> Tolerances() { return {}; }
 
   // T >= 1. Domain: T <= 9 (the check enumerates all T! permutations: a
-  // cost limit; the generator draws T <= 7).
-  static bool HypothesesHold(const Case& c) {
-    const int64_t t = c.GetInt("T");
-    return t >= 1 && t <= 9;
+  // cost limit); the generator draws T <= 7.
+  template <class S>
+  static Domain Hypotheses() {
+    Domain d;
+    d.Int(kT, rc::gen::inRange<int64_t>(1, 8), 1, 9);
+    return d;
   }
 
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return rc::gen::map(rc::gen::inRange<int64_t>(1, 8), [](int64_t t) { return Case().Int("T", t); });
-  }
-
-  template <class S>
-  static void Conclusion(const Case& c) {
-    const int64_t t = c.GetInt("T");
+  static void Conclusion(const In<S>& in) {
+    const int64_t t = in[kT];
     std::vector<int64_t> pi(static_cast<size_t>(t));
     std::iota(pi.begin(), pi.end(), 0);
     int64_t preserving = 0;
@@ -368,34 +342,35 @@ struct TwoPositionCausal {
       "equal scores give weights exactly 1 and (1/2, 1/2); v on the 2^-4 grid: halves and their sum exact"};
   static std::vector<Tolerance> Tolerances() { return {kPrinted}; }
 
+  // V is 2 x d_v (d_v >= 1; drawn 2) with v1 != v2 (the example's
+  // hypothesis). Domain: every entry a double with (v1 + v2)/2 exact in
+  // double (the printed value is compared bitwise: the sum exact and its half
+  // not subnormal), as on the generator's 2^-4 grid.
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return rc::gen::map(rc::gen::suchThat(gen::Matrix(2, 2, gen::Dyadic(8, 4)),
-                                          [](const ExactMatrix& v) {
-                                            return !(hyp::SameReal(v(0, 0), v(1, 0)) && hyp::SameReal(v(0, 1), v(1, 1)));
-                                          }),
-                        [](const ExactMatrix& v) { return Case().Matrix("V", v); });
+  static Domain Hypotheses() {
+    Domain d;
+    d.Dim(kTwo, {2, 2, 2}, 2).Dim(kDv, {1, 2, 2, 2});
+    d.Matrix(kV, kTwo, kDv, gen::Dyadic(8, 4), Admit::Within(0x1p1000).Doubles());
+    d.Assume("(v1 + v2)/2 exact in double", [](const Values& v) {
+      const ExactMatrix& m = v[kV];
+      for (int64_t l = 0; l < m.cols; ++l) {
+        const double a = m(0, l).ToDouble(), b = m(1, l).ToDouble(), sum = a + b;
+        if (!hyp::SumExactIn(a, b, 53) || (sum != 0 && std::fabs(sum) < 0x1p-1020)) return false;
+      }
+      return true;
+    });
+    d.Assume("v1 != v2", [](const Values& v) {
+      const ExactMatrix& m = v[kV];
+      for (int64_t l = 0; l < m.cols; ++l)
+        if (!hyp::SameReal(m(0, l), m(1, l))) return true;  // as reals: -0 = +0
+      return false;
+    });
+    return d;
   }
 
-  // V is 2 x d_v (d_v >= 1) with v1 != v2 (the example's hypothesis).
-  // Domain: every entry a double with (v1 + v2)/2 exact in double (the
-  // printed value is compared bitwise: the sum exact and its half not
-  // subnormal), as on the generator's 2^-4 grid.
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix& v = c.GetMatrix("V");
-    if (v.rows != 2 || v.cols < 1 || !hyp::AllExactDouble(v) || !hyp::AllWithin(v, 0x1p1000)) return false;
-    bool differ = false;
-    for (int64_t l = 0; l < v.cols; ++l) {
-      const double a = v(0, l).ToDouble(), b = v(1, l).ToDouble(), sum = a + b;
-      if (!hyp::SumExactIn(a, b, 53) || (sum != 0 && std::fabs(sum) < 0x1p-1020)) return false;
-      differ = differ || !hyp::SameReal(v(0, l), v(1, l));  // as reals: -0 = +0
-    }
-    return differ;
-  }
-
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> v = c.GetMat<S>("V");
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> v = in[kV];
     Mat<S> swap(2, 2);
     swap << 0, 1, 1, 0;
     const Mat<S> qk = Mat<S>::Zero(2, 1);  // all scores equal (0)
@@ -423,40 +398,37 @@ ATTNPROP_REGISTER(TwoPositionCausal, double, Mpfr);
 
 // ---------------------------------------------------------------------------
 // Cor 6.2 and Precision remark 6.3: a token sequence, an embedding E, fixed
-// positions p, a head and a row-wise map, all in every regime (gen::Layout).
+// positions p, a head and a row-wise map, all in every regime (gen::Regime).
 // The layers are computed with sequential loops (MatMulRows), so that a row
 // of P X gives bitwise the row of X it came from; only the sums over keys
 // (Z and the output) change order when the rows are permuted.
 
-/// E (8 x d), p (T x d), W_Q, W_K (d x d_k), W_V (d x d), W_1 (d x m),
-/// b (1 x m), W_2 (m x d), tokens (T x 1, ids 0..7), keys (T x 1: their
-/// stable sort is the permutation).
+/// E (V x d; drawn V = 8), p (T x d), W_Q, W_K (d x d_k), W_V (d x d),
+/// W_1 (d x m), b (1 x m), W_2 (m x d), all in every regime (scales up to
+/// 2^2), tokens x (T x 1, drawn ids 0..7), keys (T x 1, drawn 0..255: their
+/// stable sort is the permutation), scale = fl(1/sqrt(d_k)). Domain:
+/// |entries| <= 2^60 and |scale| <= 1, so that X, the projections (<= d
+/// 2^121), the scores (<= d_k d^2 2^242 |scale|) and phi stay finite doubles
+/// (the bounds assume no overflow); ids integers in 0..V-1; keys finite.
 template <class S>
-rc::Gen<Case> StackCase(int64_t min_len = 1) {
-  gen::Layout layout;
-  const int t = layout.Axis({min_len, kMaxLen<S>, kMaxLen<S>}), d = layout.Axis({1, kMaxWidth<S>, kMaxWidth<S>}),
-            dk = layout.Axis({1, kMaxWidth<S>, kMaxWidth<S>}), m = layout.Axis({1, kMaxWidth<S>, kMaxWidth<S>}),
-            vocab = layout.Axis({8, 8, 8}), one = layout.Axis({1, 1, 1});
+Domain StackCase(int64_t min_len = 1) {
   gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
   regime.max_scale = 2;
-  const int e = layout.Matrix(vocab, d, regime), pos = layout.Matrix(t, d, regime),
-            wq = layout.Matrix(d, dk, regime), wk = layout.Matrix(d, dk, regime), wv = layout.Matrix(d, d, regime),
-            w1 = layout.Matrix(d, m, regime), b = layout.Matrix(one, m, regime), w2 = layout.Matrix(m, d, regime);
-  const int tokens = layout.Raw(t, one, gen::UniformInteger(0, 7)), keys = layout.Raw(t, one, gen::UniformInteger(0, 255));
-  return layout.Build<Case>([=](const gen::Layout::Drawn& dr) {
-    return Case()
-        .Matrix("E", dr.Matrix(e))
-        .Matrix("p", dr.Matrix(pos))
-        .Matrix("W_Q", dr.Matrix(wq))
-        .Matrix("W_K", dr.Matrix(wk))
-        .Matrix("W_V", dr.Matrix(wv))
-        .Matrix("W_1", dr.Matrix(w1))
-        .Matrix("b", dr.Matrix(b))
-        .Matrix("W_2", dr.Matrix(w2))
-        .Matrix("x", dr.Matrix(tokens))
-        .Matrix("keys", dr.Matrix(keys))
-        .Scalar("scale", 1.0 / std::sqrt(static_cast<double>(dr.Dim(dk))));
-  });
+  const Admit entries = Admit::Within(0x1p60);
+  Domain d;
+  d.Dim(kLen, {min_len, kMaxLen<S>, kMaxLen<S>}).Dim(kD, {1, kMaxWidth<S>, kMaxWidth<S>});
+  d.Dim(kDk, {1, kMaxWidth<S>, kMaxWidth<S>}).Dim(kM, {1, kMaxWidth<S>, kMaxWidth<S>});
+  d.Dim(kVocab, {1, 8, 8, 8}).Dim(kOne, {1, 1, 1}, 1);  // V drawn 8, admitted >= 1
+  d.Matrix(kE, kVocab, kD, regime, entries).Matrix(kPos, kLen, kD, regime, entries);
+  d.Matrix(kWQ, kD, kDk, regime, entries).Matrix(kWK, kD, kDk, regime, entries).Matrix(kWV, kD, kD, regime, entries);
+  d.Matrix(kW1, kD, kM, regime, entries).Matrix(kBias, kOne, kM, regime, entries).Matrix(kW2, kM, kD, regime, entries);
+  d.Matrix(kTokens, kLen, kOne, gen::UniformInteger(0, 7), Admit::Finite().Nonnegative().Doubles().OnGrid(1));
+  d.Matrix(kKeys, kLen, kOne, gen::UniformInteger(0, 255), Admit::Finite());
+  d.Built(
+      kScale, [](const Domain::Drawn& in) { return Exact(1.0 / std::sqrt(static_cast<double>(in.Dim(kDk)))); },
+      Admit::Within(1));
+  d.Assume("every token id < V (a row of E)", [](const Values& v) { return IdsBelow(v[kTokens], v[kE].rows); });
+  return d;
 }
 
 /// A B with each entry a sequential sum over the inner index (the order the
@@ -501,10 +473,9 @@ struct HeadRun {
   Mat<S> out, weights, v;
 };
 template <class S>
-HeadRun<S> Head(const Mat<S>& x, const Case& c) {
-  const Mat<S> q = MatMulRows<S>(x, c.GetMat<S>("W_Q")), k = MatMulRows<S>(x, c.GetMat<S>("W_K")),
-               v = MatMulRows<S>(x, c.GetMat<S>("W_V"));
-  const AttentionResult<S> r = Attention<S>(q, k, v, c.Get<S>("scale"));
+HeadRun<S> Head(const Mat<S>& x, const In<S>& in) {
+  const Mat<S> q = MatMulRows<S>(x, in[kWQ]), k = MatMulRows<S>(x, in[kWK]), v = MatMulRows<S>(x, in[kWV]);
+  const AttentionResult<S> r = Attention<S>(q, k, v, in[kScale]);
   return {r.out, r.weights, v};
 }
 
@@ -535,14 +506,14 @@ struct StackRun {
   Mat<S> y, r, z;  // r = relu(Y W_1 + b)
 };
 template <class S>
-StackRun<S> Stack(const Mat<S>& x, const Case& c) {
-  StackRun<S> s{Head<S>(x, c), {}, {}, {}};
+StackRun<S> Stack(const Mat<S>& x, const In<S>& in) {
+  StackRun<S> s{Head<S>(x, in), {}, {}, {}};
   s.y = x + s.head.out;
-  const Mat<S> b = c.GetMat<S>("b");
-  s.r = MatMulRows<S>(s.y, c.GetMat<S>("W_1"));
+  const Mat<S> b = in[kBias];
+  s.r = MatMulRows<S>(s.y, in[kW1]);
   for (Eigen::Index i = 0; i < s.r.rows(); ++i)
     for (Eigen::Index j = 0; j < s.r.cols(); ++j) s.r(i, j) = std::max(S(s.r(i, j) + b(0, j)), S(0));
-  s.z = s.y + MatMulRows<S>(s.r, c.GetMat<S>("W_2"));
+  s.z = s.y + MatMulRows<S>(s.r, in[kW2]);
   return s;
 }
 
@@ -553,10 +524,9 @@ StackRun<S> Stack(const Mat<S>& x, const Case& c) {
 /// of its exact value, relu is 1-Lipschitz, and each r W_2 within gamma_m
 /// |r||W_2|.
 template <class S>
-Mat<Mpfr> StackOrderBound(const StackRun<S>& moved, const StackRun<S>& ref, const Case& c) {
+Mat<Mpfr> StackOrderBound(const StackRun<S>& moved, const StackRun<S>& ref, const In<Mpfr>& exact) {
   const double u = ScalarTraits<S>::UnitRoundoff();
-  const Mat<Mpfr> w1 = c.GetMat<Mpfr>("W_1").cwiseAbs(), w2 = c.GetMat<Mpfr>("W_2").cwiseAbs(),
-                  b = c.GetMat<Mpfr>("b").cwiseAbs();
+  const Mat<Mpfr> w1 = exact[kW1].cwiseAbs(), w2 = exact[kW2].cwiseAbs(), b = exact[kBias].cwiseAbs();
   const double gd = Gamma(static_cast<double>(w1.rows() + 1), u), gm = Gamma(static_cast<double>(w2.rows()), u);
   const Mat<Mpfr> dy = SumMoveBound<S>(HeadOrderBound<S>(ref.head), ref.y);
   Mat<Mpfr> pre = dy * w1;
@@ -572,31 +542,8 @@ Mat<Mpfr> StackOrderBound(const StackRun<S>& moved, const StackRun<S>& ref, cons
 
 /// The three claims share the stack's hypotheses and cases.
 struct StackFamily {
-  // E (V x d), p (T x d), W_Q, W_K (d x d_k), W_V (d x d), W_1 (d x m),
-  // b (1 x m), W_2 (m x d), T, d, d_k, m, V >= 1; tokens x (T x 1) integer
-  // ids in 0..V-1; keys (T x 1) finite; finite scale. Domain: |entries| <=
-  // 2^60 and |scale| <= 1, so that X, the projections (<= d 2^121), the
-  // scores (<= d_k d^2 2^242 |scale|) and phi stay finite doubles (the
-  // bounds assume no overflow).
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix &e = c.GetMatrix("E"), &p = c.GetMatrix("p"), &wq = c.GetMatrix("W_Q"), &wk = c.GetMatrix("W_K"),
-                      &wv = c.GetMatrix("W_V"), &w1 = c.GetMatrix("W_1"), &b = c.GetMatrix("b"),
-                      &w2 = c.GetMatrix("W_2"), &x = c.GetMatrix("x"), &keys = c.GetMatrix("keys");
-    const int64_t t = p.rows, d = p.cols;
-    if (t < 1 || d < 1 || e.rows < 1 || e.cols != d || wq.rows != d || wq.cols < 1 || !hyp::Shape(wk, d, wq.cols) ||
-        !hyp::Shape(wv, d, d) || w1.rows != d || w1.cols < 1 || !hyp::Shape(b, 1, w1.cols) ||
-        !hyp::Shape(w2, w1.cols, d) || !hyp::Shape(x, t, 1) || !hyp::Shape(keys, t, 1) || !hyp::AllFinite(keys))
-      return false;
-    for (const ExactMatrix* m : {&e, &p, &wq, &wk, &wv, &w1, &b, &w2})
-      if (!hyp::AllWithin(*m, 0x1p60)) return false;
-    for (const Exact& id : x.data) {
-      const double v = id.ToDouble();
-      if (!id.IsDouble() || v != std::floor(v) || v < 0 || v >= static_cast<double>(e.rows)) return false;
-    }
-    return hyp::Within(c.GetScalar("scale"), 1.0);
-  }
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  static Domain Hypotheses() {
     return StackCase<S>();
   }
 };
@@ -612,18 +559,18 @@ struct StackEquivariant : StackFamily {
   static std::vector<Tolerance> Tolerances() { return {kStack}; }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> e = c.GetMat<S>("E");
-    const std::vector<int64_t> ids = TokenIds(c.GetMatrix("x"));
-    const Mat<S> perm = PermutationMatrix<S>(c.GetMatrix("keys"));
-    const Mat<S> x = EmbedTokens<S>(e, ids), xp = EmbedTokens<S>(e, PermuteTokens(ids, c.GetMatrix("keys")));
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> e = in[kE];
+    const std::vector<int64_t> ids = TokenIds(in.exact(kTokens));
+    const Mat<S> perm = PermutationMatrix<S>(in.exact(kKeys));
+    const Mat<S> x = EmbedTokens<S>(e, ids), xp = EmbedTokens<S>(e, PermuteTokens(ids, in.exact(kKeys)));
     ExpectThat(xp == Mat<S>(perm * x), "iota_0(pi . x) != P iota_0(x)");
-    const StackRun<S> plain = Stack<S>(x, c), moved = Stack<S>(xp, c);
+    const StackRun<S> plain = Stack<S>(x, in), moved = Stack<S>(xp, in);
     // P times the plain run, part by part (a permutation moves rows exactly).
     StackRun<S> ref{{Mat<S>(perm * plain.head.out), Mat<S>(perm * plain.head.weights * perm.transpose()),
                      Mat<S>(perm * plain.head.v)},
                     Mat<S>(perm * plain.y), Mat<S>(perm * plain.r), Mat<S>(perm * plain.z)};
-    const Mat<Mpfr> bound = StackOrderBound<S>(moved, ref, c);
+    const Mat<Mpfr> bound = StackOrderBound<S>(moved, ref, In<Mpfr>(in.value()));
     for (Eigen::Index i = 0; i < bound.rows(); ++i)
       for (Eigen::Index l = 0; l < bound.cols(); ++l)
         ExpectWithin(kStack, ToDouble(Mpfr(abs(Mpfr(moved.z(i, l)) - Mpfr(ref.z(i, l))))), ToDouble(bound(i, l)));
@@ -640,16 +587,16 @@ struct EquivariantWithPositionalRows : StackFamily {
   static std::vector<Tolerance> Tolerances() { return {kHead}; }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> x = EmbedTokens<S>(c.GetMat<S>("E"), TokenIds(c.GetMatrix("x"))) + c.GetMat<S>("p");
-    const Mat<S> perm = PermutationMatrix<S>(c.GetMatrix("keys"));
-    const HeadRun<S> plain = Head<S>(x, c), moved = Head<S>(Mat<S>(perm * x), c);
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> x = EmbedTokens<S>(in[kE], TokenIds(in.exact(kTokens))) + in[kPos];
+    const Mat<S> perm = PermutationMatrix<S>(in.exact(kKeys));
+    const HeadRun<S> plain = Head<S>(x, in), moved = Head<S>(Mat<S>(perm * x), in);
     const Mat<Mpfr> bound = HeadOrderBound<S>(plain);
     const Mat<S> ref = perm * plain.out;
     for (Eigen::Index i = 0; i < ref.rows(); ++i)
       for (Eigen::Index l = 0; l < ref.cols(); ++l)
         ExpectWithin(kHead, ToDouble(Mpfr(abs(Mpfr(moved.out(i, l)) - Mpfr(ref(i, l))))),
-                     ToDouble(Mpfr(bound.row(Eigen::Index(InversePermutation(c.GetMatrix("keys").data)[size_t(i)]))(0, l))));
+                     ToDouble(Mpfr(bound.row(Eigen::Index(InversePermutation(in.exact(kKeys).data)[size_t(i)]))(0, l))));
   }
 };
 
@@ -660,25 +607,25 @@ struct PositionsBreakEquivariance : StackFamily {
   static std::vector<Tolerance> Tolerances() { return {}; }
 
   // The stack's hypotheses, and the claim's: the positions are nonconstant
-  // (two rows of p differ).
-  static bool HypothesesHold(const Case& c) {
-    if (!StackFamily::HypothesesHold(c)) return false;
-    const ExactMatrix& p = c.GetMatrix("p");
-    for (int64_t t = 1; t < p.rows; ++t)
-      for (int64_t l = 0; l < p.cols; ++l)
-        if (!hyp::SameReal(p(t, l), p(0, l))) return true;  // as reals: -0 = +0
-    return false;
-  }
+  // (two rows of p differ; so T >= 2, one position is constant).
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return StackCase<S>(2);  // T >= 2: one position is constant
+  static Domain Hypotheses() {
+    Domain d = StackCase<S>(2);
+    d.Assume("the positions p are nonconstant", [](const Values& v) {
+      const ExactMatrix& p = v[kPos];
+      for (int64_t t = 1; t < p.rows; ++t)
+        for (int64_t l = 0; l < p.cols; ++l)
+          if (!hyp::SameReal(p(t, l), p(0, l))) return true;  // as reals: -0 = +0
+      return false;
+    });
+    return d;
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     static_assert(ScalarTraits<S>::kExact, "the witness is checked exactly");
-    const Mat<S> e = c.GetMat<S>("E"), p = c.GetMat<S>("p");
-    const std::vector<int64_t> ids = TokenIds(c.GetMatrix("x"));
+    const Mat<S> e = in[kE], p = in[kPos];
+    const std::vector<int64_t> ids = TokenIds(in.exact(kTokens));
     // The witness permutation: the transposition of row 0 and the first row
     // t with p_t != p_0 (one exists: p is nonconstant).
     Eigen::Index t = 1;

@@ -42,6 +42,10 @@ namespace {
 template <class S>
 constexpr int64_t kMaxLen = SizeBudget<S>::Pick(16, 8);
 
+constexpr Axis kLen{"T"}, kD{"d"}, kDv{"d_v"}, kOne{"1"};
+constexpr MatrixField kK{"K"}, kV{"V"}, kQuery{"q"}, kWQ{"W_Q"}, kWK{"W_K"};
+constexpr IntField kT{"T"}, kLog2H{"log2 h"};
+
 struct UniformScoresMean {
   static constexpr const char* kId = "lecture4.sec7.1.uniform_scores_mean";
 
@@ -51,30 +55,22 @@ struct UniformScoresMean {
       "exact); products u, T-term sum gamma_{T-1}; the checker's mean in MPFR"};
   static std::vector<Tolerance> Tolerances() { return {kMean}; }
 
-  // K (T x d), V (T x d_v), T, d, d_v >= 1, finite (the queries are 0, so
-  // every score is 0 whatever K is). Domain: |v| <= 2^900 and nonzero |v| >=
-  // 2^-900: the products v_jl / T stay normal doubles, where the relative
-  // bound (relative to mean_j |v_j|) holds.
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix &k = c.GetMatrix("K"), &v = c.GetMatrix("V");
-    if (k.rows < 1 || k.cols < 1 || v.rows != k.rows || v.cols < 1 || !hyp::AllFinite(k) ||
-        !hyp::AllWithin(v, 0x1p900))
-      return false;
-    for (const Exact& e : v.data)
-      if (e.ToDouble() != 0 && std::fabs(e.ToDouble()) < 0x1p-900) return false;
-    return true;
+  // K (T x d), V (T x d_v), T, d, d_v >= 1, K any finite matrix (the
+  // queries are 0, so every score is 0 whatever K is). Domain: |v| <= 2^900
+  // and nonzero |v| >= 2^-900: the products v_jl / T stay normal doubles,
+  // where the relative bound (relative to mean_j |v_j|) holds.
+  template <class S>
+  static Domain Hypotheses() {
+    Domain d;
+    d.Dim(kLen, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kD, {1, 6, 6}).Dim(kDv, {1, 6, 6});
+    d.Matrix(kK, kLen, kD, gen::Dyadic(4, 4), Admit::Finite());
+    d.Matrix(kV, kLen, kDv, gen::Dyadic(8, 6), Admit::Within(0x1p900).NonzeroAtLeast(0x1p-900));
+    return d;
   }
 
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    const gen::DimRange len{1, kMaxLen<S>, kMaxLen<S>}, width{1, 6, 6};
-    return gen::Shaped<Case>({{len}, {width}, {width}}, {{{0, 1}, gen::Dyadic(4, 4)}, {{0, 2}, gen::Dyadic(8, 6)}},
-                             [](const gen::Params& p) { return Case().Matrix("K", p.Matrix(0)).Matrix("V", p.Matrix(1)); });
-  }
-
-  template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> k = c.GetMat<S>("K"), v = c.GetMat<S>("V");
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> k = in[kK], v = in[kV];
     const Eigen::Index t = k.rows();
     const Mat<S> q = Mat<S>::Zero(3, k.cols());  // three queries, all scores 0
     const Mat<S> out = Attention<S>(q, k, v, S(1)).out;
@@ -106,10 +102,6 @@ Mat<S> GaussianWeights(Eigen::Index t, const S& h) {
   return a;
 }
 
-rc::Gen<Case> LengthCase(int64_t max_len) {
-  return rc::gen::map(rc::gen::inRange<int64_t>(1, max_len + 1), [](int64_t t) { return Case().Int("T", t); });
-}
-
 struct GaussianLimits {
   static constexpr const char* kId = "lecture4.ex7.4.gaussian_kernel_limits";
 
@@ -118,21 +110,18 @@ struct GaussianLimits {
                                         "computed weights have relative error gamma_{T+3} (scores exact); weights <= 1", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kExcess}; }
 
-  // T >= 1. Domain: T <= 256 (the check builds 22 T x T weight matrices: a
-  // cost limit; the generator draws T <= 16).
-  static bool HypothesesHold(const Case& c) {
-    const int64_t t = c.GetInt("T");
-    return t >= 1 && t <= 256;
+  // T >= 1. Domain: T <= 256 (the check builds 22 T x T weight matrices:
+  // a cost limit); the generator draws T <= 16 (MPFR 8).
+  template <class S>
+  static Domain Hypotheses() {
+    Domain d;
+    d.Int(kT, rc::gen::inRange<int64_t>(1, kMaxLen<S> + 1), 1, 256);
+    return d;
   }
 
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return LengthCase(kMaxLen<S>);
-  }
-
-  template <class S>
-  static void Conclusion(const Case& c) {
-    const Eigen::Index t = c.GetInt("T");
+  static void Conclusion(const In<S>& in) {
+    const Eigen::Index t = in[kT];
     const double tol = Gamma(static_cast<double>(t + 3), ScalarTraits<S>::UnitRoundoff());
     for (int n = 0; n <= 4; ++n) {  // h -> 0
       const double h = std::ldexp(1.0, -n);
@@ -168,22 +157,19 @@ struct GaussianAsDotProduct {
   // T >= 1, h = 2^{log2 h} > 0. Domain: T <= 64 and -4 <= log2 h <= 20 (the
   // scores (ij + j^2/2)/h^2 stay below 2^20 and h^2 a normal double; the
   // generator draws T <= 16, log2 h in -2..4).
-  static bool HypothesesHold(const Case& c) {
-    const int64_t t = c.GetInt("T"), n = c.GetInt("log2 h");
-    return t >= 1 && t <= 64 && n >= -4 && n <= 20;
+  template <class S>
+  static Domain Hypotheses() {
+    Domain d;
+    d.Int(kT, rc::gen::inRange<int64_t>(1, kMaxLen<S> + 1), 1, 64);
+    d.Int(kLog2H, rc::gen::inRange<int64_t>(-2, 5), -4, 20);
+    return d;
   }
 
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return rc::gen::apply([](int64_t t, int64_t n) { return Case().Int("T", t).Int("log2 h", n); },
-                          rc::gen::inRange<int64_t>(1, kMaxLen<S> + 1), rc::gen::inRange<int64_t>(-2, 5));
-  }
-
-  template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     using std::sqrt;
-    const Eigen::Index t = c.GetInt("T");
-    const double hd = std::ldexp(1.0, static_cast<int>(c.GetInt("log2 h")));
+    const Eigen::Index t = in[kT];
+    const double hd = std::ldexp(1.0, static_cast<int>(in[kLog2H]));
     const S h = S(hd), root2 = sqrt(S(2));
     Mat<S> q(t, 2), k(t, 2);
     for (Eigen::Index i = 0; i < t; ++i) {
@@ -225,41 +211,32 @@ struct KernelAsymmetric {
     return !(m - m.transpose()).isZero(0);
   }
 
+  // W_Q, W_K (d x d) with W_Q W_K^T not symmetric (the witness's
+  // hypothesis; it needs d >= 2, a 1 x 1 product is symmetric). Domain:
+  // entries on the 2^-3 grid with |entry| <= 2^3, where the tolerance's
+  // reason has the products W_Q W_K^T exact in double (and NonSymmetric reads
+  // them exactly); the generator draws |entry| <= 2, d in 2..5.
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    const gen::DimRange width{2, 5, 5};
-    return rc::gen::suchThat(
-        gen::Shaped<Case>({{width}}, {{{0, 0}, gen::Dyadic(2, 3)}, {{0, 0}, gen::Dyadic(2, 3)}},
-                          [](const gen::Params& p) { return Case().Matrix("W_Q", p.Matrix(0)).Matrix("W_K", p.Matrix(1)); }),
-        [](const Case& c) { return NonSymmetric(c.GetMatrix("W_Q"), c.GetMatrix("W_K")); });
-  }
-
-  // W_Q, W_K (d x d, d >= 1) with W_Q W_K^T not symmetric (the witness's
-  // hypothesis). Domain: entries on the 2^-3 grid with |entry| <= 2^3, where
-  // the tolerance's reason has the products W_Q W_K^T exact in double (and
-  // NonSymmetric reads them exactly); the generator draws |entry| <= 2.
-  static bool OnGrid(const ExactMatrix& m) {
-    if (!hyp::AllWithin(m, 8.0)) return false;
-    for (const Exact& e : m.data)
-      if (!e.IsDouble() || std::ldexp(e.ToDouble(), 3) != std::floor(std::ldexp(e.ToDouble(), 3))) return false;
-    return true;
-  }
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix &wq = c.GetMatrix("W_Q"), &wk = c.GetMatrix("W_K");
-    return wq.rows >= 1 && wq.cols == wq.rows && hyp::Shape(wk, wq.rows, wq.cols) && OnGrid(wq) && OnGrid(wk) &&
-           NonSymmetric(wq, wk);
+  static Domain Hypotheses() {
+    const Admit grid = Admit::Within(8).Doubles().OnGrid(0x1p-3);
+    Domain d;
+    d.Dim(kD, {2, 5, 5});
+    d.Matrix(kWQ, kD, kD, gen::Dyadic(2, 3), grid).Matrix(kWK, kD, kD, gen::Dyadic(2, 3), grid);
+    d.Assume("W_Q W_K^T not symmetric (W_Q != W_K)", [](const Values& v) { return NonSymmetric(v[kWQ], v[kWK]); });
+    return d;
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     using std::exp;
     using std::sqrt;
-    const Mat<S> wq = c.GetMat<S>("W_Q"), wk = c.GetMat<S>("W_K");
+    const Mat<S> wq = in[kWQ], wk = in[kWK];
     const Eigen::Index d = wq.rows();
     const Mat<S> x = Mat<S>::Identity(d, d);
     const S scale = S(1) / sqrt(S(double(d)));
     const Mat<S> s = MaskedScores<S>(Mat<S>(x * wq), Mat<S>(x * wk), scale, Mask::None());
-    const Mat<Mpfr> m = Mat<Mpfr>(c.GetMat<Mpfr>("W_Q") * c.GetMat<Mpfr>("W_K").transpose());
+    const In<Mpfr> exact(in.value());
+    const Mat<Mpfr> m = Mat<Mpfr>(exact[kWQ] * exact[kWK].transpose());
     Eigen::Index bi = 0, bj = 0;
     Mpfr best = 0;
     for (Eigen::Index i = 0; i < d; ++i)
@@ -287,22 +264,10 @@ struct LowTemperatureRetrieval {
       "1 - a* <= (T-1) e^{-g/tau}", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kRetrieval}; }
 
-  static bool UniqueTop(const Case& c) {
-    const Mat<double> s = c.GetMat<double>("K") * c.GetMat<double>("q").transpose();
+  static bool UniqueTop(const Values& v) {
+    const Mat<double> s = v[kK].As<double>() * v[kQuery].As<double>().transpose();
     const double top = s.maxCoeff();
     return (s.array() == top).count() == 1;
-  }
-
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    const gen::DimRange len{1, kMaxLen<S>, kMaxLen<S>}, width{1, 4, 4}, one{1, 1, 1};
-    return rc::gen::suchThat(
-        gen::Shaped<Case>({{len}, {width}, {one}},
-                          {{{2, 1}, gen::Dyadic(2, 2)}, {{0, 1}, gen::Dyadic(2, 2)}, {{0, 1}, gen::Dyadic(8, 4)}},
-                          [](const gen::Params& p) {
-                            return Case().Matrix("q", p.Matrix(0)).Matrix("K", p.Matrix(1)).Matrix("V", p.Matrix(2));
-                          }),
-        [](const Case& c) { return UniqueTop(c); });
   }
 
   // q (1 x d), K (T x d), V (T x d_v), T, d, d_v >= 1, a unique top score
@@ -310,28 +275,30 @@ struct LowTemperatureRetrieval {
   // <= 2^10, so the scores <q, k_j> and their power-of-two multiples are
   // exact in double (the tolerance's reason; UniqueTop reads them exactly);
   // |v| <= 2^900 and max|v| >= 2^-900 or V = 0, so the bound relative to
-  // max|v| is not swamped by underflow. The generator draws the 2^-2 grid.
-  static bool Grid10(const ExactMatrix& m) {
-    if (!hyp::AllWithin(m, 0x1p10)) return false;
-    for (const Exact& e : m.data)
-      if (!e.IsDouble() || std::ldexp(e.ToDouble(), 10) != std::floor(std::ldexp(e.ToDouble(), 10))) return false;
-    return true;
-  }
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix &q = c.GetMatrix("q"), &k = c.GetMatrix("K"), &v = c.GetMatrix("V");
-    if (q.rows != 1 || q.cols < 1 || k.rows < 1 || k.cols != q.cols || v.rows != k.rows || v.cols < 1 ||
-        !Grid10(q) || !Grid10(k) || !hyp::AllWithin(v, 0x1p900))
-      return false;
-    const double vmax = hyp::MaxAbs(v);
-    return (vmax == 0 || vmax >= 0x1p-900) && UniqueTop(c);
+  // max|v| is not swamped by underflow. The generator draws the 2^-2 grid,
+  // d <= 4, d_v <= 4.
+  template <class S>
+  static Domain Hypotheses() {
+    const Admit grid = Admit::Within(0x1p10).Doubles().OnGrid(0x1p-10);
+    Domain d;
+    d.Dim(kLen, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kD, {1, 4, 4}).Dim(kOne, {1, 1, 1}, 1).Dim(kDv, {1, 4, 4});
+    d.Matrix(kQuery, kOne, kD, gen::Dyadic(2, 2), grid).Matrix(kK, kLen, kD, gen::Dyadic(2, 2), grid);
+    d.Matrix(kV, kLen, kDv, gen::Dyadic(8, 4), Admit::Within(0x1p900));
+    d.Assume("max|v| >= 2^-900 or V = 0 (the bound relative to max|v|)", [](const Values& v) {
+      const double vmax = hyp::MaxAbs(v[kV]);
+      return vmax == 0 || vmax >= 0x1p-900;
+    });
+    d.Assume("a unique top key", UniqueTop);
+    return d;
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     using std::exp;
-    const Mat<S> q = c.GetMat<S>("q"), k = c.GetMat<S>("K"), v = c.GetMat<S>("V");
+    const Mat<S> q = in[kQuery], k = in[kK], v = in[kV];
     const Eigen::Index t = k.rows();
-    const Vec<Mpfr> sc = (c.GetMat<Mpfr>("K") * c.GetMat<Mpfr>("q").transpose()).col(0);
+    const In<Mpfr> exact(in.value());
+    const Vec<Mpfr> sc = (exact[kK] * exact[kQuery].transpose()).col(0);
     Eigen::Index top = 0;
     for (Eigen::Index j = 1; j < t; ++j)
       if (sc[j] > sc[top]) top = j;

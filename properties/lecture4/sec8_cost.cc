@@ -25,6 +25,7 @@
 //   half), which is still quadratic: >= T^2/2. Counted from the model's mask.
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <vector>
 
 #include "generators/scalars.h"
@@ -63,6 +64,8 @@ int64_t LiveWeights(std::vector<Mat<double>>& weights, const std::function<Mat<d
   return live;
 }
 
+constexpr IntField kWidth{"d/H"}, kHeads{"H"}, kDk{"d_k"}, kDv{"d_v"}, kT{"T"}, kT2{"T2"}, kSeed{"seed"};
+
 struct ParamCounts {
   static constexpr const char* kId = "lecture4.sec8.param_counts";
 
@@ -70,32 +73,24 @@ struct ParamCounts {
 
   // Positive integers d/H, H, d_k, d_v; lengths T, T2 >= 2 (see the header);
   // seed >= 0. Domain: d = H d/H <= 16, d_k, d_v <= 8, T, T2 <= 8 (one
-  // forward pass per weight: a cost limit).
-  static bool HypothesesHold(const Case& c) {
-    for (const char* name : {"d/H", "H", "d_k", "d_v"}) {
-      const int64_t v = c.GetInt(name);
-      if (v < 1 || v > 8) return false;
-    }
-    return c.GetInt("d/H") * c.GetInt("H") <= 16 && c.GetInt("T") >= 2 && c.GetInt("T") <= 8 &&
-           c.GetInt("T2") >= 2 && c.GetInt("T2") <= 8 && c.GetInt("seed") >= 0;
+  // forward pass per weight: a cost limit). Drawn: d/H <= 4, H <= 3,
+  // d_k, d_v <= 6, T, T2 <= 6, seed < 2^40.
+  template <class S>
+  static Domain Hypotheses() {
+    Domain d;
+    d.Int(kWidth, rc::gen::inRange<int64_t>(1, 5), 1, 8).Int(kHeads, rc::gen::inRange<int64_t>(1, 4), 1, 8);
+    d.Int(kDk, rc::gen::inRange<int64_t>(1, 7), 1, 8).Int(kDv, rc::gen::inRange<int64_t>(1, 7), 1, 8);
+    d.Int(kT, rc::gen::inRange<int64_t>(2, 7), 2, 8).Int(kT2, rc::gen::inRange<int64_t>(2, 7), 2, 8);
+    d.Int(kSeed, rc::gen::inRange<int64_t>(0, int64_t{1} << 40), 0, std::numeric_limits<int64_t>::max());
+    d.Assume("d = H d/H <= 16 (a cost limit)", [](const Values& v) { return v[kWidth] * v[kHeads] <= 16; });
+    return d;
   }
 
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return rc::gen::apply(
-        [](int64_t d_over_h, int64_t h, int64_t d_k, int64_t d_v, int64_t t, int64_t t2, int64_t seed) {
-          return Case().Int("d/H", d_over_h).Int("H", h).Int("d_k", d_k).Int("d_v", d_v).Int("T", t).Int("T2", t2).Int("seed", seed);
-        },
-        rc::gen::inRange<int64_t>(1, 5), rc::gen::inRange<int64_t>(1, 4), rc::gen::inRange<int64_t>(1, 7),
-        rc::gen::inRange<int64_t>(1, 7), rc::gen::inRange<int64_t>(2, 7), rc::gen::inRange<int64_t>(2, 7),
-        rc::gen::inRange<int64_t>(0, int64_t{1} << 40));
-  }
-
-  template <class S>
-  static void Conclusion(const Case& c) {
-    const int64_t h = c.GetInt("H"), w = c.GetInt("d/H"), d = w * h, d_k = c.GetInt("d_k"), d_v = c.GetInt("d_v");
-    EditRng rng(static_cast<uint64_t>(c.GetInt("seed")) * 0x9e3779b97f4a7c15ULL + 11);
-    for (const int64_t t : {c.GetInt("T"), c.GetInt("T2")}) {
+  static void Conclusion(const In<S>& in) {
+    const int64_t h = in[kHeads], w = in[kWidth], d = w * h, d_k = in[kDk], d_v = in[kDv];
+    EditRng rng(static_cast<uint64_t>(in[kSeed]) * 0x9e3779b97f4a7c15ULL + 11);
+    for (const int64_t t : {in[kT], in[kT2]}) {
       const Mat<double> x = RandomMatrix(rng, t, d);
       // One head: Attn(X W_Q, X W_K, X W_V).
       const double sd = 0.5 / std::sqrt(static_cast<double>(d));
@@ -152,20 +147,17 @@ struct CausalPairs {
   static std::vector<Tolerance> Tolerances() { return {}; }
 
   // T >= 1. Domain: T <= 4096 (the check visits all T^2 pairs: a cost
-  // limit; the generator draws T < 200).
-  static bool HypothesesHold(const Case& c) {
-    const int64_t t = c.GetInt("T");
-    return t >= 1 && t <= 4096;
+  // limit); the generator draws T < 200.
+  template <class S>
+  static Domain Hypotheses() {
+    Domain d;
+    d.Int(kT, rc::gen::inRange<int64_t>(1, 200), 1, 4096);
+    return d;
   }
 
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return rc::gen::map(rc::gen::inRange<int64_t>(1, 200), [](int64_t t) { return Case().Int("T", t); });
-  }
-
-  template <class S>
-  static void Conclusion(const Case& c) {
-    const int64_t t = c.GetInt("T");
+  static void Conclusion(const In<S>& in) {
+    const int64_t t = in[kT];
     const Mask mask = Mask::Causal();
     int64_t kept = 0;
     for (int64_t i = 0; i < t; ++i)

@@ -16,9 +16,10 @@
 //   compared as (1 - P)^2 = ||lambda - iota lambda||^2 / 2 (both sides >= 0);
 //   and the other natural reading <lambda, iota lambda> = 2C.
 // profile.iota.P_eq_1_iff_fixed: P(lambda) = 1 <=> iota lambda = lambda.
-// Hypotheses: lambda in Lambda_m. Cases: lambda_checks.h (one in four with m
-// even is a fixed point of iota). Negation and reversal are exact in every
-// backend, so the structural checks are exact everywhere.
+// Hypotheses: lambda in Lambda_m (LambdaFamily's domain). Cases:
+// lambda_checks.h (one in four with m even is a fixed point of iota).
+// Negation and reversal are exact in every backend, so the structural
+// checks are exact everywhere.
 #include "properties/profile/lambda_checks.h"
 
 namespace attnprop {
@@ -42,8 +43,8 @@ struct IotaStructure : LambdaFamily {
       "iota permutes and negates (exact); ||.||^2 of 2m u-rounded entries errs by gamma_{2m+3}"};
   static std::vector<Tolerance> Tolerances() { return {kUnitNorm}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Vec<S> lam = GetLambda<S>(c);
+  static void Conclusion(const In<S>& in) {
+    const Vec<S> lam = GetLambda<S>(in);
     const int64_t n = lam.size();
     const Mat<S> r = IotaMatrix<S>(n), id = Mat<S>::Identity(n, n);
     ExpectThat(Vec<S>(r * lam) == Iota<S>(lam), "R lambda != iota(lambda)");
@@ -74,8 +75,8 @@ struct IotaInvariance : LambdaFamily {
       "summation gamma_{2m} on each side"};
   static std::vector<Tolerance> Tolerances() { return {kCubes, kArtanh}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Vec<S> lam = GetLambda<S>(c), il = Iota<S>(lam);
+  static void Conclusion(const In<S>& in) {
+    const Vec<S> lam = GetLambda<S>(in), il = Iota<S>(lam);
     const double u = ScalarTraits<S>::UnitRoundoff();
     const double n = static_cast<double>(lam.size());
     using std::abs;
@@ -124,8 +125,8 @@ struct IotaElidedFormula : LambdaFamily {
       "entries summed (gamma_{2m+3} times 2C <= 1) against 2C (gamma_{m+3} times 2C)"};
   static std::vector<Tolerance> Tolerances() { return {kFormula, kInner}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Vec<S> lam = GetLambda<S>(c);
+  static void Conclusion(const In<S>& in) {
+    const Vec<S> lam = GetLambda<S>(in);
     // Candidate 2: <lambda, iota lambda> = 2C.
     const S inner = Dot<S>(lam, Iota<S>(lam)), two_c = 2 * LambdaC<S>(lam);
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(inner == two_c, "<lambda, iota lambda> != 2C");
@@ -148,8 +149,8 @@ struct IotaPEq1IffFixed : LambdaFamily {
   // nearest is odd, so a fixed point rounds to a fixed point.
   static std::vector<Tolerance> Tolerances() { return {}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Vec<S> lam = GetLambda<S>(c);
+  static void Conclusion(const In<S>& in) {
+    const Vec<S> lam = GetLambda<S>(in);
     bool p_is_1;
     if constexpr (ScalarTraits<S>::kExact) {
       p_is_1 = OneMinusPSq<S>(lam) == 0;

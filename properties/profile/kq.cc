@@ -22,8 +22,8 @@
 // profile.signature_n_n_N_minus_2n     (Q, K) surjective => the form
 //   S(x,y) = 1/2(<Kx,Qy> + <Qx,Ky>), Gram matrix 1/2(K^T Q + Q^T K), has
 //   signature (n, n, N - 2n).
-// Cases: W_K, W_Q in every regime (KQCase), n in [1,3], N in [1,7]
-// (surjective claims: N = 2n + [0,2]).
+// Cases: W_K, W_Q in every regime (KQInputs), n in [1,3], N in [1,7]
+// (surjective claims: N in [2n, 8], M made surjective).
 #include "generators/regime.h"
 #include "model/charpoly.h"
 #include "properties/profile/lambda_checks.h"
@@ -31,42 +31,12 @@
 namespace attnprop {
 namespace {
 
-/// W_K, W_Q (n x N) in every regime (gen::Layout). Surjective claims: N =
-/// 2n + [0, 2] (every offset drawn), a non-surjective draw made surjective by
-/// adding 64N to the leading 2n x 2n diagonal of M, which makes that block
-/// strictly diagonally dominant.
-template <class S>
-rc::Gen<Case> KQCase(int64_t max_n, int64_t max_big_n, bool surjective) {
-  gen::Layout layout;
-  const int n_axis = layout.Axis({1, max_n, max_n});
-  const int64_t cap = surjective ? 2 * max_n + 2 : max_big_n;
-  const int big_axis = layout.Axis({1, cap, cap});
-  const gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
-  const int k_m = layout.Matrix(n_axis, big_axis, regime), q_m = layout.Matrix(n_axis, big_axis, regime);
-  gen::DimsOk ok;
-  if (surjective) ok = [](const std::vector<int64_t>& d) { return d[1] >= 2 * d[0] && d[1] <= 2 * d[0] + 2; };
-  return layout.Build<Case>(
-      [=](const gen::Layout::Drawn& d) {
-        Mat<Rational> wk = d.Matrix(k_m).As<Rational>(), wq = d.Matrix(q_m).As<Rational>();
-        const int64_t n = wk.rows(), big_n = wk.cols();
-        if (surjective) {
-          Mat<Rational> m(2 * n, big_n);
-          m << wk, wq;
-          if (Eigen::FullPivLU<Mat<Rational>>(m).rank() < 2 * n) {
-            for (int64_t i = 0; i < 2 * n; ++i) m(i, i) += 64 * big_n;
-            wk = m.topRows(n), wq = m.bottomRows(n);
-          }
-        }
-        return Case()
-            .Matrix("W_K", gen::FromRationals(wk, gen::DerivedArithFor<S>()))
-            .Matrix("W_Q", gen::FromRationals(wq, gen::DerivedArithFor<S>()));
-      },
-      ok);
-}
+constexpr Axis kSmallN{"n"}, kBigN{"N"};
+constexpr MatrixField kWK{"W_K"}, kWQ{"W_Q"};
 
 template <class S>
-Mat<S> StackM(const Case& c) {
-  const Mat<S> wk = c.GetMat<S>("W_K"), wq = c.GetMat<S>("W_Q");
+Mat<S> StackM(const In<S>& in) {
+  const Mat<S> wk = in[kWK], wq = in[kWQ];
   Mat<S> m(wk.rows() + wq.rows(), wk.cols());
   m << wk, wq;
   return m;
@@ -78,43 +48,69 @@ Mat<S> SwapJ(int64_t n) {
   return j;
 }
 
-bool KQShapes(const Case& c) {
-  const ExactMatrix &k = c.GetMatrix("W_K"), &q = c.GetMatrix("W_Q");
-  return k.rows == q.rows && k.cols == q.cols && k.rows >= 1 && k.cols >= 1;
-}
-bool Surjective(const Case& c) {
-  if (!KQShapes(c)) return false;
-  const Mat<Rational> m = StackM<Rational>(c);
+/// M = [W_K; W_Q] has full row rank 2n (exactly).
+bool Surjective(const Values& v) {
+  Mat<Rational> m(2 * v[kWK].rows, v[kWK].cols);
+  m << v[kWK].As<Rational>(), v[kWQ].As<Rational>();
   return Eigen::FullPivLU<Mat<Rational>>(m).rank() == m.rows();
+}
+
+/// W_K, W_Q (n x N, one axis each: n in [1, max_n], N in [1, max_big_n])
+/// in every regime (gen::Layout), handed to backend S by DerivedArithFor<S>.
+/// Surjective claims: N in [1, 2 max_n + 2] and the assumption M = [W_K;
+/// W_Q] surjective; a non-surjective draw with N >= 2n is made surjective
+/// by adding 64N to the leading 2n x 2n diagonal of M, which makes that
+/// block strictly diagonally dominant (a draw with N < 2n cannot be, and is
+/// discarded by the assumption). The Domain has no predicate on the drawn
+/// dimensions, so N is no longer drawn within 2n + [0, 2] (the old
+/// generator's DimsOk): it is drawn in [1, 2 max_n + 2] and filtered.
+/// Domain (both): W_K, W_Q finite; double, MPFR: nonzero |entries| in
+/// [2^-64, 2^64] (ProfileDomain: the traces multiply up to 12 entries:
+/// 2^768 at most).
+template <class S>
+Domain KQInputs(int64_t max_n, int64_t max_big_n, bool surjective) {
+  const int64_t cap = surjective ? 2 * max_n + 2 : max_big_n;
+  const gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
+  const Admit entries = ScalarTraits<S>::kExact ? Admit::Finite() : Admit::Within(0x1p64).NonzeroAtLeast(0x1p-64);
+  Domain d;
+  d.Dim(kSmallN, {1, max_n, max_n}).Dim(kBigN, {1, cap, cap});
+  const int k_m = d.Param(kSmallN, kBigN, regime), q_m = d.Param(kSmallN, kBigN, regime);
+  // Both weights from the two drawn matrices (the surjective repair moves both).
+  auto weights = [k_m, q_m, surjective](const Domain::Drawn& in, bool key) {
+    Mat<Rational> wk = in.Param(k_m).As<Rational>(), wq = in.Param(q_m).As<Rational>();
+    const int64_t n = wk.rows(), big_n = wk.cols();
+    if (surjective && big_n >= 2 * n) {
+      Mat<Rational> m(2 * n, big_n);
+      m << wk, wq;
+      if (Eigen::FullPivLU<Mat<Rational>>(m).rank() < 2 * n) {
+        for (int64_t i = 0; i < 2 * n; ++i) m(i, i) += 64 * big_n;
+        wk = m.topRows(n), wq = m.bottomRows(n);
+      }
+    }
+    return gen::FromRationals(key ? wk : wq, gen::DerivedArithFor<S>());
+  };
+  d.Built(kWK, kSmallN, kBigN, [weights](const Domain::Drawn& in) { return weights(in, true); }, entries);
+  d.Built(kWQ, kSmallN, kBigN, [weights](const Domain::Drawn& in) { return weights(in, false); }, entries);
+  if (surjective) d.Assume("M = [W_K; W_Q] surjective (rank 2n)", Surjective);
+  return d;
 }
 
 template <class S>
 constexpr int64_t kMaxBigN = SizeBudget<S>::Pick(7, 5);
 
 /// Claims on any W_K, W_Q (n in [1,3], N in [1,7]; MPFR, rationals [1,5]).
-/// W_K, W_Q (n x N) finite; double, MPFR: nonzero |entries| in [2^-64, 2^64]
-/// (ProfileDomain: the traces multiply up to 12 entries: 2^768 at most).
-template <class S>
-bool KQDomain(const Case& c) {
-  return ProfileDomain<S>(c.GetMatrix("W_K"), 0x1p64) && ProfileDomain<S>(c.GetMatrix("W_Q"), 0x1p64);
-}
-
 struct KQFamily {
   template <class S>
-  static bool HypothesesHold(const Case& c) { return KQShapes(c) && KQDomain<S>(c); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return KQCase<S>(3, kMaxBigN<S>, false);
+  static Domain Hypotheses() {
+    return KQInputs<S>(3, kMaxBigN<S>, false);
   }
 };
 
-/// Claims that assume M = [W_K; W_Q] surjective (N = 2n + [0,2]).
+/// Claims that assume M = [W_K; W_Q] surjective (N in [2n, 8]).
 struct SurjectiveFamily {
   template <class S>
-  static bool HypothesesHold(const Case& c) { return KQShapes(c) && KQDomain<S>(c) && Surjective(c); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return KQCase<S>(3, 2, true);
+  static Domain Hypotheses() {
+    return KQInputs<S>(3, 2, true);
   }
 };
 
@@ -127,11 +123,11 @@ struct SymmetricPartMJM : KQFamily {
       "relative to the absolute sums, one addition and the (exact) halving: gamma_{n+1} per side"};
   static std::vector<Tolerance> Tolerances() { return {kRelative}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> wk = c.GetMat<S>("W_K"), wq = c.GetMat<S>("W_Q");
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> wk = in[kWK], wq = in[kWQ];
     const int64_t n = wk.rows();
     const Mat<S> lhs = SymmetricPart<S>(Mat<S>(wk.transpose() * wq));
-    const Mat<S> m = StackM<S>(c);
+    const Mat<S> m = StackM<S>(in);
     const Mat<S> rhs = Mat<S>(m.transpose() * SwapJ<S>(n) * m) / S(2);
     const Mat<S> scale = Mat<S>(wk.cwiseAbs().transpose() * wq.cwiseAbs() + wq.cwiseAbs().transpose() * wk.cwiseAbs());
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(lhs == rhs, "sym(W_K^T W_Q) != M^T J M / 2");
@@ -165,11 +161,11 @@ struct PowerTraces : KQFamily {
       "trace adds gamma_d; the absolute matrices bound the true ones entrywise"};
   static std::vector<Tolerance> Tolerances() { return {kTraces}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> wk = c.GetMat<S>("W_K"), wq = c.GetMat<S>("W_Q");
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> wk = in[kWK], wq = in[kWQ];
     const int64_t n = wk.rows(), big_n = wk.cols();
     const Mat<S> s = SymmetricPart<S>(Mat<S>(wk.transpose() * wq));
-    const Mat<S> m = StackM<S>(c), j = SwapJ<S>(n);
+    const Mat<S> m = StackM<S>(in), j = SwapJ<S>(n);
     const Mat<S> h = Mat<S>(j * Mat<S>(m * m.transpose())) / S(2);
     const Mat<S> abs_s = Mat<S>(wk.cwiseAbs().transpose() * wq.cwiseAbs() + wq.cwiseAbs().transpose() * wk.cwiseAbs()) / S(2);
     const Mat<S> abs_h = Mat<S>(j * Mat<S>(m.cwiseAbs() * m.cwiseAbs().transpose())) / S(2);
@@ -198,11 +194,11 @@ struct NonzeroSpectrum : SurjectiveFamily {
   static constexpr const char* kSource = "001, 'If M is surjective and n >= 1, the nonzero spectrum of S ...'";
   static std::vector<Tolerance> Tolerances() { return {}; }  // exact
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<Rational> wk = c.GetMat<Rational>("W_K"), wq = c.GetMat<Rational>("W_Q");
+  static void Conclusion(const In<S>& in) {
+    const Mat<Rational> wk = in.exact(kWK).template As<Rational>(), wq = in.exact(kWQ).template As<Rational>();
     const int64_t n = wk.rows(), big_n = wk.cols();
     const Mat<Rational> s = SymmetricPart<Rational>(Mat<Rational>(wk.transpose() * wq));
-    const Mat<Rational> m = StackM<Rational>(c);
+    const Mat<Rational> m = StackM<Rational>(In<Rational>(in.value()));
     const Mat<Rational> h = Mat<Rational>(SwapJ<Rational>(n) * Mat<Rational>(m * m.transpose())) / Rational(2);
     const std::vector<Rational> cs = CharPoly(s), ch = CharPoly(h);
     ExpectThat(ch[0] != 0, "JG/2 is singular: 0 in its spectrum");
@@ -217,16 +213,16 @@ struct NormalizedSpectrumInLambda : SurjectiveFamily {
   static constexpr const char* kSource = "001, 'Its sorted normalized nonzero spectrum lambda exists uniquely and belongs to Lambda_n'";
   static std::vector<Tolerance> Tolerances() { return {}; }  // exact
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<Rational> wk = c.GetMat<Rational>("W_K"), wq = c.GetMat<Rational>("W_Q");
+  static void Conclusion(const In<S>& in) {
+    const Mat<Rational> wk = in.exact(kWK).template As<Rational>(), wq = in.exact(kWQ).template As<Rational>();
     const int64_t n = wk.rows(), big_n = wk.cols();
     const Mat<Rational> s = SymmetricPart<Rational>(Mat<Rational>(wk.transpose() * wq));
-    const InertiaValue in = SymmetricInertia(s);
+    const InertiaValue inertia = SymmetricInertia(s);
     // lambda has 2n entries (the nonzero eigenvalues), n of each sign, and
     // unit norm (sum mu_i^2 = ||S||^2): the definition of Lambda_n.
-    ExpectThat(in.positive == n && in.negative == n && in.zero == big_n - 2 * n,
-               "inertia of S is (" + std::to_string(in.positive) + ", " + std::to_string(in.negative) + ", " +
-                   std::to_string(in.zero) + "), not (n, n, N - 2n): lambda not in Lambda_n");
+    ExpectThat(inertia.positive == n && inertia.negative == n && inertia.zero == big_n - 2 * n,
+               "inertia of S is (" + std::to_string(inertia.positive) + ", " + std::to_string(inertia.negative) + ", " +
+                   std::to_string(inertia.zero) + "), not (n, n, N - 2n): lambda not in Lambda_n");
   }
 };
 
@@ -234,23 +230,22 @@ struct RankLeNInertia {
   static constexpr const char* kId = "profile.rank_le_n_inertia";
   static constexpr const char* kSource = "001, 'If L in M_N(R) has rank at most n, ...'";
   static std::vector<Tolerance> Tolerances() { return {}; }  // exact
+  // As KQFamily, N in [1, 6].
   template <class S>
-  static bool HypothesesHold(const Case& c) { return KQShapes(c) && KQDomain<S>(c); }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return KQCase<S>(3, 6, false);
+  static Domain Hypotheses() {
+    return KQInputs<S>(3, 6, false);
   }
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     // L = W_K^T W_Q (N x N, rank <= n); its rank is checked, not assumed.
-    const Mat<Rational> wk = c.GetMat<Rational>("W_K"), wq = c.GetMat<Rational>("W_Q");
+    const Mat<Rational> wk = in.exact(kWK).template As<Rational>(), wq = in.exact(kWQ).template As<Rational>();
     const int64_t n = wk.rows();
     const Mat<Rational> l = wk.transpose() * wq;
     ExpectThat(Eigen::FullPivLU<Mat<Rational>>(l).rank() <= n, "rank L > n");
-    const InertiaValue in = SymmetricInertia(SymmetricPart<Rational>(l));
-    ExpectThat(in.positive + in.negative + in.zero == l.rows(), "inertia does not add up to N");
-    ExpectThat(in.positive <= n && in.negative <= n,
-               "sym(L) has " + std::to_string(in.positive) + " positive and " + std::to_string(in.negative) +
+    const InertiaValue inertia = SymmetricInertia(SymmetricPart<Rational>(l));
+    ExpectThat(inertia.positive + inertia.negative + inertia.zero == l.rows(), "inertia does not add up to N");
+    ExpectThat(inertia.positive <= n && inertia.negative <= n,
+               "sym(L) has " + std::to_string(inertia.positive) + " positive and " + std::to_string(inertia.negative) +
                    " negative eigenvalues, rank L <= n = " + std::to_string(n));
   }
 };
@@ -260,18 +255,18 @@ struct SignatureNN : SurjectiveFamily {
   static constexpr const char* kSource = "001, signature proposition";
   static std::vector<Tolerance> Tolerances() { return {}; }  // exact
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     // Q, K : C -> H as n x N matrices (W_Q, W_K); Gram matrix of S in the
     // standard basis: S(e_i, e_j) = 1/2(<K e_i, Q e_j> + <Q e_i, K e_j>).
-    const Mat<Rational> k = c.GetMat<Rational>("W_K"), q = c.GetMat<Rational>("W_Q");
+    const Mat<Rational> k = in.exact(kWK).template As<Rational>(), q = in.exact(kWQ).template As<Rational>();
     const int64_t n = k.rows(), big_n = k.cols();
     Mat<Rational> gram(big_n, big_n);
     for (int64_t i = 0; i < big_n; ++i)
       for (int64_t j = 0; j < big_n; ++j) gram(i, j) = (k.col(i).dot(q.col(j)) + q.col(i).dot(k.col(j))) / 2;
-    const InertiaValue in = SymmetricInertia(gram);
-    ExpectThat(in == InertiaValue{n, n, big_n - 2 * n},
-               "signature (" + std::to_string(in.positive) + ", " + std::to_string(in.negative) + ", " +
-                   std::to_string(in.zero) + ") != (n, n, N - 2n)");
+    const InertiaValue inertia = SymmetricInertia(gram);
+    ExpectThat(inertia == InertiaValue{n, n, big_n - 2 * n},
+               "signature (" + std::to_string(inertia.positive) + ", " + std::to_string(inertia.negative) + ", " +
+                   std::to_string(inertia.zero) + ") != (n, n, N - 2n)");
   }
 };
 
@@ -292,14 +287,14 @@ struct HPowerSums : SurjectiveFamily {
       "power_traces"};
   static std::vector<Tolerance> Tolerances() { return {kPowerSums}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> wk = c.GetMat<S>("W_K"), wq = c.GetMat<S>("W_Q");
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> wk = in[kWK], wq = in[kWQ];
     const int64_t n = wk.rows(), big_n = wk.cols();
     const Mat<S> s = SymmetricPart<S>(Mat<S>(wk.transpose() * wq));
     using std::sqrt;
     using std::abs;
     const S s_norm = sqrt(FrobeniusSq<S>(s));
-    const Mat<S> m = StackM<S>(c), j = SwapJ<S>(n);
+    const Mat<S> m = StackM<S>(in), j = SwapJ<S>(n);
     const Mat<S> h = Mat<S>(j * Mat<S>(m * m.transpose())) / S(2 * s_norm);
     const Mat<S> abs_h = Mat<S>(j * Mat<S>(m.cwiseAbs() * m.cwiseAbs().transpose())) / S(2 * s_norm);
     const auto eig = SymmetricEigenvalues<S>(s);

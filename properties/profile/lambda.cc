@@ -12,7 +12,8 @@
 //   each a labelled reconstruction): ||lambda_+||^2 + ||lambda_-||^2 = 1;
 //   |I| < 1; I^2 + 4C^2 <= 1, with I = ||lambda_+||^2 - ||lambda_-||^2;
 //   and the other natural reading ||lambda_+ - lambda_-||^2 = 1 - 2C.
-// Hypotheses: lambda in Lambda_m (checked exactly for stored cases).
+// Hypotheses: lambda in Lambda_m (the domain of LambdaFamily, checked
+// exactly for stored cases).
 // Cases: exact rational points of Lambda_m, m in [1,5] (lambda_checks.h);
 // double and MPFR see lambda rounded to nearest (input error u relative per
 // entry, budgeted below).
@@ -30,8 +31,8 @@ struct LambdaCBounds : LambdaFamily {
       "and the exact C <= ||lambda_+|| ||lambda_-|| <= 1/2", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kTwoC}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Vec<S> lam = GetLambda<S>(c);
+  static void Conclusion(const In<S>& in) {
+    const Vec<S> lam = GetLambda<S>(in);
     const S two_c = 2 * LambdaC<S>(lam);
     ExpectThat(two_c >= 0, "2C < 0");
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(two_c <= 1, "2C = " + two_c.str() + " > 1");
@@ -49,8 +50,8 @@ struct LambdaPBounds : LambdaFamily {
       "and sqrt(1 + e) - 1 <= e/2", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kMinusP}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Vec<S> lam = GetLambda<S>(c);
+  static void Conclusion(const In<S>& in) {
+    const Vec<S> lam = GetLambda<S>(in);
     const S d = OneMinusPSq<S>(lam);
     if constexpr (ScalarTraits<S>::kExact) {
       ExpectThat(d >= 0, "||lambda_+ - lambda_-||^2 < 0");
@@ -74,8 +75,8 @@ struct LambdaEntriesLt1 : LambdaFamily {
   // points have 1 - |lambda_i| >= 2/(|p|^2 + 1) >= 2/146.
   static std::vector<Tolerance> Tolerances() { return {}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Vec<S> lam = GetLambda<S>(c);
+  static void Conclusion(const In<S>& in) {
+    const Vec<S> lam = GetLambda<S>(in);
     using std::abs;
     for (int64_t i = 0; i < lam.size(); ++i)
       ExpectThat(abs(lam[i]) < 1, "|lambda_" + std::to_string(i + 1) + "| >= 1");
@@ -103,21 +104,22 @@ struct LambdaElidedBounds : LambdaFamily {
   // I, which the exact 1 - |I| >= min(A, B) keeps below 1 only when that
   // margin exceeds the rounding (the generated points have min >= 2^-20).
   template <class S>
-  static bool HypothesesHold(const Case& c) {
-    if (!LambdaFamily::HypothesesHold<S>(c)) return false;
-    if constexpr (ScalarTraits<S>::kExact) {
-      return true;
-    } else {
-      const Vec<Rational> lam = GetLambda<Rational>(c);
-      const Vec<Rational> lp = LambdaPlus<Rational>(lam), lm = LambdaMinus<Rational>(lam);
-      const Rational a = Dot<Rational>(lp, lp), b = Dot<Rational>(lm, lm);
-      const Rational lo = a < b ? a : b;
-      return lo * Rational(int64_t{1} << 40) >= 1;
+  static Domain Hypotheses() {
+    Domain d = LambdaFamily::Hypotheses<S>();
+    if constexpr (!ScalarTraits<S>::kExact) {
+      d.Assume("(computability) min(||lambda_+||^2, ||lambda_-||^2) >= 2^-40", [](const Values& v) {
+        const Vec<Rational> lam = Mat<Rational>(v[profile::kLambda].As<Rational>()).row(0).transpose();
+        const Vec<Rational> lp = LambdaPlus<Rational>(lam), lm = LambdaMinus<Rational>(lam);
+        const Rational a = Dot<Rational>(lp, lp), b = Dot<Rational>(lm, lm);
+        const Rational lo = a < b ? a : b;
+        return lo * Rational(int64_t{1} << 40) >= 1;
+      });
     }
+    return d;
   }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Vec<S> lam = GetLambda<S>(c);
+  static void Conclusion(const In<S>& in) {
+    const Vec<S> lam = GetLambda<S>(in);
     const Vec<S> lp = LambdaPlus<S>(lam), lm = LambdaMinus<S>(lam);
     const S a = Dot<S>(lp, lp), b = Dot<S>(lm, lm), cc = Dot<S>(lp, lm);
     const S i_val = a - b;

@@ -37,40 +37,6 @@ inline Vec<Rational> NonzeroUnitVector(ExactMatrix p, int64_t n) {
   }
 }
 
-inline rc::Gen<Case> LambdaCase(int64_t max_m) {
-  // p (2 x m, flattened to 1 x 2m) in every regime (gen::Layout): tiny p
-  // gives points near a pole, full-mantissa p long rationals.
-  gen::Layout layout;
-  const int two = layout.Axis({2, 2, 2}), m_axis = layout.Axis({1, max_m, max_m});
-  const int p_m = layout.Matrix(two, m_axis, gen::Regime{});
-  const int kind_s = layout.Scalar(gen::UniformInteger(0, 3));
-  return layout.Build<Case>([=](const gen::Layout::Drawn& d) {
-    const ExactMatrix p2 = d.Matrix(p_m);
-    const int64_t m = p2.cols, n = 2 * m;
-    ExactMatrix p(1, n);
-    p.data = p2.data;
-    const int kind = static_cast<int>(d.Scalar(kind_s).ToDouble());
-    std::vector<Rational> lam;
-    if (kind == 0 && m % 2 == 0) {
-      const Vec<Rational> v = NonzeroUnitVector(p, m);
-      for (int64_t i = 0; i < m; i += 2) {
-        const Rational x = (v[i] + v[i + 1]) / 2, y = (v[i] - v[i + 1]) / 2;
-        if (x == 0 || y == 0) break;
-        lam.push_back(abs(x)), lam.push_back(-abs(x)), lam.push_back(abs(y)), lam.push_back(-abs(y));
-      }
-      if (static_cast<int64_t>(lam.size()) != n) lam.clear();
-    }
-    if (lam.empty()) {
-      const Vec<Rational> v = NonzeroUnitVector(p, n);
-      for (int64_t i = 0; i < n; ++i) lam.push_back(i < m ? Rational(-abs(v[i])) : Rational(abs(v[i])));
-    }
-    std::sort(lam.begin(), lam.end());
-    ExactMatrix out(1, n);
-    for (int64_t i = 0; i < n; ++i) out(0, i) = Exact(lam[static_cast<size_t>(i)]);
-    return Case().Matrix("lambda", out);
-  });
-}
-
 /// lambda in Lambda_m, checked exactly (the stored case's hypothesis).
 inline bool InLambda(const Vec<Rational>& lam) {
   const int64_t n = lam.size();
@@ -80,38 +46,95 @@ inline bool InLambda(const Vec<Rational>& lam) {
   return lam[n / 2 - 1] < 0 && lam[n / 2] > 0 && lam.squaredNorm() == 1;
 }
 
-inline bool LambdaHypothesis(const Case& c) {
-  const ExactMatrix& l = c.GetMatrix("lambda");
-  return l.rows == 1 && InLambda(c.GetMat<Rational>("lambda").row(0).transpose());
+namespace profile {
+
+/// The axes of a point of Lambda_m: p is 2 x m, lambda 1 x 2m.
+constexpr Axis kLambdaPair{"2"}, kLambdaM{"m"}, kLambdaRow{"1"}, kLambdaLen{"2m"};
+constexpr MatrixField kLambda{"lambda"};
+
+}  // namespace profile
+
+/// The domain of a point lambda of Lambda_m (a 1 x 2m field "lambda"), m
+/// in [1, max_m], drawn as the header says: p (2 x m, flattened to 1 x 2m)
+/// in every regime (gen::Layout: tiny p gives points near a pole,
+/// full-mantissa p long rationals) and a kind in [0, 3] (0: the fixed point
+/// of iota when m is even). The hypothesis: lambda in Lambda_m, exactly;
+/// `admit` is where its entries may lie (the claim's computability domain).
+/// lambda's length 2m is no drawn axis (a Domain's axes are drawn each on
+/// its own, none twice another): kLambdaLen is drawn fixed at 2, indexes no
+/// parameter, and admits lambda's lengths in [2, 4 (2 max_m) + 16] (the
+/// default cap of an axis drawn up to 2 max_m); m is kLambdaM's, p's
+/// columns, so that dropping an index of m drops two entries of lambda.
+inline Domain LambdaDomain(int64_t max_m, Admit admit) {
+  using namespace profile;
+  Domain d;
+  d.Dim(kLambdaPair, {2, 2, 2}).Dim(kLambdaM, {1, max_m, max_m});
+  d.Dim(kLambdaRow, {1, 1, 1}, 1).Dim(kLambdaLen, {2, 2, 2}, 4 * (2 * max_m) + 16);
+  const int p_m = d.Param(kLambdaPair, kLambdaM, gen::Regime{});
+  const int kind_s = d.ScalarParam(gen::UniformInteger(0, 3));
+  d.Built(
+      kLambda, kLambdaRow, kLambdaLen,
+      [p_m, kind_s](const Domain::Drawn& in) {
+        const ExactMatrix p2 = in.Param(p_m);
+        const int64_t m = p2.cols, n = 2 * m;
+        ExactMatrix p(1, n);
+        p.data = p2.data;
+        const int kind = static_cast<int>(in.ScalarParam(kind_s).ToDouble());
+        std::vector<Rational> lam;
+        if (kind == 0 && m % 2 == 0) {
+          const Vec<Rational> v = NonzeroUnitVector(p, m);
+          for (int64_t i = 0; i < m; i += 2) {
+            const Rational x = (v[i] + v[i + 1]) / 2, y = (v[i] - v[i + 1]) / 2;
+            if (x == 0 || y == 0) break;
+            lam.push_back(abs(x)), lam.push_back(-abs(x)), lam.push_back(abs(y)), lam.push_back(-abs(y));
+          }
+          if (static_cast<int64_t>(lam.size()) != n) lam.clear();
+        }
+        if (lam.empty()) {
+          const Vec<Rational> v = NonzeroUnitVector(p, n);
+          for (int64_t i = 0; i < n; ++i) lam.push_back(i < m ? Rational(-abs(v[i])) : Rational(abs(v[i])));
+        }
+        std::sort(lam.begin(), lam.end());
+        ExactMatrix out(1, n);
+        for (int64_t i = 0; i < n; ++i) out(0, i) = Exact(lam[static_cast<size_t>(i)]);
+        return out;
+      },
+      admit);
+  d.Assume("lambda in Lambda_m (sorted unit vector of length 2m, lambda_m < 0 < lambda_{m+1})",
+           [](const Values& v) { return InLambda(Mat<Rational>(v[kLambda].As<Rational>()).row(0).transpose()); });
+  return d;
 }
 
-/// The claims on Lambda_m (lambda.cc, iota.cc) share their hypotheses and
-/// cases: m in [1,5] (MPFR and rationals: [1,4]).
+/// The claims on Lambda_m (lambda.cc, iota.cc, series.cc) share their
+/// hypotheses and cases: m in [1,5] (MPFR and rationals: [1,4]).
 struct LambdaFamily {
   // lambda in Lambda_m (exact); double, MPFR: nonzero entries >= 2^-200
-  // (ProfileDomain: squares and products of entries stay normal), and every
-  // entry rounded to S strictly inside (-1, 1): an entry within half an ulp
-  // of -1 rounds to -1, where |lambda_i| < 1 reads false and artanh is
-  // infinite (found by the 20-seed sweep: points next to the pole).
+  // and <= 2^200 (ProfileDomain: squares and products of entries stay
+  // normal), and every entry rounded to S strictly inside (-1, 1): an entry
+  // within half an ulp of -1 rounds to -1, where |lambda_i| < 1 reads false
+  // and artanh is infinite (found by the 20-seed sweep: points next to the
+  // pole).
   template <class S>
-  static bool HypothesesHold(const Case& c) {
-    if (!LambdaHypothesis(c) || !ProfileDomain<S>(c.GetMatrix("lambda"), 0x1p200)) return false;
-    if constexpr (!ScalarTraits<S>::kExact) {
-      const Mat<S> lam = c.GetMat<S>("lambda");
-      for (Eigen::Index i = 0; i < lam.size(); ++i)
-        if (!(lam(i) < S(1) && lam(i) > S(-1))) return false;
+  static Domain Hypotheses() {
+    if constexpr (ScalarTraits<S>::kExact) {
+      return LambdaDomain(SizeBudget<S>::Pick(5, 4), Admit::Finite());
+    } else {
+      Domain d = LambdaDomain(SizeBudget<S>::Pick(5, 4), Admit::Within(0x1p200).NonzeroAtLeast(0x1p-200));
+      d.Assume("(computability) every entry of lambda rounded to the backend lies strictly inside (-1, 1)",
+               [](const Values& v) {
+                 const Mat<S> lam = In<S>(v.value())[profile::kLambda];
+                 for (Eigen::Index i = 0; i < lam.size(); ++i)
+                   if (!(lam(i) < S(1) && lam(i) > S(-1))) return false;
+                 return true;
+               });
+      return d;
     }
-    return true;
-  }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return LambdaCase(SizeBudget<S>::Pick(5, 4));
   }
 };
 
 template <class S>
-Vec<S> GetLambda(const Case& c) {
-  return c.GetMat<S>("lambda").row(0).transpose();
+Vec<S> GetLambda(const In<S>& in) {
+  return in[profile::kLambda].row(0).transpose();
 }
 
 template <class S>

@@ -70,9 +70,9 @@ struct SeriesIdentities : LambdaFamily {
   static std::vector<Tolerance> Tolerances() { return {kEven, kOdd, kAbsolute}; }
 
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     using std::log1p;
-    const Vec<S> lam = GetLambda<S>(c);
+    const Vec<S> lam = GetLambda<S>(in);
     const Eigen::Index n = lam.size();
     const double u = ScalarTraits<S>::UnitRoundoff(), nd = static_cast<double>(n);
     S lhs_even = 0, lhs_odd = 0, dominant = 0;
@@ -117,18 +117,7 @@ struct SeriesIdentities : LambdaFamily {
 };
 ATTNPROP_REGISTER(SeriesIdentities, double, Mpfr);
 
-/// lambda (1 x 2m) in Lambda_m and A = Q diag(lambda) Q^T (Cayley Q, exact).
-rc::Gen<Case> SymmetricWithLambda() {
-  return rc::gen::mapcat(LambdaCase(4), [](const Case& c) {
-    const int64_t n = c.GetMatrix("lambda").cols;
-    return rc::gen::map(gen::Orthogonal({n, n, n}, gen::Arith::kExact), [c](const ExactMatrix& qe) {
-      const Mat<Rational> q = gen::ToRationals(qe), lam = c.GetMat<Rational>("lambda");
-      const Mat<Rational> a = q * lam.row(0).asDiagonal() * q.transpose();
-      Case out = c;
-      return out.Matrix("A", ToExact(a));
-    });
-  });
-}
+constexpr MatrixField kA{"A"};
 
 struct SpectralMatrixFormula {
   static constexpr const char* kId = "profile.spectral_matrix_formula";
@@ -144,30 +133,57 @@ struct SpectralMatrixFormula {
       "the same chain with d artanh = 1/(1 - l^2)"};
   static std::vector<Tolerance> Tolerances() { return {kLogDet, kArtanh}; }
 
-  // lambda in Lambda_m; A symmetric rational with spectrum lambda
-  // (certified exactly: the kernel dimensions of A - lambda_i I).
-  static bool HypothesesHold(const Case& c) {
-    if (!LambdaHypothesis(c)) return false;
-    const Mat<Rational> a = c.GetMat<Rational>("A");
-    const Vec<Rational> lam = c.GetMat<Rational>("lambda").row(0).transpose();
-    return a.rows() == lam.size() && a.cols() == a.rows() && a == a.transpose() && CertifySpectrum(a, lam);
-  }
+  // lambda in Lambda_m (m <= 4); A symmetric, 2m x 2m (lambda's length),
+  // with spectrum lambda (certified exactly: the kernel dimensions of A -
+  // lambda_i I). Drawn: lambda as in LambdaDomain; A = Q diag(lambda) Q^T
+  // with Q = (I - K)(I + K)^{-1} exactly (Cayley), K antisymmetric from the
+  // strict upper triangle of a 2m x 2m matrix of entries SimpleDyadic(1, 1)
+  // (gen::Orthogonal's law), held as a stack of 2 x m blocks indexed by
+  // (2, m): block (a, i) is row a m + i, so dropping an index of m drops the
+  // matching rows and columns of K.
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return SymmetricWithLambda();
+  static Domain Hypotheses() {
+    using namespace profile;
+    Domain d = LambdaDomain(4, Admit::Finite());
+    const int k_p = d.Param({kLambdaPair, kLambdaM}, kLambdaPair, kLambdaM, gen::SimpleDyadic(1, 1));
+    d.Built(
+        kA, kLambdaLen, kLambdaLen,
+        [k_p](const Domain::Drawn& in) {
+          const Mat<Rational> lam = in.fields()[kLambda].As<Rational>();
+          const int64_t n = lam.cols(), m = n / 2;
+          Mat<Rational> k = Mat<Rational>::Zero(n, n);
+          for (int64_t a = 0; a < 2; ++a)
+            for (int64_t i = 0; i < m; ++i) {
+              const ExactMatrix block = in.Param(k_p, {a, i});
+              for (int64_t b = 0; b < 2; ++b)
+                for (int64_t j = 0; j < m; ++j) {
+                  const int64_t r = a * m + i, col = b * m + j;
+                  if (col > r) k(r, col) = block(b, j).ToRational(), k(col, r) = -k(r, col);
+                }
+            }
+          const Mat<Rational> q = gen::Cayley(k);
+          return ToExact(Mat<Rational>(q * lam.row(0).asDiagonal() * q.transpose()));
+        },
+        Admit::Finite());
+    d.Assume("A symmetric with spectrum lambda (with multiplicity)", [](const Values& v) {
+      const Mat<Rational> a = v[kA].As<Rational>();
+      const Vec<Rational> lam = Mat<Rational>(v[kLambda].As<Rational>()).row(0).transpose();
+      return a == a.transpose() && CertifySpectrum(a, lam);
+    });
+    return d;
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     static_assert(std::is_same_v<S, Mpfr>, "determinants exact, series in MPFR");
     using std::log;
-    const Mat<Rational> ar = c.GetMat<Rational>("A");
+    const Mat<Rational> ar = in.exact(kA).template As<Rational>();
     const Eigen::Index n = ar.rows();
     const Mat<Rational> id = Mat<Rational>::Identity(n, n);
     const Rational d_minus = Eigen::FullPivLU<Mat<Rational>>(Mat<Rational>(id - ar)).determinant(),
                    d_plus = Eigen::FullPivLU<Mat<Rational>>(Mat<Rational>(id + ar)).determinant();
     const Mpfr lhs_even = -log(Mpfr(Rational(d_minus * d_plus))) / 2, lhs_odd = log(Mpfr(Rational(d_plus / d_minus))) / 2;
-    const Mat<Mpfr> a = c.GetMat<Mpfr>("A");
+    const Mat<Mpfr> a = in[kA];
     Mat<Mpfr> power = Mat<Mpfr>::Identity(n, n);
     Mpfr even = 0, odd = 0;
     for (int64_t j = 1; j <= kTerms; ++j) {
@@ -176,7 +192,7 @@ struct SpectralMatrixFormula {
       if (j % 2 == 0) even += term;
       else odd += term;
     }
-    const Vec<Mpfr> lam = c.GetMat<Mpfr>("lambda").row(0).transpose();
+    const Vec<Mpfr> lam = GetLambda<Mpfr>(in);
     const double u = ScalarTraits<Mpfr>::UnitRoundoff(), nd = static_cast<double>(n);
     const Mpfr lmax = lam.cwiseAbs().maxCoeff() + u;
     const Mpfr common = SeriesTail<Mpfr>(lam, kTerms) + 2 * nd * u / (1 - lmax * lmax) +
