@@ -45,6 +45,11 @@ class MpfrPrecisionScope {
 
 /// Per-scalar facts. `UnitRoundoff()` is u = 2^-p for a p-bit significand
 /// (0 for exact types): the bound on the relative error of one rounding.
+/// `UnderflowUnit()` is eta, the smallest positive subnormal: in gradual
+/// underflow a rounding errs by up to eta/2 absolutely, so the model of one
+/// operation is fl(x op y) = (x op y)(1 + d) + e, |d| <= u, |e| <= eta/2
+/// (e = 0 for + and -). 0 for MPFR (its exponent range reaches 2^-(2^30):
+/// no product of a case's double-sized entries comes near it) and exact types.
 template <class S>
 struct ScalarTraits;
 
@@ -53,6 +58,7 @@ struct ScalarTraits<double> {
   static constexpr const char* kBackend = "double";
   static constexpr bool kExact = false;
   static double UnitRoundoff() { return 0x1p-53; }
+  static double UnderflowUnit() { return 0x1p-1074; }
 };
 
 template <>
@@ -60,6 +66,7 @@ struct ScalarTraits<float> {
   static constexpr const char* kBackend = "float";
   static constexpr bool kExact = false;
   static double UnitRoundoff() { return 0x1p-24; }
+  static double UnderflowUnit() { return 0x1p-149; }
 };
 
 template <>
@@ -67,6 +74,7 @@ struct ScalarTraits<Mpfr> {
   static constexpr const char* kBackend = "mpfr";
   static constexpr bool kExact = false;
   static double UnitRoundoff() { return std::ldexp(1.0, -MpfrPrecisionBits()); }
+  static double UnderflowUnit() { return 0.0; }
 };
 
 template <>
@@ -74,6 +82,7 @@ struct ScalarTraits<Rational> {
   static constexpr const char* kBackend = "rational";
   static constexpr bool kExact = true;
   static double UnitRoundoff() { return 0.0; }
+  static double UnderflowUnit() { return 0.0; }
 };
 
 /// Converts a scalar to double (rounding to nearest) for reporting errors.

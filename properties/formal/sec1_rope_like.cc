@@ -19,10 +19,10 @@
 // formal.prop.rope_like_S_is_T1
 //   When S exists it is T_1 = L_0^{-1} L_1: on the power families (k >= 2)
 //   the S they were built from equals T_1 exactly, and T_d = S^d.
-// Generated: m in [1,4], k in [1,6], M_0 and S in every regime (M_0 made
-// nondegenerate by adding (1 + sum|entries|) I when singular: strictly
-// diagonally dominant), in half the cases a perturbation E (every regime,
-// made nonzero) at a j in [2, k). Exact rationals: the claim is algebraic
+// Generated (RopeFamily's domain): m in [1,4], k in [1,6], M_0 and S in
+// every regime (M_0 made nondegenerate by adding (1 + sum|entries|) I when
+// singular: strictly diagonally dominant), in half the cases with k >= 3 a
+// perturbation E (every regime, made nonzero) at a j in [2, k). Exact rationals: the claim is algebraic
 // (backend rational).
 #include <Eigen/LU>
 
@@ -47,12 +47,19 @@ Mat<Rational> Power(const Mat<Rational>& s, int64_t d) {
   return p;
 }
 
+constexpr Axis kM{"m"}, kForms{"k"};
+constexpr MatrixField kS{"S"};
+constexpr IntField kK{"k"}, kPerturbed{"perturbed"}, kJ{"j"};
+
+/// M_d (a member of the group of forms, named "M" + d).
+Mat<Rational> FormMat(const Values& v, int64_t d) { return v.value().GetMat<Rational>(Form(d)); }
+
 /// T_d = M_0^{-1} M_d, d = 0..k-1 (exact).
-std::vector<Mat<Rational>> Ts(const Case& c) {
-  const Mat<Rational> m0 = c.GetMat<Rational>(Form(0));
+std::vector<Mat<Rational>> Ts(const Values& v) {
+  const Mat<Rational> m0 = FormMat(v, 0);
   const Eigen::FullPivLU<Mat<Rational>> lu(m0);
   std::vector<Mat<Rational>> t;
-  for (int64_t d = 0; d < c.GetInt("k"); ++d) t.push_back(lu.solve(c.GetMat<Rational>(Form(d))));
+  for (int64_t d = 0; d < v[kK]; ++d) t.push_back(lu.solve(FormMat(v, d)));
   return t;
 }
 
@@ -72,46 +79,12 @@ bool Powers(const std::vector<Mat<Rational>>& t) {
   return true;
 }
 
-bool HasField(const Case& c, const std::string& name) {
-  for (const auto& f : c.fields())
-    if (f.first == name) return true;
-  return false;
-}
-
 /// max entry |A - B| (exact).
 Rational MaxDiff(const Mat<Rational>& a, const Mat<Rational>& b) {
   Rational m = 0;
   for (Eigen::Index i = 0; i < a.rows(); ++i)
     for (Eigen::Index j = 0; j < a.cols(); ++j) m = std::max(m, Rational(abs(Rational(a(i, j) - b(i, j)))));
   return m;
-}
-
-/// The forms M_0..M_{k-1} (m x m), S (m x m), perturbed in {0,1}, and the
-/// perturbation's index j (0 when unperturbed). B_0 nondegenerate (the
-/// claim's hypothesis, checked exactly); the construction's facts the
-/// conclusions read: unperturbed => M_d = M_0 S^d; perturbed => 2 <= j < k,
-/// M_d = M_0 S^d for d != j and M_j != M_0 S^j. Domain: m <= 8, k <= 8.
-bool RopeHypothesesHold(const Case& c) {
-  const int64_t k = c.GetInt("k"), pert = c.GetInt("perturbed"), j = c.GetInt("j");
-  if (k < 1 || k > 8 || (pert != 0 && pert != 1)) return false;
-  const Mat<Rational> s = c.GetMat<Rational>("S");
-  const int64_t m = s.rows();
-  if (m < 1 || m > 8 || s.cols() != m) return false;
-  for (int64_t d = 0; d < k; ++d) {
-    if (!HasField(c, Form(d))) return false;
-    const Mat<Rational> md = c.GetMat<Rational>(Form(d));
-    if (md.rows() != m || md.cols() != m) return false;
-  }
-  if (HasField(c, Form(k))) return false;
-  const Mat<Rational> m0 = c.GetMat<Rational>(Form(0));
-  if (!Eigen::FullPivLU<Mat<Rational>>(m0).isInvertible()) return false;
-  if (pert == 1 && !(j >= 2 && j < k)) return false;
-  if (pert == 0 && j != 0) return false;
-  for (int64_t d = 0; d < k; ++d) {
-    const bool equal = c.GetMat<Rational>(Form(d)) == Mat<Rational>(m0 * Power(s, d));
-    if (equal == (pert == 1 && d == j)) return false;
-  }
-  return true;
 }
 
 ExactMatrix ToExact(const Mat<Rational>& a) {
@@ -121,44 +94,79 @@ ExactMatrix ToExact(const Mat<Rational>& a) {
   return e;
 }
 
-template <class S>
-rc::Gen<Case> RopeCase() {
-  gen::Layout layout;
-  const int m = layout.Axis({1, 4, 4});
-  gen::Regime r = gen::RegimeFor<S>(gen::Regime{});
-  r.max_scale = 1;
-  const int m0_m = layout.Matrix(m, m, r), s_m = layout.Matrix(m, m, r), e_m = layout.Matrix(m, m, r);
-  const int k_s = layout.Scalar(gen::UniformInteger(1, kMaxForms)), pert_s = layout.Scalar(gen::UniformInteger(0, 1)),
-            j_s = layout.Scalar(gen::UniformInteger(0, kMaxForms));
-  return layout.Build<Case>([=](const gen::Layout::Drawn& dr) {
-    Mat<Rational> m0 = dr.Matrix(m0_m).As<Rational>();
-    if (!Eigen::FullPivLU<Mat<Rational>>(m0).isInvertible()) {
-      Rational sum = 1;
-      for (Eigen::Index i = 0; i < m0.size(); ++i) sum += abs(m0.data()[i]);
-      m0 += sum * Mat<Rational>::Identity(m0.rows(), m0.cols());
-    }
-    const Mat<Rational> s = dr.Matrix(s_m).As<Rational>();
-    Mat<Rational> e = dr.Matrix(e_m).As<Rational>();
-    if (e.isZero()) e(0, 0) = 1;
-    const int64_t k = int64_t(dr.Scalar(k_s).ToDouble());
-    const bool pert = dr.Scalar(pert_s).ToDouble() != 0 && k >= 3;
-    const int64_t j = pert ? 2 + int64_t(dr.Scalar(j_s).ToDouble()) % (k - 2) : 0;
-    Case c;
-    c.Matrix("S", ToExact(s)).Int("k", k).Int("perturbed", pert ? 1 : 0).Int("j", j);
-    for (int64_t d = 0; d < k; ++d) {
-      Mat<Rational> md = m0 * Power(s, d);
-      if (pert && d == j) md += e;
-      c.Matrix(Form(d), ToExact(md));
-    }
-    return c;
-  });
+/// M_0 as drawn, made nondegenerate by adding (1 + sum|entries|) I when
+/// singular (strictly diagonally dominant).
+Mat<Rational> NondegenerateM0(Mat<Rational> m0) {
+  if (!Eigen::FullPivLU<Mat<Rational>>(m0).isInvertible()) {
+    Rational sum = 1;
+    for (Eigen::Index i = 0; i < m0.size(); ++i) sum += abs(m0.data()[i]);
+    m0 += sum * Mat<Rational>::Identity(m0.rows(), m0.cols());
+  }
+  return m0;
 }
 
+/// The fields S (m x m), k, perturbed in {0,1}, the perturbation's index j
+/// (0 when unperturbed), then the forms M0..M{k-1} (m x m, a group over the
+/// axis k). Drawn: m in [1,4], k in [1,6], M_0, S and E in every regime
+/// (scales up to 2^1); perturbed in half the cases with k >= 3, j in
+/// [2, k). Hypotheses: B_0 nondegenerate (the claim's hypothesis, checked
+/// exactly); the construction's facts the conclusions read: unperturbed =>
+/// j = 0 and M_d = M_0 S^d; perturbed => 2 <= j < k, M_d = M_0 S^d for
+/// d != j and M_j != M_0 S^j. Domain: m <= 8, k <= 8 (the exact products
+/// S^d in mpq).
 struct RopeFamily {
-  static bool HypothesesHold(const Case& c) { return RopeHypothesesHold(c); }
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return RopeCase<S>();
+  static Domain Hypotheses() {
+    Domain d;
+    d.Dim(kM, {1, 4, 4}, 8).Dim(kForms, {1, kMaxForms, kMaxForms}, 8);
+    gen::Regime r = gen::RegimeFor<S>(gen::Regime{});
+    r.max_scale = 1;
+    const int m0_m = d.Param(kM, kM, r), s_m = d.Param(kM, kM, r), e_m = d.Param(kM, kM, r);
+    const int pert_s = d.ScalarParam(gen::UniformInteger(0, 1)), j_s = d.ScalarParam(gen::UniformInteger(0, kMaxForms));
+    d.Built(kS, kM, kM, [s_m](const Domain::Drawn& in) { return in.Param(s_m); }, Admit::Finite());
+    d.Int(kK, kForms);
+    d.Built(
+        kPerturbed,
+        [pert_s](const Domain::Drawn& in) -> int64_t {
+          return in.ScalarParam(pert_s).ToDouble() != 0 && in.Dim(kForms) >= 3 ? 1 : 0;
+        },
+        0, 1);
+    d.Built(
+        kJ,
+        [j_s](const Domain::Drawn& in) -> int64_t {
+          const int64_t k = in.Dim(kForms);
+          return in.fields()[kPerturbed] != 0 ? 2 + int64_t(in.ScalarParam(j_s).ToDouble()) % (k - 2) : 0;
+        },
+        0, 7);
+    d.Group({kForms}, [](const std::vector<int64_t>& i) { return Form(i[0]); },
+            {{"", kM, kM,
+              [m0_m, e_m](const Domain::Drawn& in, const std::vector<int64_t>& i) {
+                const Values v = in.fields();
+                const Mat<Rational> m0 = NondegenerateM0(in.Param(m0_m).As<Rational>());
+                Mat<Rational> md = m0 * Power(v[kS].As<Rational>(), i[0]);
+                if (v[kPerturbed] != 0 && i[0] == v[kJ]) {
+                  Mat<Rational> e = in.Param(e_m).As<Rational>();
+                  if (e.isZero()) e(0, 0) = 1;
+                  md += e;
+                }
+                return ToExact(md);
+              },
+              Admit::Finite()}});
+    d.Assume("B_0 nondegenerate (M_0 invertible)",
+             [](const Values& v) { return Eigen::FullPivLU<Mat<Rational>>(FormMat(v, 0)).isInvertible(); });
+    d.Assume("(construction) perturbed: 2 <= j < k; unperturbed: j = 0", [](const Values& v) {
+      return v[kPerturbed] == 1 ? v[kJ] >= 2 && v[kJ] < v[kK] : v[kJ] == 0;
+    });
+    d.Assume("(construction) M_d = M_0 S^d for every d < k, except M_j != M_0 S^j when perturbed",
+             [](const Values& v) {
+               const Mat<Rational> m0 = FormMat(v, 0), s = v[kS].As<Rational>();
+               for (int64_t dd = 0; dd < v[kK]; ++dd) {
+                 const bool equal = FormMat(v, dd) == Mat<Rational>(m0 * Power(s, dd));
+                 if (equal == (v[kPerturbed] == 1 && dd == v[kJ])) return false;
+               }
+               return true;
+             });
+    return d;
   }
 };
 
@@ -169,12 +177,12 @@ struct RopeLikeIffPowers : RopeFamily {
       "max_{d+e<k} |T_{d+e} - T_d T_e| on the power families", "0", "exact rationals (M_0^{-1} by exact LU)"};
   static std::vector<Tolerance> Tolerances() { return {kCondition}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const std::vector<Mat<Rational>> t = Ts(c);
+  static void Conclusion(const In<S>& in) {
+    const std::vector<Mat<Rational>> t = Ts(Values(in.value()));
     const bool rope = RopeLike(t), powers = Powers(t);
     ExpectThat(rope == powers, std::string("RoPE-like is ") + (rope ? "true" : "false") + " but T_d = S^d is " +
                                    (powers ? "true" : "false"));
-    if (c.GetInt("perturbed") != 0) {
+    if (in[kPerturbed] != 0) {
       ExpectThat(!rope, "a perturbed family (M_j = M_0 S^j + E) passes the RoPE-like condition");
     } else {
       Rational worst = 0;
@@ -192,10 +200,10 @@ struct RopeLikeSIsT1 : RopeFamily {
                                        "exact rationals (M_0^{-1} by exact LU)"};
   static std::vector<Tolerance> Tolerances() { return {kSIsT1}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    if (c.GetInt("perturbed") != 0 || c.GetInt("k") < 2) return;  // no S, or S not determined (k = 1)
-    const std::vector<Mat<Rational>> t = Ts(c);
-    const Mat<Rational> s = c.GetMat<Rational>("S");
+  static void Conclusion(const In<S>& in) {
+    if (in[kPerturbed] != 0 || in[kK] < 2) return;  // no S, or S not determined (k = 1)
+    const std::vector<Mat<Rational>> t = Ts(Values(in.value()));
+    const Mat<Rational> s = in.exact(kS).template As<Rational>();
     ExpectThat(t[1] == s, "S != T_1 = L_0^{-1} L_1");
     Rational worst = MaxDiff(s, t[1]);
     for (size_t d = 0; d < t.size(); ++d) worst = std::max(worst, MaxDiff(t[d], Power(s, int64_t(d))));

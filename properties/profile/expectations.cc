@@ -20,7 +20,9 @@
 // The atoms x, y are drawn at every scale (LawCase: 2^-20..2^6, short to
 // 24-bit mantissas), so the probabilities y/(y - x) reach 2^-26.
 // Sizes: iid N in [1,3] (<= 512 outcomes); KQ (n, N) with 2nN <= 12.
+#include <array>
 #include <functional>
+#include <limits>
 
 #include "properties/profile/lambda_checks.h"
 
@@ -73,54 +75,71 @@ Moments Enumerate(const std::vector<TwoPointLaw>& laws,
   return m;
 }
 
+constexpr Axis kOne{"1"};
+constexpr IntField kHeadN{"n"}, kN{"N"}, kMirror{"mirror"};
+constexpr ScalarField kX{"x"}, kY{"y"}, kXQ{"x_Q"}, kYQ{"y_Q"};
+
 /// The laws' atoms -x, y, -x_Q, y_Q are regime scalars (gen::Layout: each
 /// its own scale 2^-20..2^6, so the two atoms of a law can differ by 2^26
 /// and a probability be 2^-26; short, 10-bit or 24-bit mantissas: the
 /// enumeration is exact whatever the bits, which buy no rounding to test
 /// here, and 53-bit atoms made it 7 times slower); an atom drawn 0 becomes 1
-/// (the laws need x < 0 < y).
-rc::Gen<Case> LawCase(bool kq) {
-  gen::Layout layout;
-  const int one = layout.Axis({1, 1, 1});
+/// (the laws need x < 0 < y). n in [1, 2] (1 for the iid claims), N in
+/// [1, 3], mirror in [0, 4095].
+/// Hypotheses: centred two-point laws x < 0 < y (and x_Q < 0 < y_Q), n,
+/// N >= 1, mirror >= 0 (its bits pick mirrored laws). Domain: the
+/// enumeration runs over 2^(entries) outcomes: 2 n N <= 12 entries for
+/// L = W_K^T W_Q and N^2 <= 12 for the iid L (a cost limit; the generator
+/// draws within it), so n, N <= 6.
+Domain LawDomain(bool kq) {
+  Domain d;
+  d.Dim(kOne, {1, 1, 1}, 1);
   gen::Regime regime;
   regime.nonnegative = true;
   regime.structured = false;  // a 1 x 1 matrix: the structures say nothing
   regime.full_bits = 24;
-  int atoms[4];
-  for (int& a : atoms) a = layout.Matrix(one, one, regime);
-  const int n_s = layout.Scalar(gen::UniformInteger(1, 2)), big_n_s = layout.Scalar(gen::UniformInteger(1, 3));
-  const int mirror_s = layout.Scalar(gen::UniformInteger(0, 4095));
-  return layout.Build<Case>([=](const gen::Layout::Drawn& d) {
-    auto atom = [&](int k) {
-      const Rational v = d.Matrix(atoms[k])(0, 0).ToRational();
-      return v == 0 ? Rational(1) : v;
-    };
-    int64_t n = kq ? static_cast<int64_t>(d.Scalar(n_s).ToDouble()) : 1;
-    int64_t big_n = static_cast<int64_t>(d.Scalar(big_n_s).ToDouble());
-    while (2 * n * big_n > 12) --big_n;  // enumeration size
-    return Case()
-        .Int("n", n)
-        .Int("N", big_n)
-        .Scalar("x", Exact(Rational(-atom(0))))
-        .Scalar("y", Exact(atom(1)))
-        .Scalar("x_Q", Exact(Rational(-atom(2))))
-        .Scalar("y_Q", Exact(atom(3)))
-        .Int("mirror", static_cast<int64_t>(d.Scalar(mirror_s).ToDouble()));
-  });
+  std::array<int, 4> atoms;
+  for (int& a : atoms) a = d.Param(kOne, kOne, regime);
+  const int n_s = d.ScalarParam(gen::UniformInteger(1, 2)), big_n_s = d.ScalarParam(gen::UniformInteger(1, 3));
+  const int mirror_s = d.ScalarParam(gen::UniformInteger(0, 4095));
+  auto atom = [atoms](const Domain::Drawn& in, int k) {
+    const Rational v = in.Param(atoms[static_cast<size_t>(k)])(0, 0).ToRational();
+    return v == 0 ? Rational(1) : v;
+  };
+  d.Built(
+      kHeadN, [kq, n_s](const Domain::Drawn& in) { return kq ? static_cast<int64_t>(in.ScalarParam(n_s).ToDouble()) : 1; },
+      1, 6);
+  d.Built(
+      kN,
+      [big_n_s](const Domain::Drawn& in) {
+        const int64_t n = in.fields()[kHeadN];
+        int64_t big_n = static_cast<int64_t>(in.ScalarParam(big_n_s).ToDouble());
+        while (2 * n * big_n > 12) --big_n;  // enumeration size
+        return big_n;
+      },
+      1, 6);
+  d.Built(kX, [atom](const Domain::Drawn& in) { return Exact(Rational(-atom(in, 0))); }, Admit::Finite());
+  d.Built(kY, [atom](const Domain::Drawn& in) { return Exact(atom(in, 1)); }, Admit::Finite().Positive());
+  d.Built(kXQ, [atom](const Domain::Drawn& in) { return Exact(Rational(-atom(in, 2))); }, Admit::Finite());
+  d.Built(kYQ, [atom](const Domain::Drawn& in) { return Exact(atom(in, 3)); }, Admit::Finite().Positive());
+  d.Built(
+      kMirror, [mirror_s](const Domain::Drawn& in) { return static_cast<int64_t>(in.ScalarParam(mirror_s).ToDouble()); },
+      0, std::numeric_limits<int64_t>::max());
+  d.Assume("x < 0 and x_Q < 0 (centred two-point laws x < 0 < y)",
+           [](const Values& v) { return v[kX].ToRational() < 0 && v[kXQ].ToRational() < 0; });
+  d.Assume("(computability) 2 n N <= 12 enumerated entries",
+           [](const Values& v) { return 2 * v[kHeadN] * v[kN] <= 12; });
+  if (!kq)
+    d.Assume("(computability) N^2 <= 12 enumerated entries (iid L)", [](const Values& v) { return v[kN] * v[kN] <= 12; });
+  return d;
 }
 
-bool LawHypotheses(const Case& c) {
-  return c.GetInt("n") >= 1 && c.GetInt("N") >= 1 && 2 * c.GetInt("n") * c.GetInt("N") <= 12 &&
-         c.Get<Rational>("x") < 0 && c.Get<Rational>("y") > 0 && c.Get<Rational>("x_Q") < 0 &&
-         c.Get<Rational>("y_Q") > 0;
-}
-
-Moments IidMoments(const Case& c, Rational* sigma2) {
-  const int64_t big_n = c.GetInt("N");
-  const TwoPointLaw base{c.Get<Rational>("x"), c.Get<Rational>("y")};
+Moments IidMoments(const Values& c, Rational* sigma2) {
+  const int64_t big_n = c[kN];
+  const TwoPointLaw base{c[kX].ToRational(), c[kY].ToRational()};
   *sigma2 = base.Variance();
   std::vector<TwoPointLaw> laws;
-  for (int64_t k = 0; k < big_n * big_n; ++k) laws.push_back(EntryLaw(base, c.GetInt("mirror"), k));
+  for (int64_t k = 0; k < big_n * big_n; ++k) laws.push_back(EntryLaw(base, c[kMirror], k));
   auto mat = [big_n](const std::vector<Rational>& v) {
     Mat<Rational> l(big_n, big_n);
     for (int64_t i = 0; i < big_n; ++i)
@@ -130,13 +149,13 @@ Moments IidMoments(const Case& c, Rational* sigma2) {
   return Enumerate(laws, mat);
 }
 
-Moments KQMoments(const Case& c, Rational* sk2, Rational* sq2) {
-  const int64_t n = c.GetInt("n"), big_n = c.GetInt("N");
-  const TwoPointLaw kb{c.Get<Rational>("x"), c.Get<Rational>("y")}, qb{c.Get<Rational>("x_Q"), c.Get<Rational>("y_Q")};
+Moments KQMoments(const Values& c, Rational* sk2, Rational* sq2) {
+  const int64_t n = c[kHeadN], big_n = c[kN];
+  const TwoPointLaw kb{c[kX].ToRational(), c[kY].ToRational()}, qb{c[kXQ].ToRational(), c[kYQ].ToRational()};
   *sk2 = kb.Variance(), *sq2 = qb.Variance();
   std::vector<TwoPointLaw> laws;
-  for (int64_t k = 0; k < n * big_n; ++k) laws.push_back(EntryLaw(kb, c.GetInt("mirror"), k));
-  for (int64_t k = 0; k < n * big_n; ++k) laws.push_back(EntryLaw(qb, c.GetInt("mirror"), n * big_n + k));
+  for (int64_t k = 0; k < n * big_n; ++k) laws.push_back(EntryLaw(kb, c[kMirror], k));
+  for (int64_t k = 0; k < n * big_n; ++k) laws.push_back(EntryLaw(qb, c[kMirror], n * big_n + k));
   auto mat = [n, big_n](const std::vector<Rational>& v) {
     Mat<Rational> wk(n, big_n), wq(n, big_n);
     for (int64_t i = 0; i < n; ++i)
@@ -175,18 +194,11 @@ struct LawFamily {
   // member of a class template is initialised in no order relative to the
   // registration that copies it (JoinRegistry caught it empty).
   static inline const Statistics& kStatistics = kEnumeration;
-  // Centred two-point laws x < 0 < y (and x_Q < 0 < y_Q), n, N >= 1,
-  // mirror >= 0 (its bits pick mirrored laws). Domain: the enumeration runs
-  // over 2^(entries) outcomes: 2 n N <= 12 entries for L = W_K^T W_Q and
-  // N^2 <= 12 for the iid L (a cost limit; the generator draws within it).
-  static bool HypothesesHold(const Case& c) {
-    const int64_t n = c.GetInt("n"), big_n = c.GetInt("N");
-    if (!LawHypotheses(c) || c.GetInt("mirror") < 0) return false;
-    return kKQ ? 2 * n * big_n <= 12 : big_n * big_n <= 12;
-  }
+  // Centred two-point laws, n, N >= 1, mirror >= 0, and the enumeration's
+  // cost limit (LawDomain).
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return LawCase(kKQ);
+  static Domain Hypotheses() {
+    return LawDomain(kKQ);
   }
 };
 
@@ -194,37 +206,41 @@ struct ExpectIidNorms : LawFamily<false> {
   static constexpr const char* kId = "profile.expect_iid.norms";
   static constexpr const char* kSource = "001, first paragraph (elided display)";
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
+    const Values c(in.value());
     Rational s2;
-    ExpectMoments(IidMoments(c, &s2), c.GetInt("N"), s2);
+    ExpectMoments(IidMoments(c, &s2), c[kN], s2);
   }
 };
 struct ExpectIidRatios : LawFamily<false> {
   static constexpr const char* kId = "profile.expect_iid.ratios";
   static constexpr const char* kSource = "001, second paragraph";
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
+    const Values c(in.value());
     Rational s2;
-    ExpectRatios(IidMoments(c, &s2), c.GetInt("N"));
+    ExpectRatios(IidMoments(c, &s2), c[kN]);
   }
 };
 struct ExpectKQNorms : LawFamily<true> {
   static constexpr const char* kId = "profile.expect_KQ.norms";
   static constexpr const char* kSource = "001, third paragraph (elided display)";
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
+    const Values c(in.value());
     Rational sk2, sq2;
     const Moments m = KQMoments(c, &sk2, &sq2);
-    ExpectMoments(m, c.GetInt("N"), Rational(c.GetInt("n")) * sk2 * sq2);
+    ExpectMoments(m, c[kN], Rational(c[kHeadN]) * sk2 * sq2);
   }
 };
 struct ExpectKQRatios : LawFamily<true> {
   static constexpr const char* kId = "profile.expect_KQ.ratios";
   static constexpr const char* kSource = "001, fourth paragraph";
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
+    const Values c(in.value());
     Rational sk2, sq2;
-    ExpectRatios(KQMoments(c, &sk2, &sq2), c.GetInt("N"));
+    ExpectRatios(KQMoments(c, &sk2, &sq2), c[kN]);
   }
 };
 

@@ -29,20 +29,28 @@ namespace {
 template <class S>
 constexpr int64_t kMaxN = SizeBudget<S>::Pick(8, 4);
 
+using profile::kL;
+
+/// Square L in every regime (SquareDomain), nonzero: shape 0 x y^T + (Y -
+/// Y^T) (rank(S) <= 2), 1 symmetric, 2 antisymmetric, 3 rank one, 4 general;
+/// shapes drawn in [0, drawn_shapes), admitted in [0, 4].
 template <class S>
-rc::Gen<Case> FaceCase(int64_t max_n, int shapes) {
-  return SquareCase<S>(max_n, shapes, [](int shape, const Mat<Rational>& x, const Mat<Rational>& y) {
-    Mat<Rational> l;
-    switch (shape) {
-      case 0: l = x.col(0) * y.col(0).transpose() + (y - y.transpose()); break;  // rank(S) <= 2
-      case 1: l = x + x.transpose(); break;
-      case 2: l = x - x.transpose(); break;
-      case 3: l = x.col(0) * y.col(0).transpose(); break;
-      default: l = x; break;
-    }
-    if (l.isZero()) l(0, 0) = 1;
-    return l;
-  });
+Domain FaceDomain(int64_t max_n, int drawn_shapes) {
+  return SquareDomain<S>(
+      max_n, drawn_shapes, 5,
+      [](int shape, const Mat<Rational>& x, const Mat<Rational>& y) {
+        Mat<Rational> l;
+        switch (shape) {
+          case 0: l = x.col(0) * y.col(0).transpose() + (y - y.transpose()); break;  // rank(S) <= 2
+          case 1: l = x + x.transpose(); break;
+          case 2: l = x - x.transpose(); break;
+          case 3: l = x.col(0) * y.col(0).transpose(); break;
+          default: l = x; break;
+        }
+        if (l.isZero()) l(0, 0) = 1;
+        return l;
+      },
+      ProfileAdmit<S>(0x1p200));
 }
 
 struct FaceA {
@@ -54,30 +62,27 @@ struct FaceA {
       "dyadic cases, so a computed a within the error of 0 or 1 there would be a violation", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kMargin}; }
   // L square (N >= 1), nonzero, finite. Double, MPFR: nonzero |entries| in
-  // [2^-200, 2^200] (ProfileDomain), and off the faces the exact
+  // [2^-200, 2^200] (ProfileAdmit), and off the faces the exact
   // min(a, 1 - a) >= 2^-30: the check certifies a away from 0 and 1 by
   // gamma_{2N^2+8} (< 2^-40 here), which needs an exact margin above it (the
   // generator's dyadic cases have min(a, 1 - a) >= 2^-28).
   template <class S>
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix& le = c.GetMatrix("L");
-    if (le.rows != le.cols || le.rows < 1 || !ProfileDomain<S>(le, 0x1p200)) return false;
-    const Mat<Rational> l = c.GetMat<Rational>("L");
-    if (l.isZero()) return false;
+  static Domain Hypotheses() {
+    Domain d = FaceDomain<S>(kMaxN<S>, 5);
+    d.Assume("L != 0", [](const Values& v) { return !Mat<Rational>(v[kL].As<Rational>()).isZero(); });
     if constexpr (!ScalarTraits<S>::kExact) {
-      const Rational a = FrobeniusSq<Rational>(AntisymmetricPart<Rational>(l)) / FrobeniusSq<Rational>(l);
-      const Rational margin = a < Rational(1) - a ? a : Rational(Rational(1) - a);
-      if (margin != 0 && margin * Rational(1 << 30) < 1) return false;
+      d.Assume("(computability) off the faces, min(a, 1 - a) >= 2^-30", [](const Values& v) {
+        const Mat<Rational> l = v[kL].As<Rational>();
+        const Rational a = FrobeniusSq<Rational>(AntisymmetricPart<Rational>(l)) / FrobeniusSq<Rational>(l);
+        const Rational margin = a < Rational(1) - a ? a : Rational(Rational(1) - a);
+        return margin == 0 || margin * Rational(1 << 30) >= 1;
+      });
     }
-    return true;
+    return d;
   }
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return FaceCase<S>(kMaxN<S>, 5);
-  }
-  template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> l = c.GetMat<S>("L");
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> l = in[kL];
     const S a = FrobeniusSq<S>(AntisymmetricPart<S>(l)) / FrobeniusSq<S>(l);
     const bool symmetric = l == l.transpose(), antisymmetric = l == Mat<S>(-l.transpose());
     ExpectThat((a == 0) == symmetric, std::string("a = 0 is ") + (a == 0 ? "true" : "false") + ", L symmetric is " +
@@ -103,34 +108,29 @@ struct BcdScaling {
       "u for the product and u for each division"};
   static std::vector<Tolerance> Tolerances() { return {kScaling}; }
   // L square (N >= 1) with S = sym(L) != 0, finite. Double, MPFR: nonzero
-  // |entries| in [2^-200, 2^200] (ProfileDomain). Rationals: rank(S) <= 2,
+  // |entries| in [2^-200, 2^200] (ProfileAdmit). Rationals: rank(S) <= 2,
   // the domain of the exact profile route (ProfileRankTwoExact: the
   // eigenvalues of a rank <= 2 symmetric matrix are exact quadratic
-  // irrationals it can evaluate; others it cannot).
+  // irrationals it can evaluate; others it cannot); only the rank(S) <= 2
+  // shape 0 is drawn there.
   template <class S>
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix& le = c.GetMatrix("L");
-    if (le.rows != le.cols || le.rows < 1 || !ProfileDomain<S>(le, 0x1p200)) return false;
-    const Mat<Rational> l = c.GetMat<Rational>("L");
-    if (SymmetricPart<Rational>(l).isZero()) return false;
+  static Domain Hypotheses() {
+    Domain d = FaceDomain<S>(kMaxN<S>, ScalarTraits<S>::kExact ? 1 : 5);
+    d.Assume("S = sym(L) != 0", [](const Values& v) {
+      return !SymmetricPart<Rational>(Mat<Rational>(v[kL].As<Rational>())).isZero();
+    });
     if constexpr (ScalarTraits<S>::kExact) {
-      if (!ProfileRankTwoExact(l).has_value() || !ProfileRankTwoExact(Mat<Rational>(SymmetricPart<Rational>(l))).has_value())
-        return false;
+      d.Assume("(computability) the exact rank <= 2 profile route applies to L and to S", [](const Values& v) {
+        const Mat<Rational> l = v[kL].As<Rational>();
+        return ProfileRankTwoExact(l).has_value() &&
+               ProfileRankTwoExact(Mat<Rational>(SymmetricPart<Rational>(l))).has_value();
+      });
     }
-    return true;
+    return d;
   }
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    // Rational: only the rank(S) <= 2 shape (exact spectrum route).
-    if constexpr (ScalarTraits<S>::kExact) {
-      return rc::gen::suchThat(FaceCase<S>(kMaxN<S>, 1), [](const Case& c) { return HypothesesHold<S>(c); });
-    } else {
-      return rc::gen::suchThat(FaceCase<S>(kMaxN<S>, 5), [](const Case& c) { return HypothesesHold<S>(c); });
-    }
-  }
-  template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> l = c.GetMat<S>("L");
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> l = in[kL];
     const Mat<S> s = SymmetricPart<S>(l);
     std::optional<ProfileValue<S>> pl, ps;
     if constexpr (ScalarTraits<S>::kExact) {

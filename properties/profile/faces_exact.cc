@@ -22,37 +22,71 @@
 namespace attnprop {
 namespace {
 
-rc::Gen<Case> SpectrumCase(int64_t max_n) {
-  // shape 0..4; T = 0 in the cases with shape + N odd (every shape meets both).
-  return SpectralParts(max_n, 5, [](int shape, Mat<Rational> lam, const Mat<Rational>& ku, const Mat<Rational>& tu) {
-    const int64_t n = lam.cols();
-    const bool zero_t = (shape + n) % 2 == 1;
-    if (shape == 1) lam = lam.cwiseAbs();
-    if (shape == 2) lam = -lam.cwiseAbs();
-    if (shape == 3)
-      for (int64_t i = 0; i + 1 < n; i += 2) lam(0, i + 1) = -lam(0, i);
-    Mat<Rational> k = Mat<Rational>::Zero(n, n), t = Mat<Rational>::Zero(n, n);
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t j = i + 1; j < n; ++j) {
-        k(i, j) = ku(i, j), k(j, i) = -ku(i, j);
-        if (!zero_t) t(i, j) = tu(i, j), t(j, i) = -tu(i, j);
-      }
-    const Mat<Rational> id = Mat<Rational>::Identity(n, n);
-    const Mat<Rational> q = (id - k) * Eigen::FullPivLU<Mat<Rational>>(Mat<Rational>(id + k)).inverse();
-    Mat<Rational> l = q * lam.row(0).asDiagonal() * q.transpose() + t;
-    if (l.isZero()) {
-      l(0, 0) = 1;
-      lam = Mat<Rational>::Zero(1, n);
-      lam(0, 0) = 1;
-    }
-    return Case().Int("shape", shape).Matrix("L", ToExact(l)).Matrix("spectrum", ToExact(lam));
-  });
+using profile::kL;
+using profile::kShape;
+using profile::kSpectrum;
+using profile::kSquareN;
+using profile::kSquareOne;
+
+/// The antisymmetric matrix with strict upper triangle u's.
+Mat<Rational> Antisymmetric(const Mat<Rational>& u) {
+  const int64_t n = u.rows();
+  Mat<Rational> k = Mat<Rational>::Zero(n, n);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = i + 1; j < n; ++j) k(i, j) = u(i, j), k(j, i) = -u(i, j);
+  return k;
 }
 
-bool SpectrumHypotheses(const Case& c) {
-  const Mat<Rational> l = c.GetMat<Rational>("L"), spec = c.GetMat<Rational>("spectrum");
-  return l.rows() == l.cols() && l.rows() >= 1 && !l.isZero() && spec.rows() == 1 && spec.cols() == l.rows() &&
-         CertifySpectrum(SymmetricPart<Rational>(l), spec.row(0).transpose());
+/// The Cayley transform (I - K)(I + K)^-1 of an antisymmetric K: rational orthogonal.
+Mat<Rational> Cayley(const Mat<Rational>& k) {
+  const int64_t n = k.rows();
+  const Mat<Rational> id = Mat<Rational>::Identity(n, n);
+  return (id - k) * Eigen::FullPivLU<Mat<Rational>>(Mat<Rational>(id + k)).inverse();
+}
+
+/// L = Q diag(lambda) Q^T + T and its spectrum lambda for a shape 0..4; T = 0
+/// in the cases with shape + N odd (every shape meets both).
+std::pair<Mat<Rational>, Mat<Rational>> SpectrumParts(int shape, Mat<Rational> lam, const Mat<Rational>& ku,
+                                                      const Mat<Rational>& tu) {
+  const int64_t n = lam.cols();
+  const bool zero_t = (shape + n) % 2 == 1;
+  if (shape == 1) lam = lam.cwiseAbs();
+  if (shape == 2) lam = -lam.cwiseAbs();
+  if (shape == 3)
+    for (int64_t i = 0; i + 1 < n; i += 2) lam(0, i + 1) = -lam(0, i);
+  const Mat<Rational> q = Cayley(Antisymmetric(ku));
+  Mat<Rational> l = q * lam.row(0).asDiagonal() * q.transpose();
+  if (!zero_t) l += Antisymmetric(tu);
+  if (l.isZero()) {
+    l(0, 0) = 1;
+    lam = Mat<Rational>::Zero(1, n);
+    lam(0, 0) = 1;
+  }
+  return {l, lam};
+}
+
+/// The exact cases of the face claims (fields shape, L, spectrum; N in
+/// [1, 4]): SpectralParts' ingredients, shape in [0, 4], L and its spectrum
+/// built by SpectrumParts. Hypotheses: L != 0 and the spectrum certified
+/// for sym(L) (exactly).
+Domain SpectrumDomain() {
+  Domain d;
+  const SpectralParams p = SpectralDomainParams(d, 4);
+  d.Int(kShape, gen::UniformCount(0, 4), 0, 4);
+  auto parts = [p](const Domain::Drawn& in) {
+    return SpectrumParts(static_cast<int>(in.fields()[kShape]), Mat<Rational>(in.Param(p.lam).As<Rational>()),
+                         Mat<Rational>(in.Param(p.k).As<Rational>()), Mat<Rational>(in.Param(p.t).As<Rational>()));
+  };
+  d.Built(kL, kSquareN, kSquareN, [parts](const Domain::Drawn& in) { return ToExact(parts(in).first); },
+          Admit::Finite());
+  d.Built(kSpectrum, kSquareOne, kSquareN, [parts](const Domain::Drawn& in) { return ToExact(parts(in).second); },
+          Admit::Finite());
+  d.Assume("L != 0", [](const Values& v) { return !Mat<Rational>(v[kL].As<Rational>()).isZero(); });
+  d.Assume("spectrum is the spectrum of sym(L) (certified exactly)", [](const Values& v) {
+    const Mat<Rational> l = v[kL].As<Rational>(), spec = v[kSpectrum].As<Rational>();
+    return CertifySpectrum(SymmetricPart<Rational>(l), Vec<Rational>(spec.row(0).transpose()));
+  });
+  return d;
 }
 
 struct Exactly {
@@ -62,10 +96,10 @@ struct Exactly {
   bool symmetric, psd, nsd;
 };
 
-Exactly Evaluate(const Case& c) {
+Exactly Evaluate(const Values& v) {
   Exactly e;
-  e.l = c.GetMat<Rational>("L");
-  const Vec<Rational> spec = c.GetMat<Rational>("spectrum").row(0).transpose();
+  e.l = v[kL].As<Rational>();
+  const Vec<Rational> spec = Mat<Rational>(v[kSpectrum].As<Rational>()).row(0).transpose();
   ExpectThat(CertifySpectrum(SymmetricPart<Rational>(e.l), spec), "spectrum of sym(L) not certified");
   for (int64_t i = 0; i < spec.size(); ++i) {
     if (spec[i] > 0) e.alpha.push_back(spec[i]);
@@ -88,10 +122,9 @@ std::string Tf(bool b) { return b ? "true" : "false"; }
 /// tolerance); each adds its "exactly when" conclusion on Evaluate(c).
 struct FaceFamily {
   static std::vector<Tolerance> Tolerances() { return {}; }
-  static bool HypothesesHold(const Case& c) { return SpectrumHypotheses(c); }
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return SpectrumCase(4);
+  static Domain Hypotheses() {
+    return SpectrumDomain();
   }
 };
 
@@ -99,8 +132,8 @@ struct FaceB : FaceFamily {
   static constexpr const char* kId = "profile.face_b";
   static constexpr const char* kSource = "001, faces item 2";
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Exactly e = Evaluate(c);
+  static void Conclusion(const In<S>& in) {
+    const Exactly e = Evaluate(Values(in.value()));
     ExpectThat((e.pi.b == 0) == (e.psd || e.nsd),
                "b = 0 is " + Tf(e.pi.b == 0) + ", S semidefinite is " + Tf(e.psd || e.nsd));
     ExpectThat((e.pi.b == 1) == (e.symmetric && e.alpha == e.beta),
@@ -113,8 +146,8 @@ struct FaceD0 : FaceFamily {
   static constexpr const char* kId = "profile.face_d0.alpha_ge_beta";
   static constexpr const char* kSource = "001, faces item 3";
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Exactly e = Evaluate(c);
+  static void Conclusion(const In<S>& in) {
+    const Exactly e = Evaluate(Values(in.value()));
     bool ge = true;
     for (size_t j = 0; j < e.alpha.size(); ++j) ge = ge && e.alpha[j] >= e.beta[j];
     ExpectThat((e.pi.d == 0) == ge, "d = 0 is " + Tf(e.pi.d == 0) + ", alpha_j >= beta_j for all j is " + Tf(ge));
@@ -126,8 +159,8 @@ struct FaceC0 : FaceFamily {
   static constexpr const char* kId = "profile.face_c0.beta_ge_alpha";
   static constexpr const char* kSource = "001, faces item 4";
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Exactly e = Evaluate(c);
+  static void Conclusion(const In<S>& in) {
+    const Exactly e = Evaluate(Values(in.value()));
     bool ge = true;
     for (size_t j = 0; j < e.alpha.size(); ++j) ge = ge && e.beta[j] >= e.alpha[j];
     ExpectThat((e.pi.c == 0) == ge, "c = 0 is " + Tf(e.pi.c == 0) + ", beta_j >= alpha_j for all j is " + Tf(ge));
@@ -139,8 +172,8 @@ struct VerticesC1D1 : FaceFamily {
   static constexpr const char* kId = "profile.vertices_c1_d1";
   static constexpr const char* kSource = "001, faces items 3, 4";
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Exactly e = Evaluate(c);
+  static void Conclusion(const In<S>& in) {
+    const Exactly e = Evaluate(Values(in.value()));
     ExpectThat((e.pi.d == 1) == (e.symmetric && e.nsd),
                "d = 1 is " + Tf(e.pi.d == 1) + ", L symmetric NSD is " + Tf(e.symmetric && e.nsd));
     ExpectThat((e.pi.c == 1) == (e.symmetric && e.psd),
@@ -163,17 +196,15 @@ struct PUpperBoundRho {
   static constexpr const char* kId = "profile.P_upper_bound_rho";
   static constexpr const char* kSource = "001, rho inequality";
   static std::vector<Tolerance> Tolerances() { return {}; }  // exact
-  static bool HypothesesHold(const Case& c) {
-    if (!SpectrumHypotheses(c)) return false;
-    return c.GetMat<Rational>("spectrum").maxCoeff() > 0;  // lambda_+ != 0
+  template <class S>
+  static Domain Hypotheses() {
+    Domain d = SpectrumDomain();
+    d.Assume("lambda_+ != 0", [](const Values& v) { return Mat<Rational>(v[kSpectrum].As<Rational>()).maxCoeff() > 0; });
+    return d;
   }
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return rc::gen::suchThat(SpectrumCase(4), [](const Case& c) { return HypothesesHold(c); });
-  }
-  template <class S>
-  static void Conclusion(const Case& c) {
-    const Exactly e = Evaluate(c);
+  static void Conclusion(const In<S>& in) {
+    const Exactly e = Evaluate(Values(in.value()));
     Rational a = 0, b = 0, cc = 0, d = 0;
     for (size_t j = 0; j < e.alpha.size(); ++j) {
       a += e.alpha[j] * e.alpha[j], b += e.beta[j] * e.beta[j], cc += e.alpha[j] * e.beta[j];
@@ -291,44 +322,62 @@ Decomposed Decompose(const Mat<Rational>& s, const Vec<Rational>& spec, int sign
   return d;
 }
 
-/// Converse cases: L = H + sign P + T, H = Q diag(x_1, -x_1, ..., 0) Q^T,
-/// P = B B^T (B lower triangular from the drawn matrix), T antisymmetric.
-rc::Gen<Case> ConverseCase(int sign) {
-  return SpectralParts(4, 1, [sign](int, const Mat<Rational>& lam, const Mat<Rational>& ku, const Mat<Rational>& tu) {
-    const int64_t n = lam.cols();
-    Mat<Rational> h = Mat<Rational>::Zero(1, n);
-    for (int64_t i = 0; i + 1 < n; i += 2) h(0, i) = lam(0, i), h(0, i + 1) = -lam(0, i);
-    Mat<Rational> k = Mat<Rational>::Zero(n, n), t = Mat<Rational>::Zero(n, n), b = Mat<Rational>::Zero(n, n);
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t j = 0; j < n; ++j) {
-        if (j > i) k(i, j) = ku(i, j), k(j, i) = -ku(i, j), t(i, j) = tu(i, j), t(j, i) = -tu(i, j);
-        if (j <= i) b(i, j) = tu(i, j);
-      }
-    const Mat<Rational> id = Mat<Rational>::Identity(n, n);
-    const Mat<Rational> q = (id - k) * Eigen::FullPivLU<Mat<Rational>>(Mat<Rational>(id + k)).inverse();
-    const Mat<Rational> hm = q * h.row(0).asDiagonal() * q.transpose(), pm = b * b.transpose();
-    Mat<Rational> l = hm + Rational(sign) * pm + t;
-    return Case().Matrix("L", ToExact(l)).Matrix("H", ToExact(hm)).Matrix("P", ToExact(pm));
-  });
+constexpr MatrixField kH{"H"}, kP{"P"};
+
+/// Converse cases (MPFR; fields L, H, P; N in [1, 4]): L = H + sign P + T,
+/// H = Q diag(x_1, -x_1, ..., 0) Q^T, P = B B^T (B lower triangular from
+/// the drawn matrix), T antisymmetric, from SpectralParts' ingredients.
+/// Hypotheses: H symmetric with spectrum symmetric about 0, P symmetric
+/// PSD, sym(L) = H + sign P, L != 0 (all exact). Domain (MPFR): L's
+/// nonzero |entries| in [2^-100, 2^100] (the ProfileDomain limits: the
+/// eigen-solver's products stay normal); H, P finite.
+struct ConverseParts {
+  Mat<Rational> l, h, p;
+};
+ConverseParts MakeConverse(int sign, const Mat<Rational>& lam, const Mat<Rational>& ku, const Mat<Rational>& tu) {
+  const int64_t n = lam.cols();
+  Mat<Rational> h = Mat<Rational>::Zero(1, n);
+  for (int64_t i = 0; i + 1 < n; i += 2) h(0, i) = lam(0, i), h(0, i + 1) = -lam(0, i);
+  Mat<Rational> b = Mat<Rational>::Zero(n, n);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = 0; j <= i; ++j) b(i, j) = tu(i, j);
+  const Mat<Rational> q = Cayley(Antisymmetric(ku));
+  const Mat<Rational> hm = q * h.row(0).asDiagonal() * q.transpose(), pm = b * b.transpose();
+  return {Mat<Rational>(hm + Rational(sign) * pm + Antisymmetric(tu)), hm, pm};
 }
 
-/// H symmetric with spectrum symmetric about 0, P symmetric PSD, sym(L) =
-/// H + sign P, L != 0 (all exact). Domain (MPFR): the ProfileDomain limits.
-bool ConverseHolds(const Case& c, int sign) {
-  const Mat<Rational> l = c.GetMat<Rational>("L"), h = c.GetMat<Rational>("H"), p = c.GetMat<Rational>("P");
-  if (l.rows() < 1 || l.rows() != l.cols() || h.rows() != l.rows() || h.cols() != l.rows() || p.rows() != l.rows() ||
-      p.cols() != l.rows() || l.isZero())
-    return false;
-  return ProfileDomain<Mpfr>(c.GetMatrix("L"), 0x1p100) && h == h.transpose() && p == p.transpose() &&
-         SpectrumSymmetricAboutZero(h) && SymmetricInertia(p).negative == 0 &&
-         SymmetricPart<Rational>(l) == Mat<Rational>(h + Rational(sign) * p);
+Domain ConverseDomain(int sign) {
+  Domain d;
+  const SpectralParams p = SpectralDomainParams(d, 4);
+  auto parts = [p, sign](const Domain::Drawn& in) {
+    return MakeConverse(sign, Mat<Rational>(in.Param(p.lam).As<Rational>()), Mat<Rational>(in.Param(p.k).As<Rational>()),
+                        Mat<Rational>(in.Param(p.t).As<Rational>()));
+  };
+  d.Built(kL, kSquareN, kSquareN, [parts](const Domain::Drawn& in) { return ToExact(parts(in).l); },
+          Admit::Within(0x1p100).NonzeroAtLeast(0x1p-100));
+  d.Built(kH, kSquareN, kSquareN, [parts](const Domain::Drawn& in) { return ToExact(parts(in).h); }, Admit::Finite());
+  d.Built(kP, kSquareN, kSquareN, [parts](const Domain::Drawn& in) { return ToExact(parts(in).p); }, Admit::Finite());
+  d.Assume("L != 0", [](const Values& v) { return !Mat<Rational>(v[kL].As<Rational>()).isZero(); });
+  d.Assume("H symmetric with spectrum symmetric about 0", [](const Values& v) {
+    const Mat<Rational> h = v[kH].As<Rational>();
+    return h == h.transpose() && SpectrumSymmetricAboutZero(h);
+  });
+  d.Assume("P symmetric positive semidefinite", [](const Values& v) {
+    const Mat<Rational> pm = v[kP].As<Rational>();
+    return pm == pm.transpose() && SymmetricInertia(pm).negative == 0;
+  });
+  d.Assume(sign > 0 ? "S = H + P" : "S = H - P", [sign](const Values& v) {
+    const Mat<Rational> l = v[kL].As<Rational>(), h = v[kH].As<Rational>(), pm = v[kP].As<Rational>();
+    return SymmetricPart<Rational>(l) == Mat<Rational>(h + Rational(sign) * pm);
+  });
+  return d;
 }
 
 /// Converse: the computed alpha_j - beta_j (sign +1; beta_j - alpha_j for
 /// sign -1) >= -2 eta ||S||_F for every j.
 template <int kSign>
 void ConverseConclusion(const Case& c, const Tolerance& tol) {
-  const Mat<Mpfr> s = SymmetricPart<Mpfr>(c.GetMat<Mpfr>("L"));
+  const Mat<Mpfr> s = SymmetricPart<Mpfr>(In<Mpfr>(c)[kL]);
   const auto eig = SymmetricEigenvalues<Mpfr>(s);
   ExpectThat(eig.has_value(), "eigen-solver did not converge");
   std::vector<Mpfr> alpha, beta;
@@ -362,21 +411,18 @@ struct DecompositionFamily {
                              MetricKind::kClaim};
     return t;
   }
+  // Rational: the face cases (SpectrumDomain); MPFR: the converse cases
+  // (ConverseDomain).
   template <class S>
-  static bool HypothesesHold(const Case& c) {
-    if constexpr (std::is_same_v<S, Rational>) return SpectrumHypotheses(c);
-    else return ConverseHolds(c, kSign);
-  }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    if constexpr (std::is_same_v<S, Rational>) return SpectrumCase(4);
-    else return ConverseCase(kSign);
+  static Domain Hypotheses() {
+    if constexpr (std::is_same_v<S, Rational>) return SpectrumDomain();
+    else return ConverseDomain(kSign);
   }
   /// The forward direction, exactly: returns the commuting P (or nothing off the face).
-  static std::optional<Mat<Rational>> Forward(const Case& c) {
-    const Exactly e = Evaluate(c);
+  static std::optional<Mat<Rational>> Forward(const Values& v) {
+    const Exactly e = Evaluate(v);
     const Mat<Rational> s = SymmetricPart<Rational>(e.l);
-    const Decomposed d = Decompose(s, c.GetMat<Rational>("spectrum").row(0).transpose(), kSign);
+    const Decomposed d = Decompose(s, Mat<Rational>(v[kSpectrum].As<Rational>()).row(0).transpose(), kSign);
     const bool face = kSign > 0 ? e.pi.d == 0 : e.pi.c == 0;
     ExpectThat(face == d.on_face, std::string(kSign > 0 ? "d = 0" : "c = 0") + " is " + Tf(face) +
                                       ", the paired decomposition exists is " + Tf(d.on_face));
@@ -394,9 +440,9 @@ struct FaceD0Decomposition : DecompositionFamily<1> {
   static constexpr const char* kId = "profile.face_d0.decomposition";
   static constexpr const char* kSource = "001, faces item 3";
   template <class S>
-  static void Conclusion(const Case& c) {
-    if constexpr (std::is_same_v<S, Rational>) Forward(c);
-    else ConverseConclusion<1>(c, ConverseTolerance());
+  static void Conclusion(const In<S>& in) {
+    if constexpr (std::is_same_v<S, Rational>) Forward(Values(in.value()));
+    else ConverseConclusion<1>(in.value(), ConverseTolerance());
   }
 };
 ATTNPROP_REGISTER(FaceD0Decomposition, Rational, Mpfr);
@@ -409,14 +455,13 @@ struct FaceD0PNorm : DecompositionFamily<1> {
     return {};
   }
   template <class S>
-  static bool HypothesesHold(const Case& c) { return SpectrumHypotheses(c); }
+  static Domain Hypotheses() { return SpectrumDomain(); }
   template <class S>
-  static rc::Gen<Case> Hypotheses() { return SpectrumCase(4); }
-  template <class S>
-  static void Conclusion(const Case& c) {
-    const auto p = Forward(c);
+  static void Conclusion(const In<S>& in) {
+    const Values v(in.value());
+    const auto p = Forward(v);
     if (!p) return;  // off the face: no commuting choice (checked by Forward)
-    const Exactly e = Evaluate(c);
+    const Exactly e = Evaluate(v);
     ExpectThat(FrobeniusSq<Rational>(*p) == e.pi.c * FrobeniusSq<Rational>(e.l), "||P||^2 != c ||L||^2");
   }
 };
@@ -426,14 +471,15 @@ struct FaceC0Decomposition : DecompositionFamily<-1> {
   static constexpr const char* kId = "profile.face_c0.decomposition";
   static constexpr const char* kSource = "001, faces item 4";
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     if constexpr (std::is_same_v<S, Rational>) {
-      const auto p = Forward(c);
+      const Values v(in.value());
+      const auto p = Forward(v);
       if (!p) return;
-      const Exactly e = Evaluate(c);
+      const Exactly e = Evaluate(v);
       ExpectThat(FrobeniusSq<Rational>(*p) == e.pi.d * FrobeniusSq<Rational>(e.l), "||P||^2 != d ||L||^2");
     } else {
-      ConverseConclusion<-1>(c, ConverseTolerance());
+      ConverseConclusion<-1>(in.value(), ConverseTolerance());
     }
   }
 };

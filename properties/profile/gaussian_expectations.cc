@@ -33,6 +33,7 @@
 //   the threshold is 0.019-0.026 (power about 0.045-0.05).
 #include <cmath>
 #include <cstdint>
+#include <limits>
 
 #include "properties/framework/case_edit.h"
 #include "properties/profile/lambda_checks.h"
@@ -81,22 +82,21 @@ double BernsteinEps(double m, double v, double delta) {
   return l / (3 * m) + std::sqrt(l * l / (9 * m * m) + 2 * v * l / m);
 }
 
-/// Case: N, sigma (variance scale; the ratios do not depend on it), seed.
-rc::Gen<Case> GaussCase(int64_t max_n) {
-  return rc::gen::apply(
-      [](int64_t n, int s, int64_t seed) {
-        return Case().Int("N", n).Scalar("sigma", std::ldexp(1.0, s - 1)).Int("seed", seed);
-      },
-      gen::UniformCount(1, max_n), rc::gen::inRange<int>(0, 3), rc::gen::inRange<int64_t>(0, int64_t{1} << 40));
-}
+constexpr IntField kN{"N"}, kSeed{"seed"};
+constexpr ScalarField kSigma{"sigma"};
 
-bool GaussCaseHolds(const Case& c, int64_t max_n) {
-  const int64_t n = c.GetInt("N"), seed = c.GetInt("seed");
-  const Exact& s = c.GetScalar("sigma");
-  // N in [1, max_n] (the Monte Carlo cost is M N^2 draws), sigma a finite
-  // double > 0 (nondegenerate), seed >= 0.
-  return n >= 1 && n <= max_n && s.IsDouble() && s.ToDouble() > 0 && std::isfinite(s.ToDouble()) &&
-         s.ToDouble() <= 0x1p100 && s.ToDouble() >= 0x1p-100 && seed >= 0;
+/// Case: N, sigma (variance scale; the ratios do not depend on it), seed.
+/// N in [1, max_n] (the Monte Carlo cost is M N^2 draws), drawn uniformly;
+/// sigma a double in [2^-100, 2^100], > 0 (nondegenerate), drawn in
+/// {1/2, 1, 2}; seed >= 0, drawn in [0, 2^40).
+Domain GaussDomain(int64_t max_n) {
+  Domain d;
+  d.Int(kN, gen::UniformCount(1, max_n), 1, max_n);
+  d.Scalar(kSigma,
+           rc::gen::map(rc::gen::inRange<int>(0, 3), [](int s) { return Exact(std::ldexp(1.0, s - 1)); }),
+           Admit::Within(0x1p100).NonzeroAtLeast(0x1p-100).Positive().Doubles());
+  d.Int(kSeed, rc::gen::inRange<int64_t>(0, int64_t{1} << 40), 0, std::numeric_limits<int64_t>::max());
+  return d;
 }
 
 struct GaussRatioExpectations {
@@ -113,17 +113,16 @@ struct GaussRatioExpectations {
                                              "an error >= 0.0226 (N = 2) .. 0.0083 (N = 8) in the claimed mean",
                                              "M = 10000 draws of L per case"};
 
-  static bool HypothesesHold(const Case& c) { return GaussCaseHolds(c, 8); }
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return GaussCase(8);
+  static Domain Hypotheses() {
+    return GaussDomain(8);
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const int64_t n = c.GetInt("N");
-    const double sigma = c.GetScalar("sigma").ToDouble(), nd = static_cast<double>(n);
-    Normals g(c.GetInt("seed"));
+  static void Conclusion(const In<S>& in) {
+    const int64_t n = in[kN];
+    const double sigma = in.exact(kSigma).ToDouble(), nd = static_cast<double>(n);
+    Normals g(in[kSeed]);
     std::vector<double> l(size_t(n * n));
     double sum_r = 0, sum_a = 0;
     for (int s = 0; s < kSamples; ++s) {
@@ -153,17 +152,16 @@ struct GaussKqExpectIndepOfN {
       kAlpha, "case", "empirical Bernstein (Maurer-Pontil), delta = alpha/N per n", true, 0.99,
       "an error >= 0.081 at worst (V <= 1/4), about 0.045-0.05 at V = 0.01-0.03", "M = 4000 draws per (N, n)"};
 
-  static bool HypothesesHold(const Case& c) { return GaussCaseHolds(c, 5); }
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return GaussCase(5);
+  static Domain Hypotheses() {
+    return GaussDomain(5);
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const int64_t big_n = c.GetInt("N");
-    const double sigma = c.GetScalar("sigma").ToDouble(), nd = static_cast<double>(big_n);
-    Normals g(c.GetInt("seed"));
+  static void Conclusion(const In<S>& in) {
+    const int64_t big_n = in[kN];
+    const double sigma = in.exact(kSigma).ToDouble(), nd = static_cast<double>(big_n);
+    Normals g(in[kSeed]);
     const double delta = kAlpha / nd, m = kSamples, lg = std::log(4 / delta);
     for (int64_t n = 1; n <= big_n; ++n) {
       // v_K = sigma^2, v_Q = 4 sigma^2 (different variances; a is scale-free).

@@ -33,6 +33,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 #include "model/profile.h"
@@ -46,28 +47,22 @@ namespace {
 constexpr int64_t kSamples = 50000;
 constexpr double kAlpha = 1e-6;
 
-/// u, v = k/4 (k in 1..16), the law of X (0 uniform, 1 U^2, 2 {1/4, 1}), a seed, padding zeros.
-rc::Gen<Case> LimitCase() {
-  return rc::gen::apply(
-      [](int ku, int kv, int law, int64_t seed, int64_t pad) {
-        return Case()
-            .Scalar("u", ku / 4.0)
-            .Scalar("v", kv / 4.0)
-            .Int("law", law)
-            .Int("seed", seed)
-            .Int("pad", pad);
-      },
-      rc::gen::inRange<int>(1, 17), rc::gen::inRange<int>(1, 17), rc::gen::inRange<int>(0, 3),
-      rc::gen::inRange<int64_t>(0, int64_t{1} << 40), rc::gen::inRange<int64_t>(0, 4));
-}
+constexpr ScalarField kU{"u"}, kV{"v"};
+constexpr IntField kLaw{"law"}, kSeed{"seed"}, kPad{"pad"};
 
-/// u, v > 0 finite (<= 2^20, >= 2^-20), law in {0, 1, 2}, seed >= 0, pad >= 0.
-bool LimitCaseHolds(const Case& c) {
-  const Exact &u = c.GetScalar("u"), &v = c.GetScalar("v");
-  const int64_t law = c.GetInt("law");
-  return u.IsDouble() && v.IsDouble() && u.ToDouble() >= 0x1p-20 &&
-         u.ToDouble() <= 0x1p20 && v.ToDouble() >= 0x1p-20 && v.ToDouble() <= 0x1p20 && law >= 0 && law <= 2 &&
-         c.GetInt("seed") >= 0 && c.GetInt("pad") >= 0 && c.GetInt("pad") <= 1000;
+/// u, v = k/4 (k in 1..16), the law of X (0 uniform, 1 U^2, 2 {1/4, 1}), a
+/// seed, padding zeros. Hypotheses: u, v > 0 finite doubles (<= 2^20,
+/// >= 2^-20: rho, the sums and the bounds stay normal in double), law in
+/// {0, 1, 2}, seed >= 0, pad in [0, 1000] (drawn in [0, 3]).
+Domain LimitDomain() {
+  const rc::Gen<Exact> quarters = rc::gen::map(rc::gen::inRange<int>(1, 17), [](int k) { return Exact(k / 4.0); });
+  const Admit admit = Admit::Within(0x1p20).NonzeroAtLeast(0x1p-20).Positive().Doubles();
+  Domain d;
+  d.Scalar(kU, quarters, admit).Scalar(kV, quarters, admit);
+  d.Int(kLaw, rc::gen::inRange<int64_t>(0, 3), 0, 2);
+  d.Int(kSeed, rc::gen::inRange<int64_t>(0, int64_t{1} << 40), 0, std::numeric_limits<int64_t>::max());
+  d.Int(kPad, rc::gen::inRange<int64_t>(0, 4), 0, 1000);
+  return d;
 }
 
 struct LimitRun {
@@ -77,10 +72,10 @@ struct LimitRun {
   double w, w_bar;
 };
 
-LimitRun Run(const Case& c) {
-  const double u = c.GetScalar("u").ToDouble(), v = c.GetScalar("v").ToDouble();
-  const int64_t law = c.GetInt("law");
-  EditRng rng(static_cast<uint64_t>(c.GetInt("seed")) * 0x2545f4914f6cdd1dULL + 3);
+LimitRun Run(const Values& c) {
+  const double u = c[kU].ToDouble(), v = c[kV].ToDouble();
+  const int64_t law = c[kLaw];
+  EditRng rng(static_cast<uint64_t>(c[kSeed]) * 0x2545f4914f6cdd1dULL + 3);
   auto draw = [&] {
     const double w = (static_cast<double>(rng.Next() >> 11) + 1) * 0x1p-53;  // in (0, 1]
     return law == 0 ? w : law == 1 ? w * w : (w <= 0.5 ? 0.25 : 1.0);
@@ -120,10 +115,9 @@ struct LimitFamily {
       kAlpha, "case", "DKW-Massart (support in [0,1])", true, 1 - kAlpha,
       "a limit off by more than twice the finite-n bound (0.16 b* uniform X, 0.10 b* two-point X)",
       "n = 50000 draws of X and of X' per case"};
-  static bool HypothesesHold(const Case& c) { return LimitCaseHolds(c); }
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return LimitCase();
+  static Domain Hypotheses() {
+    return LimitDomain();
   }
   static inline const Tolerance kDkw{"W_1 of the two sorted samples", "W_bar = 2 sqrt(ln(4/alpha)/(2n))",
                                      "DKW-Massart for each sample (support in [0,1]): false alarm <= alpha = 1e-6"};
@@ -145,8 +139,8 @@ struct SortedLlnLimit : LimitFamily {
   static constexpr const char* kId = "profile.sorted_LLN_limit";
   static constexpr const char* kSource = "001, 'Let X > 0 ... alpha_n, beta_n. Then'";
   template <class S>
-  static void Conclusion(const Case& c) {
-    CheckLimits(Run(c));
+  static void Conclusion(const In<S>& in) {
+    CheckLimits(Run(Values(in.value())));
   }
 };
 ATTNPROP_REGISTER(SortedLlnLimit, double);
@@ -160,15 +154,15 @@ struct SymmetricLimitCurve : LimitFamily {
       "eigen-solver (ProfileCoordinateBound), the limit formula in double (4u)"};
   static std::vector<Tolerance> Tolerances() { return {kDkw, kB, kC, kD, kRankOne}; }
   template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     // pi(S_n) for S_n = diag(vX, -uX', 0_pad): a = 0 (symmetric), and b, c, d
     // from the sorted positive and negative parts padded to N_n = 2n + pad:
     // the zeros change no coordinate, so pi(S_n) = (0, b_n, c_n, d_n).
-    const LimitRun r = Run(c);
+    const LimitRun r = Run(Values(in.value()));
     CheckLimits(r);
     // The limit is p(pi(rank-one L)) with t = (1 - rho)/sqrt(1 + rho^2):
     // L = x y^T, x = (1, 0), y = (t, s), t^2 + s^2 = 1 (unit norm, tr = t).
-    const double u = c.GetScalar("u").ToDouble(), v = c.GetScalar("v").ToDouble(), rho = u / v;
+    const double u = in.exact(kU).ToDouble(), v = in.exact(kV).ToDouble(), rho = u / v;
     const double t = (1 - rho) / std::sqrt(1 + rho * rho), s = std::sqrt(std::max(0.0, 1 - t * t));
     Mat<double> l(2, 2);
     l << t, s, 0, 0;
@@ -192,6 +186,8 @@ ATTNPROP_REGISTER(SymmetricLimitCurve, double);
 // the targeted search found the first one losing 2 log2(1/b) bits).
 // That witness is checked in MPFR: for the drawn b (= b* of the drawn rho'),
 // rho computed from b gives back b* within 16 gamma_6(u_mpfr).
+constexpr ScalarField kEdgeU{"u"}, kEdgeV{"v"}, kEdgeU2{"u2"};
+
 struct SymmetricLimitEdges {
   static constexpr const char* kId = "profile.symmetric_limit_edges";
   static constexpr const char* kSource = "001, 'As rho ranges over (0,1] ... edge {d=0} ... edge {c=0}'";
@@ -201,22 +197,22 @@ struct SymmetricLimitEdges {
       "rho (u/(2s) + 4u); 1 - rho^2 = 2s/(1+s), so |d b*/d rho| = 4s/((1+s)(1+rho^2)^2) <= 4s and b* moves by "
       "<= 2u rho + 16u s rho <= 18u; b*'s 3 operations add 3.01u: 22u <= 16 gamma_6"};
   static std::vector<Tolerance> Tolerances() { return {kWitness}; }
-  static bool HypothesesHold(const Case& c) {
-    for (const char* name : {"u", "v", "u2"}) {
-      const Exact& e = c.GetScalar(name);
-      if (!e.IsDouble() || !(e.ToDouble() >= 0x1p-20) || e.ToDouble() > 0x1p20) return false;
-    }
-    return true;
+  // u, v, u2 doubles in [2^-20, 2^20] (u, v > 0: rho = u/v in (0, inf);
+  // the bounds keep rho, rho^2 and b* normal in double). Drawn: k/4 with k
+  // in [1, 16] each.
+  template <class S>
+  static Domain Hypotheses() {
+    const rc::Gen<Exact> quarters = rc::gen::map(rc::gen::inRange<int>(1, 17), [](int k) { return Exact(k / 4.0); });
+    const Admit admit = Admit::Within(0x1p20).NonzeroAtLeast(0x1p-20).Positive().Doubles();
+    Domain d;
+    d.Scalar(kEdgeU, quarters, admit).Scalar(kEdgeV, quarters, admit).Scalar(kEdgeU2, quarters, admit);
+    return d;
   }
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return rc::gen::apply([](int a, int b, int c2) { return Case().Scalar("u", a / 4.0).Scalar("v", b / 4.0).Scalar("u2", c2 / 4.0); },
-                          rc::gen::inRange<int>(1, 17), rc::gen::inRange<int>(1, 17), rc::gen::inRange<int>(1, 17));
-  }
-  template <class S>
-  static void Conclusion(const Case& c) {
+  static void Conclusion(const In<S>& in) {
     if constexpr (std::is_same_v<S, Rational>) {
-      const Rational u = c.GetScalar("u").ToRational(), v = c.GetScalar("v").ToRational(), u2 = c.GetScalar("u2").ToRational();
+      const Rational u = in.exact(kEdgeU).ToRational(), v = in.exact(kEdgeV).ToRational(),
+                     u2 = in.exact(kEdgeU2).ToRational();
       auto point = [](const Rational& rho) {
         const Rational q = 1 + rho * rho, b = 2 * rho / q;
         const Rational cpart = rho < 1 ? Rational((1 - rho) * (1 - rho) / q) : Rational(0),
@@ -236,7 +232,7 @@ struct SymmetricLimitEdges {
     } else {
       using std::sqrt;
       const S b = [&] {
-        const S rho = c.Get<S>("u") / c.Get<S>("v");
+        const S rho = in[kEdgeU] / in[kEdgeV];
         return S(2 * rho / (1 + rho * rho));
       }();
       const S rho = b / (1 + sqrt(std::max(S(0), S(1 - b * b))));  // the witness on (0, 1]

@@ -6,11 +6,11 @@
 // profile.rank_one_formula
 //   Statement: if L has rank one and unit (Frobenius) norm, then with
 //   t = tr(L), pi(L) = ((1 - t^2)/2, (1 - t^2)/2, t_+^2, t_-^2).
-//   Hypotheses: rank L = 1, ||L||_F = 1. Generated exactly: L = u w^T with
-//   u, w rational unit vectors (inverse stereographic projection, dense in
-//   the sphere) of points p, q drawn in every regime (gen::Layout: scales
-//   2^-20..2^6, short to full-mantissa entries, structures), N in [1,6]
-//   (MPFR, rational: [1,4]).
+//   Hypotheses: rank L = 1, ||L||_F = 1 (the claim's domain). Generated
+//   exactly: L = u w^T with u, w rational unit vectors (inverse
+//   stereographic projection, dense in the sphere) of points p, q drawn
+//   in every regime (gen::Layout: scales 2^-20..2^6, short to
+//   full-mantissa entries, structures), N in [1,6] (MPFR, rational: [1,4]).
 //   Double and MPFR see L rounded to nearest (input error u, budgeted);
 //   the right side is evaluated exactly from the exact t.
 //   Rational: exact route, no eigen-solver: rank(sym L) <= 2 gives pi in
@@ -73,6 +73,12 @@ ProfileValue<S> ToBackend(const ProfileValue<Rational>& p) {
   return {Exact(p.a).As<S>(), Exact(p.b).As<S>(), Exact(p.c).As<S>(), Exact(p.d).As<S>()};
 }
 
+constexpr Axis kOne{"1"}, kN{"N"};
+constexpr MatrixField kL{"L"};
+constexpr IntField kNInt{"N"}, kDSide{"d_side"};
+constexpr MatrixField kX{"x"}, kY{"y"};
+constexpr ScalarField kM{"m"}, kATarget{"a_target"};
+
 struct RankOneFormulaClaim {
   static constexpr const char* kId = "profile.rank_one_formula";
 
@@ -83,38 +89,40 @@ struct RankOneFormulaClaim {
   static std::vector<Tolerance> Tolerances() { return {kFormula}; }
 
   // L square (N >= 1), rank one, ||L||_F = 1 (exact). Double, MPFR:
-  // nonzero |entries| in [2^-200, 2^200] (ProfileDomain).
+  // nonzero |entries| in [2^-200, 2^200] (ProfileDomain); rationals: finite.
+  // Drawn: p, q (1 x N, the first N - 1 entries used) in every regime on
+  // one axis N: tiny p puts u near -e_N, huge p near +e_N, full mantissas
+  // give u and L long rationals (rounded once for double: the budgeted u);
+  // two signs in {0, 1} negate u, w.
   template <class S>
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix& le = c.GetMatrix("L");
-    if (le.rows != le.cols || le.rows < 1 || !ProfileDomain<S>(le, 0x1p200)) return false;
-    const Mat<Rational> l = c.GetMat<Rational>("L");
-    Eigen::FullPivLU<Mat<Rational>> lu(l);
-    return lu.rank() == 1 && FrobeniusSq<Rational>(l) == 1;
-  }
-
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    // p, q (1 x N, the first N - 1 entries used) in every regime on one axis
-    // N: tiny p puts u near -e_N, huge p near +e_N, full mantissas give u
-    // and L long rationals (rounded once for double: the budgeted u).
-    gen::Layout layout;
-    const int one = layout.Axis({1, 1, 1}), n_axis = layout.Axis({1, kMaxN<S>, kMaxN<S>});
+  static Domain Hypotheses() {
     const gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
-    const int p_m = layout.Matrix(one, n_axis, regime), q_m = layout.Matrix(one, n_axis, regime);
-    const int neg_u_s = layout.Scalar(gen::UniformInteger(0, 1)), neg_w_s = layout.Scalar(gen::UniformInteger(0, 1));
-    return layout.Build<Case>([=](const gen::Layout::Drawn& d) {
-      const int64_t n = d.Dim(n_axis);
-      const Vec<Rational> u = RationalUnitVector(d.Matrix(p_m), n, d.Scalar(neg_u_s).ToDouble() != 0),
-                          w = RationalUnitVector(d.Matrix(q_m), n, d.Scalar(neg_w_s).ToDouble() != 0);
-      return Case().Matrix("L", ToExact(Mat<Rational>(u * w.transpose())));
+    const Admit entries = ScalarTraits<S>::kExact ? Admit::Finite() : Admit::Within(0x1p200).NonzeroAtLeast(0x1p-200);
+    Domain d;
+    d.Dim(kOne, {1, 1, 1}).Dim(kN, {1, kMaxN<S>, kMaxN<S>});
+    const int p_m = d.Param(kOne, kN, regime), q_m = d.Param(kOne, kN, regime);
+    const int neg_u_s = d.ScalarParam(gen::UniformInteger(0, 1)), neg_w_s = d.ScalarParam(gen::UniformInteger(0, 1));
+    d.Built(
+        kL, kN, kN,
+        [=](const Domain::Drawn& in) {
+          const int64_t n = in.Dim(kN);
+          const Vec<Rational> u = RationalUnitVector(in.Param(p_m), n, in.ScalarParam(neg_u_s).ToDouble() != 0),
+                              w = RationalUnitVector(in.Param(q_m), n, in.ScalarParam(neg_w_s).ToDouble() != 0);
+          return ToExact(Mat<Rational>(u * w.transpose()));
+        },
+        entries);
+    d.Assume("rank L = 1 and ||L||_F = 1", [](const Values& v) {
+      const Mat<Rational> l = v[kL].As<Rational>();
+      Eigen::FullPivLU<Mat<Rational>> lu(l);
+      return lu.rank() == 1 && FrobeniusSq<Rational>(l) == 1;
     });
+    return d;
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> l = c.GetMat<S>("L");
-    const ProfileValue<Rational> formula = RankOneFormula(c.GetMat<Rational>("L").trace());
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> l = in[kL];
+    const ProfileValue<Rational> formula = RankOneFormula(in.exact(kL).template As<Rational>().trace());
     const auto pi = ComputeProfile<S>(l);
     ExpectThat(pi.has_value(), "no profile: eigen-solver failed or rank(sym L) > 2");
     const double u = ScalarTraits<S>::UnitRoundoff();
@@ -139,67 +147,56 @@ struct RankOneSetClaim {
       "exact 1-2a or 2a, one rounding): relative input error <= 2u"};
   static std::vector<Tolerance> Tolerances() { return {kOffTheta, kWitness}; }
 
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    // x, y (1 x N) in every regime with at most 26-bit significands (the
-    // domain below), on one axis N; m in [0, 1] covers t in [0, 1]; a in [0, 1/2].
-    gen::Layout layout;
-    const int one = layout.Axis({1, 1, 1}), n_axis = layout.Axis({1, kMaxN<S>, kMaxN<S>});
-    gen::Regime regime;
-    regime.full_bits = 26;
-    regime.structured = false;  // a rank-one x would have 52-bit entries
-    const int x_m = layout.Matrix(one, n_axis, regime), y_m = layout.Matrix(one, n_axis, regime);
-    const int m_s = layout.Scalar(gen::Uniform(0, 1)), a_s = layout.Scalar(gen::Uniform(0, 0.5));
-    const int side_s = layout.Scalar(gen::UniformInteger(0, 1));
-    return layout.Build<Case>([=](const gen::Layout::Drawn& d) {
-      ExactMatrix xs = d.Matrix(x_m), ys = d.Matrix(y_m);
-      // x, y != 0 (a rank-one matrix): a zero vector becomes e_1.
-      if (std::all_of(xs.data.begin(), xs.data.end(), [](const Exact& e) { return e.ToDouble() == 0; }))
-        xs(0, 0) = 1.0;
-      if (std::all_of(ys.data.begin(), ys.data.end(), [](const Exact& e) { return e.ToDouble() == 0; }))
-        ys(0, 0) = 1.0;
-      return Case()
-          .Int("N", xs.cols)
-          .Matrix("x", xs)
-          .Matrix("y", ys)
-          .Scalar("m", d.Scalar(m_s))
-          .Scalar("a_target", d.Scalar(a_s))
-          .Int("d_side", static_cast<int64_t>(d.Scalar(side_s).ToDouble()));
-    });
-  }
-
-  // N >= 1, x and y (1 x N) nonzero, m in [0, 1], a_target in [0, 1/2],
-  // d_side in {0, 1}; finite. Domain (every backend): x and y entries
-  // doubles of at most 26 significant bits with nonzero |entries| in
-  // [2^-200, 2^200], so x y^T is exact in double (the tolerance's reason:
-  // kOffTheta has no input-rounding term) and its profile's products stay
-  // normal; the generator draws 26-bit significands at most.
+  // N >= 1 (the int field N is the axis's extent), x and y (1 x N) nonzero,
+  // m in [0, 1], a_target in [0, 1/2], d_side in {0, 1}; finite. Domain
+  // (every backend): x and y entries doubles of at most 26 significant bits
+  // with nonzero |entries| in [2^-200, 2^200], so x y^T is exact in double
+  // (the tolerance's reason: kOffTheta has no input-rounding term) and its
+  // profile's products stay normal. Drawn: x, y in every regime with at most
+  // 26-bit significands (a zero vector becomes e_1), on one axis N; m in
+  // [0, 1] covers t in [0, 1]; a in [0, 1/2].
   static bool ShortEntries(const ExactMatrix& v) {
-    if (!hyp::InRange(v, 0x1p-200, 0x1p200)) return false;
     for (const Exact& e : v.data)
       if (!e.IsDouble() || hyp::SignificantBits(e.ToDouble()) > 26) return false;
     return true;
   }
-  static bool HypothesesHold(const Case& c) {
-    const int64_t n = c.GetInt("N"), d_side = c.GetInt("d_side");
-    const ExactMatrix &x = c.GetMatrix("x"), &y = c.GetMatrix("y");
-    if (x.rows != 1 || y.rows != 1 || !ShortEntries(x) || !ShortEntries(y) || (d_side != 0 && d_side != 1) ||
-        !hyp::Finite(c.GetScalar("m")) || !hyp::Finite(c.GetScalar("a_target")))
-      return false;
-    auto nonzero = [](const ExactMatrix& v) {
-      return std::any_of(v.data.begin(), v.data.end(), [](const Exact& e) { return e.ToRational() != 0; });
+  static bool Nonzero(const ExactMatrix& v) {
+    return std::any_of(v.data.begin(), v.data.end(), [](const Exact& e) { return e.ToRational() != 0; });
+  }
+  template <class S>
+  static Domain Hypotheses() {
+    gen::Regime regime;
+    regime.full_bits = 26;
+    regime.structured = false;  // a rank-one x would have 52-bit entries
+    const Admit entries = Admit::Within(0x1p200).NonzeroAtLeast(0x1p-200);
+    Domain d;
+    d.Dim(kOne, {1, 1, 1}, 1).Dim(kN, {1, kMaxN<S>, kMaxN<S>});
+    const int x_m = d.Param(kOne, kN, regime), y_m = d.Param(kOne, kN, regime);
+    auto nonzero = [](int param) {
+      return [param](const Domain::Drawn& in) {
+        ExactMatrix v = in.Param(param);
+        if (std::all_of(v.data.begin(), v.data.end(), [](const Exact& e) { return e.ToDouble() == 0; })) v(0, 0) = 1.0;
+        return v;
+      };
     };
-    const Rational m = c.Get<Rational>("m"), a = c.Get<Rational>("a_target");
-    return n >= 1 && x.cols == n && y.cols == n && nonzero(x) && nonzero(y) && m >= 0 && m <= 1 && a >= 0 &&
-           a * 2 <= 1;
+    d.Int(kNInt, kN);
+    d.Built(kX, kOne, kN, nonzero(x_m), entries);
+    d.Built(kY, kOne, kN, nonzero(y_m), entries);
+    d.Scalar(kM, gen::Uniform(0, 1), Admit::Within(1).Nonnegative());
+    d.Scalar(kATarget, gen::Uniform(0, 0.5), Admit::Within(0.5).Nonnegative());
+    d.Int(kDSide, gen::UniformCount(0, 1), 0, 1);
+    d.Assume("(computability) x, y entries doubles of at most 26 significant bits",
+             [](const Values& v) { return ShortEntries(v[kX]) && ShortEntries(v[kY]); });
+    d.Assume("x != 0 and y != 0", [](const Values& v) { return Nonzero(v[kX]) && Nonzero(v[kY]); });
+    return d;
   }
 
   template <class S>
-  static void Conclusion(const Case& c) {
-    const int64_t n = c.GetInt("N");
-    const bool d_side = c.GetInt("d_side") != 0;
+  static void Conclusion(const In<S>& in) {
+    const int64_t n = in[kNInt];
+    const bool d_side = in[kDSide] != 0;
     const double u = ScalarTraits<S>::UnitRoundoff();
-    const Vec<S> x = c.GetMat<S>("x").row(0).transpose(), y = c.GetMat<S>("y").row(0).transpose();
+    const Vec<S> x = in[kX].row(0).transpose(), y = in[kY].row(0).transpose();
 
     // (subset) pi(x y^T) in Theta.
     const auto pi = ComputeProfile<S>(Mat<S>(x * y.transpose()));
@@ -242,7 +239,7 @@ struct RankOneSetClaim {
       return w;
     };
     {  // Rational family: t = +-(1-m^2)/(1+m^2), s = 2m/(1+m^2).
-      const Rational m = c.Get<Rational>("m");
+      const Rational m = in.exact(kM).ToRational();
       const Rational t = (d_side ? -1 : 1) * (1 - m * m) / (1 + m * m), s = 2 * m / (1 + m * m);
       const ProfileValue<Rational> target{(1 - t * t) / 2, (1 - t * t) / 2, t > 0 ? Rational(t * t) : Rational(0),
                                           t < 0 ? Rational(t * t) : Rational(0)};
@@ -250,7 +247,7 @@ struct RankOneSetClaim {
     }
     if constexpr (!ScalarTraits<S>::kExact) {  // Any a in [0, 1/2]: t = +-sqrt(1 - 2a), s = sqrt(2a).
       using std::sqrt;
-      const S a = c.Get<S>("a_target");
+      const S a = in[kATarget];
       const S t = (d_side ? S(-1) : S(1)) * S(sqrt(S(1 - 2 * a))), s = sqrt(S(2 * a));
       const S rest = 1 - 2 * a;
       check_witness(witness(t, s), {a, a, d_side ? zero : rest, d_side ? rest : zero}, "sqrt witness");

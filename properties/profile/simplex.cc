@@ -16,6 +16,9 @@
 //   candidate mu, multiplicities summing to N) before pi is computed from it.
 //   A case without a certified spectrum is evaluated by the exact rank <= 2
 //   route if it applies and discarded otherwise (stored cases only).
+//   Double and MPFR declare their inputs as a Domain (FloatingDomain); the
+//   rational backend keeps its generator and HypothesesHold (its optional
+//   "spectrum" field is beyond a Domain).
 #include <algorithm>
 
 #include "properties/profile/square_cases.h"
@@ -35,21 +38,29 @@ bool HasField(const Case& c, const std::string& name) {
   return false;
 }
 
-/// L of a chosen shape in every regime (SquareCase), nonzero.
+using profile::kL;
+
+/// Double and MPFR: L of a chosen shape in every regime (SquareDomain),
+/// nonzero; fields shape (in [0, 4]), L.
 template <class S>
-rc::Gen<Case> FloatingCase(int64_t max_n) {
-  return SquareCase<S>(max_n, 5, [](int shape, const Mat<Rational>& x, const Mat<Rational>& y) {
-    Mat<Rational> l;
-    switch (shape) {
-      case 1: l = x + x.transpose(); break;                // symmetric: a = 0
-      case 2: l = x - x.transpose(); break;                // antisymmetric: a = 1
-      case 3: l = x * x.transpose(); break;                // PSD: b = d = 0
-      case 4: l = x.col(0) * y.col(0).transpose(); break;  // rank one
-      default: l = x; break;
-    }
-    if (l.isZero()) l(0, 0) = 1;
-    return l;
-  });
+Domain FloatingDomain(int64_t max_n) {
+  Domain d = SquareDomain<S>(
+      max_n, 5, 5,
+      [](int shape, const Mat<Rational>& x, const Mat<Rational>& y) {
+        Mat<Rational> l;
+        switch (shape) {
+          case 1: l = x + x.transpose(); break;                // symmetric: a = 0
+          case 2: l = x - x.transpose(); break;                // antisymmetric: a = 1
+          case 3: l = x * x.transpose(); break;                // PSD: b = d = 0
+          case 4: l = x.col(0) * y.col(0).transpose(); break;  // rank one
+          default: l = x; break;
+        }
+        if (l.isZero()) l(0, 0) = 1;
+        return l;
+      },
+      ProfileAdmit<S>(0x1p200));
+  d.Assume("L != 0", [](const Values& v) { return !Mat<Rational>(v[kL].As<Rational>()).isZero(); });
+  return d;
 }
 
 /// L = Q diag(lambda) Q^T + T, Q rational orthogonal (Cayley), with lambda.
@@ -84,21 +95,22 @@ struct ProfileSimplex {
       "eta ||L||^2, half the coordinate bound), plus gamma_3 for the final sum"};
   static std::vector<Tolerance> Tolerances() { return {kSum}; }
 
-  // L square (N >= 1), nonzero, finite; a "spectrum" field, where present,
-  // certified for sym(L). Double, MPFR: nonzero |entries| in [2^-200,
-  // 2^200] (ProfileDomain). Rationals without a spectrum: rank(S) <= 2, the
-  // domain of the exact route ProfileRankTwoExact (the check has no other
-  // exact spectrum).
+  // Double, MPFR (a Domain: FloatingDomain): L square (N >= 1), nonzero,
+  // finite, nonzero |entries| in [2^-200, 2^200] (ProfileAdmit: the
+  // eigen-solver's products stay normal); fields shape, L only.
+  // Rationals (not a Domain: the "spectrum" field is optional, which a
+  // Domain cannot express): L square (N >= 1), nonzero, finite; a
+  // "spectrum" field, where present, certified for sym(L); without one,
+  // rank(S) <= 2, the domain of the exact route ProfileRankTwoExact (the
+  // check has no other exact spectrum).
   template <class S>
+    requires ScalarTraits<S>::kExact
   static bool HypothesesHold(const Case& c) {
     const ExactMatrix& le = c.GetMatrix("L");
     if (le.rows != le.cols || le.rows < 1 || !ProfileDomain<S>(le, 0x1p200)) return false;
     const Mat<Rational> l = c.GetMat<Rational>("L");
     if (l.isZero()) return false;
-    if (!HasField(c, "spectrum")) {
-      if constexpr (ScalarTraits<S>::kExact) return ProfileRankTwoExact(l).has_value();
-      return true;
-    }
+    if (!HasField(c, "spectrum")) return ProfileRankTwoExact(l).has_value();
     const ExactMatrix& spec_e = c.GetMatrix("spectrum");
     if (!hyp::AllFinite(spec_e)) return false;
     const Mat<Rational> spec = c.GetMat<Rational>("spectrum");
@@ -106,34 +118,43 @@ struct ProfileSimplex {
   }
 
   template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  static auto Hypotheses() {
     if constexpr (ScalarTraits<S>::kExact) return RationalSpectrumCase(kMaxN<S>);
-    else return FloatingCase<S>(kMaxN<S>);
+    else return FloatingDomain<S>(kMaxN<S>);
   }
 
   template <class S>
+    requires(!ScalarTraits<S>::kExact)
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> l = in[kL];
+    const std::optional<ProfileValue<S>> pi = Profile<S>(l);
+    ExpectThat(pi.has_value(), "eigen-solver did not converge");
+    CheckSimplex<S>(*pi, l.rows());
+  }
+
+  template <class S>
+    requires ScalarTraits<S>::kExact
   static void Conclusion(const Case& c) {
     const Mat<S> l = c.GetMat<S>("L");
     std::optional<ProfileValue<S>> pi;
-    if constexpr (ScalarTraits<S>::kExact) {
-      if (HasField(c, "spectrum")) {
-        const Vec<S> spec = c.GetMat<S>("spectrum").row(0).transpose();
-        ExpectThat(CertifySpectrum(SymmetricPart<S>(l), spec), "the stated spectrum of sym(L) is not certified");
-        pi = ProfileFromSpectrum<S>(l, spec);
-      } else {
-        pi = ProfileRankTwoExact(l);
-        RC_PRE(pi.has_value());  // no exact spectrum available for this stored case
-      }
+    if (HasField(c, "spectrum")) {
+      const Vec<S> spec = c.GetMat<S>("spectrum").row(0).transpose();
+      ExpectThat(CertifySpectrum(SymmetricPart<S>(l), spec), "the stated spectrum of sym(L) is not certified");
+      pi = ProfileFromSpectrum<S>(l, spec);
     } else {
-      pi = Profile<S>(l);
-      ExpectThat(pi.has_value(), "eigen-solver did not converge");
+      pi = ProfileRankTwoExact(l);
+      RC_PRE(pi.has_value());  // no exact spectrum available for this stored case
     }
-    ExpectThat(pi->a >= 0 && pi->b >= 0 && pi->c >= 0 && pi->d >= 0, "negative coordinate: " + ProfileText(*pi));
-    const S sum = pi->a + pi->b + pi->c + pi->d;
+    CheckSimplex<S>(*pi, l.rows());
+  }
+
+  template <class S>
+  static void CheckSimplex(const ProfileValue<S>& pi, int64_t n) {
+    ExpectThat(pi.a >= 0 && pi.b >= 0 && pi.c >= 0 && pi.d >= 0, "negative coordinate: " + ProfileText(pi));
+    const S sum = pi.a + pi.b + pi.c + pi.d;
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(sum == 1, "a + b + c + d = " + sum.str() + " != 1");
     using std::abs;
-    ExpectWithin(kSum, ToDouble(S(abs(sum - 1))),
-                 2 * ProfileCoordinateBound(l.rows(), ScalarTraits<S>::UnitRoundoff(), 0));
+    ExpectWithin(kSum, ToDouble(S(abs(sum - 1))), 2 * ProfileCoordinateBound(n, ScalarTraits<S>::UnitRoundoff(), 0));
   }
 };
 

@@ -11,7 +11,7 @@
 // profile.pythagoras_normalized
 //   Statement: for L != 0, ||S||^2/||L||^2 + ||T||^2/||L||^2 = 1.
 // Hypotheses: L square (the normalised form: L != 0, generated nonzero).
-// Cases: L in every regime (gen::Layout: scales, full-mantissa entries, so
+// Cases: L in every regime (SquareDomain: scales, full-mantissa entries, so
 // the rounding bounds are tested; inputs are doubles, exact in MPFR and
 // rationals), N in [1,8] (MPFR [1,5]), five shapes
 // (general, symmetric, antisymmetric, rank one, zero for the unnormalised
@@ -27,44 +27,41 @@ namespace {
 template <class S>
 constexpr int64_t kMaxN = SizeBudget<S>::Pick(8, 5);
 
-/// Square L in every regime (SquareCase); shape 0 general, 1 symmetric, 2
+using profile::kL;
+
+/// Square L in every regime (SquareDomain); shape 0 general, 1 symmetric, 2
 /// antisymmetric, 3 rank one, 4 zero (replaced by e1 e1^T when allow_zero is
 /// false).
-template <class S>
-rc::Gen<Case> SplitCase(int64_t max_n, bool allow_zero) {
-  return SquareCase<S>(max_n, 5, [allow_zero](int shape, const Mat<Rational>& x, const Mat<Rational>& y) {
-    Mat<Rational> l;
-    switch (shape) {
-      case 1: l = x + x.transpose(); break;
-      case 2: l = x - x.transpose(); break;
-      case 3: l = x.col(0) * y.col(0).transpose(); break;
-      case 4: l = Mat<Rational>::Zero(x.rows(), x.rows()); break;
-      default: l = x; break;
-    }
-    if (!allow_zero && l.isZero()) l(0, 0) = 1;
-    return l;
-  });
-}
-
-bool SquareNonzero(const Case& c, bool allow_zero) {
-  const ExactMatrix& l = c.GetMatrix("L");
-  if (l.rows != l.cols || l.rows < 1) return false;
-  return allow_zero || !c.GetMat<Rational>("L").isZero();
+Mat<Rational> SplitL(int shape, const Mat<Rational>& x, const Mat<Rational>& y, bool allow_zero) {
+  Mat<Rational> l;
+  switch (shape) {
+    case 1: l = x + x.transpose(); break;
+    case 2: l = x - x.transpose(); break;
+    case 3: l = x.col(0) * y.col(0).transpose(); break;
+    case 4: l = Mat<Rational>::Zero(x.rows(), x.rows()); break;
+    default: l = x; break;
+  }
+  if (!allow_zero && l.isZero()) l(0, 0) = 1;
+  return l;
 }
 
 /// The three claims share their hypotheses and cases; the normalised one
 /// excludes L = 0.
 template <bool kAllowZero>
 struct SplitFamily {
-  // L square (N >= 1), nonzero where the claim divides by ||L||; finite;
-  // double, MPFR: nonzero |entries| in [2^-200, 2^200] (ProfileDomain).
+  // L square (N >= 1; the axis N), nonzero where the claim divides by
+  // ||L||; finite; double, MPFR: nonzero |entries| in [2^-200, 2^200]
+  // (ProfileAdmit: squares and Frobenius sums stay normal). The shape
+  // index (how L was drawn) is admitted in [0, 4].
   template <class S>
-  static bool HypothesesHold(const Case& c) {
-    return SquareNonzero(c, kAllowZero) && ProfileDomain<S>(c.GetMatrix("L"), 0x1p200);
-  }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return SplitCase<S>(kMaxN<S>, kAllowZero);
+  static Domain Hypotheses() {
+    Domain d = SquareDomain<S>(
+        kMaxN<S>, 5, 5,
+        [](int shape, const Mat<Rational>& x, const Mat<Rational>& y) { return SplitL(shape, x, y, kAllowZero); },
+        ProfileAdmit<S>(0x1p200));
+    if constexpr (!kAllowZero)
+      d.Assume("L != 0", [](const Values& v) { return !Mat<Rational>(v[kL].As<Rational>()).isZero(); });
+    return d;
   }
 };
 
@@ -78,8 +75,8 @@ struct SymAntisymSplit : SplitFamily<true> {
       "(halving is exact), their sum by u more: <= (2u + u^2) max(|L_ij|, |L_ji|)"};
   static std::vector<Tolerance> Tolerances() { return {kSplit}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> l = c.GetMat<S>("L");
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> l = in[kL];
     const Mat<S> s = SymmetricPart<S>(l), t = AntisymmetricPart<S>(l);
     ExpectThat(s == s.transpose(), "S is not symmetric");
     ExpectThat(t == Mat<S>(-t.transpose()), "T is not antisymmetric");
@@ -114,8 +111,8 @@ struct Pythagoras : SplitFamily<true> {
       "the final add and subtract total <= 2 gamma_{N^2+5} ‖L‖²"};
   static std::vector<Tolerance> Tolerances() { return {kPythagoras}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> l = c.GetMat<S>("L");
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> l = in[kL];
     const S ll = FrobeniusSq<S>(l);
     const S diff = ll - FrobeniusSq<S>(SymmetricPart<S>(l)) - FrobeniusSq<S>(AntisymmetricPart<S>(l));
     using std::abs;
@@ -138,8 +135,8 @@ struct PythagorasNormalized : SplitFamily<false> {
       "the two exact ratios sum to 1, plus u for the sum"};
   static std::vector<Tolerance> Tolerances() { return {kRatios}; }
   template <class S>
-  static void Conclusion(const Case& c) {
-    const Mat<S> l = c.GetMat<S>("L");
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> l = in[kL];
     const S ll = FrobeniusSq<S>(l);
     const S sum = FrobeniusSq<S>(SymmetricPart<S>(l)) / ll + FrobeniusSq<S>(AntisymmetricPart<S>(l)) / ll;
     using std::abs;
