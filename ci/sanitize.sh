@@ -6,7 +6,7 @@
 # line tables a sanitizer's stack trace needs, without full debug
 # information (the build is the longest part of this step). Plug-ins are built
 # without sanitizers: they stand for users' kernels
-# (properties/kernel_suite/CMakeLists.txt).
+# (properties/abi/CMakeLists.txt).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash ci/install-deps.sh

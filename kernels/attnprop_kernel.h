@@ -41,7 +41,7 @@
  *    (the common case: convert to float, compute, round out once).
  *  - out is rounded once, to nearest (ties to even), from the accumulation
  *    format to the storage format. attnprop's bound allows exactly that much
- *    beyond the declared accumulation's error (properties/kernel_suite/
+ *    beyond the declared accumulation's error (properties/operator/
  *    accuracy.h): a kernel that rounds intermediate results (the weights P,
  *    partial sums) to the storage format must declare that format.
  */

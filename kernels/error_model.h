@@ -1,7 +1,7 @@
 // The error model of attention in floating point, once, over plain numbers.
 //
 // Header-only, no dependencies: the kernel tests (kernels/tests/) and the
-// kernel properties (properties/kernel_suite/accuracy.cc, BoundForRow) hold
+// kernel properties (properties/operator/accuracy.cc, BoundForRow) hold
 // every kernel, and attnprop's model in double and MPFR, to these bounds.
 // They hold for any summation order, with or without FMA, in base e or base
 // 2, for a blocked (online) softmax or a plain one, and for an exp within

@@ -42,7 +42,7 @@ if [ $# -ge 3 ]; then
   report=$(realpath "$3")
 else
   # The planted kernel bug (lse in base 2) beside the build's other plug-ins.
-  planted=$(dirname "$(realpath "$exe")")/../properties/kernel_suite/plugins/broken_lse_log2.so
+  planted=$(dirname "$(realpath "$exe")")/../properties/abi/plugins/broken_lse_log2.so
   [ -f "$planted" ] || { echo "FAIL: no $planted"; exit 1; }
   "$exe" run --filter attend2.additivity --filter collapse.lemmaD.4 --filter abi.lse_values \
     --kernel "$planted" --no-store --cases 20 -q --out "$out/run" > "$out/run.log" 2>&1

@@ -52,7 +52,7 @@ struct Entry {
   bool as_expected() const { return judgement.as_expected(); }
 };
 
-/// check-kernel's diagnosis (properties/kernel_suite/diagnosis.h), as the
+/// check-kernel's diagnosis (properties/abi/diagnosis.h), as the
 /// reports carry it: the bug class line, the failing properties ranked with
 /// the one that points at the bug first, and the groups of failures that
 /// share their shrunk counterexample. Empty (no bug class) when no kernel

@@ -194,7 +194,7 @@ const Report& Fixture() {
 }
 
 /// The fixture as check-kernel reports it: with a diagnosis (set by hand;
-/// tools/report_diagnosis.h computes it from properties/kernel_suite/
+/// tools/report_diagnosis.h computes it from properties/abi/
 /// diagnosis.h, whose own tests check the classes) naming the failing entry.
 const Report& Diagnosed() {
   static const Report r = [] {

@@ -9,7 +9,7 @@
 
 #include "properties/framework/property.h"
 #include "properties/framework/runner.h"
-#include "properties/kernel_suite/kernel_backend.h"
+#include "properties/operator/kernel_backend.h"
 #include "tools/shard.h"
 
 namespace attnprop::cli {

@@ -19,8 +19,9 @@ namespace {
 constexpr const char* kUsage =
     "usage: attnprop list [--store DIR] [--gaps] [--json]\n"
     "  Lists every registered property: id/backend, kind (from the claim catalogue claims/claims.tsv:\n"
-    "  identity, inequality, ...; 'ours' for our variants), expectation (registry.tsv), stored cases\n"
-    "  (counterexample store), source file, and where the claim is stated. Ends with the catalogue\n"
+    "  identity, inequality, ...; for a claim of ours, registry.tsv's kind: 'ours' or 'new'),\n"
+    "  expectation (registry.tsv), stored cases (counterexample store), source file, and where the\n"
+    "  claim is stated. Ends with the catalogue\n"
     "  coverage: how many catalogue claims have a property. Kernel backends are listed once\n"
     "  (kernel-f32, kernel-f64, kernel-bf16, kernel-f16); a run binds them to each kernel it checks\n"
     "  (kernel-f32@avx2, ...).\n"
@@ -29,10 +30,12 @@ constexpr const char* kUsage =
     "  --json        the same as JSON, for tools: {\"properties\": [{id, backend, name, kind, expect, labels,\n"
     "                stored, file, source, statement}], \"gaps\": [{id, kind, source, statement}]}\n";
 
-/// The claim's kind from the catalogue; "ours" for a variant of ours.
+/// The claim's kind: the catalogue's (identity, inequality, ...) for a claim
+/// as stated; "ours" or "new" (registry.tsv) for a claim of ours.
 std::string KindOf(const std::string& id) {
+  const RegistryRow* row = FindRow(id);
+  if (row && row->kind != ClaimKind::kAsStated) return ClaimKindName(row->kind);
   if (const CatalogClaim* c = FindClaim(id)) return c->kind;
-  if (id.size() > 5 && id.compare(id.size() - 5, 5, ".ours") == 0) return "ours";
   return "-";
 }
 
@@ -79,7 +82,7 @@ int ListJson(const std::string& store) {
   bool first = true;
   for (const auto& d : Registry()) {
     const RegistryRow* row = FindRow(d.id);
-    const CatalogClaim* claim = FindClaim(d.id);
+    const CatalogClaim* claim = FindClaimOrBase(d.id);
     size_t stored = 0;
     for (const auto& c : LoadStore(store, d.id)) stored += c.AppliesTo(d.backend);
     std::string labels;
@@ -89,7 +92,7 @@ int ListJson(const std::string& store) {
               << ", \"name\": " << J(d.Name()) << ", \"kind\": " << J(KindOf(d.id)) << ", \"expect\": "
               << J(row && row->expect == Expectation::kRefuted ? "refuted" : "holds") << ", \"labels\": [" << labels
               << "], \"stored\": " << stored << ", \"file\": " << J(report::RelativeSource(d.file))
-              << ", \"source\": " << J(!d.source.empty() ? d.source : claim ? claim->source : "")
+              << ", \"source\": " << J(claim ? claim->source : "")
               << ", \"statement\": " << J(report::StatementOf(d.id)) << "}";
     first = false;
   }
@@ -132,8 +135,8 @@ int List(const std::vector<std::string>& args) {
             << "expect" << " " << std::setw(6) << "stored" << " source\n";
   for (const auto& d : Registry()) {
     const RegistryRow* row = FindRow(d.id);
-    const CatalogClaim* claim = FindClaim(d.id);
-    const std::string stated = !d.source.empty() ? d.source : claim ? claim->source : "";
+    const CatalogClaim* claim = FindClaimOrBase(d.id);
+    const std::string stated = claim ? claim->source : "";
     size_t stored = 0;
     for (const auto& c : LoadStore(store, d.id)) stored += c.AppliesTo(d.backend);
     std::cout << std::left << std::setw(56) << d.Name() << " " << std::setw(12) << KindOf(d.id) << " " << std::setw(8)

@@ -412,7 +412,7 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
   progress.Clear();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (check_kernel && !unexpected.empty()) {
-    // The diagnosis first (properties/kernel_suite/diagnosis.h; into the
+    // The diagnosis first (properties/abi/diagnosis.h; into the
     // report files too), then the details, most specific property first.
     rep.diagnosis = DiagnoseReport(rep);
     const report::Diagnosis& diag = rep.diagnosis;

@@ -27,7 +27,7 @@ set -uo pipefail
 readme=$(realpath "$1")
 build=$(realpath "$2")
 src=$(realpath "$3")
-plugins=$build/properties/kernel_suite/plugins
+plugins=$build/properties/abi/plugins
 tmp=$(mktemp -d /tmp/attnprop-readme.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
 fail=0

@@ -1,6 +1,6 @@
 #include "tools/report_diagnosis.h"
 
-#include "properties/kernel_suite/diagnosis.h"
+#include "properties/abi/diagnosis.h"
 
 namespace attnprop::cli {
 

@@ -1,4 +1,4 @@
-// check-kernel's diagnosis (properties/kernel_suite/diagnosis.h) of a
+// check-kernel's diagnosis (properties/abi/diagnosis.h) of a
 // report's unexpected kernel results, in the report model (reports/report.h).
 // Used by check-kernel (console and report files) and by merge, which
 // recomputes it over the joined shards: the class depends on the pattern of

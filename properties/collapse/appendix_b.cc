@@ -51,7 +51,6 @@ constexpr ScalarField kEta{"eta"}, kBeta{"beta"};
 
 struct SoftmaxRatioBound {
   static constexpr const char* kId = "collapse.lemmaB.1.softmax_ratio_bound";
-  static constexpr const char* kSource = "004 Appendix B, Lemma B.1";
   static inline const Tolerance kRatio{
       "max_ij max(P_ij / (e^{D_ii} P~_ij), e^{-D_ii} P~_ij / P_ij)", "1 + gamma_{2n+12} (1 + 4(||A||_inf + ||E||_inf))",
       "each softmax entry errs relatively <= (2max|arg| + n + 3)u; A - E rounds (relative effect "
@@ -96,7 +95,6 @@ struct SoftmaxRatioBound {
 
 struct ThetaBalance {
   static constexpr const char* kId = "collapse.lemmaB.2.theta_balance";
-  static constexpr const char* kSource = "004 Appendix B, Lemma B.2";
   static inline const Tolerance kBalance{
       "max_i D_ii of E = beta Res(X) W Res(X)^T", "1 + gamma_{2d+4} 2 beta d^3 ||Res X||^2 eta^2; exact: 1",
       "X has 2 fraction bits and |X| <= 4, so Res(X) (midrange) is exact in double; E's entries are sums "

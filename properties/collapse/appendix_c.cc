@@ -21,7 +21,6 @@ constexpr IntField kH{"H"};
 
 struct GProperties {
   static constexpr const char* kId = "collapse.lemmaC.1.g_properties";
-  static constexpr const char* kSource = "004 Appendix C.1, proof of Lemma C.1";
   static constexpr const char* kReason =
       "g(x) = 2(exp(x) - 1): exp errs <= 0.51 ulp of e^x, the subtraction and doubling one rounding each, "
       "2Hx one more; the difference of the two sides one more";

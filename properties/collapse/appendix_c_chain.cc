@@ -267,7 +267,6 @@ constexpr const char* kC1Reason =
 
 struct C1Part1 : C1Family {
   static constexpr const char* kId = "collapse.lemmaC.1.part1";
-  static constexpr const char* kSource = "004 Appendix C.1, Lemma C.1 Part 1";
   static inline const Tolerance kDistance{"||softm_2(B) - softm_2(X)||_inf", "3 g(2H eps) + budget", kC1Reason,
                                           MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
@@ -279,7 +278,6 @@ struct C1Part1 : C1Family {
 
 struct C1Part2 : C1Family {
   static constexpr const char* kId = "collapse.lemmaC.1.part2";
-  static constexpr const char* kSource = "004 Appendix C.1, Lemma C.1 Part 2";
   static inline const Tolerance kDistance{"||softmv_2(B) - softmv_2(X)||_inf", "3 g(2H eps) + budget", kC1Reason,
                                           MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kDistance}; }
@@ -430,7 +428,6 @@ S C2Eps(const In<S>& in) {
 
 struct C2Part1 : C2Family {
   static constexpr const char* kId = "collapse.lemmaC.2.part1";
-  static constexpr const char* kSource = "004 Appendix C.2, Lemma C.2 Part 1";
   static inline const Tolerance kBound{
       "(e - 1) max_h ||Wv_{l,h}|| ||Res X_l||_inf", "eps_l (1 + gamma_{l+3}) + budget",
       "X_l carries the accumulated layer budget (network_cases.h), the midrange Res doubles it and rounds once "
@@ -454,7 +451,6 @@ struct C2Part1 : C2Family {
 
 struct C2Part2 : C2Family {
   static constexpr const char* kId = "collapse.lemmaC.2.part2";
-  static constexpr const char* kSource = "004 Appendix C.2, Lemma C.2 Part 2";
   static inline const Tolerance kBound{
       "||(B - X_l) W_v||_inf", "H eps_l (1 + gamma_{l+3}) + budget",
       "B and X_l carry the accumulated layer budgets; the product with W_v sums d terms (d ||W_v|| (budgets) + "
@@ -478,7 +474,6 @@ struct C2Part2 : C2Family {
 
 struct C2Part3 : C2Family {
   static constexpr const char* kId = "collapse.lemmaC.2.part3";
-  static constexpr const char* kSource = "004 Appendix C.2, Lemma C.2 Part 3";
   static inline const Tolerance kBound{
       "||X_l W_v||_inf", "1 + budget",
       "X_l carries the accumulated layer budget; the product with W_v sums d terms (d ||W_v|| budget + "

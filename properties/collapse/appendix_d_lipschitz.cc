@@ -121,7 +121,6 @@ struct D5Family {
 
 struct D5Part1 : D5Family {
   static constexpr const char* kId = "collapse.lemmaD.5.part1";
-  static constexpr const char* kSource = "004 Appendix D.2, Lemma D.5 Part 1";
   static inline const Tolerance kDistance{
       "||softm(X) - softm(Y)||_inf", "K1 ||X-Y|| (1 + gamma_6) + gamma_{2n+2d+10} (2 + 6 s d^2)",
       "s = max|XWX^T| + max|YWY^T|: the scores carry gamma_{2d+2} d^2-term sums, each softmax entry "
@@ -136,7 +135,6 @@ struct D5Part1 : D5Family {
 
 struct D5Part2 : D5Family {
   static constexpr const char* kId = "collapse.lemmaD.5.part2";
-  static constexpr const char* kSource = "004 Appendix D.2, Lemma D.5 Part 2";
   static inline const Tolerance kDistance{
       "||softmv(X) - softmv(Y)||_inf", "K2 ||X-Y|| (1 + gamma_6) + part-1 budget (1 + n d (||X||+||Y||) ||Wv||)",
       "part 1's budget for softm, carried through P X Wv (n d products of size ||X|| ||Wv||)",

@@ -137,7 +137,6 @@ Domain PhiCase(int64_t max_layers, std::function<Rational(const Rational&, int64
 
 struct CLe6Eta {
   static constexpr const char* kId = "collapse.remarkD.2.C_le_6eta";
-  static constexpr const char* kSource = "004 Appendix D.1, Remark D.2";
   static inline const Tolerance kRatio{
       "C / (6 eta)", "1 + gamma_{L+6}; exact: 1",
       "eps_l is a product of L+2 roundings, C two more, 6 eta one: relative gamma_{L+6}", MetricKind::kClaim};
@@ -160,7 +159,6 @@ struct CLe6Eta {
 
 struct Case1FinalBound {
   static constexpr const char* kId = "collapse.remarkD.2.case1_final_bound";
-  static constexpr const char* kSource = "004 Appendix D.1, Remark D.2 Case 1";
   static inline const Tolerance kRatio{
       "(C^L + ... + 1) / (1 + 10 C)", "1 + gamma_{3L+8}; exact: 1",
       "C carries gamma_{L+4}; the geometric sum of L+1 powers relative gamma_{2L+2} more (nonnegative "
@@ -199,7 +197,6 @@ struct Case1FinalBound {
 
 struct Case2EtaChoice {
   static constexpr const char* kId = "collapse.remarkD.2.case2_eta_choice";
-  static constexpr const char* kSource = "004 Appendix D.1, Remark D.2 Case 2";
   static inline const Tolerance kMaxEps{"max_l eps_l", "1 + gamma_{L+3}; exact: 1",
                                         "eps_l is a product of L+2 roundings", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kMaxEps}; }
@@ -226,7 +223,6 @@ struct Case2EtaChoice {
 
 struct Case2EtaNecessary {
   static constexpr const char* kId = "collapse.remarkD.2.case2_eta_choice.necessary";
-  static constexpr const char* kSource = "004 Appendix D.1, Remark D.2 Case 2 (the 'necessary' reading)";
   static inline const Tolerance kEtaPhiHL{"eta phi0 H L", "1 + gamma_4; exact: 1",
                                           "a product of 3 roundings (H L is an exact integer)", MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kEtaPhiHL}; }

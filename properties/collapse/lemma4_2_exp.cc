@@ -68,7 +68,6 @@ void CheckExp(const In<S>& in, Which which, const Tolerance& tolerance) {
 /// The four claims of Lemma 4.2 share their hypotheses (||b||_inf <= eps,
 /// exactly; a and b the same length) and their cases; each adds its ratio.
 struct ExpFamily {
-  static constexpr const char* kSource = "004 Section 4.2, Lemma 4.2";
   // ||b||_inf <= eps (the lemma's); the domain of collapse::PerturbedVector.
   template <class S>
   static Domain Hypotheses() {
@@ -128,7 +127,6 @@ constexpr ScalarField kPerturbation{"b"};
 
 struct Eq2 {
   static constexpr const char* kId = "collapse.lemma4.2.eq2";
-  static constexpr const char* kSource = "004 Section 4.2, proof of Lemma 4.2, Eq. (2)";
   static inline const Tolerance kExcess{"max{|e^{-b}-1|, |e^b-1|} - (e^eps - 1)", "gamma_3 e^eps",
                                         "each exp errs <= 0.51 ulp of a value <= e^eps, each subtraction one rounding",
                                         MetricKind::kClaim};

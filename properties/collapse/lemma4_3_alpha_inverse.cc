@@ -57,7 +57,6 @@ struct AlphaInvFamily {
 
 struct AlphaInvRelA : AlphaInvFamily {
   static constexpr const char* kId = "collapse.lemma4.3.alpha_inv_rel_a";
-  static constexpr const char* kSource = "004 Section 4.2, Lemma 4.3 (1)";
   static inline const Tolerance kRatio{"|alpha(a+b)^-1 - alpha(a)^-1| / ((e^eps-1) alpha(a)^-1 + budget)", "1",
                                        kReason, MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kRatio}; }
@@ -69,7 +68,6 @@ struct AlphaInvRelA : AlphaInvFamily {
 
 struct AlphaInvRelAB : AlphaInvFamily {
   static constexpr const char* kId = "collapse.lemma4.3.alpha_inv_rel_aplusb";
-  static constexpr const char* kSource = "004 Section 4.2, Lemma 4.3 (2)";
   static inline const Tolerance kRatio{"|alpha(a+b)^-1 - alpha(a)^-1| / ((e^eps-1) alpha(a+b)^-1 + budget)", "1",
                                        kReason, MetricKind::kClaim};
   static std::vector<Tolerance> Tolerances() { return {kRatio}; }

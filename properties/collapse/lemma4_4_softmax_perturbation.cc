@@ -38,7 +38,6 @@ constexpr const char* kBudgetReason =
 
 struct SoftmaxPerturbation {
   static constexpr const char* kId = "collapse.lemma4.4.softmax_perturbation";
-  static constexpr const char* kSource = "004 Section 4.3, Lemma 4.4";
   static inline const Tolerance kDistance{"||softm(a+b) - softm(a)||_inf",
                                           "2(e^eps - 1) + gamma_{n+8}(1 + 4(||a||+||b||)) + gamma_3 e^eps",
                                           kBudgetReason, MetricKind::kClaim};
@@ -64,7 +63,6 @@ struct SoftmaxPerturbation {
 
 struct SoftmaxLipschitzExp {
   static constexpr const char* kId = "collapse.corD.3.softmax_lipschitz_exp";
-  static constexpr const char* kSource = "004 Appendix D.2, Corollary D.3";
   static inline const Tolerance kDistance{
       "||softm(a+b) - softm(a)||_inf", "2(e^{||b||} - 1) + gamma_{n+8}(1 + 4(||a||+||b||)) + gamma_3 e^{||b||}",
       kBudgetReason, MetricKind::kClaim};
@@ -109,7 +107,6 @@ struct LemmaD4Family {
 
 struct LemmaD4 : LemmaD4Family {
   static constexpr const char* kId = "collapse.lemmaD.4";
-  static constexpr const char* kSource = "004 Appendix D.2, Lemma D.4";
   static inline const Tolerance kDistance{"||softm(a+b) - softm(b)||_inf",
                                           "4||b||(1+u) + gamma_{n+8}(1 + 4(||a||+||b||))", kBudgetReason,
                                           MetricKind::kClaim};
@@ -122,7 +119,6 @@ struct LemmaD4 : LemmaD4Family {
 
 struct LemmaD4Ours : LemmaD4Family {
   static constexpr const char* kId = "collapse.lemmaD.4.ours";
-  static constexpr const char* kSource = "004 Appendix D.2, Lemma D.4 (OURS: softm(a) for softm(b))";
   static inline const Tolerance kDistance{"||softm(a+b) - softm(a)||_inf",
                                           "4||b||(1+u) + gamma_{n+8}(1 + 4(||a||+||b||))", kBudgetReason,
                                           MetricKind::kClaim};
@@ -137,7 +133,6 @@ constexpr ScalarField kX{"x"};
 
 struct ExpInequality {
   static constexpr const char* kId = "collapse.lemmaD.4.exp_inequality";
-  static constexpr const char* kSource = "004 Appendix D.2, proof of Lemma D.4";
   static inline const Tolerance kExcess{"e^x - 1 against 2x", "2x + gamma_2 e",
                                         "exp errs <= 0.51 ulp of a value <= e, the subtraction one rounding",
                                         MetricKind::kClaim};

@@ -47,7 +47,6 @@ constexpr MatrixField kX{"X"}, kWq{"Wq"}, kWk{"Wk"}, kWv{"Wv"};
 
 struct Lemma51 {
   static constexpr const char* kId = "collapse.lemma5.1.res_satt_contraction";
-  static constexpr const char* kSource = "004 Section 5.1, Lemma 5.1";
   static inline const Tolerance kContraction{
       "||Res(SAtt X)||_inf", "K ||Res X||_inf + budget",
       "lhs: SAtt(X) carries the layer budget (scores gamma_{2d+2}, softmax (2s+n+3)u, P X Wv gamma_{n+d}); "

@@ -62,7 +62,6 @@ using collapse::NetworkParams;
 
 struct IdentityViaZeroValues {
   static constexpr const char* kId = "collapse.sec1.identity_via_zero_values";
-  static constexpr const char* kSource = "004 Section 1 (Rank Collapse and Skip Connections)";
   static inline const Tolerance kIdentity{
       "||S(X) - X||_inf", "0", "every head adds softm(.) X 0 = +-0 exactly (finite times 0), and X + 0 = X"};
   static std::vector<Tolerance> Tolerances() { return {kIdentity}; }
@@ -82,7 +81,6 @@ struct IdentityViaZeroValues {
 
 struct LayerNormGrowth {
   static constexpr const char* kId = "collapse.lemmaD.7.part1";
-  static constexpr const char* kSource = "004 Appendix D.4, Lemma D.7 Part 1";
   static inline const Tolerance kNextNorm{
       "||X_{l+1}||_inf", "(1 + H eta)||X_l||_inf (1 + gamma_2) + layer budget",
       "layer budget: scores gamma_{2d+2}; softmax entries (2 max|score| + n + 3)u; P X Wv gamma_{n+d}; "
@@ -109,7 +107,6 @@ struct LayerNormGrowth {
 
 struct LayerNormPower {
   static constexpr const char* kId = "collapse.lemmaD.7.part2";
-  static constexpr const char* kSource = "004 Appendix D.4, Lemma D.7 Part 2";
   static inline const Tolerance kRatio{
       "max_l ||X_l||_inf / (phi0 (1+H eta)^l + budget_l)", "1",
       "phi0 = ||X_0|| (the smallest allowed); budget_l = the per-layer budget of part 1 accumulated, "
@@ -262,7 +259,6 @@ S D6Bound(const In<S>& in) {
 
 struct LayerLipschitz : LayerLipschitzFamily<0, 0> {
   static constexpr const char* kId = "collapse.lemmaD.6.layer_lipschitz";
-  static constexpr const char* kSource = "004 Appendix D.3, Lemma D.6";
   static inline const Tolerance kDistance{
       "||softmv(X_l) - softmv(Y)||_inf", "3 eta (eps_l^2 + 1)(1 + gamma_{l+6}) + layer budgets of X_l and Y",
       "eps_l is a product of l+2 roundings, the bound 3 more; softmv(X_l), softmv(Y) and X_l itself carry "
@@ -279,7 +275,6 @@ struct LayerLipschitz : LayerLipschitzFamily<0, 0> {
 
 struct LayerLipschitzWithDistance : LayerLipschitzFamily<6, 3> {
   static constexpr const char* kId = "collapse.lemmaD.6.layer_lipschitz.with_distance";
-  static constexpr const char* kSource = "004 Appendix D.3, Lemma D.6 (with the factor ||X_l - Y|| its proof derives)";
   static inline const Tolerance kDistance{
       "||softmv(X_l) - softmv(Y)||_inf", "3 eta (eps_l^2 + 1) ||X_l - Y|| (1 + gamma_{l+7}) + layer budgets",
       "eps_l is a product of l+2 roundings, the bound 4 more (||X_l - Y|| = ||Delta|| exactly); softmv(X_l), "

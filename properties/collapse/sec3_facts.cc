@@ -40,7 +40,6 @@ constexpr ScalarField kOffset{"a"};
 
 struct ShiftInvariance {
   static constexpr const char* kId = "collapse.fact3.2.shift_invariance";
-  static constexpr const char* kSource = "004 Section 3.1, Fact 3.2";
 
   static inline const Tolerance kShift{
       "||softm(x + a1) - softm(x)||_inf", "gamma_{2n+6} + gamma_8 (||x||_inf + |a|)",
@@ -121,7 +120,6 @@ struct ProductFamily {
 
 struct L1Submultiplicative : ProductFamily {
   static constexpr const char* kId = "collapse.fact3.3.l1_submultiplicative";
-  static constexpr const char* kSource = "004 Section 3.1, Fact 3.3 (1)";
   static inline const Tolerance kProduct{
       "||AB||_1 vs ||A||_1 ||B||_1", "||A||_1 ||B||_1 (1 + gamma_{k + rc + 2}); exact in rationals",
       "fl(AB) errs <= gamma_k |A||B| entrywise and ||(|A||B|)||_1 <= ||A||_1||B||_1; the norm sums rc "
@@ -138,7 +136,6 @@ struct L1Submultiplicative : ProductFamily {
 
 struct MaxSubmultiplicative : ProductFamily {
   static constexpr const char* kId = "collapse.fact3.3.max_submultiplicative";
-  static constexpr const char* kSource = "004 Section 3.1, Fact 3.3 (2)";
   static inline const Tolerance kProduct{
       "||AB||_inf vs ||A||_inf ||B||_inf", "||A||_inf ||B||_inf (1 + gamma_{k + rc + 2}); exact in rationals",
       "as for the l1 fact: fl(AB) errs <= gamma_k |A||B| entrywise; the claim itself fails by a factor "
@@ -154,7 +151,6 @@ struct MaxSubmultiplicative : ProductFamily {
 
 struct L1MaxMixed : ProductFamily {
   static constexpr const char* kId = "collapse.fact3.3.l1_max_mixed";
-  static constexpr const char* kSource = "004 Section 3.1, Fact 3.3 (3)";
   static inline const Tolerance kProduct{
       "||AB||_1 vs ||A||_1 ||B||_inf", "||A||_1 ||B||_inf (1 + gamma_{k + rc + 2}); exact in rationals",
       "as for the l1 fact; the claim itself fails by a factor up to c (columns of B)", MetricKind::kClaim};

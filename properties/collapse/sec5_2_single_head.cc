@@ -158,7 +158,6 @@ struct Lemma52Family {
 
 struct Lemma52Weighted : Lemma52Family<true> {
   static constexpr const char* kId = "collapse.lemma5.2.single_head_perturbation";
-  static constexpr const char* kSource = "004 Section 5.2, Lemma 5.2 (weighted reading)";
   static inline const Tolerance kDistance{
       "||softm_2(B) - softm_2(X)||_inf", "2 g(2 eps) + gamma_{4n+12} (2 + 8 (max|scores_B| + max|scores_X|))",
       kReason, MetricKind::kClaim};
@@ -171,7 +170,6 @@ struct Lemma52Weighted : Lemma52Family<true> {
 
 struct Lemma52Plain : Lemma52Family<false> {
   static constexpr const char* kId = "collapse.lemma5.2.single_head_perturbation.plain";
-  static constexpr const char* kSource = "004 Section 5.2, Lemma 5.2 (plain reading: softm_i(X) = softm(X))";
   static inline const Tolerance kDistance{"||softm(B) - softm(X)||_inf",
                                           "2 g(2 eps) + gamma_{4n+12} (2 + 8 (||B|| + ||X||))", kReason,
                                           MetricKind::kClaim};

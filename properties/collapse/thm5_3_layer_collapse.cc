@@ -72,7 +72,6 @@ Case Scaled(const Case& c, int k) {
 
 struct LayerCollapse {
   static constexpr const char* kId = "collapse.thm5.3.layer_collapse";
-  static constexpr const char* kSource = "004 Section 5.3, Theorem 5.3 (Theorem 1.2)";
   static constexpr const char* kReason =
       "S(X) and S'(X) carry the accumulated layer budgets (network_cases.h: each layer's own, the input's "
       "amplified by the layer's max-norm Lipschitz constant); f(eta) ||X|| is L + 4 roundings";

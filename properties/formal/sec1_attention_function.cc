@@ -68,7 +68,6 @@ Scores<S> ScoresOf(const In<S>& in) {
 
 struct AttentionFunctionSoftmax {
   static constexpr const char* kId = "formal.def.attention_function_softmax_instance";
-  static constexpr const char* kSource = "000 Section 1, definition of an attention function";
   static inline const Tolerance kGradient{
       "max_j |softmax(sigma)_j - (lse(sigma + h e_j) - lse(sigma - h e_j))/2h|",
       "(2 smax + k + 3)u + 2 delta_s + 0.0161 h^2 + e_lse/h",

@@ -146,7 +146,6 @@ struct HomogenizationFamily {
 
 struct Homogenization : HomogenizationFamily {
   static constexpr const char* kId = "formal.thm.homogenization";
-  static constexpr const char* kSource = "000 Section 1, homogenisation theorem";
   static inline const Tolerance kAgree{
       "max_{k,c} |T^(iota x)_kc - T(x)_kc| (c < m)", "(1 + ||M||)(||V|| eps_A + gamma_{m+2}(|x| + |V||A|)) + ...",
       std::string(kScoreReason) +
@@ -188,7 +187,6 @@ struct Homogenization : HomogenizationFamily {
 
 struct ScoresOffChart : HomogenizationFamily {
   static constexpr const char* kId = "formal.thm.homogenization_scores_off_chart";
-  static constexpr const char* kSource = "000 Section 1, proof of the homogenisation theorem";
   static inline const Tolerance kScores{
       "|sigma^_k(u + alpha e)_j - sigma_k(x)_j|, x_j = u_j + (alpha_j - 1) p_j",
       "gamma_{4m+12} beta (|u_j| + |alpha_j||p_j| + |p_j|)^T |K|^T |Q| (same for k)",

@@ -172,7 +172,6 @@ struct RopeFamily {
 
 struct RopeLikeIffPowers : RopeFamily {
   static constexpr const char* kId = "formal.prop.rope_like_iff_powers";
-  static constexpr const char* kSource = "000 Section 1, RoPE-like proposition";
   static inline const Tolerance kCondition{
       "max_{d+e<k} |T_{d+e} - T_d T_e| on the power families", "0", "exact rationals (M_0^{-1} by exact LU)"};
   static std::vector<Tolerance> Tolerances() { return {kCondition}; }
@@ -195,7 +194,6 @@ struct RopeLikeIffPowers : RopeFamily {
 
 struct RopeLikeSIsT1 : RopeFamily {
   static constexpr const char* kId = "formal.prop.rope_like_S_is_T1";
-  static constexpr const char* kSource = "000 Section 1, RoPE-like proposition";
   static inline const Tolerance kSIsT1{"|S - T_1| and max_d |T_d - S^d| on the power families (k >= 2)", "0",
                                        "exact rationals (M_0^{-1} by exact LU)"};
   static std::vector<Tolerance> Tolerances() { return {kSIsT1}; }

@@ -36,4 +36,13 @@ const CatalogClaim* FindClaim(const std::string& id) {
   return nullptr;
 }
 
+const CatalogClaim* FindClaimOrBase(const std::string& id) {
+  for (std::string base = id;;) {
+    if (const CatalogClaim* c = FindClaim(base)) return c;
+    const size_t dot = base.rfind('.');
+    if (dot == std::string::npos) return nullptr;
+    base.resize(dot);
+  }
+}
+
 }  // namespace attnprop

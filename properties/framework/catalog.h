@@ -21,6 +21,10 @@ struct CatalogClaim {
 const std::vector<CatalogClaim>& Catalog();
 /// The claim with this id, or null.
 const CatalogClaim* FindClaim(const std::string& id);
+/// The claim an id is, or is a variant or reading of (the longest catalogue
+/// id that is the id's prefix up to a '.': collapse.lemmaD.4 for
+/// collapse.lemmaD.4.ours), or null.
+const CatalogClaim* FindClaimOrBase(const std::string& id);
 
 /// Parses the TSV text (exposed for tests); throws std::runtime_error naming
 /// the line on a row without 4 fields.

@@ -108,8 +108,16 @@ TEST(Catalog, HoldsEveryClaimAndRejectsMalformedRows) {
 }
 
 TEST(Registry, MalformedRowIsRejected) {
-  EXPECT_THROW(ParseRegistry("x\tdouble\tmaybe\t-\t\n"), std::runtime_error);
-  EXPECT_THROW(ParseRegistry("x\tdouble\n"), std::runtime_error);
+  EXPECT_THROW(ParseRegistry("x\tas-stated\tmaybe\t-\t\n"), std::runtime_error);  // expect
+  EXPECT_THROW(ParseRegistry("x\tmine\tholds\t-\t\n"), std::runtime_error);       // kind
+  EXPECT_THROW(ParseRegistry("x\tnew\tholds\t-\t\n"), std::runtime_error);        // ours without a why
+  EXPECT_THROW(ParseRegistry("x\tas-stated\n"), std::runtime_error);
+  const auto rows = ParseRegistry("id\tkind\texpect\tlabels\twhy\nx.ours\tours\trefuted\ta,b\tsharper\n");
+  ASSERT_EQ(rows.size(), 1u);
+  EXPECT_EQ(rows[0].kind, ClaimKind::kOurs);
+  EXPECT_EQ(rows[0].expect, Expectation::kRefuted);
+  EXPECT_EQ(rows[0].labels, (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(rows[0].line, 2);
 }
 
 }  // namespace

@@ -28,8 +28,8 @@
 // `static bool HypothesesHold(const Case&)` (or a per-backend template) and
 // `Conclusion(const Case&)`; the search and the generic shrinker run for
 // them only when HypothesesHold is defined.
-// Optionally `static constexpr const char* kSource = "lecture 4, sec. 3"`:
-// where the claim is stated (shown by `attnprop list`).
+// Where a claim is stated is the catalogue's source (claims/claims.tsv), not
+// repeated here; a claim of ours shows the source of the claim it reads.
 // A statistical claim (registry label `statistical`) declares its false-alarm
 // rate and power: `static inline const Statistics kStatistics{...};`
 // (statistics.h); the reports print them per property.
@@ -65,7 +65,6 @@ struct PropertyDef {
   std::string id;       // claim id, verbatim from claims.tsv
   std::string backend;  // "double", "mpfr", "rational", "float"
   std::string file;     // source file, so `attnprop list` can point at it
-  std::string source;   // where the claim is stated (Claim::kSource), or ""
   std::function<rc::Gen<Case>()> hypotheses;
   std::function<void(const Case&)> conclusion;
   /// The same conclusion in a higher-precision backend (MPFR at twice the
@@ -161,7 +160,6 @@ PropertyDef MakeDef(const char* file) {
       Conclude<Claim, Mpfr>(c);
     };
   }
-  if constexpr (requires { Claim::kSource; }) d.source = Claim::kSource;
   if constexpr (requires { Claim::kStatistics; }) d.statistics = Claim::kStatistics;
   if constexpr (std::is_same_v<decltype(Claim::template Hypotheses<S>()), Domain>) {
     static_assert(!HasHypothesesHold<Claim> && !HasBackendHypothesesHold<Claim, S>,

@@ -1,6 +1,5 @@
 #include "properties/framework/registry.h"
 
-#include "properties/framework/backend.h"
 #include "properties/framework/catalog.h"
 
 #include <algorithm>
@@ -42,6 +41,15 @@ const PropertyDef* FindProperty(const std::string& name) {
   return nullptr;
 }
 
+const char* ClaimKindName(ClaimKind k) {
+  switch (k) {
+    case ClaimKind::kAsStated: return "as-stated";
+    case ClaimKind::kOurs: return "ours";
+    case ClaimKind::kNew: return "new";
+  }
+  return "?";
+}
+
 std::vector<RegistryRow> ParseRegistry(const std::string& tsv) {
   std::vector<RegistryRow> rows;
   std::istringstream in(tsv);
@@ -52,20 +60,30 @@ std::vector<RegistryRow> ParseRegistry(const std::string& tsv) {
     if (line.empty() || line[0] == '#') continue;
     const auto f = Split(line, '\t');
     if (f[0] == "id") continue;  // header
-    if (f.size() != 5)
-      throw std::runtime_error("registry.tsv line " + std::to_string(n) + ": expected 5 tab-separated fields");
+    const std::string at = "registry.tsv line " + std::to_string(n) + ": ";
+    if (f.size() != 5) throw std::runtime_error(at + "expected 5 tab-separated fields (id kind expect labels why)");
     RegistryRow r;
     r.id = f[0];
-    r.backends = Split(f[1], ',');
+    if (f[1] == "as-stated") {
+      r.kind = ClaimKind::kAsStated;
+    } else if (f[1] == "ours") {
+      r.kind = ClaimKind::kOurs;
+    } else if (f[1] == "new") {
+      r.kind = ClaimKind::kNew;
+    } else {
+      throw std::runtime_error(at + "kind must be as-stated, ours or new, not '" + f[1] + "'");
+    }
     if (f[2] == "holds") {
       r.expect = Expectation::kHolds;
     } else if (f[2] == "refuted") {
       r.expect = Expectation::kRefuted;
     } else {
-      throw std::runtime_error("registry.tsv line " + std::to_string(n) + ": expect must be holds or refuted");
+      throw std::runtime_error(at + "expect must be holds or refuted");
     }
     if (!f[3].empty() && f[3] != "-") r.labels = Split(f[3], ',');
     r.note = f[4];
+    if (r.kind != ClaimKind::kAsStated && r.note.empty())
+      throw std::runtime_error(at + r.id + " is a claim of ours: its why says what it claims");
     r.line = n;
     rows.push_back(std::move(r));
   }
@@ -85,25 +103,30 @@ const RegistryRow* FindRow(const std::string& id) {
 
 std::vector<std::string> JoinRegistry() {
   std::vector<std::string> problems;
-  std::set<std::string> listed;
+  std::set<std::string> registered, seen;
+  for (const auto& d : Registry()) registered.insert(d.id);
   for (const auto& r : RegistryRows()) {
     const std::string at = "registry.tsv line " + std::to_string(r.line) + ": ";
-    // Ids are the contract: a row is a catalogue claim, our variant of one
-    // (suffix .ours), or a claim we added (note starting "NEW:").
-    const bool ours = r.id.size() > 5 && r.id.compare(r.id.size() - 5, 5, ".ours") == 0;
-    const std::string base = ours ? r.id.substr(0, r.id.size() - 5) : r.id;
-    if (!FindClaim(base) && r.note.rfind("NEW:", 0) != 0)
-      problems.push_back(at + r.id + " is not in claims/claims.tsv (ids are verbatim; "
-                         "a claim we add needs a note starting NEW:)");
-    for (const auto& b : r.backends) {
-      if (!FindBackend(b) || BaseBackend(b) != b) {
-        problems.push_back(at + r.id + ": unknown backend '" + b + "' (" + BackendNames() + ")");
-        continue;
-      }
-      listed.insert(r.id + "/" + b);
-      if (!FindProperty(r.id + "/" + b))
-        problems.push_back(at + r.id + "/" + b + " is listed but no property is registered under that name");
+    if (!seen.insert(r.id).second) problems.push_back(at + r.id + " has a second row");
+    // Ids are the contract: an as-stated row is a catalogue claim; ours is a
+    // catalogue id + ".ours"; a new claim is not in the catalogue.
+    const bool suffix = r.id.size() > 5 && r.id.compare(r.id.size() - 5, 5, ".ours") == 0;
+    switch (r.kind) {
+      case ClaimKind::kAsStated:
+        if (!FindClaim(r.id))
+          problems.push_back(at + r.id + " is not in claims/claims.tsv (ids are verbatim; a claim we add is "
+                             "of kind new, our variant of kind ours)");
+        break;
+      case ClaimKind::kOurs:
+        if (!suffix || !FindClaim(r.id.substr(0, r.id.size() - 5)))
+          problems.push_back(at + r.id + " is of kind ours: its id is a claims/claims.tsv id + \".ours\"");
+        break;
+      case ClaimKind::kNew:
+        if (FindClaim(r.id) || suffix)
+          problems.push_back(at + r.id + " is of kind new but its id is a catalogue claim's (or ends .ours)");
+        break;
     }
+    if (!registered.count(r.id)) problems.push_back(at + r.id + " has a row but no property is registered under it");
   }
   for (auto& d : Registry()) {
     d.row = FindRow(d.id);
@@ -127,9 +150,7 @@ std::vector<std::string> JoinRegistry() {
     if (d.statistics)
       if (const std::string why = StatisticsProblem(*d.statistics); !why.empty())
         problems.push_back(d.Name() + " (registered in " + d.file + ") kStatistics: " + why);
-    if (!listed.count(d.Name()))
-      problems.push_back(d.Name() + " (registered in " + d.file + ") has no backend '" + d.backend +
-                         "' in " + (d.row ? "registry.tsv line " + std::to_string(d.row->line) : "registry.tsv (no row)"));
+    if (!d.row) problems.push_back(d.Name() + " (registered in " + d.file + ") has no row in registry.tsv");
   }
   return problems;
 }

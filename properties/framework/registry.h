@@ -1,7 +1,9 @@
 // properties/registry.tsv: the one visible place that says, for each claim,
-// which backends run it and what is expected (holds, or refuted as stated).
-// It is compiled into every binary; CMake reads the same file to add the
-// ctest tests `<id>/<backend>` with their labels.
+// what is expected (holds, or refuted as stated), its kind (the catalogue's
+// claim as stated, our variant, or a claim we added) and its extra labels.
+// It is compiled into every binary. Which backends run a claim is said in
+// code only (ATTNPROP_REGISTER); the ctest tests come from the property
+// binary's own list (`attnprop_properties --ctest-list`), not from this file.
 #pragma once
 
 #include <string>
@@ -13,12 +15,18 @@ namespace attnprop {
 
 enum class Expectation { kHolds, kRefuted };
 
+/// Whose claim a row is: the catalogue's, encoded as printed; our corrected
+/// variant of one (id = the catalogue id + ".ours"); or one we added (the
+/// abi.* contract, a second reading of a sentence).
+enum class ClaimKind { kAsStated, kOurs, kNew };
+const char* ClaimKindName(ClaimKind k);  // "as-stated", "ours", "new"
+
 struct RegistryRow {
   std::string id;
-  std::vector<std::string> backends;
+  ClaimKind kind = ClaimKind::kAsStated;
   Expectation expect = Expectation::kHolds;
   std::vector<std::string> labels;  // extra ctest labels beyond the backend
-  std::string note;                 // why refuted, or what is ours
+  std::string note;                 // why: why refuted, what is ours, what was chosen
   int line = 0;                     // its line in registry.tsv
 };
 
@@ -28,9 +36,9 @@ const std::vector<RegistryRow>& RegistryRows();
 const RegistryRow* FindRow(const std::string& id);
 /// Joins registry.tsv to the registered properties, once, at start-up: sets
 /// each PropertyDef::row, and returns the configuration errors (a row
-/// without its property, a property without its row, an unknown backend, an
-/// id not in the catalogue), each naming the row's line and the property's
-/// file; empty when consistent. Idempotent.
+/// without a property, a property without its row, an as-stated id not in
+/// the catalogue, an id of ours that is), each naming the row's line and
+/// the property's file; empty when consistent. Idempotent.
 std::vector<std::string> JoinRegistry();
 
 /// registry.tsv's text, as compiled in (a report records its hash).

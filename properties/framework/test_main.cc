@@ -5,6 +5,12 @@
 // counterexamples) is replayed first. Judge (judge.h) decides pass or fail,
 // as for `attnprop run`; a dispatch target this CPU lacks is a gtest skip.
 //   attnprop_properties [--property=ID/BACKEND] [--store=DIR] [--store-out=DIR] [gtest flags]
+//   attnprop_properties --ctest-list
+// --ctest-list: one line per property, "<name> TAB <labels, comma-separated>
+// TAB <1 if a kernel backend>", which is how ctest learns its tests
+// (cmake/AttnpropPropertyTests.cmake): the claims and their backends are
+// said once, in code, and registry.tsv's labels and expectation are joined
+// here, not parsed by CMake.
 // --store: the store replayed (default: the source tree's); --store-out:
 // where a new counterexample is saved (default: nowhere; never the source
 // tree unless asked: the failure message prints the entry to paste).
@@ -15,12 +21,13 @@
 #include <cstring>
 #include <iostream>
 
+#include "properties/framework/backend.h"
 #include "properties/framework/judge.h"
 #include "properties/framework/options.h"
 #include "properties/framework/rc_bridge.h"
 #include "properties/framework/registry.h"
 #include "properties/framework/store.h"
-#include "properties/kernel_suite/kernel_backend.h"
+#include "properties/operator/kernel_backend.h"
 
 namespace attnprop {
 namespace {
@@ -64,13 +71,31 @@ class PropertyTest : public ::testing::Test {
   const PropertyDef* def_;
 };
 
+/// The ctest tests: a property's labels are its base backend ("kernel" too
+/// for a kernel backend), registry.tsv's labels, and "refuted" for a claim
+/// registered false as stated.
+void PrintCtestList(const std::vector<PropertyDef>& defs) {
+  for (const auto& d : defs) {
+    const std::string base(BaseBackend(d.backend));
+    const bool kernel = base.rfind("kernel-", 0) == 0;
+    std::string labels = base + (kernel ? ",kernel" : "");
+    if (d.row) {
+      for (const auto& l : d.row->labels) labels += "," + l;
+      if (d.row->expect == Expectation::kRefuted) labels += ",refuted";
+    }
+    std::cout << d.Name() << "\t" << labels << "\t" << (kernel ? 1 : 0) << "\n";
+  }
+}
+
 }  // namespace
 }  // namespace attnprop
 
 int main(int argc, char** argv) {
   using namespace attnprop;
   std::string only, store = DefaultStoreDir(), store_out;
+  bool ctest_list = false;
   for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--ctest-list") == 0) ctest_list = true;
     if (std::strncmp(argv[i], "--property=", 11) == 0) only = argv[i] + 11;
     if (std::strncmp(argv[i], "--store=", 8) == 0) store = argv[i] + 8;
     if (std::strncmp(argv[i], "--store-out=", 12) == 0) store_out = argv[i] + 12;
@@ -90,6 +115,10 @@ int main(int argc, char** argv) {
       return 2;
     }
     defs = ksuite::PropertiesFor(kernels, /*model=*/true);
+    if (ctest_list) {
+      PrintCtestList(defs);
+      return 0;
+    }
   } catch (const std::exception& e) {
     std::cerr << "attnprop: " << e.what() << "\n";
     return 2;

@@ -177,7 +177,6 @@ double DifferenceStep() {
 
 struct QueryDifferential {
   static constexpr const char* kId = "lecture4.ex10.query_differential";
-  static constexpr const char* kSource = "lecture 4, Exercise 10";
 
   static inline const Tolerance kDifferential{
       "|(y(q+th) - y(q-th))/(2t) - c sum_j A_j <h,k_j> (v_j - y)|_l", "(4/3) t^2 G^3 R_l + (E_l(q+th) + E_l(q-th))/(2t)",
@@ -264,7 +263,6 @@ struct QueryDifferential {
 
 struct LipschitzBoundedNotGlobal {
   static constexpr const char* kId = "lecture4.ex9.lipschitz_bounded_not_global";
-  static constexpr const char* kSource = "lecture 4, Exercise 9";
 
   static inline const Tolerance kBounded{
       "||Attn(X) - Attn(Y)||_F against L(R) ||X - Y||_F", "L(R) ||X - Y||_F + ||E(X)||_F + ||E(Y)||_F",

@@ -6,7 +6,7 @@
 // Hypotheses: Q (t_q x d_k), K (t_k x d_k) real, no mask, any scale c.
 // Backends: the model's weights directly (double, MPFR), and a kernel's
 // through the ABI (kernel-f32/f64: A read as out with V = [I 0],
-// properties/kernel_suite/claims.cc), each with its own derived bound.
+// properties/lecture4/attention_operator.cc), each with its own derived bound.
 // Further down: the corollaries (cor3.*), the probabilistic form
 // (sec3.expectation_form, by sampling J_i) and Geometric aside 3.6
 // (aside3.6.barycentric_coordinates, exactly in rationals).
@@ -24,9 +24,9 @@
 #include "properties/framework/case_edit.h"
 #include "properties/framework/hypotheses_checks.h"
 #include "properties/framework/property.h"
-#include "properties/kernel_suite/accuracy.h"
-#include "properties/kernel_suite/attention_claims.h"
-#include "properties/kernel_suite/kernel_backend.h"
+#include "properties/operator/accuracy.h"
+#include "properties/operator/attention_claims.h"
+#include "properties/operator/kernel_backend.h"
 
 namespace attnprop {
 namespace {
@@ -440,7 +440,6 @@ constexpr double kExpectationAlpha = 1e-6;
 
 struct ExpectationForm {
   static constexpr const char* kId = "lecture4.sec3.expectation_form";
-  static constexpr const char* kSource = "lecture 4, sec. 3 (probabilistic form of Prop 3.1)";
 
   static inline const Tolerance kSampleMean{
       "|o_il - sample mean of v_{J_i,l}|", "R_l sqrt(ln(2 t_q d_v / 1e-6) / (2N)) + (gamma_T + 1.01 gamma_{T+1} + 2T(gamma_T + 2^-53)) B_il",
@@ -539,7 +538,6 @@ struct ExpectationForm {
 
 struct BarycentricCoordinates {
   static constexpr const char* kId = "lecture4.aside3.6.barycentric_coordinates";
-  static constexpr const char* kSource = "lecture 4, sec. 3, Geometric aside 3.6";
 
   static std::vector<Tolerance> Tolerances() { return {}; }
 

@@ -483,7 +483,6 @@ ExactMatrix VariationalWeights(const ExactMatrix& sm, ExactMatrix wm, int m, dou
 
 struct TemperatureVariational {
   static constexpr const char* kId = "lecture4.prop5.2.temperature_variational";
-  static constexpr const char* kSource = "lecture 4, sec. 5.1, Prop 5.2";
 
   static inline const Tolerance kVariational{
       "tau H(a) against tau lse(s/tau) - <a,s>", "tau lse(s/tau) - <a,s> + B(a)",

@@ -555,7 +555,6 @@ struct StackFamily {
 
 struct StackEquivariant : StackFamily {
   static constexpr const char* kId = "lecture4.cor6.2.stack_equivariant_without_positions";
-  static constexpr const char* kSource = "lecture 4, sec. 6, Cor 6.2";
 
   static inline const Tolerance kStack{
       "|F(pi . x) - P F(x)|_il", "StackOrderBound (5 gamma_T sum a|v| through the residual sums and phi)",
@@ -584,7 +583,6 @@ struct StackEquivariant : StackFamily {
 
 struct EquivariantWithPositionalRows : StackFamily {
   static constexpr const char* kId = "lecture4.prec6.3.equivariant_even_with_positional_rows";
-  static constexpr const char* kSource = "lecture 4, sec. 6.1, Precision remark 6.3";
 
   static inline const Tolerance kHead{
       "|Attn(P X) - P Attn(X)|_il, X = E_x + p", "5 gamma_T sum_j A_ij |v_jl|",
@@ -607,7 +605,6 @@ struct EquivariantWithPositionalRows : StackFamily {
 
 struct PositionsBreakEquivariance : StackFamily {
   static constexpr const char* kId = "lecture4.cor6.2.positions_break_equivariance";
-  static constexpr const char* kSource = "lecture 4, sec. 6.1 and Cor 6.2";
 
   static std::vector<Tolerance> Tolerances() { return {}; }
 

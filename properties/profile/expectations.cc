@@ -204,7 +204,6 @@ struct LawFamily {
 
 struct ExpectIidNorms : LawFamily<false> {
   static constexpr const char* kId = "profile.expect_iid.norms";
-  static constexpr const char* kSource = "001, first paragraph (elided display)";
   template <class S>
   static void Conclusion(const In<S>& in) {
     const Values c(in.value());
@@ -214,7 +213,6 @@ struct ExpectIidNorms : LawFamily<false> {
 };
 struct ExpectIidRatios : LawFamily<false> {
   static constexpr const char* kId = "profile.expect_iid.ratios";
-  static constexpr const char* kSource = "001, second paragraph";
   template <class S>
   static void Conclusion(const In<S>& in) {
     const Values c(in.value());
@@ -224,7 +222,6 @@ struct ExpectIidRatios : LawFamily<false> {
 };
 struct ExpectKQNorms : LawFamily<true> {
   static constexpr const char* kId = "profile.expect_KQ.norms";
-  static constexpr const char* kSource = "001, third paragraph (elided display)";
   template <class S>
   static void Conclusion(const In<S>& in) {
     const Values c(in.value());
@@ -235,7 +232,6 @@ struct ExpectKQNorms : LawFamily<true> {
 };
 struct ExpectKQRatios : LawFamily<true> {
   static constexpr const char* kId = "profile.expect_KQ.ratios";
-  static constexpr const char* kSource = "001, fourth paragraph";
   template <class S>
   static void Conclusion(const In<S>& in) {
     const Values c(in.value());

@@ -55,7 +55,6 @@ Domain FaceDomain(int64_t max_n, int drawn_shapes) {
 
 struct FaceA {
   static constexpr const char* kId = "profile.face_a";
-  static constexpr const char* kSource = "001, faces item 1";
   static inline const Tolerance kMargin{
       "a's rounding error gamma_{2N^2+8} against min(a, 1 - a) (a not on a face)", "min(a, 1 - a)",
       "a is computed within gamma_{2N^2+8}; off the faces the exact min(a, 1-a) >= 1/(2^18 N^2) for these "
@@ -100,7 +99,6 @@ struct FaceA {
 
 struct BcdScaling {
   static constexpr const char* kId = "profile.bcd_scaling";
-  static constexpr const char* kSource = "001, 'If the symmetric part S of L is nonzero ...'";
   static inline const Tolerance kScaling{
       "max |(b,c,d) - (1-a)(b_S,c_S,d_S)|", "gamma_{4N^2+12} (0 in rationals)",
       "same spectrum on both sides; 1 - a errs by gamma_{2N^2+6} absolute, b, b_S, ... by gamma_{N^2+3} relative "

@@ -130,7 +130,6 @@ struct FaceFamily {
 
 struct FaceB : FaceFamily {
   static constexpr const char* kId = "profile.face_b";
-  static constexpr const char* kSource = "001, faces item 2";
   template <class S>
   static void Conclusion(const In<S>& in) {
     const Exactly e = Evaluate(Values(in.value()));
@@ -144,7 +143,6 @@ ATTNPROP_REGISTER(FaceB, Rational);
 
 struct FaceD0 : FaceFamily {
   static constexpr const char* kId = "profile.face_d0.alpha_ge_beta";
-  static constexpr const char* kSource = "001, faces item 3";
   template <class S>
   static void Conclusion(const In<S>& in) {
     const Exactly e = Evaluate(Values(in.value()));
@@ -157,7 +155,6 @@ ATTNPROP_REGISTER(FaceD0, Rational);
 
 struct FaceC0 : FaceFamily {
   static constexpr const char* kId = "profile.face_c0.beta_ge_alpha";
-  static constexpr const char* kSource = "001, faces item 4";
   template <class S>
   static void Conclusion(const In<S>& in) {
     const Exactly e = Evaluate(Values(in.value()));
@@ -170,7 +167,6 @@ ATTNPROP_REGISTER(FaceC0, Rational);
 
 struct VerticesC1D1 : FaceFamily {
   static constexpr const char* kId = "profile.vertices_c1_d1";
-  static constexpr const char* kSource = "001, faces items 3, 4";
   template <class S>
   static void Conclusion(const In<S>& in) {
     const Exactly e = Evaluate(Values(in.value()));
@@ -194,7 +190,6 @@ ATTNPROP_REGISTER(VerticesC1D1, Rational);
 // beta = t alpha with t = C/A (the only candidate; then t = rho).
 struct PUpperBoundRho {
   static constexpr const char* kId = "profile.P_upper_bound_rho";
-  static constexpr const char* kSource = "001, rho inequality";
   static std::vector<Tolerance> Tolerances() { return {}; }  // exact
   template <class S>
   static Domain Hypotheses() {
@@ -438,7 +433,6 @@ struct DecompositionFamily {
 
 struct FaceD0Decomposition : DecompositionFamily<1> {
   static constexpr const char* kId = "profile.face_d0.decomposition";
-  static constexpr const char* kSource = "001, faces item 3";
   template <class S>
   static void Conclusion(const In<S>& in) {
     if constexpr (std::is_same_v<S, Rational>) Forward(Values(in.value()));
@@ -449,7 +443,6 @@ ATTNPROP_REGISTER(FaceD0Decomposition, Rational, Mpfr);
 
 struct FaceD0PNorm : DecompositionFamily<1> {
   static constexpr const char* kId = "profile.face_d0.P_norm";
-  static constexpr const char* kSource = "001, faces item 3";
   template <class S>
   static std::vector<Tolerance> Tolerances() {
     return {};
@@ -469,7 +462,6 @@ ATTNPROP_REGISTER(FaceD0PNorm, Rational);
 
 struct FaceC0Decomposition : DecompositionFamily<-1> {
   static constexpr const char* kId = "profile.face_c0.decomposition";
-  static constexpr const char* kSource = "001, faces item 4";
   template <class S>
   static void Conclusion(const In<S>& in) {
     if constexpr (std::is_same_v<S, Rational>) {

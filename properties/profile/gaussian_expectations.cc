@@ -101,7 +101,6 @@ Domain GaussDomain(int64_t max_n) {
 
 struct GaussRatioExpectations {
   static constexpr const char* kId = "profile.expect_iid_gauss.ratio_expectations";
-  static constexpr const char* kSource = "001, first paragraph ('then also')";
   static constexpr int kSamples = 10000;
 
   static inline const Tolerance kRatio{
@@ -141,7 +140,6 @@ ATTNPROP_REGISTER(GaussRatioExpectations, double);
 
 struct GaussKqExpectIndepOfN {
   static constexpr const char* kId = "profile.gauss_KQ.expect_a_indep_of_n";
-  static constexpr const char* kSource = "001, 'Let 1 <= n <= N ... independently of the head dimension n'";
   static constexpr int kSamples = 4000;
 
   static inline const Tolerance kMean{

@@ -37,7 +37,6 @@ bool SortedWithSigns(const Vec<S>& lam) {
 
 struct IotaStructure : LambdaFamily {
   static constexpr const char* kId = "profile.iota.orthogonal_selfadjoint_involution";
-  static constexpr const char* kSource = "001, iota lemma";
   static inline const Tolerance kUnitNorm{
       "|‖ιλ‖² - 1|", "gamma_{2m+3} (0 in rationals)",
       "iota permutes and negates (exact); ||.||^2 of 2m u-rounded entries errs by gamma_{2m+3}"};
@@ -64,7 +63,6 @@ struct IotaStructure : LambdaFamily {
 
 struct IotaInvariance : LambdaFamily {
   static constexpr const char* kId = "profile.iota.invariance_of_I_C_P";
-  static constexpr const char* kSource = "001, iota lemma 'Consequently ...'";
   static inline const Tolerance kCubes{
       "|Σλ³(ιλ) + Σλ³(λ)|", "2 gamma_{2m+3} sum |lambda_i|^3 (0 in rationals)",
       "the two sums add the same cubes in reverse order: each errs by gamma_{2m+2} sum |lambda_i|^3 "
@@ -114,7 +112,6 @@ struct IotaInvariance : LambdaFamily {
 
 struct IotaElidedFormula : LambdaFamily {
   static constexpr const char* kId = "profile.iota.elided_formula";
-  static constexpr const char* kSource = "001, iota lemma 'For lambda in Lambda_m, [elided]' (CATALOG.md candidate)";
   static inline const Tolerance kFormula{
       "|‖λ₊-λ₋‖² - ‖λ-ιλ‖²/2|", "gamma_{m+4} 8 (0 in rationals)",
       "both sides sum the same m squared differences (lambda-iota lambda holds each twice): the "
@@ -143,7 +140,6 @@ struct IotaElidedFormula : LambdaFamily {
 
 struct IotaPEq1IffFixed : LambdaFamily {
   static constexpr const char* kId = "profile.iota.P_eq_1_iff_fixed";
-  static constexpr const char* kSource = "001, iota lemma 'In particular ...'";
   // Exact in every backend: P = 1 iff ||lambda_+ - lambda_-|| = 0 iff the
   // computed differences vanish iff the rounded entries agree; rounding to
   // nearest is odd, so a fixed point rounds to a fixed point.

@@ -116,7 +116,6 @@ struct SurjectiveFamily {
 
 struct SymmetricPartMJM : KQFamily {
   static constexpr const char* kId = "profile.KQ.symmetric_part_MJM";
-  static constexpr const char* kSource = "001, 'The symmetric part of W_K^T W_Q is S = 1/2 M^T J M'";
   static inline const Tolerance kRelative{
       "max_ij |sym(W_K^T W_Q) - M^T J M/2|_ij / (|W_K|^T|W_Q| + |W_Q|^T|W_K|)_ij", "2 gamma_{n+2}",
       "each side is a sum of the same 2n products in different groupings: inner products gamma_n "
@@ -152,7 +151,6 @@ S TracePower(const Mat<S>& x, int k) {
 
 struct PowerTraces : KQFamily {
   static constexpr const char* kId = "profile.KQ.power_traces";
-  static constexpr const char* kSource = "001, 'For every k >= 1, [elided]' (CATALOG.md: tr(S^k) = tr((JG/2)^k))";
   static constexpr int kMaxK = 6;
   static inline const Tolerance kTraces{
       "max_k |tr(S^k) - tr((JG/2)^k)| / (tr(|S|^k) + tr((|J||M||M|^T/2)^k))", "gamma_{k(N+2n)+8}",
@@ -191,7 +189,6 @@ struct PowerTraces : KQFamily {
 
 struct NonzeroSpectrum : SurjectiveFamily {
   static constexpr const char* kId = "profile.KQ.nonzero_spectrum";
-  static constexpr const char* kSource = "001, 'If M is surjective and n >= 1, the nonzero spectrum of S ...'";
   static std::vector<Tolerance> Tolerances() { return {}; }  // exact
   template <class S>
   static void Conclusion(const In<S>& in) {
@@ -210,7 +207,6 @@ struct NonzeroSpectrum : SurjectiveFamily {
 
 struct NormalizedSpectrumInLambda : SurjectiveFamily {
   static constexpr const char* kId = "profile.KQ.normalized_spectrum_in_Lambda_n";
-  static constexpr const char* kSource = "001, 'Its sorted normalized nonzero spectrum lambda exists uniquely and belongs to Lambda_n'";
   static std::vector<Tolerance> Tolerances() { return {}; }  // exact
   template <class S>
   static void Conclusion(const In<S>& in) {
@@ -228,7 +224,6 @@ struct NormalizedSpectrumInLambda : SurjectiveFamily {
 
 struct RankLeNInertia {
   static constexpr const char* kId = "profile.rank_le_n_inertia";
-  static constexpr const char* kSource = "001, 'If L in M_N(R) has rank at most n, ...'";
   static std::vector<Tolerance> Tolerances() { return {}; }  // exact
   // As KQFamily, N in [1, 6].
   template <class S>
@@ -252,7 +247,6 @@ struct RankLeNInertia {
 
 struct SignatureNN : SurjectiveFamily {
   static constexpr const char* kId = "profile.signature_n_n_N_minus_2n";
-  static constexpr const char* kSource = "001, signature proposition";
   static std::vector<Tolerance> Tolerances() { return {}; }  // exact
   template <class S>
   static void Conclusion(const In<S>& in) {
@@ -277,7 +271,6 @@ struct SignatureNN : SurjectiveFamily {
 // hold lambda (irrational) or ||S||; that exact identity is power_traces.
 struct HPowerSums : SurjectiveFamily {
   static constexpr const char* kId = "profile.KQ.H_power_sums";
-  static constexpr const char* kSource = "001, 'For H = JG/(2||S||), [elided]'";
   static inline const Tolerance kPowerSums{
       "max_k |tr(H^k) - sum lambda_i^k| / bound_k", "1",
       "bound_k = 2n k eta' + (N-2n) eta'^k + gamma_{k(N+2n)+8} tr((|J||M||M|^T/(2||S||))^k) with "

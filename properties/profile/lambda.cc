@@ -24,7 +24,6 @@ namespace {
 
 struct LambdaCBounds : LambdaFamily {
   static constexpr const char* kId = "profile.Lambda.C_bounds";
-  static constexpr const char* kSource = "001, 'Moreover, 0 <= 2C <= 1'";
   static inline const Tolerance kTwoC{
       "2C against 1", "1 + gamma_{m+3} (1 in rationals)",
       "C is a sum of m nonnegative products of entries each rounded by u: relative error gamma_{m+3}, "
@@ -42,7 +41,6 @@ struct LambdaCBounds : LambdaFamily {
 
 struct LambdaPBounds : LambdaFamily {
   static constexpr const char* kId = "profile.Lambda.P_bounds";
-  static constexpr const char* kSource = "001, 'Moreover, ... 0 <= P <= 1'";
   static inline const Tolerance kMinusP{
       "||lambda_+ - lambda_-||^2 against 1 (P >= 0)", "1 + gamma_{m+12} (1 in rationals)",
       "D = ||lambda_+ - lambda_-||^2 <= ||lambda||^2 = 1; each difference of two u-rounded positives errs "
@@ -69,7 +67,6 @@ struct LambdaPBounds : LambdaFamily {
 
 struct LambdaEntriesLt1 : LambdaFamily {
   static constexpr const char* kId = "profile.Lambda.entries_lt_1";
-  static constexpr const char* kSource = "001, 'Every lambda in Lambda_m has |lambda_i| < 1'";
   // No tolerance: rounding is monotone and 1 is representable, so a rounded
   // entry can only reach 1 if the exact one is within u of 1; the generated
   // points have 1 - |lambda_i| >= 2/(|p|^2 + 1) >= 2/146.
@@ -85,7 +82,6 @@ struct LambdaEntriesLt1 : LambdaFamily {
 
 struct LambdaElidedBounds : LambdaFamily {
   static constexpr const char* kId = "profile.Lambda.elided_bounds";
-  static constexpr const char* kSource = "001, 'For lambda in Lambda_m, [elided]' (CATALOG.md candidates)";
   static inline const Tolerance kUnitNorm{
       "|‖λ₊‖² + ‖λ₋‖² - 1|", "gamma_{2m+3} (0 in rationals)",
       "2m squares of u-rounded entries (gamma_3 each) summed (gamma_{2m}); exact value 1"};

@@ -137,7 +137,6 @@ struct LimitFamily {
 
 struct SortedLlnLimit : LimitFamily {
   static constexpr const char* kId = "profile.sorted_LLN_limit";
-  static constexpr const char* kSource = "001, 'Let X > 0 ... alpha_n, beta_n. Then'";
   template <class S>
   static void Conclusion(const In<S>& in) {
     CheckLimits(Run(Values(in.value())));
@@ -147,7 +146,6 @@ ATTNPROP_REGISTER(SortedLlnLimit, double);
 
 struct SymmetricLimitCurve : LimitFamily {
   static constexpr const char* kId = "profile.symmetric_limit_curve";
-  static constexpr const char* kSource = "001, 'S_n symmetric with eigenvalues vX_i, -uX'_i'";
   static inline const Tolerance kRankOne{
       "max_coord |p(pi(L_t)) - (0, b*, c*, d*)|", "2 ProfileCoordinateBound(2, u, 2u) + 4u",
       "L_t = x y^T unit norm with tr = t (2 x 2, computed in double: entries within 2u of exact), pi by the "
@@ -190,7 +188,6 @@ constexpr ScalarField kEdgeU{"u"}, kEdgeV{"v"}, kEdgeU2{"u2"};
 
 struct SymmetricLimitEdges {
   static constexpr const char* kId = "profile.symmetric_limit_edges";
-  static constexpr const char* kSource = "001, 'As rho ranges over (0,1] ... edge {d=0} ... edge {c=0}'";
   static inline const Tolerance kWitness{
       "|b*(rho(b)) - b|", "16 gamma_6(u)",
       "rho = b/(1 + s), s = sqrt(1 - b^2): s within u/(2s) + u (1 - b^2 within 2u absolutely), rho within "

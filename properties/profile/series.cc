@@ -53,7 +53,6 @@ S Artanh(const S& x) {
 
 struct SeriesIdentities : LambdaFamily {
   static constexpr const char* kId = "profile.Lambda.series_identities";
-  static constexpr const char* kSource = "001, 'both series converge absolutely' (elided; CATALOG.md candidates)";
 
   static inline const Tolerance kEven{
       "|-1/2 sum log(1 - l_i^2) - sum_k p_2k/(2k)|", "tail_K + rounding of both sides",
@@ -121,7 +120,6 @@ constexpr MatrixField kA{"A"};
 
 struct SpectralMatrixFormula {
   static constexpr const char* kId = "profile.spectral_matrix_formula";
-  static constexpr const char* kSource = "001, 'If a symmetric A has spectrum lambda' (elided; CATALOG.md candidates)";
 
   static constexpr int64_t kTerms = 200;
   static inline const Tolerance kLogDet{

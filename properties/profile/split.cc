@@ -67,7 +67,6 @@ struct SplitFamily {
 
 struct SymAntisymSplit : SplitFamily<true> {
   static constexpr const char* kId = "profile.sym_antisym_split";
-  static constexpr const char* kSource = "001, 'For L in M_N(R), put ... Then L = S + T'";
 
   static inline const Tolerance kSplit{
       "max_ij |S + T - L|_ij / max(|L_ij|, |L_ji|)", "gamma_2 (0 in rationals)",
@@ -102,7 +101,6 @@ double PythagorasBound(int64_t n, double u) {
 
 struct Pythagoras : SplitFamily<true> {
   static constexpr const char* kId = "profile.pythagoras";
-  static constexpr const char* kSource = "001, 'For any L in M_N(R), [elided]'";
 
   static inline const Tolerance kPythagoras{
       "|‖L‖² - ‖S‖² - ‖T‖²| / ‖L‖²", "2 gamma_{N^2+5} (0 in rationals)",
@@ -127,7 +125,6 @@ struct Pythagoras : SplitFamily<true> {
 
 struct PythagorasNormalized : SplitFamily<false> {
   static constexpr const char* kId = "profile.pythagoras_normalized";
-  static constexpr const char* kSource = "001, 'For L != 0, division gives [elided]'";
 
   static inline const Tolerance kRatios{
       "|‖S‖²/‖L‖² + ‖T‖²/‖L‖² - 1|", "gamma_{2N^2+8} (0 in rationals)",
