@@ -233,7 +233,7 @@ void ClaimSection(std::ostringstream& h, const Report& r, const ClaimView& c) {
   h << "<section class=\"claim\" id=\"" << Anchor(c.id) << "\"><h3><code>" << Escape(c.id) << "</code> <span class=\"s " << c.status << "\">" << StatusText(c.status) << "</span></h3>\n";
   const std::string statement = StatementOf(c.id);
   h << "<p class=\"st\">" << (statement.empty() ? "<i>(no statement in the catalogue)</i>" : Escape(statement)) << "</p>\n";
-  const CatalogClaim* cat = FindClaim(c.id);
+  const CatalogClaim* cat = FindAnyClaim(c.id);
   const RegistryRow* row = FindRow(c.id);
   h << "<p class=\"meta\">" << (cat ? Escape(cat->kind) + " | " + Escape(cat->source) + " | " : "") << "<code>"
     << Escape(c.entries.front()->file) << "</code> | expected "

@@ -78,7 +78,7 @@ std::string StatementOf(const std::string& id) {
     if (st.rfind("[R]", 0) == 0) st += " (formula reconstructed: claims/CATALOG.md)";
     return st;
   }
-  if (const RegistryRow* row = FindRow(id); row && row->kind != ClaimKind::kAsStated) return "(ours) " + row->note;
+  if (const CatalogClaim* c = FindOurClaim(id)) return "(ours) " + c->statement;
   return "";
 }
 

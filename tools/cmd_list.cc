@@ -82,7 +82,7 @@ int ListJson(const std::string& store) {
   bool first = true;
   for (const auto& d : Registry()) {
     const RegistryRow* row = FindRow(d.id);
-    const CatalogClaim* claim = FindClaimOrBase(d.id);
+    const CatalogClaim* claim = FindAnyClaim(d.id);
     size_t stored = 0;
     for (const auto& c : LoadStore(store, d.id)) stored += c.AppliesTo(d.backend);
     std::string labels;
@@ -135,7 +135,7 @@ int List(const std::vector<std::string>& args) {
             << "expect" << " " << std::setw(6) << "stored" << " source\n";
   for (const auto& d : Registry()) {
     const RegistryRow* row = FindRow(d.id);
-    const CatalogClaim* claim = FindClaimOrBase(d.id);
+    const CatalogClaim* claim = FindAnyClaim(d.id);
     const std::string stated = claim ? claim->source : "";
     size_t stored = 0;
     for (const auto& c : LoadStore(store, d.id)) stored += c.AppliesTo(d.backend);

@@ -177,11 +177,11 @@ void CheckStores(const std::vector<PropertyDef>& defs, const std::vector<RunOpti
   }
 }
 
-/// What the claim states: the catalogue's statement, or the registry note of
-/// a claim we added.
+/// What the claim states: the catalogue's statement, or ours
+/// (claims/ours.tsv).
 std::string Statement(const PropertyDef& d) {
-  if (const CatalogClaim* c = FindClaim(d.id)) return c->statement;
-  return d.row ? d.row->note : "";
+  const CatalogClaim* c = FindAnyClaim(d.id);
+  return c ? c->statement : "";
 }
 
 std::string Indent(const std::string& text, const char* pad) {

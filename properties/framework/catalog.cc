@@ -5,7 +5,8 @@
 
 namespace attnprop {
 
-extern const char* const kClaimsTsv;  // generated from claims/claims.tsv
+extern const char* const kClaimsTsv;  // claims/claims.tsv (embedded_tsv.cc)
+extern const char* const kOursTsv;    // claims/ours.tsv
 
 std::vector<CatalogClaim> ParseCatalog(const std::string& tsv) {
   std::vector<CatalogClaim> rows;
@@ -36,13 +37,20 @@ const CatalogClaim* FindClaim(const std::string& id) {
   return nullptr;
 }
 
-const CatalogClaim* FindClaimOrBase(const std::string& id) {
-  for (std::string base = id;;) {
-    if (const CatalogClaim* c = FindClaim(base)) return c;
-    const size_t dot = base.rfind('.');
-    if (dot == std::string::npos) return nullptr;
-    base.resize(dot);
-  }
+const std::vector<CatalogClaim>& OursCatalog() {
+  static const std::vector<CatalogClaim> rows = ParseCatalog(kOursTsv);
+  return rows;
+}
+
+const CatalogClaim* FindOurClaim(const std::string& id) {
+  for (const auto& c : OursCatalog())
+    if (c.id == id) return &c;
+  return nullptr;
+}
+
+const CatalogClaim* FindAnyClaim(const std::string& id) {
+  const CatalogClaim* c = FindClaim(id);
+  return c ? c : FindOurClaim(id);
 }
 
 }  // namespace attnprop

@@ -21,10 +21,14 @@ struct CatalogClaim {
 const std::vector<CatalogClaim>& Catalog();
 /// The claim with this id, or null.
 const CatalogClaim* FindClaim(const std::string& id);
-/// The claim an id is, or is a variant or reading of (the longest catalogue
-/// id that is the id's prefix up to a '.': collapse.lemmaD.4 for
-/// collapse.lemmaD.4.ours), or null.
-const CatalogClaim* FindClaimOrBase(const std::string& id);
+/// claims/ours.tsv: the claims of ours (registry kinds ours and new: our
+/// corrected variants, second readings, the kernel ABI's contract), in the
+/// catalogue's format, with their statements and sources.
+const std::vector<CatalogClaim>& OursCatalog();
+/// The claim of ours with this id, or null.
+const CatalogClaim* FindOurClaim(const std::string& id);
+/// The documents' claim or, failing that, ours.
+const CatalogClaim* FindAnyClaim(const std::string& id);
 
 /// Parses the TSV text (exposed for tests); throws std::runtime_error naming
 /// the line on a row without 4 fields.

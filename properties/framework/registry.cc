@@ -82,8 +82,6 @@ std::vector<RegistryRow> ParseRegistry(const std::string& tsv) {
     }
     if (!f[3].empty() && f[3] != "-") r.labels = Split(f[3], ',');
     r.note = f[4];
-    if (r.kind != ClaimKind::kAsStated && r.note.empty())
-      throw std::runtime_error(at + r.id + " is a claim of ours: its why says what it claims");
     r.line = n;
     rows.push_back(std::move(r));
   }
@@ -126,6 +124,8 @@ std::vector<std::string> JoinRegistry() {
           problems.push_back(at + r.id + " is of kind new but its id is a catalogue claim's (or ends .ours)");
         break;
     }
+    if (r.kind != ClaimKind::kAsStated && !FindOurClaim(r.id))
+      problems.push_back(at + r.id + " is a claim of ours without its statement in claims/ours.tsv");
     if (!registered.count(r.id)) problems.push_back(at + r.id + " has a row but no property is registered under it");
   }
   for (auto& d : Registry()) {
