@@ -7,13 +7,12 @@
 //   Hypotheses: A, B in R^{n x d}, eps >= 0 with ||A - B||_inf <= eps.
 //   Selection: Res uses the column-wise midrange (model/res.h).
 //   Expected REFUTED, for EVERY selection: with d = 1 the argmin is unique
-//   (the midrange), and A = (0,4,2)^T, B = (1,5,1)^T, eps = 1 give
-//   Res(A) = (-2,2,0), Res(B) = (-2,2,-2): ||Res(A) - Res(B)|| = 2 > 1.
-//   The proof's first step, ||Res(A) - Res(B)|| <= ||A - 1y_B^T - Res(B)||,
-//   has no justification (Res(A) is not the point of A - 1R^d nearest to
-//   Res(B)). The shrunk counterexample is pinned in
+//   (the midrange), so a witness with one column refutes every reading.
+//   The witness, with its arithmetic, is pinned in
 //   properties/counterexamples/collapse.lemma4.1.res_perturbation.txt; the
-//   failure message says whether both argmins are unique there.
+//   failure message says whether both argmins are unique there. The proof's
+//   first step, ||Res(A) - Res(B)|| <= ||A - 1y_B^T - Res(B)||, has no
+//   justification (Res(A) is not the point of A - 1R^d nearest to Res(B)).
 //
 // collapse.lemma4.1.res_perturbation.ours (OURS, not the paper's)
 //   Statement: same hypotheses, ||Res(A) - Res(B)||_inf <= 2 eps, for the
