@@ -31,22 +31,22 @@ const std::vector<CatalogClaim>& Catalog() {
   return rows;
 }
 
-const CatalogClaim* FindClaim(const std::string& id) {
-  for (const auto& c : Catalog())
+namespace {
+const CatalogClaim* FindIn(const std::vector<CatalogClaim>& rows, const std::string& id) {
+  for (const auto& c : rows)
     if (c.id == id) return &c;
   return nullptr;
 }
+}  // namespace
+
+const CatalogClaim* FindClaim(const std::string& id) { return FindIn(Catalog(), id); }
 
 const std::vector<CatalogClaim>& OursCatalog() {
   static const std::vector<CatalogClaim> rows = ParseCatalog(kOursTsv);
   return rows;
 }
 
-const CatalogClaim* FindOurClaim(const std::string& id) {
-  for (const auto& c : OursCatalog())
-    if (c.id == id) return &c;
-  return nullptr;
-}
+const CatalogClaim* FindOurClaim(const std::string& id) { return FindIn(OursCatalog(), id); }
 
 const CatalogClaim* FindAnyClaim(const std::string& id) {
   const CatalogClaim* c = FindClaim(id);
