@@ -15,6 +15,12 @@ foreach(_var CMAKE_CXX_FLAGS CMAKE_C_FLAGS CMAKE_CXX_FLAGS_RELEASE CMAKE_CXX_FLA
   endif()
 endforeach()
 
+# One Eigen heap allocator in every build: Eigen picks plain malloc or its
+# own aligned one by __SANITIZE_ADDRESS__, so a matrix allocated by an object
+# of the Release build and freed by a sanitizer build's code (ci/sanitize.sh
+# links the Release build's claim objects) would be freed by the other one.
+add_compile_definitions(EIGEN_MALLOC_ALREADY_ALIGNED=0)
+
 add_library(attnprop_warnings INTERFACE)
 target_compile_options(attnprop_warnings INTERFACE
   -Wall -Wextra -Wconversion -Wshadow -Wpedantic

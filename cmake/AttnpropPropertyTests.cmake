@@ -4,7 +4,8 @@
 # (attnprop_properties --ctest-list), with its labels. The claims, their
 # backends and the kernel's dispatch targets are said once, in code;
 # registry.tsv is compiled in and joined by the binary, never parsed here.
-# Set by the including file: ATTNPROP_PROPERTIES_EXE, ATTNPROP_STORE_OUT.
+# Set by the including file: ATTNPROP_PROPERTIES_EXE, ATTNPROP_STORE_OUT,
+# ATTNPROP_PROPERTY_TEST_CASES (empty: the harness's default count).
 if(NOT EXISTS "${ATTNPROP_PROPERTIES_EXE}")
   # Not built yet: one test that fails and says so, rather than none.
   add_test(properties.NOT_BUILT "${ATTNPROP_PROPERTIES_EXE}")
@@ -29,6 +30,9 @@ foreach(_line IN LISTS _lines)
   # the build tree (the failure message also prints the entry to paste).
   add_test("${_name}" "${ATTNPROP_PROPERTIES_EXE}" "--property=${_name}" "--store-out=${ATTNPROP_STORE_OUT}")
   set_tests_properties("${_name}" PROPERTIES LABELS "${_labels}")
+  if(ATTNPROP_PROPERTY_TEST_CASES)
+    set_tests_properties("${_name}" PROPERTIES ENVIRONMENT "RC_PARAMS=max_success=${ATTNPROP_PROPERTY_TEST_CASES}")
+  endif()
   if(_kernel)
     # A dispatch target this CPU lacks is reported as skipped, not passed.
     set_tests_properties("${_name}" PROPERTIES SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
