@@ -58,5 +58,9 @@ cmake --preset asan -DATTNPROP_CLAIM_OBJECTS_FROM="$PWD/build/release" -DATTNPRO
 cmake --build --preset asan
 built=$SECONDS
 deep_only='^plugins\.cli\.(check|audit)\.broken_(nomax|lse_log2|causal_topleft|batch_stride|tail8|modifies_inputs|no_validation|f64_as_float|bf16_weights|crude_exp|empty_rows|v_stride_dk|nondeterministic|write_before_out)$|^plugins\.cli\.audit\.broken_(oob_write|crash|hang)$|reference_online|^plugins\.cli\.(check|audit)\.reference$|^plugins\.BrokenRegimes$|^plugins\.cli\.diagnosis_report$|^readme\.commands$|^cli\.shard\.partition$|^kernel\.reference_plugin/f64$'
+# The pattern names exactly the 42 tests listed above: a renamed test must
+# not leave the quick step (or the deep list) unnoticed.
+n=$(ctest --test-dir build/asan -N -R "$deep_only" | grep -c "Test *#" || true)
+[ "$n" = 42 ] || { echo "ci/sanitize.sh: the deep-only pattern matches $n tests, not the 42 it lists" >&2; exit 1; }
 ctest --preset asan -E "$deep_only"
 echo "ci/sanitize.sh: built in $((built - start)) s, the tests passed in $((SECONDS - built)) s under ASan + UBSan"
