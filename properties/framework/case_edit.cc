@@ -231,59 +231,68 @@ int64_t ShapeModel::SizeOf(const Case& c, const Axis& a) {
   return a.kind == Axis::kRows ? m.rows : m.cols;
 }
 
+std::vector<std::string> ShapeModel::LayoutKey(const Case& c) {
+  std::vector<std::string> key;
+  for (const auto& [name, v] : c.fields()) key.push_back(name + ":" + std::to_string(v.index()));
+  return key;
+}
+
+const ShapeModel::Layout* ShapeModel::LayoutOf(const Case& c) const {
+  const auto it = layouts_.find(LayoutKey(c));
+  return it == layouts_.end() ? nullptr : &it->second;
+}
+
 void ShapeModel::Learn(const Case& c) {
-  std::vector<std::string> layout;
-  for (const auto& [name, v] : c.fields()) layout.push_back(name + ":" + std::to_string(v.index()));
-  if (layout_.empty()) {
-    layout_ = layout;
-    axes_ = AxesOf(c);
-    equal_.assign(axes_.size(), std::vector<bool>(axes_.size(), true));
+  auto [it, added] = layouts_.try_emplace(LayoutKey(c));
+  Layout& l = it->second;
+  if (added) {
+    l.axes = AxesOf(c);
+    l.equal.assign(l.axes.size(), std::vector<bool>(l.axes.size(), true));
   }
-  if (layout != layout_) return;
-  for (size_t a = 0; a < axes_.size(); ++a)
-    for (size_t b = 0; b < axes_.size(); ++b)
-      if (SizeOf(c, axes_[a]) != SizeOf(c, axes_[b])) equal_[a][b] = false;
+  for (size_t a = 0; a < l.axes.size(); ++a)
+    for (size_t b = 0; b < l.axes.size(); ++b)
+      if (SizeOf(c, l.axes[a]) != SizeOf(c, l.axes[b])) l.equal[a][b] = false;
 }
 
 ShapeModel ShapeModel::Declared(const Case& c, const std::vector<std::array<int, 2>>& field_axes) {
   ShapeModel m;
   if (field_axes.size() != c.fields().size()) return m;  // a case the domain cannot read: no edits
-  for (const auto& [name, v] : c.fields()) m.layout_.push_back(name + ":" + std::to_string(v.index()));
+  Layout& l = m.layouts_[LayoutKey(c)];
   // Only the axes the domain declares: an int that is no axis is a value,
   // a fixed axis is no dimension.
   std::vector<int> declared;
   for (const Axis& a : AxesOf(c)) {
     const int axis = field_axes[a.field][a.kind == Axis::kCols ? 1 : 0];
     if (axis < 0) continue;
-    m.axes_.push_back(a);
+    l.axes.push_back(a);
     declared.push_back(axis);
   }
-  m.equal_.assign(m.axes_.size(), std::vector<bool>(m.axes_.size(), false));
-  for (size_t a = 0; a < m.axes_.size(); ++a)
-    for (size_t b = 0; b < m.axes_.size(); ++b) m.equal_[a][b] = declared[a] == declared[b];
+  l.equal.assign(l.axes.size(), std::vector<bool>(l.axes.size(), false));
+  for (size_t a = 0; a < l.axes.size(); ++a)
+    for (size_t b = 0; b < l.axes.size(); ++b) l.equal[a][b] = declared[a] == declared[b];
   return m;
 }
 
 std::vector<ShapeModel::Dimension> ShapeModel::Dimensions(const Case& c) const {
   std::vector<Dimension> dims;
-  std::vector<std::string> layout;
-  for (const auto& [name, v] : c.fields()) layout.push_back(name + ":" + std::to_string(v.index()));
-  if (layout != layout_) return dims;
-  std::vector<bool> taken(axes_.size(), false);
-  for (size_t a = 0; a < axes_.size(); ++a) {
+  const Layout* l = LayoutOf(c);
+  if (!l) return dims;
+  const std::vector<Axis>& axes = l->axes;
+  std::vector<bool> taken(axes.size(), false);
+  for (size_t a = 0; a < axes.size(); ++a) {
     if (taken[a]) continue;
     Dimension d;
-    d.size = SizeOf(c, axes_[a]);
-    for (size_t b = a; b < axes_.size(); ++b)
-      if (!taken[b] && equal_[a][b] && SizeOf(c, axes_[b]) == d.size) {
+    d.size = SizeOf(c, axes[a]);
+    for (size_t b = a; b < axes.size(); ++b)
+      if (!taken[b] && l->equal[a][b] && SizeOf(c, axes[b]) == d.size) {
         taken[b] = true;
         d.axes.push_back(b);
       }
     // A dimension spans at least one matrix axis (an int alone is a value).
     bool matrix = false;
     for (size_t k : d.axes) {
-      matrix = matrix || axes_[k].kind != Axis::kInt;
-      if (axes_[k].kind == Axis::kInt) d.int_fields.push_back(axes_[k].field);
+      matrix = matrix || axes[k].kind != Axis::kInt;
+      if (axes[k].kind == Axis::kInt) d.int_fields.push_back(axes[k].field);
     }
     if (matrix) dims.push_back(std::move(d));
   }
@@ -294,9 +303,11 @@ std::vector<ShapeModel::Dimension> ShapeModel::Dimensions(const Case& c) const {
 template <class Edit>
 Case ShapeModel::EditAxes(const Case& c, const Dimension& d, int64_t int_change, const Edit& edit) const {
   Case out = c;
+  const Layout* l = LayoutOf(c);
+  if (!l) return out;  // Dimensions(c) gave none: nothing to edit
   auto& f = out.mutable_fields();
   for (size_t k : d.axes) {
-    const Axis& a = axes_[k];
+    const Axis& a = l->axes[k];
     auto& v = f[a.field].second;
     if (a.kind == Axis::kInt) std::get<int64_t>(v) += int_change;
     else edit(std::get<ExactMatrix>(v), a.kind == Axis::kRows);

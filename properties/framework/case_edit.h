@@ -31,16 +31,18 @@ class EditRng {
 /// Edits that change a dimension change all of its axes together, so an
 /// edited case has shapes the generator could have made (X is n x d and W is
 /// d x d: n and d are two dimensions, even in a case where both are 2).
+/// Each layout (the case's field names and kinds: a sequence of 2 calls has
+/// other fields than one of 3) is learned on its own.
 class ShapeModel {
  public:
-  /// Adds a generated case (cases of another layout are ignored).
+  /// Adds a generated case to what is known of its layout.
   void Learn(const Case& c);
   /// The dimensions as a claim's Domain declares them, for cases of c's
   /// layout (no learning): two axes are one dimension when field_axes
   /// (Domain::FieldAxes of c) names one axis for both; an axis it gives as
   /// -1 (none, or one whose extent cannot change) is never edited.
   static ShapeModel Declared(const Case& c, const std::vector<std::array<int, 2>>& field_axes);
-  bool empty() const { return axes_.empty(); }
+  bool empty() const { return layouts_.empty(); }
 
   /// The dimensions of c: for each, the axes it spans and its size.
   struct Dimension {
@@ -68,9 +70,13 @@ class ShapeModel {
   Case EditAxes(const Case& c, const Dimension& d, int64_t int_change, const Edit& edit) const;
   static std::vector<Axis> AxesOf(const Case& c);
   static int64_t SizeOf(const Case& c, const Axis& a);
-  std::vector<std::string> layout_;  // field names of the learned layout
-  std::vector<Axis> axes_;
-  std::vector<std::vector<bool>> equal_;  // equal_[a][b]: equal in every case seen
+  struct Layout {
+    std::vector<Axis> axes;
+    std::vector<std::vector<bool>> equal;  // equal[a][b]: equal in every case of this layout seen
+  };
+  static std::vector<std::string> LayoutKey(const Case& c);  // field names and kinds
+  const Layout* LayoutOf(const Case& c) const;               // null: a layout never seen
+  std::map<std::vector<std::string>, Layout> layouts_;
 };
 
 /// One random move of the targeted search: an entry or a whole matrix scaled

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <thread>
 
+#include "properties/framework/case_edit.h"
 #include "properties/framework/hypotheses_checks.h"
 #include "properties/framework/property.h"
 #include "properties/framework/registry.h"
@@ -348,6 +349,28 @@ PropertyResult FoundBySearch(int steps = 2000) {
   EXPECT_EQ(r.verdict, Verdict::kRefuted) << r.search_tried << " candidates, best " << r.search_best_score;
   EXPECT_EQ(r.found_by, FoundBy::kSearch);
   return r;
+}
+
+// A claim whose cases have several layouts (abi.call_sequences: the fields
+// of 1, 2, ... calls) has its dimensions learned per layout: a case of the
+// second layout seen is shrunk too (before, only the first was learned, and
+// a 2-call counterexample kept a 7x8 first call).
+TEST(ShapeModel, LearnsEachLayoutOnItsOwn) {
+  ShapeModel m;
+  m.Learn(Case().Matrix("Q_1", ExactMatrix(2, 3)));
+  m.Learn(Case().Matrix("Q_1", ExactMatrix(4, 1)));
+  const Case two = Case().Matrix("Q_1", ExactMatrix(7, 8)).Matrix("Q_2", ExactMatrix(1, 1));
+  m.Learn(Case().Matrix("Q_1", ExactMatrix(2, 3)).Matrix("Q_2", ExactMatrix(1, 2)));
+  m.Learn(Case().Matrix("Q_1", ExactMatrix(5, 2)).Matrix("Q_2", ExactMatrix(3, 1)));
+  const auto dims = m.Dimensions(two);
+  ASSERT_EQ(dims.size(), 4u);  // rows and columns of each: never equal in the cases seen
+  EXPECT_EQ(dims[0].size, 8);
+  const Case narrower = m.Drop(two, dims[0], 0, 4);
+  EXPECT_EQ(narrower.GetMatrix("Q_1").cols, 4);
+  EXPECT_EQ(narrower.GetMatrix("Q_2").cols, 1);
+  // The first layout is still known, and a layout never seen has none.
+  EXPECT_EQ(m.Dimensions(Case().Matrix("Q_1", ExactMatrix(2, 2))).size(), 2u);
+  EXPECT_TRUE(m.Dimensions(Case().Matrix("X", ExactMatrix(2, 2))).empty());
 }
 
 TEST(Search, FindsAMissingDimensionFactorAndShrinksItToTwoEntries) {
