@@ -17,6 +17,7 @@ DimRange Capped(DimRange r, int64_t cap) {
 
 int64_t DrawDim(rc::Random& r, int size, const DimRange& range) {
   const int64_t lo = std::max(range.min, range.draw_min);
+  if (range.uniform) return UniformInt(r, lo, range.max);
   const double frac = std::min(1.0, (std::clamp(size, 0, 100) + 1) / 50.0);
   const int64_t cap = std::max(lo, lo + static_cast<int64_t>(static_cast<double>(range.max - lo) * frac));
   auto in = [&](int64_t n) { return n >= lo && n <= cap; };

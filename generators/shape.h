@@ -35,6 +35,9 @@ struct DimRange {
   /// When > min: dimensions are drawn from [draw_min, max] but still shrink
   /// down to min (e.g. start at 256 x 256, shrink to 1 x 1).
   int64_t draw_min = 0;
+  /// A count of variants (1 or 2 heads), not a size: drawn uniformly in
+  /// [min, max] at every RapidCheck size, so each has its share of a run.
+  bool uniform = false;
 };
 
 /// Default dimension ranges per backend (MPFR costs ~10^3 x double per
@@ -59,6 +62,7 @@ DimRange Capped(DimRange r, int64_t cap);
 /// multiple of 8 (or a multiple of 8 but not of 16); just below, at and just
 /// above a block size (15/16/17, 31/32/33, 63/64/65, 127/128/129); large
 /// (>= large_from). Classes outside the (size-scaled) range are skipped.
+/// A uniform range: uniformly in [max(min, draw_min), max].
 int64_t DrawDim(rc::Random& r, int size, const DimRange& range);
 
 /// The edge classes n belongs to: "one", "small", "odd", "not_mult8",

@@ -85,4 +85,12 @@ struct ExactMatrix {
   }
 };
 
+/// A rational matrix as exact values.
+inline ExactMatrix ToExact(const Mat<Rational>& m) {
+  ExactMatrix e(m.rows(), m.cols());
+  for (int64_t i = 0; i < m.rows(); ++i)
+    for (int64_t j = 0; j < m.cols(); ++j) e(i, j) = Exact(m(i, j));
+  return e;
+}
+
 }  // namespace attnprop

@@ -39,7 +39,6 @@ struct ThirdClaim {
   static constexpr const char* kId = "approval.third";
   static inline const Tolerance kThird{"|x + x/3 - 4x/3|", "gamma_2(u) * 4|x|/3",
                                        "one division and one addition, each one rounding"};
-  static std::vector<Tolerance> Tolerances() { return {kThird}; }
   template <class S>
   static rc::Gen<Case> Hypotheses() { return Xs(800); }
   template <class S>
@@ -58,7 +57,6 @@ struct WeakClaim {
   static constexpr const char* kId = "approval.weak";
   static inline const Tolerance kGuess{"|x + x/3 - 4x/3|", "1e6 * u * |x|", "a guess, far above the two roundings' gamma_2"};
   static inline const Tolerance kZero{"|x - x|", "u", ""};
-  static std::vector<Tolerance> Tolerances() { return {kGuess, kZero}; }
   template <class S>
   static rc::Gen<Case> Hypotheses() { return Xs(800); }
   template <class S>
@@ -76,7 +74,6 @@ struct WeakClaim {
 struct FalseClaim {
   static constexpr const char* kId = "approval.pinned";
   static inline const Tolerance kDefect{"sqrt(50 - x) defect", "1", "0 when x <= 50; NaN (never within a bound) past it"};
-  static std::vector<Tolerance> Tolerances() { return {kDefect}; }
   static bool HypothesesHold(const Case& c) { return c.GetScalar("x").ToDouble() >= 0; }
   template <class S>
   static rc::Gen<Case> Hypotheses() { return Xs(800); }
@@ -105,7 +102,6 @@ struct CoinClaim {
                                              "a mean off by >= 0.0658", "N = 4096 flips per case"};
   static inline const Tolerance kMean{"|mean - 1/2|", "sqrt(ln(2/alpha)/(2N))",
                                       "Hoeffding for N bounded flips: exceeded with probability <= alpha = 1e-6"};
-  static std::vector<Tolerance> Tolerances() { return {kMean}; }
   template <class S>
   static rc::Gen<Case> Hypotheses() {
     return rc::gen::map(rc::gen::inRange<int>(0, 1 << 20), [](int s) { return Case().Scalar("seed", s); });

@@ -25,15 +25,12 @@ void Accuracy(const Operator& op, const Problem& p, const CallSpec& spec, const 
 /// A contract property on problems of one shape class, without tolerances.
 template <class Derived>
 struct Contract : AttentionClaim<Derived> {
-  static std::vector<Tolerance> Tolerances() { return {}; }
-  static rc::Gen<Case> Gen(InputKind in) { return ProblemGen(in, Shape(CausalKind::kEither)); }
-  static bool Holds(InputKind in, const Case& c) { return ProblemHolds(in.dtype, Shape(CausalKind::kEither), c); }
+  static ShapeSpec Problems() { return Shape(CausalKind::kEither); }
 };
 
 /// A contract property that holds the outputs to their bounds.
 template <class Derived>
 struct AccuracyContract : Contract<Derived> {
-  static std::vector<Tolerance> Tolerances() { return {kOutTolerance, kLseTolerance}; }
 };
 
 // abi.argument_validation: invalid arguments return nonzero and write nothing.
@@ -75,10 +72,7 @@ ATTNPROP_REGISTER(ArgumentValidation, KernelF32, KernelF64);
 // gets out = 0 and lse = -inf exactly.
 struct EmptyRows : Contract<EmptyRows> {
   static constexpr const char* kId = "abi.empty_rows";
-  static rc::Gen<Case> Gen(InputKind in) { return ProblemGen(in, Shape(CausalKind::kYes, Lengths::kQueriesMore)); }
-  static bool Holds(InputKind in, const Case& c) {
-    return ProblemHolds(in.dtype, Shape(CausalKind::kYes, Lengths::kQueriesMore), c);
-  }
+  static ShapeSpec Problems() { return Shape(CausalKind::kYes, Lengths::kQueriesMore); }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
     const CallResult r = Call(op, p);
@@ -107,7 +101,6 @@ ATTNPROP_REGISTER(LseValues, KernelF32, KernelF64);
 // abi.lse_optional: lse = NULL is accepted and out is unaffected.
 struct LseOptional : Contract<LseOptional> {
   static constexpr const char* kId = "abi.lse_optional";
-  static std::vector<Tolerance> Tolerances() { return {kOutTolerance}; }
   static void Check(const Operator& op, const Case& c) {
     CallSpec spec;
     spec.want_lse = false;
@@ -179,15 +172,10 @@ ATTNPROP_REGISTER(BatchIndependence, KernelF32, KernelF64);
 // abi.dk_ne_dv: d_k != d_v.
 struct DkNeDv : AccuracyContract<DkNeDv> {
   static constexpr const char* kId = "abi.dk_ne_dv";
-  static rc::Gen<Case> Gen(InputKind in) {
+  static ShapeSpec Problems() {
     ShapeSpec s = Shape(CausalKind::kEither);
     s.dk_ne_dv = true;
-    return ProblemGen(in, s);
-  }
-  static bool Holds(InputKind in, const Case& c) {
-    ShapeSpec s = Shape(CausalKind::kEither);
-    s.dk_ne_dv = true;
-    return ProblemHolds(in.dtype, s, c);
+    return s;
   }
   static void Check(const Operator& op, const Case& c) { Accuracy(op, Problem::FromCase(c), {}, "call"); }
 };
@@ -196,10 +184,7 @@ ATTNPROP_REGISTER(DkNeDv, KernelF32, KernelF64);
 // abi.tq_ne_tk: t_q != t_k in both directions, causal and not.
 struct TqNeTk : AccuracyContract<TqNeTk> {
   static constexpr const char* kId = "abi.tq_ne_tk";
-  static rc::Gen<Case> Gen(InputKind in) { return ProblemGen(in, Shape(CausalKind::kEither, Lengths::kUnequal)); }
-  static bool Holds(InputKind in, const Case& c) {
-    return ProblemHolds(in.dtype, Shape(CausalKind::kEither, Lengths::kUnequal), c);
-  }
+  static ShapeSpec Problems() { return Shape(CausalKind::kEither, Lengths::kUnequal); }
   static void Check(const Operator& op, const Case& c) { Accuracy(op, Problem::FromCase(c), {}, "call"); }
 };
 ATTNPROP_REGISTER(TqNeTk, KernelF32, KernelF64);

@@ -126,7 +126,6 @@ bool HalfHolds(InputKind in, const Case& c, bool single_key) {
 // exact attention of the exact inputs.
 struct HalfAccuracy : AttentionClaim<HalfAccuracy> {
   static constexpr const char* kId = "abi.half_accuracy";
-  static std::vector<Tolerance> Tolerances() { return {kHalfOutTolerance, kLseTolerance}; }
   static rc::Gen<Case> Gen(InputKind in) { return HalfProblemGen(in.dtype, 16); }
   static bool Holds(InputKind in, const Case& c) { return HalfHolds(in, c, false); }
   static void Check(const Operator& op, const Case& c) {
@@ -149,7 +148,6 @@ struct HalfSingleKey : AttentionClaim<HalfSingleKey> {
       "one key: weight 1 exactly, out*_i = v_0; |out^ - v_0| <= B_ic = rho_i |v_0c| + 2 lambda |v_0c| + n eta "
       "(accuracy.h); a value within less than half the gap of a format value rounds to it (to nearest); "
       "otherwise kHalfOutTolerance's bound"};
-  static std::vector<Tolerance> Tolerances() { return {kSingleKeyTolerance, kLseTolerance}; }
   static rc::Gen<Case> Gen(InputKind in) { return HalfProblemGen(in.dtype, 1); }
   static bool Holds(InputKind in, const Case& c) { return HalfHolds(in, c, true); }
   static void Check(const Operator& op, const Case& c) {

@@ -21,10 +21,11 @@
 namespace attnprop::ksuite {
 namespace {
 
-template <class Derived>
+using enum Regime;
+
+template <class Derived, Regime kRegime>
 struct RegimeContract : AttentionClaim<Derived> {
-  static std::vector<Tolerance> Tolerances() { return RegimeTolerances(); }
-  static rc::Gen<Case> Gen(InputKind in) { return RegimeGen(in, Derived::kRegime); }
+  static rc::Gen<Case> Gen(InputKind in) { return RegimeGen(in, kRegime); }
   static bool Holds(InputKind in, const Case& c) { return RegimeHolds(in, c); }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
@@ -38,32 +39,21 @@ struct RegimeContract : AttentionClaim<Derived> {
 };
 
 // abi.long_kv: t_q in 1..8 against t_k in 1..4096 (d_k, d_v, batch cut to the budget).
-struct LongKv : RegimeContract<LongKv> {
-  static constexpr const char* kId = "abi.long_kv";
-  static constexpr Regime kRegime = Regime::kLongKv;
-};
-ATTNPROP_REGISTER(LongKv, KernelF32, KernelF64);
+struct LongKv : RegimeContract<LongKv, kLongKv> { static constexpr auto kId = "abi.long_kv"; };
 
 // abi.wide_heads: d_k and d_v in 1..512, independently.
-struct WideHeads : RegimeContract<WideHeads> {
-  static constexpr const char* kId = "abi.wide_heads";
-  static constexpr Regime kRegime = Regime::kWideHeads;
-};
-ATTNPROP_REGISTER(WideHeads, KernelF32, KernelF64);
+struct WideHeads : RegimeContract<WideHeads, kWideHeads> { static constexpr auto kId = "abi.wide_heads"; };
 
 // abi.long_queries: t_q in 1..1024, t_k in 1..512, batch 1..4.
-struct LongQueries : RegimeContract<LongQueries> {
-  static constexpr const char* kId = "abi.long_queries";
-  static constexpr Regime kRegime = Regime::kLongQueries;
-};
-ATTNPROP_REGISTER(LongQueries, KernelF32, KernelF64);
+struct LongQueries : RegimeContract<LongQueries, kLongQueries> { static constexpr auto kId = "abi.long_queries"; };
 
 // abi.scalar_ranges: scale over its whole valid range (any finite value),
 // causal with every length relation, lse NULL and not.
-struct ScalarRanges : RegimeContract<ScalarRanges> {
-  static constexpr const char* kId = "abi.scalar_ranges";
-  static constexpr Regime kRegime = Regime::kScalars;
-};
+struct ScalarRanges : RegimeContract<ScalarRanges, kScalars> { static constexpr auto kId = "abi.scalar_ranges"; };
+
+ATTNPROP_REGISTER(LongKv, KernelF32, KernelF64);
+ATTNPROP_REGISTER(WideHeads, KernelF32, KernelF64);
+ATTNPROP_REGISTER(LongQueries, KernelF32, KernelF64);
 ATTNPROP_REGISTER(ScalarRanges, KernelF32, KernelF64);
 
 }  // namespace

@@ -86,7 +86,6 @@ void CheckCall(const Operator& op, const Problem& p, const CallSpec& spec, const
 
 struct CallSequences : AttentionClaim<CallSequences> {
   static constexpr const char* kId = "abi.call_sequences";
-  static std::vector<Tolerance> Tolerances() { return RegimeTolerances(); }
   static rc::Gen<Case> Gen(InputKind in) {
     auto commands = rc::state::gen::commands(SeqModel{}, [in](const SeqModel& m) {
       return rc::state::gen::execOneOfWithArgs<NewCall, SameShapeCall>()(m, in);

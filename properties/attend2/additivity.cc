@@ -28,7 +28,6 @@ struct Attend2Additivity {
       "each attend2 is 2 products, 1 sum, 1 division on shared weights (gamma_3 of the convex "
       "combination of |v|), the sums v+v' add 1 rounding, the final sum 1, the checker's "
       "difference 1: gamma_4 + gamma_3 + u(1+gamma_3) + u <= gamma_11; weights sum to 1(1+u)"};
-  static std::vector<Tolerance> Tolerances() { return {kDifference}; }
 
   // No hypothesis beyond real arguments (the Lean statement's). Exact
   // backend: positive rational weights w0, w1 (exp has no rational value);
@@ -40,8 +39,7 @@ struct Attend2Additivity {
   // finite), each 0 or |v| >= 2^-900 for double entries: the budget is
   // absolute, gamma_11 max(|v|+|v'|), and the underflow of e^{s-m} v (<=
   // 2^-1074 per product) must stay below it.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d;
     const Admit wide = Admit::Within(0x1p1000);
     if constexpr (ScalarTraits<S>::kExact) {
@@ -56,8 +54,7 @@ struct Attend2Additivity {
     return d;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const S v0 = in[kV0], v0p = in[kV0p], v1 = in[kV1], v1p = in[kV1p];
     if constexpr (ScalarTraits<S>::kExact) {
       const S w0 = in[kW0], w1 = in[kW1];

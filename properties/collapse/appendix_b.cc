@@ -56,13 +56,11 @@ struct SoftmaxRatioBound {
       "each softmax entry errs relatively <= (2max|arg| + n + 3)u; A - E rounds (relative effect "
       "2u(|A|+|E|)); D_ii (max - min) and its exp err <= 2u||E|| + u relatively",
       MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kRatio}; }
   // A, E n x n (n >= 1; the lemma's), drawn in every regime (A up to 8, E
   // up to 4, n up to 8, MPFR 6). Domain: |A|, |E| <= 64 and n <= 64: the
   // row spread of A - E is <= 256 and D_ii <= 128, so every P, P~ entry and
   // e^{-D} P~ (>= e^{-384}) is normal in double, the ratios finite.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     const int64_t max_n = SizeBudget<S>::Pick(8, 6);
     gen::Regime ar = gen::RegimeFor<S>(gen::Regime{});
     ar.max_abs = 8, ar.max_scale = 2;
@@ -73,8 +71,7 @@ struct SoftmaxRatioBound {
     d.Matrix(kA, kN, kN, ar, Admit::Within(64)).Matrix(kE, kN, kN, er, Admit::Within(64));
     return d;
   }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     using std::exp;
     const Mat<S> a = in[kA], e = in[kE];
     const Mat<S> p = collapse::RowSoftmax<S>(a), pt = collapse::RowSoftmax<S>(Mat<S>(a - e));
@@ -101,7 +98,6 @@ struct ThetaBalance {
       "of d^2 products of 4 factors, |E_ij| <= beta d^3 ||Res X||^2 eta^2, each with gamma_{2d+3} "
       "relative error; the difference max - min adds one rounding",
       MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kBalance}; }
   // The lemma's norms ||Wq||, ||Wk||, ||Wv|| <= eta and beta <= 1/(||Res X||^2
   // eta^2) (any beta when the bound is +inf), beta > 0; X n x d, the weights
   // d x d (n, d >= 1). Drawn: X (n x d, up to 4) in every regime, the
@@ -110,8 +106,7 @@ struct ThetaBalance {
   // Res(X) exact in double: X doubles in 1/4 Z with |X| <= 2^40 (then the
   // midrange and Res(X) lie in 1/8 Z below 2^42); weights, eta and beta each
   // 0 or in [2^-100, 2^100], n, d <= 64: E and the budget finite and normal.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     const int64_t max_n = SizeBudget<S>::Pick(6, 4), max_d = SizeBudget<S>::Pick(4, 3);
     gen::Regime xr = gen::RegimeFor<S>(gen::Regime{});
     xr.max_abs = 4, xr.max_scale = 2;
@@ -154,8 +149,7 @@ struct ThetaBalance {
     });
     return d;
   }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> x = in[kX], wq = in[kWq], wk = in[kWk];
     const S beta = in[kBeta], eta = in[kEta];
     const Mat<S> r = Res<S>(x);

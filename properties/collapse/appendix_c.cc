@@ -29,12 +29,10 @@ struct GProperties {
                                       MetricKind::kClaim};
   static inline const Tolerance kSum{"g(eps) + g(2eps) against 2g(2eps)", "2g(2eps) + gamma_4 (e^eps + 3 e^{2eps}) 2", kReason,
                                     MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kBelowG, kHeads, kSum}; }
   // eps >= 0 and H >= 1 (the document's); 2 H eps <= 600 and H <= 2^20:
   // e^{2H eps} (in g(2H eps) and the budget) finite in double, no inf - inf
   // (drawn: eps = 0 or dyadic in (0, 2], H in [1, 4]).
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d;
     d.Dim(kHeadAxis, {1, 4, 4}, int64_t(1) << 20);
     d.Scalar(collapse::kEps, rc::gen::oneOf(rc::gen::just(Exact(0.0)), gen::PositiveDyadic(2, 20)),
@@ -44,8 +42,7 @@ struct GProperties {
              [](const Values& v) { return 2 * double(v[kH]) * v[collapse::kEps].ToDouble() <= 600; });
     return d;
   }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const S eps = in[collapse::kEps];
     const double h = double(in[kH]);
     const double u = ScalarTraits<S>::UnitRoundoff();

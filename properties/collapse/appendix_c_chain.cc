@@ -67,18 +67,7 @@
 namespace attnprop {
 namespace {
 
-using collapse::Head;
-using collapse::HeadName;
-using collapse::kEta;
-using collapse::kH;
-using collapse::kHeadAxis;
-using collapse::kL;
-using collapse::kTokens;
-using collapse::kWidth;
-using collapse::kX;
-using collapse::LayerHeads;
-using collapse::MaxNorm;
-using collapse::NetworkParams;
+using namespace collapse;  // the family's fields and helpers
 
 constexpr MatrixField kGq{"Gq"}, kGk{"Gk"}, kGv{"Gv"};
 constexpr ScalarField kPhi0{"phi0"};
@@ -254,10 +243,7 @@ void CheckC1(const In<S>& in, bool part2, const Tolerance& tolerance) {
 
 /// Both parts of Lemma C.1 share the hypotheses and the cases.
 struct C1Family {
-  template <class S>
-  static Domain Hypotheses() {
-    return C1Case<S>();
-  }
+  template <class S> static Domain Hypotheses() { return C1Case<S>(); }
 };
 
 constexpr const char* kC1Reason =
@@ -269,25 +255,20 @@ struct C1Part1 : C1Family {
   static constexpr const char* kId = "collapse.lemmaC.1.part1";
   static inline const Tolerance kDistance{"||softm_2(B) - softm_2(X)||_inf", "3 g(2H eps) + budget", kC1Reason,
                                           MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     CheckC1<S>(in, false, kDistance);
   }
 };
+ATTNPROP_REGISTER(C1Part1, double, Mpfr);
 
 struct C1Part2 : C1Family {
   static constexpr const char* kId = "collapse.lemmaC.1.part2";
   static inline const Tolerance kDistance{"||softmv_2(B) - softmv_2(X)||_inf", "3 g(2H eps) + budget", kC1Reason,
                                           MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     CheckC1<S>(in, true, kDistance);
   }
 };
-
-ATTNPROP_REGISTER(C1Part1, double, Mpfr);
 ATTNPROP_REGISTER(C1Part2, double, Mpfr);
 
 // ---------------------------------------------------------------- Lemma C.2
@@ -406,10 +387,7 @@ Domain C2Case() {
 }
 
 struct C2Family {
-  template <class S>
-  static Domain Hypotheses() {
-    return C2Case<S>();
-  }
+  template <class S> static Domain Hypotheses() { return C2Case<S>(); }
 };
 
 /// X_l (l = L - 1), B = X_{l+1} and their budgets.
@@ -433,9 +411,7 @@ struct C2Part1 : C2Family {
       "X_l carries the accumulated layer budget (network_cases.h), the midrange Res doubles it and rounds once "
       "(2u||X_l||); e - 1 and the two products gamma_4 relative; eps_l is l + 2 products",
       MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kBound}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     using std::exp;
     const int64_t l = in[kL] - 1;
     const collapse::Forward<S> f = C2Forward<S>(in);
@@ -448,6 +424,7 @@ struct C2Part1 : C2Family {
                  ToDouble(C2Eps<S>(in)) * (1 + Gamma(double(l) + 3, u)) + budget + Gamma(4, u) * ToDouble(lhs));
   }
 };
+ATTNPROP_REGISTER(C2Part1, double, Mpfr);
 
 struct C2Part2 : C2Family {
   static constexpr const char* kId = "collapse.lemmaC.2.part2";
@@ -456,9 +433,7 @@ struct C2Part2 : C2Family {
       "B and X_l carry the accumulated layer budgets; the product with W_v sums d terms (d ||W_v|| (budgets) + "
       "gamma_{d+1} d ||B - X_l|| ||W_v||)",
       MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kBound}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const int64_t l = in[kL] - 1;
     const collapse::Forward<S> f = C2Forward<S>(in);
     const Mat<S> gv = in[kGv];
@@ -471,6 +446,7 @@ struct C2Part2 : C2Family {
                  double(in[kH]) * ToDouble(C2Eps<S>(in)) * (1 + Gamma(double(l) + 3, u)) + budget);
   }
 };
+ATTNPROP_REGISTER(C2Part2, double, Mpfr);
 
 struct C2Part3 : C2Family {
   static constexpr const char* kId = "collapse.lemmaC.2.part3";
@@ -479,9 +455,7 @@ struct C2Part3 : C2Family {
       "X_l carries the accumulated layer budget; the product with W_v sums d terms (d ||W_v|| budget + "
       "gamma_{d+1} d ||X_l|| ||W_v||)",
       MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kBound}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const int64_t l = in[kL] - 1;
     const collapse::Forward<S> f = C2Forward<S>(in);
     const Mat<S> gv = in[kGv];
@@ -491,9 +465,6 @@ struct C2Part3 : C2Family {
     ExpectWithin(kBound, ToDouble(lhs), 1 + budget);
   }
 };
-
-ATTNPROP_REGISTER(C2Part1, double, Mpfr);
-ATTNPROP_REGISTER(C2Part2, double, Mpfr);
 ATTNPROP_REGISTER(C2Part3, double, Mpfr);
 
 }  // namespace

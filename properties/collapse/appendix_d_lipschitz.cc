@@ -113,10 +113,7 @@ void CheckD5(const In<S>& in, bool part2, const Tolerance& tolerance) {
 /// Both parts of Lemma D.5 share their hypotheses (||Y - X|| <= 2||X||,
 /// square weights) and their cases.
 struct D5Family {
-  template <class S>
-  static Domain Hypotheses() {
-    return PairCase<S>();
-  }
+  template <class S> static Domain Hypotheses() { return PairCase<S>(); }
 };
 
 struct D5Part1 : D5Family {
@@ -126,9 +123,7 @@ struct D5Part1 : D5Family {
       "s = max|XWX^T| + max|YWY^T|: the scores carry gamma_{2d+2} d^2-term sums, each softmax entry "
       "(2 max|score| + n + 3)u; K1 ||X-Y|| is a product of 4 factors",
       MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     CheckD5<S>(in, false, kDistance);
   }
 };
@@ -139,9 +134,7 @@ struct D5Part2 : D5Family {
       "||softmv(X) - softmv(Y)||_inf", "K2 ||X-Y|| (1 + gamma_6) + part-1 budget (1 + n d (||X||+||Y||) ||Wv||)",
       "part 1's budget for softm, carried through P X Wv (n d products of size ||X|| ||Wv||)",
       MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     CheckD5<S>(in, true, kDistance);
   }
 };

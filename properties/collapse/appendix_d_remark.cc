@@ -140,15 +140,10 @@ struct CLe6Eta {
   static inline const Tolerance kRatio{
       "C / (6 eta)", "1 + gamma_{L+6}; exact: 1",
       "eps_l is a product of L+2 roundings, C two more, 6 eta one: relative gamma_{L+6}", MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kRatio}; }
   // eps_l in (0,1) for all l in [L], H, L >= 1, eta, phi0 > 0 (the
   // remark's); Params' domain for the computation.
-  template <class S>
-  static Domain Hypotheses() {
-    return ParamCase(false);
-  }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static Domain Hypotheses() { return ParamCase(false); }
+  template <class S> static void Conclusion(const In<S>& in) {
     const S eta = in[kEta];
     const S big_c = BigC<S>(in);
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(big_c <= 6 * eta, "C > 6 eta: C = " + big_c.str());
@@ -164,11 +159,9 @@ struct Case1FinalBound {
       "C carries gamma_{L+4}; the geometric sum of L+1 powers relative gamma_{2L+2} more (nonnegative "
       "terms), 1 + 10C and the quotient two more",
       MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kRatio}; }
   // eta in (0,1], phi0 <= 0.5 eta/(1 + H eta)^L, eps_l in (0,1) (Case 1's);
   // Params' domain for the computation.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d = ParamCase(true);
     d.Assume("eta <= 1", [](const Values& v) { return v[kEta].ToRational() <= 1; });
     d.Assume("phi0 <= 0.5 eta/(1 + H eta)^L", [](const Values& v) {
@@ -179,8 +172,7 @@ struct Case1FinalBound {
     });
     return d;
   }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const S big_c = BigC<S>(in);
     S sum = 0, power = 1;
     for (int64_t k = 0; k <= in[kL]; ++k) {
@@ -199,19 +191,16 @@ struct Case2EtaChoice {
   static constexpr const char* kId = "collapse.remarkD.2.case2_eta_choice";
   static inline const Tolerance kMaxEps{"max_l eps_l", "1 + gamma_{L+3}; exact: 1",
                                         "eps_l is a product of L+2 roundings", MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kMaxEps}; }
   // phi0 > 1, eta > 0 and the remark's choice eta <= 1/(phi0 H L) (drawn:
   // eta = t/(phi0 H L), t in (0,1]); Params' domain for the computation.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d = PhiCase(6, [](const Rational& phi0, int64_t h, int64_t l) { return Rational(phi0 * h * l); });
     d.Assume("eta <= 1/(phi0 H L)", [](const Values& v) {
       return v[kEta].ToRational() <= Rational(1) / (v[kPhi0].ToRational() * v[kH] * v[kL]);
     });
     return d;
   }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     S worst = 0;
     for (const S& e : Eps<S>(in[kEta], in[kPhi0], in[kH], in[kL]))
       if (e > worst) worst = e;
@@ -225,11 +214,9 @@ struct Case2EtaNecessary {
   static constexpr const char* kId = "collapse.remarkD.2.case2_eta_choice.necessary";
   static inline const Tolerance kEtaPhiHL{"eta phi0 H L", "1 + gamma_4; exact: 1",
                                           "a product of 3 roundings (H L is an exact integer)", MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kEtaPhiHL}; }
   // phi0 > 1, eta > 0 and every eps_l <= 1 (exactly); Params' domain
   // (drawn: eta = t / (2 phi0 (1 + H/(2 phi0))^L), t in (0,1], L up to 12).
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d = PhiCase(12, [](const Rational& phi0, int64_t h, int64_t l) {
       Rational denom = 2 * phi0;
       for (int64_t i = 0; i < l; ++i) denom *= 1 + Rational(h) / (2 * phi0);
@@ -242,8 +229,7 @@ struct Case2EtaNecessary {
     });
     return d;
   }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const S lhs = S(in[kEta] * in[kPhi0] * S(double(in[kH] * in[kL])));
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(lhs <= 1, "eta phi0 H L = " + lhs.str() + " > 1");
     ExpectWithin(kEtaPhiHL, ToDouble(lhs), 1 + Gamma(4, ScalarTraits<S>::UnitRoundoff()));

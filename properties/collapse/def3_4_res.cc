@@ -94,15 +94,10 @@ struct ResArgminUnique {
   static inline const Tolerance kCornerGap{
       "objective at both box corners - R", "4 u ||Z||_inf (0 in rationals)",
       "|Z_ij - y_j| at a corner: corner err <= 3.1u||Z|| (above) plus one subtraction rounding"};
-  static std::vector<Tolerance> Tolerances() { return {kWidth, kCornerGap}; }
 
-  template <class S>
-  static Domain Hypotheses() {
-    return ResMatrixCase<S>(false);
-  }
+  template <class S> static Domain Hypotheses() { return ResMatrixCase<S>(false); }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> z = in[kZ];
     const ResArgmin<S> box = ResArgminBox<S>(z);
     const double u = ScalarTraits<S>::UnitRoundoff();
@@ -129,6 +124,7 @@ struct ResArgminUnique {
     ExpectWithin(kWidth, width, 8 * u * norm);
   }
 };
+ATTNPROP_REGISTER(ResArgminUnique, double, Mpfr, Rational);
 
 struct ResNormLeNorm {
   static constexpr const char* kId = "collapse.res.norm_le_norm";
@@ -143,14 +139,9 @@ struct ResNormLeNorm {
       "every minimiser attains R <= ||Z|| (y = 0 is a candidate); the corners carry <= 3.1u||Z|| "
       "error and the subtraction one rounding",
       MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kMidrange, kEveryMinimiser}; }
-  template <class S>
-  static Domain Hypotheses() {
-    return ResMatrixCase<S>(false);
-  }
+  template <class S> static Domain Hypotheses() { return ResMatrixCase<S>(false); }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> z = in[kZ];
     const double u = ScalarTraits<S>::UnitRoundoff();
     const double norm = ToDouble(EntrywiseMaxNorm<S>(z));
@@ -168,6 +159,7 @@ struct ResNormLeNorm {
     ExpectWithin(kEveryMinimiser, worst, norm * (1 + Gamma(4, u)));
   }
 };
+ATTNPROP_REGISTER(ResNormLeNorm, double, Mpfr, Rational);
 
 struct ResTranslationInvariance {
   static constexpr const char* kId = "collapse.res.translation_invariance";
@@ -179,15 +171,10 @@ struct ResTranslationInvariance {
   static inline const Tolerance kArgminSet{
       "|argmin box of Z + 1c^T - (box of Z + c)|", "gamma_8 (||Z||_inf + ||c||_inf)",
       "corners carry <= 3.1u x max entry each (see res_argmin_unique), plus the shift c's rounding"};
-  static std::vector<Tolerance> Tolerances() { return {kMidrange, kArgminSet}; }
   // c in R^d (one row, Z's width) in Z's domain.
-  template <class S>
-  static Domain Hypotheses() {
-    return ResMatrixCase<S>(true);
-  }
+  template <class S> static Domain Hypotheses() { return ResMatrixCase<S>(true); }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> z = in[kZ];
     const Vec<S> shift = in[kShift].row(0).transpose();
     const Mat<S> z_shift = SubtractRowVector<S>(z, Vec<S>(-shift));
@@ -207,9 +194,6 @@ struct ResTranslationInvariance {
     }
   }
 };
-
-ATTNPROP_REGISTER(ResArgminUnique, double, Mpfr, Rational);
-ATTNPROP_REGISTER(ResNormLeNorm, double, Mpfr, Rational);
 ATTNPROP_REGISTER(ResTranslationInvariance, double, Mpfr, Rational);
 
 }  // namespace

@@ -115,10 +115,7 @@ void CheckResPerturbation(const In<S>& in, int factor, const Tolerance& toleranc
 
 /// The printed lemma and our variant share their hypotheses and cases.
 struct ResPerturbationFamily {
-  template <class S>
-  static Domain Hypotheses() {
-    return PerturbedPair<S>();
-  }
+  template <class S> static Domain Hypotheses() { return PerturbedPair<S>(); }
 };
 
 struct ResPerturbation : ResPerturbationFamily {
@@ -128,10 +125,8 @@ struct ResPerturbation : ResPerturbationFamily {
       "||Res(A) - Res(B)||_inf", "eps (1 + u) + gamma_4 (||A||_inf + ||B||_inf); exact: eps",
       "each computed Res entry errs <= 3u(1+u) x its matrix's max (midrange sum, final subtraction), "
       "the difference rounds once", MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     CheckResPerturbation<S>(in, 1, kDistance);
   }
 };
@@ -143,10 +138,8 @@ struct ResPerturbationOurs : ResPerturbationFamily {
       "||Res(A) - Res(B)||_inf (vs 2 eps)", "2 eps (1 + u) + gamma_4 (||A||_inf + ||B||_inf); exact: 2 eps",
       "as for the printed lemma: each computed Res entry errs <= 3u(1+u) x its matrix's max, the "
       "difference rounds once", MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     CheckResPerturbation<S>(in, 2, kDistance);
   }
 };

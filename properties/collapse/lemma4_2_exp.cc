@@ -69,19 +69,14 @@ void CheckExp(const In<S>& in, Which which, const Tolerance& tolerance) {
 /// exactly; a and b the same length) and their cases; each adds its ratio.
 struct ExpFamily {
   // ||b||_inf <= eps (the lemma's); the domain of collapse::PerturbedVector.
-  template <class S>
-  static Domain Hypotheses() {
-    return collapse::PerturbedWithinEps(2);
-  }
+  template <class S> static Domain Hypotheses() { return collapse::PerturbedWithinEps(2); }
 };
 
 struct ExpRelA : ExpFamily {
   static constexpr const char* kId = "collapse.lemma4.2.exp_rel_a";
   static inline const Tolerance kRatio{"max_i |e^{a+b}-e^a|_i / ((e^eps-1) e^{a_i} + budget)", kExpBound,
                                        kExpReason, MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kRatio}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     CheckExp<S>(in, Which::kExpA, kRatio);
   }
 };
@@ -91,9 +86,7 @@ struct ExpRelAB : ExpFamily {
   static constexpr const char* kId = "collapse.lemma4.2.exp_rel_aplusb";
   static inline const Tolerance kRatio{"max_i |e^{a+b}-e^a|_i / ((e^eps-1) e^{a_i+b_i} + budget)", kExpBound,
                                        kExpReason, MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kRatio}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     CheckExp<S>(in, Which::kExpAB, kRatio);
   }
 };
@@ -103,9 +96,7 @@ struct AlphaRelA : ExpFamily {
   static constexpr const char* kId = "collapse.lemma4.2.alpha_rel_a";
   static inline const Tolerance kRatio{"|alpha(a+b)-alpha(a)| / ((e^eps-1) alpha(a) + budget)", kExpBound,
                                        kExpReason, MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kRatio}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     CheckExp<S>(in, Which::kAlphaA, kRatio);
   }
 };
@@ -115,9 +106,7 @@ struct AlphaRelAB : ExpFamily {
   static constexpr const char* kId = "collapse.lemma4.2.alpha_rel_aplusb";
   static inline const Tolerance kRatio{"|alpha(a+b)-alpha(a)| / ((e^eps-1) alpha(a+b) + budget)", kExpBound,
                                        kExpReason, MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kRatio}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     CheckExp<S>(in, Which::kAlphaAB, kRatio);
   }
 };
@@ -130,12 +119,10 @@ struct Eq2 {
   static inline const Tolerance kExcess{"max{|e^{-b}-1|, |e^b-1|} - (e^eps - 1)", "gamma_3 e^eps",
                                         "each exp errs <= 0.51 ulp of a value <= e^eps, each subtraction one rounding",
                                         MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kExcess}; }
   // |b| <= eps (the document's), both finite; eps <= 300: e^eps, e^{+-b}
   // finite in double. Drawn: eps in (0, 4] and b = eps r, r in [-1, 1]
   // (half the cases +-1: the tight case).
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d;
     const int eps = d.ScalarParam(gen::PositiveDyadic(4, 10));
     const int r = d.ScalarParam(rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 10)));
@@ -150,8 +137,7 @@ struct Eq2 {
     });
     return d;
   }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     using std::abs;
     using std::exp;
     const S b = in[kPerturbation], eps = in[collapse::kEps];

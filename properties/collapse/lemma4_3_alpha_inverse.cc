@@ -49,19 +49,14 @@ struct AlphaInvFamily {
   // ||b||_inf <= eps (the lemma's); the domain of collapse::PerturbedVector
   // keeps alpha(a), alpha(a+b), their inverses and the budget finite and
   // nonzero in double.
-  template <class S>
-  static Domain Hypotheses() {
-    return collapse::PerturbedWithinEps(2);
-  }
+  template <class S> static Domain Hypotheses() { return collapse::PerturbedWithinEps(2); }
 };
 
 struct AlphaInvRelA : AlphaInvFamily {
   static constexpr const char* kId = "collapse.lemma4.3.alpha_inv_rel_a";
   static inline const Tolerance kRatio{"|alpha(a+b)^-1 - alpha(a)^-1| / ((e^eps-1) alpha(a)^-1 + budget)", "1",
                                        kReason, MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kRatio}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     CheckAlphaInverse<S>(in, true, kRatio);
   }
 };
@@ -70,9 +65,7 @@ struct AlphaInvRelAB : AlphaInvFamily {
   static constexpr const char* kId = "collapse.lemma4.3.alpha_inv_rel_aplusb";
   static inline const Tolerance kRatio{"|alpha(a+b)^-1 - alpha(a)^-1| / ((e^eps-1) alpha(a+b)^-1 + budget)", "1",
                                        kReason, MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kRatio}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     CheckAlphaInverse<S>(in, false, kRatio);
   }
 };

@@ -41,16 +41,11 @@ struct SoftmaxPerturbation {
   static inline const Tolerance kDistance{"||softm(a+b) - softm(a)||_inf",
                                           "2(e^eps - 1) + gamma_{n+8}(1 + 4(||a||+||b||)) + gamma_3 e^eps",
                                           kBudgetReason, MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
   // |b_i| <= eps (the lemma's); the domain of collapse::PerturbedVector
   // keeps e^eps and the budget finite in double (softmax itself subtracts
   // the maximum).
-  template <class S>
-  static Domain Hypotheses() {
-    return collapse::PerturbedWithinEps(2);
-  }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static Domain Hypotheses() { return collapse::PerturbedWithinEps(2); }
+  template <class S> static void Conclusion(const In<S>& in) {
     using std::exp;
     const Vec<S> a = in[collapse::kA].row(0).transpose(), b = in[collapse::kB].row(0).transpose();
     const S eps = in[collapse::kEps];
@@ -60,21 +55,17 @@ struct SoftmaxPerturbation {
                  ToDouble(S(2 * (exp(eps) - 1))) + SoftmaxBudget<S>(a, b) + Gamma(3, u) * std::exp(ToDouble(eps)));
   }
 };
+ATTNPROP_REGISTER(SoftmaxPerturbation, double, Mpfr);
 
 struct SoftmaxLipschitzExp {
   static constexpr const char* kId = "collapse.corD.3.softmax_lipschitz_exp";
   static inline const Tolerance kDistance{
       "||softm(a+b) - softm(a)||_inf", "2(e^{||b||} - 1) + gamma_{n+8}(1 + 4(||a||+||b||)) + gamma_3 e^{||b||}",
       kBudgetReason, MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
   // No hypothesis beyond a, b in R^n: the domain of collapse::PerturbedVector
   // (|a_i|, |b_i| <= 300: e^{||b||} and the budget finite in double).
-  template <class S>
-  static Domain Hypotheses() {
-    return collapse::PerturbedVector(2);
-  }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static Domain Hypotheses() { return collapse::PerturbedVector(2); }
+  template <class S> static void Conclusion(const In<S>& in) {
     using std::exp;
     const Vec<S> a = in[collapse::kA].row(0).transpose(), b = in[collapse::kB].row(0).transpose();
     const S nb = collapse::VecMaxNorm<S>(b);
@@ -84,6 +75,7 @@ struct SoftmaxLipschitzExp {
                  ToDouble(S(2 * (exp(nb) - 1))) + SoftmaxBudget<S>(a, b) + Gamma(3, u) * std::exp(ToDouble(nb)));
   }
 };
+ATTNPROP_REGISTER(SoftmaxLipschitzExp, double, Mpfr);
 
 template <class S>
 void CheckLemmaD4(const In<S>& in, bool as_printed, const Tolerance& tolerance) {
@@ -97,8 +89,7 @@ void CheckLemmaD4(const In<S>& in, bool as_printed, const Tolerance& tolerance) 
 /// Lemma D.4 as printed and as intended share the hypotheses ||b||_inf <= 1.
 struct LemmaD4Family {
   // ||b||_inf <= 1 (the lemma's), in the domain of collapse::PerturbedVector.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d = collapse::PerturbedVector(1);
     d.Assume("||b||_inf <= 1", [](const Values& v) { return collapse::BWithin(v, Rational(1)); });
     return d;
@@ -110,24 +101,22 @@ struct LemmaD4 : LemmaD4Family {
   static inline const Tolerance kDistance{"||softm(a+b) - softm(b)||_inf",
                                           "4||b||(1+u) + gamma_{n+8}(1 + 4(||a||+||b||))", kBudgetReason,
                                           MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     CheckLemmaD4<S>(in, true, kDistance);
   }
 };
+ATTNPROP_REGISTER(LemmaD4, double, Mpfr);
 
 struct LemmaD4Ours : LemmaD4Family {
   static constexpr const char* kId = "collapse.lemmaD.4.ours";
   static inline const Tolerance kDistance{"||softm(a+b) - softm(a)||_inf",
                                           "4||b||(1+u) + gamma_{n+8}(1 + 4(||a||+||b||))", kBudgetReason,
                                           MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     CheckLemmaD4<S>(in, false, kDistance);
   }
 };
+ATTNPROP_REGISTER(LemmaD4Ours, double, Mpfr);
 
 constexpr ScalarField kX{"x"};
 
@@ -136,16 +125,13 @@ struct ExpInequality {
   static inline const Tolerance kExcess{"e^x - 1 against 2x", "2x + gamma_2 e",
                                         "exp errs <= 0.51 ulp of a value <= e, the subtraction one rounding",
                                         MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kExcess}; }
   // x in (0,1] (the proof step's); drawn 1 or a positive dyadic.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d;
     d.Scalar(kX, rc::gen::oneOf(rc::gen::just(Exact(1.0)), gen::PositiveDyadic(1, 30)), Admit::Within(1).Positive());
     return d;
   }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     using std::exp;
     const S x = in[kX];
     const double u = ScalarTraits<S>::UnitRoundoff();
@@ -154,11 +140,6 @@ struct ExpInequality {
     ExpectWithin(kExcess, ToDouble(S(exp(x) - 1)), ToDouble(S(2 * x)) + Gamma(2, u) * std::exp(1.0));
   }
 };
-
-ATTNPROP_REGISTER(SoftmaxPerturbation, double, Mpfr);
-ATTNPROP_REGISTER(SoftmaxLipschitzExp, double, Mpfr);
-ATTNPROP_REGISTER(LemmaD4, double, Mpfr);
-ATTNPROP_REGISTER(LemmaD4Ours, double, Mpfr);
 ATTNPROP_REGISTER(ExpInequality, double, Mpfr);
 
 }  // namespace

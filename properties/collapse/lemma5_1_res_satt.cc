@@ -54,13 +54,11 @@ struct Lemma51 {
       "<= gamma_{2d+4} 4 d^2 ||W|| (||R|| + ||X||)^2 (R itself errs u||X||), so theta errs twice that; e^theta - 1 "
       "errs e^theta (delta_theta + 3u); the product with ||Wv|| ||R|| gamma_3 and u||X||",
       MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kContraction}; }
   // Shapes: X n x d, the weights d x d (n, d >= 1), all drawn in every
   // regime. Domain where the check is computable in double: n, d <= 16,
   // entries finite with |.| <= 2^8: scores and E <= d^3 2^32, but theta
   // enters e^theta, so theta <= 600 (checked in 256-bit MPFR) keeps K finite.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     const int64_t max_n = SizeBudget<S>::Pick(6, 4), max_d = SizeBudget<S>::Pick(6, 4);
     gen::Regime xr = gen::RegimeFor<S>(gen::Regime{}), wr = xr;
     xr.max_abs = 2, xr.max_scale = 2;
@@ -79,8 +77,7 @@ struct Lemma51 {
     });
     return d;
   }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     using std::exp;
     const Mat<S> x = in[kX], wq = in[kWq], wk = in[kWk], wv = in[kWv];
     const Mat<S> w = wq * wk.transpose();

@@ -46,32 +46,15 @@
 namespace attnprop {
 namespace {
 
-using collapse::Head;
-using collapse::HeadName;
-using collapse::kEta;
-using collapse::kH;
-using collapse::kL;
-using collapse::kTokens;
-using collapse::kWidth;
-using collapse::kX;
-using collapse::LayerBudget;
-using collapse::LayerHeads;
-using collapse::MaxNorm;
-using collapse::NetworkDomain;
-using collapse::NetworkParams;
+using namespace collapse;  // the family's fields and helpers
 
 struct IdentityViaZeroValues {
   static constexpr const char* kId = "collapse.sec1.identity_via_zero_values";
   static inline const Tolerance kIdentity{
       "||S(X) - X||_inf", "0", "every head adds softm(.) X 0 = +-0 exactly (finite times 0), and X + 0 = X"};
-  static std::vector<Tolerance> Tolerances() { return {kIdentity}; }
   // Every Wv = 0 (the document's); the network domain (network_cases.h).
-  template <class S>
-  static Domain Hypotheses() {
-    return NetworkDomain<S>(3, true);
-  }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static Domain Hypotheses() { return NetworkDomain<S>(3, true); }
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> x0 = in[kX];
     Mat<S> x = x0;
     for (int64_t l = 0; l < in[kL]; ++l) x = collapse::Layer<S>(x, LayerHeads<S>(in.value(), l));
@@ -86,14 +69,9 @@ struct LayerNormGrowth {
       "layer budget: scores gamma_{2d+2}; softmax entries (2 max|score| + n + 3)u; P X Wv gamma_{n+d}; "
       "skip and head sums H+1 roundings: gamma_{2n+2d+H+8} (||X|| + sum_h (1+2s_h) n d ||X|| ||Wv_h|| (1+n))",
       MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kNextNorm}; }
   // Every ||Wv|| <= eta (the lemma's); the network domain.
-  template <class S>
-  static Domain Hypotheses() {
-    return NetworkDomain<S>(1, false);
-  }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static Domain Hypotheses() { return NetworkDomain<S>(1, false); }
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> x = in[kX];
     const std::vector<Head<S>> heads = LayerHeads<S>(in.value(), 0);
     const Mat<S> next = collapse::Layer<S>(x, heads);
@@ -112,15 +90,10 @@ struct LayerNormPower {
       "phi0 = ||X_0|| (the smallest allowed); budget_l = the per-layer budget of part 1 accumulated, "
       "each layer's amplified by (1+H eta) and the power's l roundings gamma_{l+2} phi0(1+H eta)^l",
       MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kRatio}; }
   // Every ||Wv|| <= eta, phi0 = ||X_0|| (the smallest the lemma allows, so
   // not a field); the network domain.
-  template <class S>
-  static Domain Hypotheses() {
-    return NetworkDomain<S>(2, false);
-  }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static Domain Hypotheses() { return NetworkDomain<S>(2, false); }
+  template <class S> static void Conclusion(const In<S>& in) {
     // In S: the bound is attained with equality (one token, Wv = eta).
     Mat<S> x = in[kX];
     const double u = ScalarTraits<S>::UnitRoundoff();
@@ -157,8 +130,7 @@ struct LayerLipschitzFamily {
   // ||X_0|| <= phi0, ||Y - X_1|| <= 2||X_1|| (in 256-bit MPFR). Domain:
   // the network's (network_cases.h), G in the same (|.| <= 2^8), Delta
   // <= 2^20 (Y's scores finite), phi0 <= 2^20.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d;
     const NetworkParams p =
         kMaxD == 0 ? collapse::NetworkAxesAndParams<S>(d, 1, false, 1)
@@ -264,9 +236,7 @@ struct LayerLipschitz : LayerLipschitzFamily<0, 0> {
       "eps_l is a product of l+2 roundings, the bound 3 more; softmv(X_l), softmv(Y) and X_l itself carry "
       "the layer budget of part 1 (scores, softmax, P X Wv)",
       MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const auto [lhs, budget] = D6Distance<S>(in);
     const double u = ScalarTraits<S>::UnitRoundoff();
     ExpectWithin(kDistance, ToDouble(lhs), ToDouble(D6Bound<S>(in)) * (1 + Gamma(7, u)) + budget);
@@ -280,9 +250,7 @@ struct LayerLipschitzWithDistance : LayerLipschitzFamily<6, 3> {
       "eps_l is a product of l+2 roundings, the bound 4 more (||X_l - Y|| = ||Delta|| exactly); softmv(X_l), "
       "softmv(Y) and X_l carry the layer budgets (scores, softmax, P X Wv)",
       MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const auto [lhs, budget] = D6Distance<S>(in);
     const double u = ScalarTraits<S>::UnitRoundoff();
     const S dist = MaxNorm<S>(in[kDelta]);

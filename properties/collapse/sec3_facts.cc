@@ -47,12 +47,10 @@ struct ShiftInvariance {
       "each softmax evaluation errs <= 2u max|arg| <= 2u(||x||+|a|) (max subtraction) + (n+3)u (exp "
       "0.51ulp, sum, division) per entry: 6u(||x||+|a|)(1+O(u)) + 2(n+3)u in all (tightened from "
       "gamma_{n+8}(1 + 4(||x||+|a|)), which carried the factor n+8 on the shift term)"};
-  static std::vector<Tolerance> Tolerances() { return {kShift}; }
   // x in R^n (a row, n >= 1) in every regime, a in R at its own scale (x +
   // a1 rounds); domain: |x_j|, |a| <= 2^500, x + a1 finite in double (the
   // generator draws |x_j| <= 16, |a| <= 64).
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
     regime.max_abs = 16;
     Domain d;
@@ -63,8 +61,7 @@ struct ShiftInvariance {
     return d;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Vec<S> x = in[kX].row(0).transpose();
     const S a = in[kOffset];
     const Vec<S> shifted = (x.array() + a).matrix();
@@ -75,6 +72,7 @@ struct ShiftInvariance {
     ExpectWithin(kShift, ToDouble(collapse::VecMaxNorm<S>(diff)), bound);
   }
 };
+ATTNPROP_REGISTER(ShiftInvariance, double, Mpfr);
 
 /// A (r x k) and B (k x c) in every regime on shared axes, dimensions up
 /// to 8 (MPFR 6). Domain: A B defined, at most 64 x 64, entries each 0 or
@@ -112,10 +110,7 @@ void CheckNormInequality(const Tolerance& tolerance, const S& lhs, const S& rhs,
 /// The three norm facts of Fact 3.3 share their hypotheses (A B defined)
 /// and their cases.
 struct ProductFamily {
-  template <class S>
-  static Domain Hypotheses() {
-    return ProductCase<S>();
-  }
+  template <class S> static Domain Hypotheses() { return ProductCase<S>(); }
 };
 
 struct L1Submultiplicative : ProductFamily {
@@ -125,14 +120,13 @@ struct L1Submultiplicative : ProductFamily {
       "fl(AB) errs <= gamma_k |A||B| entrywise and ||(|A||B|)||_1 <= ||A||_1||B||_1; the norm sums rc "
       "entries, the right side is one product",
       MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kProduct}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> a = in[kA], b = in[kB];
     CheckNormInequality<S>(kProduct, EntrywiseL1<S>(Mat<S>(a * b)), S(EntrywiseL1<S>(a) * EntrywiseL1<S>(b)), a.cols(),
                            a.rows(), b.cols());
   }
 };
+ATTNPROP_REGISTER(L1Submultiplicative, double, Mpfr, Rational);
 
 struct MaxSubmultiplicative : ProductFamily {
   static constexpr const char* kId = "collapse.fact3.3.max_submultiplicative";
@@ -140,32 +134,25 @@ struct MaxSubmultiplicative : ProductFamily {
       "||AB||_inf vs ||A||_inf ||B||_inf", "||A||_inf ||B||_inf (1 + gamma_{k + rc + 2}); exact in rationals",
       "as for the l1 fact: fl(AB) errs <= gamma_k |A||B| entrywise; the claim itself fails by a factor "
       "up to k, far beyond rounding", MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kProduct}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> a = in[kA], b = in[kB];
     CheckNormInequality<S>(kProduct, MaxNorm<S>(Mat<S>(a * b)), S(MaxNorm<S>(a) * MaxNorm<S>(b)), a.cols(), a.rows(),
                            b.cols());
   }
 };
+ATTNPROP_REGISTER(MaxSubmultiplicative, double, Mpfr, Rational);
 
 struct L1MaxMixed : ProductFamily {
   static constexpr const char* kId = "collapse.fact3.3.l1_max_mixed";
   static inline const Tolerance kProduct{
       "||AB||_1 vs ||A||_1 ||B||_inf", "||A||_1 ||B||_inf (1 + gamma_{k + rc + 2}); exact in rationals",
       "as for the l1 fact; the claim itself fails by a factor up to c (columns of B)", MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kProduct}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> a = in[kA], b = in[kB];
     CheckNormInequality<S>(kProduct, EntrywiseL1<S>(Mat<S>(a * b)), S(EntrywiseL1<S>(a) * MaxNorm<S>(b)), a.cols(),
                            a.rows(), b.cols());
   }
 };
-
-ATTNPROP_REGISTER(ShiftInvariance, double, Mpfr);
-ATTNPROP_REGISTER(L1Submultiplicative, double, Mpfr, Rational);
-ATTNPROP_REGISTER(MaxSubmultiplicative, double, Mpfr, Rational);
 ATTNPROP_REGISTER(L1MaxMixed, double, Mpfr, Rational);
 
 }  // namespace

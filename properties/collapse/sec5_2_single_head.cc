@@ -150,10 +150,7 @@ constexpr const char* kReason =
 /// Both readings share the hypotheses and the cases, each in its reading.
 template <bool kWeighted>
 struct Lemma52Family {
-  template <class S>
-  static Domain Hypotheses() {
-    return Lemma52Case<S>(kWeighted);
-  }
+  template <class S> static Domain Hypotheses() { return Lemma52Case<S>(kWeighted); }
 };
 
 struct Lemma52Weighted : Lemma52Family<true> {
@@ -161,9 +158,7 @@ struct Lemma52Weighted : Lemma52Family<true> {
   static inline const Tolerance kDistance{
       "||softm_2(B) - softm_2(X)||_inf", "2 g(2 eps) + gamma_{4n+12} (2 + 8 (max|scores_B| + max|scores_X|))",
       kReason, MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     CheckLemma52<S>(in, true, kDistance);
   }
 };
@@ -173,9 +168,7 @@ struct Lemma52Plain : Lemma52Family<false> {
   static inline const Tolerance kDistance{"||softm(B) - softm(X)||_inf",
                                           "2 g(2 eps) + gamma_{4n+12} (2 + 8 (||B|| + ||X||))", kReason,
                                           MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kDistance}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     CheckLemma52<S>(in, false, kDistance);
   }
 };

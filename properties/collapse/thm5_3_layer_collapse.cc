@@ -46,13 +46,7 @@
 namespace attnprop {
 namespace {
 
-using collapse::Head;
-using collapse::HeadName;
-using collapse::kEta;
-using collapse::kH;
-using collapse::kL;
-using collapse::kX;
-using collapse::MaxNorm;
+using namespace collapse;  // the family's fields and helpers
 
 constexpr int kShrinkSteps = 6;  // eta, eta/2, ..., eta/32
 
@@ -80,14 +74,12 @@ struct LayerCollapse {
   static inline const Tolerance kBigO{
       "max_{k: eta_k <= 1} ||S(X) - S'(X)||_inf / (C(d,H,L) eta_k ||X||_inf + budget_k)", "1", kReason,
       MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kExplicit, kBigO}; }
   // Every weight within eta (the theorem's), eta > 0; the network domain
   // (network_cases.h: n, d <= 16, H, L <= 8, entries and eta <= 2^8), and
   // eta <= 2^3 with H d <= 16: each layer grows ||X|| by <= 1 + 128, so
   // ||X_L|| <= 2^8 129^L stays below 2^65 for L <= 8 and the scores finite.
   // The generator draws eta <= 4.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     const int64_t max_n = SizeBudget<S>::Pick(5, 3), max_d = SizeBudget<S>::Pick(4, 3);
     Domain d;
     const collapse::NetworkParams p = collapse::NetworkAxesAndParams<S>(d, {max_n, max_d, 3, 3}, false, true, 2);
@@ -99,8 +91,7 @@ struct LayerCollapse {
              [](const Values& v) { return v[kH] * v[kX].cols <= 16; });
     return d;
   }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Case& c = in.value();
     const int64_t layers = in[kL];
     const double hd = double(in[kH]) * double(in[kX].cols());

@@ -80,15 +80,13 @@ struct AttentionFunctionSoftmax {
       "max_c |attention(x)_c - sum_j g_j x_jc| (g: the difference-quotient weights)",
       "sum_j |x_jc| (gradient bound) + gamma_{k+1} sum_j omega_j |x_jc|",
       "the weights differ by at most the gradient metric's bound; the weighted sum of k terms gamma_{k+1}"};
-  static std::vector<Tolerance> Tolerances() { return {kGradient, kSimplex, kOutput}; }
   // Shapes: X k x m, Wq and Wk m x m (k, m >= 1). Drawn: k up to 8 (MPFR
   // 6), m up to 4, every matrix in every regime (up to 2^2 x 2). Domain
   // where the check is computable in double: k, m <= 16, entries finite
   // with |.| <= 2^8, and max |sigma_j| <= 2^20 (checked in 256-bit MPFR):
   // the scores, budgets and exp(s - max) stay finite, lse(s +- h e_j)
   // distinguishes h at 512 bits.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     const int64_t max_k = SizeBudget<S>::Pick(8, 6);
     gen::Regime r = gen::RegimeFor<S>(gen::Regime{});
     r.max_abs = 2, r.max_scale = 2;
@@ -105,8 +103,7 @@ struct AttentionFunctionSoftmax {
     });
     return d;
   }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> x = in[kX];
     const Scores<S> sc = ScoresOf<S>(in);
     const AttentionResult<S> att = Attention<S>(sc.q, sc.k, x, S(1));

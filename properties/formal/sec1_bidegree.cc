@@ -98,7 +98,6 @@ struct Bidegree11Decomposition {
       "one evaluation of the product form errs <= gamma_{m+K+2} P_abs (dot of length m+1, one product, "
       "K-term sum; P_abs = same form on |coefficients|, |point|); a rounded point u1 + c u2 moves P by "
       "<= gamma_2 P_abs(|u1| + |c||u2|); the identity's <= 8 terms add gamma_8 more"};
-  static std::vector<Tolerance> Tolerances() { return {kResidual}; }
 
   // The product form (ProductForm); the points u1, u2, v1, v2 rows of
   // length m (drawn as 4 x (m+1) regime rows, the last column dropped) and
@@ -106,8 +105,7 @@ struct Bidegree11Decomposition {
   // |.| <= 2^100). Axis m is the points' columns; that it is F's columns
   // less one is an assumption (axes have no arithmetic), and its drawn
   // extent is unused (the points come from the m+1 wide parameter).
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d = ProductForm<S>();
     d.Dim(kFour, {4, 4, 4}, 4).Dim(kDim, {1, 1, 1}, 64);
     const int pts = d.Param(kFour, kWidth, ProductRegime<S>());  // rows u1, u2, v1, v2
@@ -119,8 +117,7 @@ struct Bidegree11Decomposition {
     return d;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const BiaffinePoly<S> p = PolyOf<S>(in);
     const Mat<S> pts = in[kPoints];
     const Vec<S> u1 = pts.row(0).transpose(), u2 = pts.row(1).transpose(), v1 = pts.row(2).transpose(),
@@ -174,14 +171,12 @@ struct Bidegree11Uniqueness {
       "M^T F and M^-1 G err <= gamma_K |M|^T|F| and gamma_{2K} |M^-1||M||M^-1||G| (triangular inverse, "
       "Higham ASNA ch. 8 and 14); the expansions add gamma_{K+1}; the evaluation route adds 4 evaluations of "
       "<= gamma_{m+K+2} x the same magnitudes"};
-  static std::vector<Tolerance> Tolerances() { return {kCoefficients}; }
 
   // The product form (ProductForm); M K x K unit lower triangular (the
   // second product form needs M invertible), drawn as I plus the strict
   // lower part of a regime matrix; its entries 0 or 2^-20 <= |.| <= 2^20:
   // M^-1 (<= 2^147 for K <= 8) and the scale stay finite and normal.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d = ProductForm<S>();
     const int lower = d.Param(kTerms, kTerms, ProductRegime<S>());
     d.Built(
@@ -205,8 +200,7 @@ struct Bidegree11Uniqueness {
     return d;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const BiaffinePoly<S> p = PolyOf<S>(in);
     const Mat<S> mix = in[kMix];
     const BiaffinePoly<S> q = Remix<S>(p, mix);

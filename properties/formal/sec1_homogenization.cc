@@ -129,8 +129,7 @@ struct HomogenizationFamily {
   // to 2^2 x 2). Domain where the check is computable in double: l, m <=
   // 16, entries finite with |.| <= 2^8 (scores <= 16^2 2^40, softmax
   // subtracts the max).
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     const int64_t max_l = SizeBudget<S>::Pick(5, 4);
     gen::Regime r = gen::RegimeFor<S>(gen::Regime{});
     r.max_abs = 2, r.max_scale = 2;
@@ -151,9 +150,7 @@ struct Homogenization : HomogenizationFamily {
       std::string(kScoreReason) +
           "; the scores' difference moves softmax by <= 2 max|ds|, each side's softmax errs (2 smax + k + 3)u; the "
           "head sums k terms (gamma_{k+1}), V and M add m-term products (gamma_{m+2}) and one rounding each"};
-  static std::vector<Tolerance> Tolerances() { return {kAgree}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> t = Transformer<S>(in), th = Homogenized<S>(in);
     const Eigen::Index l = t.rows(), m = t.cols();
     for (Eigen::Index kk = 0; kk < l; ++kk)
@@ -191,9 +188,7 @@ struct ScoresOffChart : HomogenizationFamily {
       "|sigma^_k(u + alpha e)_j - sigma_k(x)_j|, x_j = u_j + (alpha_j - 1) p_j",
       "gamma_{4m+12} beta (|u_j| + |alpha_j||p_j| + |p_j|)^T |K|^T |Q| (same for k)",
       std::string(kScoreReason) + "; x_j = u_j + (alpha_j - 1) p_j rounds twice (within the gamma)"};
-  static std::vector<Tolerance> Tolerances() { return {kScores}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> uu = in[kU], p = in[kP], q = in[kQ], k = in[kK], alpha = in[kAlpha];
     const Eigen::Index l = uu.rows(), m = uu.cols();
     const S beta = S(1 / sqrt(S(double(m))));

@@ -46,10 +46,8 @@
 namespace attnprop {
 namespace {
 
-template <class S>
-constexpr int64_t kMaxLen = SizeBudget<S>::Pick(8, 4);
-template <class S>
-constexpr int64_t kMaxDim = SizeBudget<S>::Pick(5, 3);
+template <class S> constexpr int64_t kMaxLen = SizeBudget<S>::Pick(8, 4);
+template <class S> constexpr int64_t kMaxDim = SizeBudget<S>::Pick(5, 3);
 constexpr int64_t kMaxHeads = 2;
 
 std::string H(const char* name, int64_t h) { return name + std::to_string(h); }
@@ -77,61 +75,6 @@ Mat<Rational> ScaledCayley(const ExactMatrix& k_full, int64_t m, const Rational&
   return v * (id - k) * Eigen::FullPivLU<Mat<Rational>>(Mat<Rational>(id + k)).inverse();
 }
 
-ExactMatrix ToExactM(const Mat<Rational>& m) {
-  ExactMatrix e(m.rows(), m.cols());
-  for (int64_t i = 0; i < m.rows(); ++i)
-    for (int64_t j = 0; j < m.cols(); ++j) e(i, j) = Exact(m(i, j));
-  return e;
-}
-
-/// The draws shared by both generators (RawDraw).
-struct Draw {
-  int64_t l, m, heads, norm, aligned_roll, mkind;
-  ExactMatrix x, z, w0, w1, g0, g1, v0, v1, mm, k0, k1, km, om0, om1;
-  int pot0, pot1;
-  Exact par0, par1, vs0, vs1, c, lscale;
-};
-
-/// The draws on shrinkable axes l (tokens) and m (width) (gen::Layout):
-/// X, z, the weights and M in every regime (up to their old ranges: 4 for
-/// X, z, g; 2 for W, V, M), the Cayley generators and the causal weights
-/// raw short dyadics (their rationals grow with the entries' bits); the
-/// variants (heads, norm, aligned, map kind, potentials) uniform at every
-/// RapidCheck size, so each has its share of the cases.
-template <class S>
-rc::Gen<Draw> RawDraw() {
-  const int64_t lmax = kMaxLen<S>, mmax = kMaxDim<S>;
-  gen::Layout layout;
-  const int one = layout.Axis({1, 1, 1}), l = layout.Axis({1, lmax, lmax}), m = layout.Axis({1, mmax, mmax});
-  gen::Regime big = gen::RegimeFor<S>(gen::Regime{}), small = big;
-  big.max_abs = 4, big.max_scale = 2, small.max_abs = 2, small.max_scale = 2;
-  const int x = layout.Matrix(l, m, big), z = layout.Matrix(one, m, big);
-  const int w0 = layout.Matrix(m, m, small), w1 = layout.Matrix(m, m, small);
-  const int g0 = layout.Matrix(one, l, big), g1 = layout.Matrix(one, l, big);
-  const int v0 = layout.Matrix(m, m, small), v1 = layout.Matrix(m, m, small), mm = layout.Matrix(m, m, small);
-  const int k0 = layout.Raw(m, m, gen::Dyadic(2, 1)), k1 = layout.Raw(m, m, gen::Dyadic(2, 1)),
-            km = layout.Raw(m, m, gen::Dyadic(2, 1));
-  const int om0 = layout.Raw(l, l, gen::Dyadic(8, 0)), om1 = layout.Raw(l, l, gen::Dyadic(8, 0));
-  const int heads = layout.Scalar(gen::UniformInteger(1, kMaxHeads)), norm = layout.Scalar(gen::UniformInteger(0, 2)),
-            aligned = layout.Scalar(gen::UniformInteger(0, 3)), mkind = layout.Scalar(gen::UniformInteger(0, 2)),
-            pot0 = layout.Scalar(gen::UniformInteger(0, 2)), pot1 = layout.Scalar(gen::UniformInteger(0, 2));
-  std::vector<int> scalars;
-  for (int i = 0; i < 6; ++i) scalars.push_back(layout.Scalar(gen::PositiveDyadic(4, 3)));
-  return layout.Build<Draw>([=](const gen::Layout::Drawn& dr) {
-    auto as_int = [&](int s) { return static_cast<int64_t>(dr.Scalar(s).ToDouble()); };
-    Draw d;
-    d.l = dr.Dim(l), d.m = dr.Dim(m), d.heads = as_int(heads), d.norm = as_int(norm);
-    d.aligned_roll = as_int(aligned), d.mkind = as_int(mkind);
-    d.x = dr.Matrix(x), d.z = dr.Matrix(z), d.w0 = dr.Matrix(w0), d.w1 = dr.Matrix(w1), d.g0 = dr.Matrix(g0);
-    d.g1 = dr.Matrix(g1), d.v0 = dr.Matrix(v0), d.v1 = dr.Matrix(v1), d.mm = dr.Matrix(mm), d.k0 = dr.Matrix(k0);
-    d.k1 = dr.Matrix(k1), d.km = dr.Matrix(km), d.om0 = dr.Matrix(om0), d.om1 = dr.Matrix(om1);
-    d.pot0 = static_cast<int>(as_int(pot0)), d.pot1 = static_cast<int>(as_int(pot1));
-    d.par0 = dr.Scalar(scalars[0]), d.par1 = dr.Scalar(scalars[1]), d.vs0 = dr.Scalar(scalars[2]);
-    d.vs1 = dr.Scalar(scalars[3]), d.c = dr.Scalar(scalars[4]), d.lscale = dr.Scalar(scalars[5]);
-    return d;
-  });
-}
-
 /// Lower-triangular row-stochastic rational weights from nonnegative integers.
 ExactMatrix CausalStochastic(const ExactMatrix& raw, int64_t l) {
   ExactMatrix r(l, l);
@@ -149,111 +92,139 @@ ExactMatrix CausalStochastic(const ExactMatrix& raw, int64_t l) {
   return r;
 }
 
-template <class S>
-rc::Gen<Case> TransformerCase() {
-  return rc::gen::map(RawDraw<S>(), [](const Draw& d) {
-    const bool exact = ScalarTraits<S>::kExact;
-    const bool aligned = d.aligned_roll == 0;
-    Case c;
-    c.Int("norm", d.norm).Int("heads", d.heads).Int("aligned", aligned ? 1 : 0);
-    c.Matrix("X", aligned ? ConstantRows(d.z, d.l) : d.x);
-    const ExactMatrix* w[] = {&d.w0, &d.w1};
-    const ExactMatrix* g[] = {&d.g0, &d.g1};
-    const ExactMatrix* v[] = {&d.v0, &d.v1};
-    const ExactMatrix* k[] = {&d.k0, &d.k1};
-    const ExactMatrix* om[] = {&d.om0, &d.om1};
-    const int pot[] = {d.pot0, d.pot1};
-    const Exact par[] = {d.par0, d.par1}, vs[] = {d.vs0, d.vs1};
-    const bool l2_exact = exact && d.norm == static_cast<int64_t>(NormKind::kL2);
-    for (int64_t h = 0; h < d.heads; ++h) {
-      if (exact) {
-        c.Matrix(H("Omega", h), CausalStochastic(*om[h], d.l));
-      } else {
-        c.Matrix(H("W", h), *w[h]).Matrix(H("g", h), *g[h]);
-        c.Int(H("pot", h), pot[h]).Scalar(H("par", h), par[h]);
-      }
-      if (aligned) c.Matrix(H("V", h), ScaledIdentity(d.m, vs[h]));
-      else if (l2_exact) c.Matrix(H("V", h), ToExactM(ScaledCayley(*k[h], d.m, vs[h].ToRational())));
-      else c.Matrix(H("V", h), *v[h]);
-    }
-    // Maps: linear / scaled tanh / scaled clamp (rational: linear / clamp).
-    int64_t mkind = aligned ? 0 : d.mkind;
-    if (exact && mkind == 1) mkind = 2;
-    c.Int("mkind", mkind).Scalar("c", d.c);
-    if (aligned) c.Matrix("M", ScaledIdentity(d.m, d.lscale));
-    else if (l2_exact) c.Matrix("M", ToExactM(ScaledCayley(d.km, d.m, d.lscale.ToRational())));
-    else c.Matrix("M", d.mm);
-    return c;
-  });
-}
-
 bool IsScaledIdentity(const Mat<Rational>& a) {
   return a.rows() == a.cols() && a(0, 0) >= 0 && a == a(0, 0) * Mat<Rational>::Identity(a.rows(), a.cols());
 }
 
-/// Every entry finite with |.| <= bound.
-bool EntriesWithin(const ExactMatrix& a, double bound) {
-  for (const Exact& e : a.data)
-    if (!(std::abs(e.ToDouble()) <= bound)) return false;
-  return true;
-}
+constexpr Axis kOne{"1"}, kTokens{"l"}, kWidth{"m"}, kHeadAxis{"H"};
+constexpr IntField kNorm{"norm"}, kHeads{"heads"}, kAligned{"aligned"}, kMapKind{"mkind"};
+constexpr MatrixField kX{"X"}, kM{"M"};
+constexpr ScalarField kC{"c"};
 
-/// The hypotheses of both claims, on a stored case: the document's (norm
-/// l1/l2/linf, H >= 1 heads, value maps m x m, M m x m of the three kinds,
-/// tau/kappa > 0; in the Lean form causal row-stochastic weights), the
-/// aligned cases' shape, and the fields of backend S: exact: Omega<h>
-/// l x l and no tanh map (not rational); else W<h> m x m, g<h> 1 x l,
-/// pot<h> in [0,2], par<h>. Domain where the encoded check is computable in
-/// double: l, m <= 64, H <= 8; X, W, g with |.| <= 2^8 and tau/kappa in
-/// [2^-8, 2^8], so the scores (<= 64 * 2^24 + 2^8) stay far below 2^52 kappa
-/// and the log-barrier's lambda - s_j = O(kappa) is resolved; V, M, c with
-/// |.| <= 2^20 (the budget and the norms finite). The generators draw
-/// l <= 8, m <= 5, H <= 2, |X| <= 4, |W| <= 2, |g| <= 4, par in [1/8, 4],
-/// |V|, |M|, c <= 4.
+/// The transformers' domain, both claims'. Hypotheses, the document's:
+/// norm l1/l2/linf (0..2), H >= 1 heads with value maps V<h> m x m, M
+/// m x m of the three kinds (mkind 0 linear, 1 scaled tanh, 2 scaled
+/// clamp), potentials softmax/tempered lse/log-barrier (pot<h> 0..2) with
+/// tau/kappa (par<h>) > 0; in the Lean form (rationals) causal
+/// row-stochastic weights Omega<h> l x l in place of W<h>, g<h>, pot<h>,
+/// par<h>, and no tanh map (not rational); the aligned cases' shape
+/// (constant rows, V<h> = v_h I, M = L I linear, v_h, L >= 0). Domain where
+/// the encoded check is computable in double: l, m <= 64, H <= 8; X, W, g
+/// with |.| <= 2^8 and tau/kappa in [2^-8, 2^8], so the scores (<= 64 * 2^24
+/// + 2^8) stay far below 2^52 kappa and the log-barrier's lambda - s_j =
+/// O(kappa) is resolved; V, M, c with |.| <= 2^20 (the budget and the norms
+/// finite). Drawn on shrinkable axes l, m and H (a head dropped drops its
+/// fields): X, z, the weights and M in every regime (|X|, |z|, |g| <= 4;
+/// |W|, |V|, |M| <= 2), the Cayley generators and the causal weights raw
+/// short dyadics (their rationals grow with the entries' bits); the variants
+/// (1 or 2 heads, norm, aligned in a quarter of the cases, map kind,
+/// potentials) uniform at every RapidCheck size, so each has its share of
+/// the cases (test formal.generator_variants); par, v_h, c, L positive
+/// dyadics.
 template <class S>
-bool TransformerHypothesesHold(const Case& c) {
-  if (!EntriesWithin(c.GetMatrix("X"), 0x1p8) || !EntriesWithin(c.GetMatrix("M"), 0x1p20) ||
-      !(std::abs(c.GetScalar("c").ToDouble()) <= 0x1p20))
-    return false;
-  const Mat<Rational> x = c.GetMat<Rational>("X");
-  const int64_t l = x.rows(), m = x.cols(), heads = c.GetInt("heads"), norm = c.GetInt("norm");
-  if (l < 1 || m < 1 || l > 64 || m > 64 || heads < 1 || heads > 8 || norm < 0 || norm > 2) return false;
-  const int64_t mkind = c.GetInt("mkind");
-  if (mkind < 0 || mkind > 2 || (ScalarTraits<S>::kExact && mkind == 1)) return false;
-  if (c.GetMatrix("M").rows != m || c.GetMatrix("M").cols != m) return false;
-  for (int64_t h = 0; h < heads; ++h) {
-    if (!EntriesWithin(c.GetMatrix(H("V", h)), 0x1p20)) return false;
-    if constexpr (!ScalarTraits<S>::kExact) {
-      const ExactMatrix &w = c.GetMatrix(H("W", h)), &g = c.GetMatrix(H("g", h));
-      if (w.rows != m || w.cols != m || g.rows != 1 || g.cols != l || !EntriesWithin(w, 0x1p8) ||
-          !EntriesWithin(g, 0x1p8))
-        return false;
-      const double par = c.GetScalar(H("par", h)).ToDouble();
-      if (!(par >= 0x1p-8 && par <= 0x1p8)) return false;
-    }
+Domain TransformerDomain() {
+  constexpr bool kExactS = ScalarTraits<S>::kExact;
+  Domain d;
+  gen::DimRange heads{1, kMaxHeads, kMaxHeads};
+  heads.uniform = true;
+  d.Dim(kOne, {1, 1, 1}, 1).Dim(kTokens, {1, kMaxLen<S>, kMaxLen<S>}, 64).Dim(kWidth, {1, kMaxDim<S>, kMaxDim<S>}, 64);
+  d.Dim(kHeadAxis, heads, 8);
+  gen::Regime big = gen::RegimeFor<S>(gen::Regime{}), small = big;
+  big.max_abs = 4, big.max_scale = 2, small.max_abs = 2, small.max_scale = 2;
+  const int x = d.Param(kTokens, kWidth, big), z = d.Param(kOne, kWidth, big), mm = d.Param(kWidth, kWidth, small);
+  const int w = d.Param({kHeadAxis}, kWidth, kWidth, small), g = d.Param({kHeadAxis}, kOne, kTokens, big);
+  const int v = d.Param({kHeadAxis}, kWidth, kWidth, small), om = d.Param({kHeadAxis}, kTokens, kTokens, gen::Dyadic(8, 0));
+  const int k = d.Param({kHeadAxis}, kWidth, kWidth, gen::Dyadic(2, 1)), km = d.Param(kWidth, kWidth, gen::Dyadic(2, 1));
+  const int roll = d.ScalarParam(gen::UniformInteger(0, 3)), mkind = d.ScalarParam(gen::UniformInteger(0, 2));
+  const int lscale = d.ScalarParam(gen::PositiveDyadic(4, 3));
+  std::vector<int> pot, par, vs;
+  for (int64_t h = 0; h < kMaxHeads; ++h) {
+    pot.push_back(d.ScalarParam(gen::UniformInteger(0, 2)));
+    par.push_back(d.ScalarParam(gen::PositiveDyadic(4, 3)));
+    vs.push_back(d.ScalarParam(gen::PositiveDyadic(4, 3)));
   }
-  const bool aligned = c.GetInt("aligned") != 0;
-  if (aligned && (c.GetInt("mkind") != 0 || !IsScaledIdentity(c.GetMat<Rational>("M")))) return false;
-  if (aligned)
-    for (int64_t k = 1; k < l; ++k)
-      if (x.row(k) != x.row(0)) return false;
-  const bool has_omega = ScalarTraits<S>::kExact;
-  for (int64_t h = 0; h < heads; ++h) {
-    const Mat<Rational> v = c.GetMat<Rational>(H("V", h));
-    if (v.rows() != m || v.cols() != m || (aligned && !IsScaledIdentity(v))) return false;
-    if (has_omega) {  // the Lean form: causal, row-stochastic weights
-      const Mat<Rational> om = c.GetMat<Rational>(H("Omega", h));
-      if (om.rows() != l || om.cols() != l) return false;
-      for (int64_t k = 0; k < l; ++k) {
-        if (om.row(k).sum() != 1) return false;
-        for (int64_t j = 0; j < l; ++j)
-          if (om(k, j) < 0 || (j > k && om(k, j) != 0)) return false;
+  auto aligned = [](const Domain::Drawn& in) { return in.fields()[kAligned] != 0; };
+  // Rational l2: V and M multiples of Cayley-orthogonal matrices (exact operator norms).
+  auto l2_exact = [](const Domain::Drawn& in) { return kExactS && in.fields()[kNorm] == static_cast<int64_t>(NormKind::kL2); };
+  auto index_of = [](const std::vector<int64_t>& index) { return static_cast<size_t>(index[0]); };
+
+  d.Int(kNorm, gen::UniformCount(0, 2), 0, 2).Int(kHeads, kHeadAxis);
+  d.Built(kAligned, [roll](const Domain::Drawn& in) -> int64_t { return in.ScalarParam(roll).ToDouble() == 0 ? 1 : 0; }, 0, 1);
+  d.Built(kX, kTokens, kWidth,
+          [=](const Domain::Drawn& in) { return aligned(in) ? ConstantRows(in.Param(z), in.Dim(kTokens)) : in.Param(x); },
+          Admit::Within(0x1p8));
+  auto value_map = [=](const Domain::Drawn& in, const std::vector<int64_t>& h) {
+    const int64_t m = in.Dim(kWidth);
+    const Exact scale = in.ScalarParam(vs[index_of(h)]);
+    if (aligned(in)) return ScaledIdentity(m, scale);
+    if (l2_exact(in)) return ToExact(ScaledCayley(in.Param(k, h), m, scale.ToRational()));
+    return in.Param(v, h);
+  };
+  std::vector<Domain::Member> members;
+  if constexpr (kExactS) {
+    members.push_back({"Omega", kTokens, kTokens,
+                       [om](const Domain::Drawn& in, const std::vector<int64_t>& h) {
+                         return CausalStochastic(in.Param(om, h), in.Dim(kTokens));
+                       },
+                       Admit::Finite()});
+  } else {
+    members.push_back({"W", kWidth, kWidth, [w](const Domain::Drawn& in, const std::vector<int64_t>& h) { return in.Param(w, h); },
+                       Admit::Within(0x1p8)});
+    members.push_back({"g", kOne, kTokens, [g](const Domain::Drawn& in, const std::vector<int64_t>& h) { return in.Param(g, h); },
+                       Admit::Within(0x1p8)});
+    members.push_back(Domain::IntMember(
+        "pot",
+        [=](const Domain::Drawn& in, const std::vector<int64_t>& h) {
+          return static_cast<int64_t>(in.ScalarParam(pot[index_of(h)]).ToDouble());
+        },
+        0, 2));
+    members.push_back(Domain::ScalarMember(
+        "par", [=](const Domain::Drawn& in, const std::vector<int64_t>& h) { return in.ScalarParam(par[index_of(h)]); },
+        Admit::Within(0x1p8).NonzeroAtLeast(0x1p-8).Positive()));
+  }
+  members.push_back({"V", kWidth, kWidth, value_map, Admit::Within(0x1p20)});
+  d.Group({kHeadAxis}, std::move(members), [](const char* member, const std::vector<int64_t>& h) { return H(member, h[0]); });
+  d.Built(
+      kMapKind,
+      [=](const Domain::Drawn& in) -> int64_t {
+        const auto kind = static_cast<int64_t>(in.ScalarParam(mkind).ToDouble());
+        return aligned(in) ? 0 : kExactS && kind == 1 ? 2 : kind;
+      },
+      0, 2);
+  d.Scalar(kC, gen::PositiveDyadic(4, 3), Admit::Within(0x1p20));
+  d.Built(
+      kM, kWidth, kWidth,
+      [=](const Domain::Drawn& in) {
+        const int64_t m = in.Dim(kWidth);
+        if (aligned(in)) return ScaledIdentity(m, in.ScalarParam(lscale));
+        if (l2_exact(in)) return ToExact(ScaledCayley(in.Param(km), m, in.ScalarParam(lscale).ToRational()));
+        return in.Param(mm);
+      },
+      Admit::Within(0x1p20));
+  if constexpr (kExactS) {
+    d.Assume("no tanh map in rationals (tanh is not rational)", [](const Values& in) { return in[kMapKind] != 1; });
+    d.Assume("each head's weights causal and row-stochastic (the Lean form)", [](const Values& in) {
+      for (int64_t h = 0; h < in[kHeads]; ++h) {
+        const Mat<Rational> weights = in.value().GetMat<Rational>(H("Omega", h));
+        for (int64_t r = 0; r < weights.rows(); ++r) {
+          if (weights.row(r).sum() != 1) return false;
+          for (int64_t j = 0; j < weights.cols(); ++j)
+            if (weights(r, j) < 0 || (j > r && weights(r, j) != 0)) return false;
+        }
       }
-    } else if (c.Get<Rational>(H("par", h)) <= 0 || c.GetInt(H("pot", h)) < 0 || c.GetInt(H("pot", h)) > 2) {
-      return false;
-    }
+      return true;
+    });
   }
-  return true;
+  d.Assume("aligned: x_k = z, V_h = v_h I, M = L I linear (v_h, L >= 0)", [](const Values& in) {
+    if (in[kAligned] == 0) return true;
+    const Mat<Rational> xs = in[kX].As<Rational>();
+    for (int64_t r = 1; r < xs.rows(); ++r)
+      if (xs.row(r) != xs.row(0)) return false;
+    for (int64_t h = 0; h < in[kHeads]; ++h)
+      if (!IsScaledIdentity(in.value().GetMat<Rational>(H("V", h)))) return false;
+    return in[kMapKind] == 0 && IsScaledIdentity(in[kM].As<Rational>());
+  });
+  return d;
 }
 
 /// Everything both conclusions need, in backend S.
@@ -299,15 +270,7 @@ std::string Num(const S& v) {
 
 /// Both claims share the transformers' hypotheses and cases.
 struct TransformerFamily {
-  template <class S>
-  static bool HypothesesHold(const Case& c) {
-    return TransformerHypothesesHold<S>(c);
-  }
-
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return TransformerCase<S>();
-  }
+  template <class S> static Domain Hypotheses() { return TransformerDomain<S>(); }
 };
 
 struct NormBoundLVLV : TransformerFamily {
@@ -322,10 +285,8 @@ struct NormBoundLVLV : TransformerFamily {
       "gamma of a term bounded by (1 + Lbar)(1 + Vbar)||x||_inf, Lbar, Vbar the norms of |M|, |V_h| "
       "(Frobenius for l2), c_p = sqrt(m) for l2 (|.| of a vector), else 1",
       MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kBound}; }
 
-  template <class S>
-  static void Conclusion(const Case& k) {
+  template <class S> static void Conclusion(const Case& k) {
     const Built<S> b = Build<S>(k);
     const bool aligned = k.GetInt("aligned") != 0;
     using std::abs;
@@ -391,10 +352,8 @@ struct HeadRowsConvex : TransformerFamily {
       "a_k = fl(sum_j w_j x_j): weights sum to <= 1 + gamma_{l+1}, the l-term sums add gamma_l "
       "relative to sum_j w_j |x_j|, and the norm's own evaluation gamma_{m+2}",
       MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kRowSum, kRowNorm}; }
 
-  template <class S>
-  static void Conclusion(const Case& k) {
+  template <class S> static void Conclusion(const Case& k) {
     const Built<S> b = Build<S>(k);
     const double u = ScalarTraits<S>::UnitRoundoff();
     const Eigen::Index l = b.x.rows();

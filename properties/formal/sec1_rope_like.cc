@@ -87,13 +87,6 @@ Rational MaxDiff(const Mat<Rational>& a, const Mat<Rational>& b) {
   return m;
 }
 
-ExactMatrix ToExact(const Mat<Rational>& a) {
-  ExactMatrix e(a.rows(), a.cols());
-  for (Eigen::Index i = 0; i < a.rows(); ++i)
-    for (Eigen::Index j = 0; j < a.cols(); ++j) e(i, j) = Exact(a(i, j));
-  return e;
-}
-
 /// M_0 as drawn, made nondegenerate by adding (1 + sum|entries|) I when
 /// singular (strictly diagonally dominant).
 Mat<Rational> NondegenerateM0(Mat<Rational> m0) {
@@ -115,8 +108,7 @@ Mat<Rational> NondegenerateM0(Mat<Rational> m0) {
 /// d != j and M_j != M_0 S^j. Domain: m <= 8, k <= 8 (the exact products
 /// S^d in mpq).
 struct RopeFamily {
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d;
     d.Dim(kM, {1, 4, 4}, 8).Dim(kForms, {1, kMaxForms, kMaxForms}, 8);
     gen::Regime r = gen::RegimeFor<S>(gen::Regime{});
@@ -174,9 +166,7 @@ struct RopeLikeIffPowers : RopeFamily {
   static constexpr const char* kId = "formal.prop.rope_like_iff_powers";
   static inline const Tolerance kCondition{
       "max_{d+e<k} |T_{d+e} - T_d T_e| on the power families", "0", "exact rationals (M_0^{-1} by exact LU)"};
-  static std::vector<Tolerance> Tolerances() { return {kCondition}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const std::vector<Mat<Rational>> t = Ts(Values(in.value()));
     const bool rope = RopeLike(t), powers = Powers(t);
     ExpectThat(rope == powers, std::string("RoPE-like is ") + (rope ? "true" : "false") + " but T_d = S^d is " +
@@ -196,9 +186,7 @@ struct RopeLikeSIsT1 : RopeFamily {
   static constexpr const char* kId = "formal.prop.rope_like_S_is_T1";
   static inline const Tolerance kSIsT1{"|S - T_1| and max_d |T_d - S^d| on the power families (k >= 2)", "0",
                                        "exact rationals (M_0^{-1} by exact LU)"};
-  static std::vector<Tolerance> Tolerances() { return {kSIsT1}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     if (in[kPerturbed] != 0 || in[kK] < 2) return;  // no S, or S not determined (k = 1)
     const std::vector<Mat<Rational>> t = Ts(Values(in.value()));
     const Mat<Rational> s = in.exact(kS).template As<Rational>();

@@ -5,14 +5,6 @@
 
 namespace attnprop {
 
-MetricAccumulator::MetricAccumulator(const std::vector<Tolerance>& tolerances, double u) : u_(u) {
-  for (const auto& t : tolerances) {
-    MetricStats m;
-    m.tolerance = t;
-    stats_.push_back(m);
-  }
-}
-
 void MetricAccumulator::StartCase(const Case& c) {
   pending_.clear();
   current_ = c;
@@ -20,12 +12,11 @@ void MetricAccumulator::StartCase(const Case& c) {
 
 void MetricAccumulator::Observe(const Observation& o) { pending_.push_back(o); }
 
-MetricStats& MetricAccumulator::StatsFor(const std::string& metric) {
+MetricStats& MetricAccumulator::StatsFor(const Tolerance& tolerance) {
   for (auto& s : stats_)
-    if (s.tolerance.metric == metric) return s;
-  // A metric with no declared tolerance: the audit flags it UNJUSTIFIED.
+    if (s.tolerance.metric == tolerance.metric) return s;
   MetricStats m;
-  m.tolerance.metric = metric;
+  m.tolerance = tolerance;
   stats_.push_back(m);
   return stats_.back();
 }
@@ -38,7 +29,7 @@ double MetricAccumulator::PendingScore() const {
 
 void MetricAccumulator::ObserveSearch(const std::vector<Observation>& seen, const Case& c) {
   for (const auto& o : seen) {
-    MetricStats& m = StatsFor(o.metric);
+    MetricStats& m = StatsFor(o.tolerance);
     const double ratio = ObservationRatio(o);
     if (ratio > m.search_max_ratio) {
       m.search_max_ratio = ratio;
@@ -49,7 +40,7 @@ void MetricAccumulator::ObserveSearch(const std::vector<Observation>& seen, cons
 
 void MetricAccumulator::Commit() {
   for (const auto& o : pending_) {
-    MetricStats& m = StatsFor(o.metric);
+    MetricStats& m = StatsFor(o.tolerance);
     const bool finite = std::isfinite(o.observed) && std::isfinite(o.bound);
     const double ratio = ObservationRatio(o);
     m.nonfinite = m.nonfinite || !finite;

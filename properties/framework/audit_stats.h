@@ -14,9 +14,9 @@ namespace attnprop {
 
 class MetricAccumulator : public ObservationSink {
  public:
-  /// One MetricStats per declared tolerance, in order; `u` is the backend's
-  /// unit roundoff (0 for exact backends).
-  MetricAccumulator(const std::vector<Tolerance>& tolerances, double u);
+  /// One MetricStats per tolerance checked, in the order first checked; `u`
+  /// is the backend's unit roundoff (0 for exact backends).
+  explicit MetricAccumulator(double u) : u_(u) {}
 
   /// A new case begins: observations until Commit or Drop belong to it.
   void StartCase(const Case& c);
@@ -36,7 +36,7 @@ class MetricAccumulator : public ObservationSink {
   std::vector<MetricStats>& stats() { return stats_; }
 
  private:
-  MetricStats& StatsFor(const std::string& metric);
+  MetricStats& StatsFor(const Tolerance& tolerance);
 
   std::vector<MetricStats> stats_;
   double u_;

@@ -25,7 +25,11 @@ void ExpectWithin(const Tolerance& tolerance, double observed, double bound) {
 
 void internal::CheckWithin(const Tolerance& tolerance, double observed, double bound, bool holds) {
   const std::string& metric = tolerance.metric;
-  if (g_sink) g_sink->Observe({metric, holds && observed > bound ? bound : observed, bound});
+  // The metric names the record; an empty one is the sign of a constant read
+  // before it was initialised. (A blank bound or reason the audit flags
+  // UNJUSTIFIED.)
+  if (metric.empty()) RC_FAIL("a tolerance without a metric (read before it was initialised?)");
+  if (g_sink) g_sink->Observe({tolerance, holds && observed > bound ? bound : observed, bound});
   if (holds) return;
   char buf[256];
   std::snprintf(buf, sizeof buf, "%s: observed %.6e > bound %.6e%s", metric.c_str(), observed, bound,

@@ -11,9 +11,9 @@
 namespace attnprop {
 
 /// A tolerance with its derivation, declared once per property and metric as
-/// a named constant (`static inline const Tolerance kRowSum{...};`) that both
-/// the claim's Tolerances() list and its ExpectWithin calls name: a misspelt
-/// metric does not compile.
+/// a named constant (`static inline const Tolerance kRowSum{...};`) that its
+/// ExpectWithin calls name: the audit lists each metric with its bound and
+/// reason as checked, and a misspelt metric does not compile.
 /// Two kinds of metric mean different things (and get their own tables):
 ///  - kRounding: an identity claim, |lhs - rhs| against a derived rounding
 ///    bound; observed/bound far below 1 means the bound is loose (LOOSE).
@@ -32,8 +32,8 @@ struct Tolerance {
   MetricKind kind = MetricKind::kRounding;
 };
 
-/// observed <= bound, both finite; records the pair under `tolerance` (which
-/// must be one of the property's Tolerances()).
+/// observed <= bound, both finite; records the pair under `tolerance` (the
+/// audit lists each metric a property checks, with its bound and reason).
 void ExpectWithin(const Tolerance& tolerance, double observed, double bound);
 
 namespace internal {
@@ -69,9 +69,10 @@ void ExpectThat(bool holds, const std::string& what);
 /// Exact types (u = 0) get 0.
 double Gamma(double n, double u);
 
-/// One recorded tolerance check.
+/// One recorded tolerance check, with the tolerance it was checked against
+/// (the audit learns a property's metrics from its checks).
 struct Observation {
-  std::string metric;
+  Tolerance tolerance;
   double observed;
   double bound;
 };

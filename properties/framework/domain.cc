@@ -181,18 +181,44 @@ int Domain::Param(std::vector<Axis> outer, Axis rows, Axis cols, rc::Gen<Exact> 
 
 Domain& Domain::Group(std::vector<Axis> outer, std::function<std::string(const std::vector<int64_t>&)> prefix,
                       std::vector<Member> members) {
+  return Group(std::move(outer), std::move(members),
+               [prefix = std::move(prefix)](const char* member, const std::vector<int64_t>& index) {
+                 return prefix(index) + member;
+               });
+}
+
+Domain& Domain::Group(std::vector<Axis> outer, std::vector<Member> members,
+                      std::function<std::string(const char*, const std::vector<int64_t>&)> name) {
   FieldDecl d;
   d.name = "";
   d.kind = Kind::kGroup;
   d.outer = Axes(outer);
-  d.prefix = std::move(prefix);
+  d.member_name = std::move(name);
   for (const Member& m : members) {  // declared axes only (throws otherwise)
+    if (m.build_int || m.build_scalar) continue;
     static_cast<void>(AxisIndex(m.rows));
     static_cast<void>(AxisIndex(m.cols));
   }
   d.members = std::move(members);
   fields_.push_back(std::move(d));
   return *this;
+}
+
+Domain::Member Domain::IntMember(const char* suffix,
+                                 std::function<int64_t(const Drawn&, const std::vector<int64_t>&)> build, int64_t lo,
+                                 int64_t hi) {
+  Member m{suffix, Axis{""}, Axis{""}, nullptr, Admit::Finite()};
+  m.build_int = std::move(build);
+  m.int_lo = lo, m.int_hi = hi;
+  return m;
+}
+
+Domain::Member Domain::ScalarMember(const char* suffix,
+                                    std::function<Exact(const Drawn&, const std::vector<int64_t>&)> build,
+                                    Admit admit) {
+  Member m{suffix, Axis{""}, Axis{""}, nullptr, admit};
+  m.build_scalar = std::move(build);
+  return m;
 }
 
 namespace {
@@ -236,7 +262,12 @@ Case Domain::Build(const gen::Layout::Drawn& d) const {
         std::vector<int64_t> extents;
         for (const int a : f.outer) extents.push_back(d.Dim(axes_[static_cast<size_t>(a)].layout_axis));
         for (const auto& index : Indices(extents))
-          for (const Member& m : f.members) c.Matrix(f.prefix(index) + m.suffix, m.build(Drawn(d, *this, c), index));
+          for (const Member& m : f.members) {
+            const std::string name = f.member_name(m.suffix, index);
+            if (m.build_int) c.Int(name, m.build_int(Drawn(d, *this, c), index));
+            else if (m.build_scalar) c.Scalar(name, m.build_scalar(Drawn(d, *this, c), index));
+            else c.Matrix(name, m.build(Drawn(d, *this, c), index));
+          }
         break;
       }
     }
@@ -309,9 +340,13 @@ std::optional<std::string> Domain::Walk(const Case& c, std::vector<Expected>* ex
           extents.push_back(extent[static_cast<size_t>(a)]);
         }
         for (const auto& index : Indices(extents))
-          for (const Member& m : f.members)
-            if ((why = next({f.prefix(index) + m.suffix, &f, &m, AxisIndex(m.rows), AxisIndex(m.cols), &m.admit}, 2)))
-              break;
+          for (const Member& m : f.members) {
+            const std::string name = f.member_name(m.suffix, index);
+            if (m.build_int) why = next({name, &f, &m, -1, -1, nullptr}, 0);
+            else if (m.build_scalar) why = next({name, &f, &m, -1, -1, &m.admit}, 1);
+            else why = next({name, &f, &m, AxisIndex(m.rows), AxisIndex(m.cols), &m.admit}, 2);
+            if (why) break;
+          }
         break;
       }
     }
@@ -357,10 +392,12 @@ std::optional<std::string> Domain::Violation(const Case& c) const {
   for (size_t i = 0; i < expected.size(); ++i) {
     const Expected& e = expected[i];
     const Case::Value& value = c.fields()[i].second;
-    if (const auto* n = std::get_if<int64_t>(&value); n && e.decl->kind == Kind::kInt && e.decl->rows < 0) {
-      if (*n < e.decl->int_lo || *n > e.decl->int_hi)
-        return e.name + " = " + std::to_string(*n) + ", outside [" + std::to_string(e.decl->int_lo) + ", " +
-               std::to_string(e.decl->int_hi) + "]";
+    if (const auto* n = std::get_if<int64_t>(&value)) {
+      const bool free_int = e.decl->kind == Kind::kInt && e.decl->rows < 0;
+      if (!free_int && !e.member) continue;
+      const int64_t lo = e.member ? e.member->int_lo : e.decl->int_lo, hi = e.member ? e.member->int_hi : e.decl->int_hi;
+      if (*n < lo || *n > hi)
+        return e.name + " = " + std::to_string(*n) + ", outside [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
       continue;
     }
     if (!e.admit) continue;

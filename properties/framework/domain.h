@@ -182,14 +182,24 @@ class Domain {
   /// admitted in [lo, hi].
   Domain& Built(IntField f, std::function<int64_t(const Drawn&)> build, int64_t lo, int64_t hi);
 
-  /// One matrix of a Group: its name's suffix, its shape, how it is built
-  /// for one index of the group's outer axes, where its entries may lie.
+  /// One field of a Group: its name's suffix and, for one index of the
+  /// group's outer axes, how it is built. A matrix (the default: its shape
+  /// and where its entries may lie), or, made by IntMember / ScalarMember,
+  /// an int admitted in [int_lo, int_hi] or a scalar admitted by `admit`
+  /// (a head's potential and temperature).
   struct Member {
     const char* suffix;
     Axis rows, cols;
     std::function<ExactMatrix(const Drawn&, const std::vector<int64_t>& index)> build;
     Admit admit;
+    std::function<int64_t(const Drawn&, const std::vector<int64_t>& index)> build_int = nullptr;
+    int64_t int_lo = 0, int_hi = 0;
+    std::function<Exact(const Drawn&, const std::vector<int64_t>& index)> build_scalar = nullptr;
   };
+  static Member IntMember(const char* suffix, std::function<int64_t(const Drawn&, const std::vector<int64_t>&)> build,
+                          int64_t lo, int64_t hi);
+  static Member ScalarMember(const char* suffix, std::function<Exact(const Drawn&, const std::vector<int64_t>&)> build,
+                             Admit admit);
   /// A family of matrix fields, for every index of the outer axes (layers x
   /// heads, in row-major order) the members named prefix(index) + suffix:
   /// a network's weights, one head after another. The outer axes' extents
@@ -197,6 +207,10 @@ class Domain {
   /// that a stored case is read field by field.
   Domain& Group(std::vector<Axis> outer, std::function<std::string(const std::vector<int64_t>&)> prefix,
                 std::vector<Member> members);
+  /// The same with names made by `name(member suffix, index)` ("W" + head:
+  /// W0, g0, W1, g1).
+  Domain& Group(std::vector<Axis> outer, std::vector<Member> members,
+                std::function<std::string(const char* member, const std::vector<int64_t>& index)> name);
 
   /// Parameters that are not fields themselves, for builders: a regime
   /// matrix, a raw matrix, a scalar (the returned index is Drawn::Param's or
@@ -255,7 +269,7 @@ class Domain {
     int64_t int_lo = 0, int_hi = 0;  // an int that is no axis's extent
     Admit admit;
     std::vector<int> outer;  // a group's outer axes (AxisDecl indices)
-    std::function<std::string(const std::vector<int64_t>&)> prefix;
+    std::function<std::string(const char*, const std::vector<int64_t>&)> member_name;
     std::vector<Member> members;
   };
   /// One field a case must hold at this point: its declaration, and for a

@@ -157,13 +157,8 @@ TEST(Domain, AGroupHoldsOneFieldPerIndexAndIsReadFieldByField) {
 struct TraceAtMostTwo {
   static constexpr const char* kId = "planted.trace_at_most_two";
   static inline const Tolerance kTrace{"tr W", "2", "the planted (false) bound", MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kTrace}; }
-  template <class S>
-  static Domain Hypotheses() {
-    return Sample();
-  }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static Domain Hypotheses() { return Sample(); }
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> w = in[kW];
     ExpectWithin(kTrace, ToDouble(S(w.trace())), 2.0);
   }
@@ -198,9 +193,7 @@ constexpr ScalarField kTotal{"total"};
 struct TiedTotal {
   static constexpr const char* kId = "planted.tied_total";
   static inline const Tolerance kSum{"total", "1", "the planted (false) bound", MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kSum}; }
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d;
     d.Dim(kUnitRow, {1, 1, 1}, 1).Dim(kLen, {1, 3, 3});
     d.Matrix(kV, kUnitRow, kLen, gen::Uniform(0.0, 0.25), Admit::Within(4).Nonnegative());
@@ -211,8 +204,7 @@ struct TiedTotal {
     });
     return d;
   }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     ExpectWithin(kSum, ToDouble(in[kTotal]), 1.0);
   }
 };

@@ -7,7 +7,6 @@
 //   struct MyClaim {
 //     static constexpr const char* kId = "doc.kind.slug";    // from claims.tsv
 //     static inline const Tolerance kSum{metric, bound, why}; // its metrics
-//     static std::vector<Tolerance> Tolerances() { return {kSum}; }
 //     template <class S> static Domain Hypotheses();         // fields, Assume(...)
 //     template <class S> static void Conclusion(const In<S>& in);  // reads in[kX]
 //   };
@@ -23,19 +22,20 @@
 // a base struct whose Hypotheses() returns the domain; each claim derives
 // from it and adds kId, its metrics and its Conclusion. No macros.
 //
-// Claims not yet moved to a Domain (issue 30 is moving them) still declare
-// `template <class S> static rc::Gen<Case> Hypotheses()`, a hand-written
-// `static bool HypothesesHold(const Case&)` (or a per-backend template) and
-// `Conclusion(const Case&)`; the search and the generic shrinker run for
-// them only when HypothesesHold is defined.
+// Every model claim is over a Domain. The attention-operator claims
+// (properties/operator/kernel_backend.h: AttentionClaim) draw batched
+// problems, whose stacked rows (batch x t) a Domain cannot yet declare:
+// they declare their shape class once (Problems(): ProblemGen and
+// ProblemHolds both come from it), or, with fields of their own, a
+// generator and a `HypothesesHold` (issue 30 is moving them); the search
+// and the generic shrinker run for them only when HypothesesHold is defined.
 // Where a claim is stated is the catalogue's source (claims/claims.tsv), not
 // repeated here; a claim of ours shows the source of the claim it reads.
 // A statistical claim (registry label `statistical`) declares its false-alarm
 // rate and power: `static inline const Statistics kStatistics{...};`
 // (statistics.h); the reports print them per property.
 // Metrics are typed constants (check.h): pass them to ExpectWithin(kSum,
-// observed, bound); a claim without metrics (exact checks only) needs no
-// Tolerances().
+// observed, bound); the audit lists each metric a property checked.
 // Registration makes one PropertyDef per scalar. The expectation (holds, or
 // known-refuted) lives in properties/registry.tsv, the one visible place.
 #pragma once
@@ -89,7 +89,6 @@ struct PropertyDef {
   /// its derived fields computed again after an edit (Domain::Rederived).
   std::function<std::vector<std::array<int, 2>>(const Case&)> field_axes;
   std::function<Case(Case)> rederive;
-  std::vector<Tolerance> tolerances;
   /// A statistical claim's false-alarm rate and power (Claim::kStatistics).
   std::optional<Statistics> statistics;
   /// Non-empty: the property cannot run here (a kernel dispatch target this
@@ -171,13 +170,8 @@ PropertyDef MakeDef(const char* file) {
     d.hypotheses_hold = [](const Case& c) { return bool(Claim::HypothesesHold(c)); };
     d.checks_hypotheses = true;
   }
-  // Tolerances per backend where they differ (a model bound and a kernel
-  // bound): `template <class S> static std::vector<Tolerance> Tolerances()`.
-  if constexpr (requires { Claim::template Tolerances<S>(); }) {
-    d.tolerances = Claim::template Tolerances<S>();
-  } else if constexpr (requires { Claim::Tolerances(); }) {
-    d.tolerances = Claim::Tolerances();
-  }
+  static_assert(!requires { Claim::Tolerances(); },
+                "a claim's metrics are the tolerances its conclusion checks (ExpectWithin): no Tolerances() list");
   return d;
 }
 }  // namespace internal

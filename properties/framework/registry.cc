@@ -130,14 +130,6 @@ std::vector<std::string> JoinRegistry() {
   }
   for (auto& d : Registry()) {
     d.row = FindRow(d.id);
-    // Every declared tolerance states what it measures, its bound and why
-    // (an empty one is also the sign of a constant read before it was
-    // initialised).
-    for (const auto& t : d.tolerances)
-      if (t.metric.empty() || t.bound.empty() || t.reason.empty())
-        problems.push_back(d.Name() + " (registered in " + d.file + ") declares a tolerance without " +
-                           (t.metric.empty() ? "a metric" : t.bound.empty() ? "a bound" : "a reason") +
-                           (t.metric.empty() ? "" : ": '" + t.metric + "'"));
     // A statistical claim states its false-alarm rate and power where its
     // test is (Claim::kStatistics), and only a statistical claim does.
     const bool labelled = d.row && std::find(d.row->labels.begin(), d.row->labels.end(), "statistical") != d.row->labels.end();

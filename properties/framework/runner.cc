@@ -130,7 +130,7 @@ void Search(const PropertyDef& def, const RunOptions& options, PropertyResult& r
 
 /// The random phase: cases drawn from the hypotheses, shrinking on failure.
 void RandomCases(const PropertyDef& def, const RunOptions& options, PropertyResult& result) {
-  MetricAccumulator acc(def.tolerances, UnitRoundoffOf(def.backend));
+  MetricAccumulator acc(UnitRoundoffOf(def.backend));
   Events events(result, acc);
   const rc::Gen<Case> gen = def.hypotheses();
   RandomPhase phase;

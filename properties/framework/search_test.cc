@@ -40,12 +40,9 @@ rc::Gen<Case> OneNonzero() {
 struct MissingDimensionFactor {
   static constexpr const char* kId = "planted.missing_dimension_factor";
   static inline const Tolerance kSum{"|sum_j x_j| vs max_j |x_j|", "max_j |x_j|", "the planted (false) bound"};
-  static std::vector<Tolerance> Tolerances() { return {kSum}; }
   static bool HypothesesHold(const Case& c) { return c.GetMatrix("x").rows == 1 && c.GetMatrix("x").cols >= 1; }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() { return OneNonzero(); }
-  template <class S>
-  static void Conclusion(const Case& c) {
+  template <class S> static rc::Gen<Case> Hypotheses() { return OneNonzero(); }
+  template <class S> static void Conclusion(const Case& c) {
     const ExactMatrix& x = c.GetMatrix("x");
     double sum = 0, max = 0;
     for (const Exact& e : x.data) sum += e.ToDouble(), max = std::max(max, std::fabs(e.ToDouble()));
@@ -58,19 +55,16 @@ struct MissingDimensionFactor {
 struct TinyNextToLarge {
   static constexpr const char* kId = "planted.tiny_next_to_large";
   static inline const Tolerance kGap{"w2 - w1", "1 - 2^-10", "the planted (false) bound"};
-  static std::vector<Tolerance> Tolerances() { return {kGap}; }
   static bool HypothesesHold(const Case& c) {
     const double w1 = c.GetScalar("w1").ToDouble(), w2 = c.GetScalar("w2").ToDouble();
     return w1 > 0 && w1 <= 1 && w2 > 0 && w2 <= 1;
   }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  template <class S> static rc::Gen<Case> Hypotheses() {
     return rc::gen::map(rc::gen::pair(rc::gen::inRange<int>(16, 65), rc::gen::inRange<int>(16, 65)), [](auto p) {
       return Case().Scalar("w1", p.first / 64.0).Scalar("w2", p.second / 64.0);
     });
   }
-  template <class S>
-  static void Conclusion(const Case& c) {
+  template <class S> static void Conclusion(const Case& c) {
     ExpectWithin(kGap, c.GetScalar("w2").ToDouble() - c.GetScalar("w1").ToDouble(), 1 - 0x1p-10);
   }
 };
@@ -79,10 +73,8 @@ struct TinyNextToLarge {
 /// which the generator (distinct entries) never draws.
 struct EqualRows {
   static constexpr const char* kId = "planted.equal_rows";
-  static std::vector<Tolerance> Tolerances() { return {}; }
   static bool HypothesesHold(const Case& c) { return c.GetMatrix("A").rows >= 2 && c.GetMatrix("A").cols >= 1; }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  template <class S> static rc::Gen<Case> Hypotheses() {
     return rc::gen::map(rc::gen::pair(rc::gen::inRange<int>(2, 5), rc::gen::inRange<int>(1, 4)), [](auto p) {
       ExactMatrix a(p.first, p.second);
       for (int64_t i = 0; i < a.rows; ++i)
@@ -90,8 +82,7 @@ struct EqualRows {
       return Case().Matrix("A", a);
     });
   }
-  template <class S>
-  static void Conclusion(const Case& c) {
+  template <class S> static void Conclusion(const Case& c) {
     const ExactMatrix& a = c.GetMatrix("A");
     bool differ = false;
     for (int64_t i = 1; i < a.rows; ++i)
@@ -106,18 +97,15 @@ struct EqualRows {
 /// others: 37 rows, reached by dropping blocks of rows, not one row per try.
 struct ManyRows {
   static constexpr const char* kId = "planted.many_rows";
-  static std::vector<Tolerance> Tolerances() { return {}; }
   static bool HypothesesHold(const Case& c) { return c.GetMatrix("A").rows >= 1 && c.GetMatrix("A").cols == 1; }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  template <class S> static rc::Gen<Case> Hypotheses() {
     return rc::gen::noShrink(rc::gen::map(rc::gen::just(0), [](int) {
       ExactMatrix a(4096, 1);
       for (int64_t i = 0; i < a.rows; ++i) a(i, 0) = static_cast<double>(i);
       return Case().Matrix("A", a);
     }));
   }
-  template <class S>
-  static void Conclusion(const Case& c) {
+  template <class S> static void Conclusion(const Case& c) {
     const ExactMatrix& a = c.GetMatrix("A");
     bool last = false;
     for (const Exact& e : a.data) last = last || e.ToDouble() == 4095;
@@ -132,7 +120,6 @@ struct ManyRows {
 /// drop with its values rescaled (x 3/2, then x 2) reaches n = 1.
 struct SumNearOne {
   static constexpr const char* kId = "planted.sum_near_one";
-  static std::vector<Tolerance> Tolerances() { return {}; }
   static bool HypothesesHold(const Case& c) {
     const ExactMatrix& x = c.GetMatrix("x");
     if (x.rows != 1 || x.cols < 1) return false;
@@ -140,16 +127,14 @@ struct SumNearOne {
       if (!(e == x.data[0]) || !(e.ToDouble() > 0)) return false;
     return true;
   }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  template <class S> static rc::Gen<Case> Hypotheses() {
     return rc::gen::map(rc::gen::inRange<int>(1, 65), [](int k) {
       ExactMatrix x(1, 3);
       for (int j = 0; j < 3; ++j) x(0, j) = k / 64.0;
       return Case().Matrix("x", x);
     });
   }
-  template <class S>
-  static void Conclusion(const Case& c) {
+  template <class S> static void Conclusion(const Case& c) {
     const ExactMatrix& x = c.GetMatrix("x");
     const double nx = static_cast<double>(x.cols) * x.data[0].ToDouble();
     ExpectThat(std::fabs(nx - 1) >= 0.25, "|n x - 1| < 1/4");
@@ -163,7 +148,6 @@ struct SumNearOne {
 /// minimal case is (3/8, 3/8, 3/8).
 struct ValuesUnified {
   static constexpr const char* kId = "planted.values_unified";
-  static std::vector<Tolerance> Tolerances() { return {}; }
   static bool HypothesesHold(const Case& c) {
     const ExactMatrix& x = c.GetMatrix("x");
     if (x.rows != 1 || x.cols < 1 || x.data[0].ToDouble() != 0.375) return false;
@@ -171,8 +155,7 @@ struct ValuesUnified {
       if (!(x.data[j] == x.data[1]) || (x.data[j].ToDouble() != 0.125 && x.data[j].ToDouble() != 0.375)) return false;
     return true;
   }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  template <class S> static rc::Gen<Case> Hypotheses() {
     return rc::gen::map(rc::gen::inRange<int>(0, 2), [](int) {
       ExactMatrix x(1, 6);
       x(0, 0) = 0.375;
@@ -180,8 +163,7 @@ struct ValuesUnified {
       return Case().Matrix("x", x);
     });
   }
-  template <class S>
-  static void Conclusion(const Case& c) {
+  template <class S> static void Conclusion(const Case& c) {
     double sum = 0;
     for (const Exact& e : c.GetMatrix("x").data) sum += e.ToDouble();
     ExpectThat(sum < 1, "sum x >= 1");
@@ -197,7 +179,6 @@ struct ValuesUnified {
 struct PlateauElsewhere {
   static constexpr const char* kId = "planted.plateau_elsewhere";
   static inline const Tolerance kSum{"the row's count", "1", "the planted (false) bound"};
-  static std::vector<Tolerance> Tolerances() { return {kSum}; }
   static bool AllEqual(const ExactMatrix& x) {
     for (const Exact& e : x.data)
       if (!(e == x.data[0])) return false;
@@ -210,8 +191,7 @@ struct PlateauElsewhere {
       if (!(e.ToDouble() >= 0 && e.ToDouble() <= 1)) return false;
     return !AllEqual(x) || x.data[0].ToDouble() <= 0.25;
   }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  template <class S> static rc::Gen<Case> Hypotheses() {
     return rc::gen::map(rc::gen::tuple(rc::gen::inRange<int>(0, 3), rc::gen::inRange<int>(1, 5),
                                        rc::gen::inRange<int>(1, 17), rc::gen::inRange<int>(33, 65)),
                         [](auto t) {
@@ -226,8 +206,7 @@ struct PlateauElsewhere {
                           return Case().Matrix("x", x);
                         });
   }
-  template <class S>
-  static void Conclusion(const Case& c) {
+  template <class S> static void Conclusion(const Case& c) {
     const ExactMatrix& x = c.GetMatrix("x");
     double sum = 0, max = 0;
     for (const Exact& e : x.data) sum += e.ToDouble(), max = std::max(max, e.ToDouble());
@@ -242,7 +221,6 @@ struct PlateauElsewhere {
 struct TiedScale {
   static constexpr const char* kId = "planted.tied_scale";
   static inline const Tolerance kProduct{"p max x", "1/2", "the planted (false) bound"};
-  static std::vector<Tolerance> Tolerances() { return {kProduct}; }
   static double Max(const ExactMatrix& x) {
     double m = 0;
     for (const Exact& e : x.data) m = std::max(m, e.ToDouble());
@@ -256,16 +234,14 @@ struct TiedScale {
       if (!(e.ToDouble() >= 0)) return false;
     return p == Max(x) && p > 0 && p <= 0.75;
   }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  template <class S> static rc::Gen<Case> Hypotheses() {
     return rc::gen::map(rc::gen::pair(rc::gen::inRange<int>(1, 4), rc::gen::inRange<int>(1, 9)), [](auto t) {
       ExactMatrix x(1, t.first);
       for (int j = 0; j < t.first; ++j) x(0, j) = (j == 0 ? 8 : t.second) / 16.0;
       return Case().Matrix("x", x).Scalar("p", 0.5);
     });
   }
-  template <class S>
-  static void Conclusion(const Case& c) {
+  template <class S> static void Conclusion(const Case& c) {
     ExpectWithin(kProduct, c.GetScalar("p").ToDouble() * Max(c.GetMatrix("x")), 0.5);
   }
 };
@@ -275,16 +251,13 @@ struct Triangle {
   static constexpr const char* kId = "planted.triangle";
   static inline const Tolerance kTri{"|x + y| - |x| - |y|", "0 (exact: dyadic inputs, one rounding each side)",
                                      "|fl(x + y)| <= fl(|x| + |y|): rounding is monotone"};
-  static std::vector<Tolerance> Tolerances() { return {kTri}; }
   static bool HypothesesHold(const Case&) { return true; }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  template <class S> static rc::Gen<Case> Hypotheses() {
     return rc::gen::map(rc::gen::pair(rc::gen::inRange<int>(-64, 65), rc::gen::inRange<int>(-64, 65)), [](auto p) {
       return Case().Scalar("x", p.first / 4.0).Scalar("y", p.second / 4.0);
     });
   }
-  template <class S>
-  static void Conclusion(const Case& c) {
+  template <class S> static void Conclusion(const Case& c) {
     const double x = c.GetScalar("x").ToDouble(), y = c.GetScalar("y").ToDouble();
     if (!std::isfinite(x + y)) return;  // overflow past 2^1024: no real number to compare
     ExpectWithin(kTri, std::fabs(x + y) - (std::fabs(x) + std::fabs(y)), 0.0);
@@ -295,14 +268,11 @@ struct Triangle {
 /// the search's sign flips reach: such a case must never be reported.
 struct OutsideNeverReported {
   static constexpr const char* kId = "planted.outside";
-  static std::vector<Tolerance> Tolerances() { return {}; }
   static bool HypothesesHold(const Case& c) { return c.GetScalar("x").ToDouble() >= 0; }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  template <class S> static rc::Gen<Case> Hypotheses() {
     return rc::gen::map(rc::gen::inRange<int>(0, 100), [](int x) { return Case().Scalar("x", x / 2.0); });
   }
-  template <class S>
-  static void Conclusion(const Case& c) { ExpectThat(c.GetScalar("x").ToDouble() >= 0, "x < 0"); }
+  template <class S> static void Conclusion(const Case& c) { ExpectThat(c.GetScalar("x").ToDouble() >= 0, "x < 0"); }
 };
 
 /// sum x <= 0 for 200 entries in [0, 1000]: false at once, with thousands
@@ -311,9 +281,7 @@ struct OutsideNeverReported {
 struct SlowToShrink {
   static constexpr const char* kId = "planted.slow_to_shrink";
   static inline int generated = 0, checked = 0;
-  static std::vector<Tolerance> Tolerances() { return {}; }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  template <class S> static rc::Gen<Case> Hypotheses() {
     return rc::gen::map(rc::gen::container<std::vector<int>>(200, rc::gen::inRange<int>(0, 1000)),
                         [](const std::vector<int>& v) {
                           ++generated;
@@ -322,8 +290,7 @@ struct SlowToShrink {
                           return Case().Matrix("x", x);
                         });
   }
-  template <class S>
-  static void Conclusion(const Case& c) {
+  template <class S> static void Conclusion(const Case& c) {
     ++checked;
     std::this_thread::sleep_for(std::chrono::milliseconds(1));
     double sum = 0;

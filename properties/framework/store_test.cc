@@ -22,20 +22,17 @@ namespace {
 struct BoundClaim {
   static constexpr const char* kId = "test.bound_claim";
   static inline const Tolerance kGap{"x - bound", "0", "exact comparison of two exact inputs"};
-  static std::vector<Tolerance> Tolerances() { return {kGap}; }
   // Every hypothesis, the bound's included: the generic shrinker edits every
   // field, and only this check keeps it inside the claim.
   static bool HypothesesHold(const Case& c) {
     return c.GetScalar("x").ToDouble() >= 0 && c.GetScalar("bound").ToDouble() > 0;
   }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
+  template <class S> static rc::Gen<Case> Hypotheses() {
     return rc::gen::map(rc::gen::inRange<int>(0, 101), [](int x) {
       return Case().Scalar("x", static_cast<double>(x)).Scalar("bound", 50.0);
     });
   }
-  template <class S>
-  static void Conclusion(const Case& c) {
+  template <class S> static void Conclusion(const Case& c) {
     const S x = c.Get<S>("x"), bound = c.Get<S>("bound");
     ExpectThat((x + 1) - x == 1, "(x + 1) - x != 1");
     ExpectWithin(kGap, ToDouble(S(x - bound)), 0.0);
@@ -45,13 +42,8 @@ struct BoundClaim {
 // Without HypothesesHold: every case is accepted.
 struct PlainClaim {
   static constexpr const char* kId = "test.plain_claim";
-  static std::vector<Tolerance> Tolerances() { return {}; }
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return rc::gen::just(Case().Int("n", 1));
-  }
-  template <class S>
-  static void Conclusion(const Case&) {}
+  template <class S> static rc::Gen<Case> Hypotheses() { return rc::gen::just(Case().Int("n", 1)); }
+  template <class S> static void Conclusion(const Case&) {}
 };
 
 PropertyDef BoundDef() { return internal::MakeDef<BoundClaim, double>(__FILE__); }

@@ -188,23 +188,20 @@ void SimplexRowsOnOperator(const Operator& op, const Case& c) {
 /// certified by supporting directions (HullCheck).
 template <class Derived>
 struct HullFamily : AttentionClaim<Derived> {
-  static std::vector<Tolerance> Tolerances() { return {kHullBoxTolerance, kHullDirectionTolerance}; }
   static void Check(const Operator& op, const Case& c) { HullCheck(op, c); }
 };
 
 // lecture4.prop3.1.convex_hull: unmasked out_i lies in conv{v_1..v_T}.
 struct ConvexHull : HullFamily<ConvexHull> {
   static constexpr const char* kId = "lecture4.prop3.1.convex_hull";
-  static rc::Gen<Case> Gen(InputKind in) { return ProblemGen(in, Shape(CausalKind::kNo)); }
-  static bool Holds(InputKind in, const Case& c) { return ProblemHolds(in.dtype, Shape(CausalKind::kNo), c); }
+  static ShapeSpec Problems() { return Shape(CausalKind::kNo); }
 };
 ATTNPROP_REGISTER(ConvexHull, double, Mpfr, KernelF32, KernelF64);
 
 // lecture4.sec4.prefix_convex_hull: causal out_i lies in conv{v_j : j <= i + t_k - t_q}.
 struct PrefixConvexHull : HullFamily<PrefixConvexHull> {
   static constexpr const char* kId = "lecture4.sec4.prefix_convex_hull";
-  static rc::Gen<Case> Gen(InputKind in) { return ProblemGen(in, Shape(CausalKind::kYes)); }
-  static bool Holds(InputKind in, const Case& c) { return ProblemHolds(in.dtype, Shape(CausalKind::kYes), c); }
+  static ShapeSpec Problems() { return Shape(CausalKind::kYes); }
 };
 ATTNPROP_REGISTER(PrefixConvexHull, double, Mpfr, KernelF32, KernelF64);
 
@@ -212,11 +209,7 @@ ATTNPROP_REGISTER(PrefixConvexHull, double, Mpfr, KernelF32, KernelF64);
 // 0 for j > i + t_k - t_q, and its non-empty rows sum to 1.
 struct CausalLowerTriangular : AttentionClaim<CausalLowerTriangular> {
   static constexpr const char* kId = "lecture4.def4.1.causal_lower_triangular_row_stochastic";
-  static std::vector<Tolerance> Tolerances() { return {kWeightSumTolerance}; }
-  static rc::Gen<Case> Gen(InputKind in) { return ProblemGen(in, Shape(CausalKind::kYes, Lengths::kAny, true)); }
-  static bool Holds(InputKind in, const Case& c) {
-    return ProblemHolds(in.dtype, Shape(CausalKind::kYes, Lengths::kAny, true), c);
-  }
+  static ShapeSpec Problems() { return Shape(CausalKind::kYes, Lengths::kAny, true); }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
     const CallResult r = Call(op, p);
@@ -245,11 +238,7 @@ ATTNPROP_REGISTER(CausalLowerTriangular, double, Mpfr, KernelF32, KernelF64);
 // permitted key (above underflow).
 struct CausalPositiveOnPrefix : AttentionClaim<CausalPositiveOnPrefix> {
   static constexpr const char* kId = "lecture4.def4.1.causal_positive_on_prefix";
-  static std::vector<Tolerance> Tolerances() { return {}; }
-  static rc::Gen<Case> Gen(InputKind in) { return ProblemGen(in, Shape(CausalKind::kYes, Lengths::kAny, true)); }
-  static bool Holds(InputKind in, const Case& c) {
-    return ProblemHolds(in.dtype, Shape(CausalKind::kYes, Lengths::kAny, true), c);
-  }
+  static ShapeSpec Problems() { return Shape(CausalKind::kYes, Lengths::kAny, true); }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
     const CallResult r = Call(op, p);
@@ -275,7 +264,6 @@ ATTNPROP_REGISTER(CausalPositiveOnPrefix, double, Mpfr, KernelF32, KernelF64);
 // values or queries after its position; bit-identical under such a change.
 struct CausalIndependence : AttentionClaim<CausalIndependence> {
   static constexpr const char* kId = "lecture4.prop4.3.causal_independence";
-  static std::vector<Tolerance> Tolerances() { return {}; }
   static rc::Gen<Case> Gen(InputKind in) {
     ShapeSpec s;
     s.causal = CausalKind::kYes;
@@ -342,11 +330,7 @@ ATTNPROP_REGISTER(CausalIndependence, double, Mpfr, KernelF32, KernelF64);
 // first row of A is (1, 0, ..., 0) exactly: one visible key, exp(0) = 1.
 struct FirstRowOnehot : AttentionClaim<FirstRowOnehot> {
   static constexpr const char* kId = "lecture4.sec9.2.first_row_onehot";
-  static std::vector<Tolerance> Tolerances() { return {}; }
-  static rc::Gen<Case> Gen(InputKind in) { return ProblemGen(in, Shape(CausalKind::kYes, Lengths::kEqual, true)); }
-  static bool Holds(InputKind in, const Case& c) {
-    return ProblemHolds(in.dtype, Shape(CausalKind::kYes, Lengths::kEqual, true), c);
-  }
+  static ShapeSpec Problems() { return Shape(CausalKind::kYes, Lengths::kEqual, true); }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
     const CallResult r = Call(op, p);
@@ -371,7 +355,6 @@ struct ShiftInvariance : AttentionClaim<ShiftInvariance> {
   static constexpr const char* kId = "lecture4.sec5.shift_invariance";
   static inline const Tolerance kOut = Pair("|out(K + 1u^T) - out*(K)|", kOutTolerance);
   static inline const Tolerance kLse = Pair("|lse(K + 1u^T) - lse*(K) - c<q_i,u>|", kLseTolerance);
-  static std::vector<Tolerance> Tolerances() { return {kOut, kLse}; }
   static rc::Gen<Case> Gen(InputKind in) {
     const DType t = in.dtype;
     return rc::gen::mapcat(ProblemGen(in, ShapeSpec{}), [t](const Case& c) {
@@ -434,7 +417,6 @@ struct PermutationEquivariance : AttentionClaim<PermutationEquivariance> {
   static constexpr const char* kId = "lecture4.thm6.1.permutation_equivariance";
   static inline const Tolerance kOut = Pair("|out(PX)_r - out(X)_pi(r)|", kOutTolerance);
   static inline const Tolerance kLse = Pair("|lse(PX)_r - lse(X)_pi(r)|", kLseTolerance);
-  static std::vector<Tolerance> Tolerances() { return {kOut, kLse}; }
   static rc::Gen<Case> Gen(InputKind in) {
     return rc::gen::mapcat(ProblemGen(in, Shape(CausalKind::kNo, Lengths::kEqual)), [](const Case& c) {
       const Problem p = Problem::FromCase(c);
@@ -514,7 +496,6 @@ struct StreamingSoftmax : AttentionClaim<StreamingSoftmax> {
       "= sum_j a_j |v_j|"};
   static inline const Tolerance kLse{"|merge of block lse - lse|", "L_whole + L_B",
                                      "each lse within its bound; the merge is exact (MPFR)"};
-  static std::vector<Tolerance> Tolerances() { return {kOut, kLse}; }
   static rc::Gen<Case> Gen(InputKind in) {
     ShapeSpec s;
     s.causal = CausalKind::kNo;
@@ -599,7 +580,6 @@ struct KvCache : AttentionClaim<KvCache> {
   static constexpr const char* kId = "lecture4.sec8.1.kv_cache_equivalence";
   static inline const Tolerance kOut = Pair("|out(cached) - out*(full)|", kOutTolerance);
   static inline const Tolerance kLse = Pair("|lse(cached) - lse*(full)|", kLseTolerance);
-  static std::vector<Tolerance> Tolerances() { return {kOut, kLse}; }
   static rc::Gen<Case> Gen(InputKind in) {
     return rc::gen::mapcat(ProblemGen(in, Shape(CausalKind::kYes, Lengths::kEqual)), [](const Case& c) {
       const Problem p = Problem::FromCase(c);
@@ -743,9 +723,7 @@ struct NadarayaWatson : AttentionClaim<NadarayaWatson> {
   static inline const Tolerance kLse{
       "|lse - (c||q_i||^2/2 + ln sum_j g_j)|", "delta_i + 2 gamma_n + lse error of the reference",
       "the operator's lse bound (|lse - lse*|) plus the Gaussian-form normaliser's own error (claims.cc)"};
-  static std::vector<Tolerance> Tolerances() { return {kOut, kLse}; }
-  static rc::Gen<Case> Gen(InputKind in) { return ProblemGen(in, ShapeSpec{}); }
-  static bool Holds(InputKind in, const Case& c) { return ProblemHolds(in.dtype, ShapeSpec{}, c); }
+  static ShapeSpec Problems() { return ShapeSpec{}; }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
     const CallResult r = Call(op, p);

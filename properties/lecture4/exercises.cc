@@ -30,10 +30,8 @@
 namespace attnprop {
 namespace {
 
-template <class S>
-constexpr int64_t kMaxLen = SizeBudget<S>::Pick(10, 5);
-template <class S>
-constexpr int64_t kMaxWidth = SizeBudget<S>::Pick(4, 3);
+template <class S> constexpr int64_t kMaxLen = SizeBudget<S>::Pick(10, 5);
+template <class S> constexpr int64_t kMaxWidth = SizeBudget<S>::Pick(4, 3);
 
 constexpr Axis kT{"T"}, kD{"d"}, kDk{"d_k"}, kDv{"d_v"}, kOne{"1"};
 constexpr MatrixField kX{"X"}, kY{"Y"}, kH{"H"}, kWQ{"W_Q"}, kWK{"W_K"}, kWV{"W_V"}, kK{"K"}, kV{"V"}, kQuery{"q"},
@@ -47,15 +45,13 @@ struct CausalComposition {
 
   static inline const Tolerance kEarlierRows{"|(G o F)(X + e_j H)_i - (G o F)(X)_i|, i < j", "0",
                                              "bitwise: row i reads only rows <= i"};
-  static std::vector<Tolerance> Tolerances() { return {kEarlierRows}; }
 
   // X is T x d (T >= 2), the six W's d x d, H 1 x d, 1 <= j < T. Domain:
   // every entry finite with |entry| <= 2^16, so every score of both heads
   // stays far below the double and MPFR overflow threshold (the bitwise
   // conclusion compares rows with ==, which a NaN or inf would break for
   // reasons outside the claim); the generator draws |entry| <= 2.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     const Admit entries = Admit::Within(0x1p16);
     Domain d;
     d.Dim(kT, {2, kMaxLen<S>, kMaxLen<S>}).Dim(kD, {1, kMaxWidth<S>, kMaxWidth<S>}).Dim(kOne, {1, 1, 1}, 1);
@@ -92,8 +88,7 @@ struct CausalComposition {
     return r;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> x = in[kX], h = in[kH];
     const Eigen::Index j = in[kJ];
     Mat<S> moved = x;
@@ -182,7 +177,6 @@ struct QueryDifferential {
       "|(y(q+th) - y(q-th))/(2t) - c sum_j A_j <h,k_j> (v_j - y)|_l", "(4/3) t^2 G^3 R_l + (E_l(q+th) + E_l(q-th))/(2t)",
       "central-difference truncation through the cumulant bound |y'''| <= 8 G^3 R_l, G = c max|<h,k_j>|; "
       "the two outputs' rounding from OutputErrorBound; the formula in MPFR from exact weights (error < 2^-200 rel.)"};
-  static std::vector<Tolerance> Tolerances() { return {kDifferential}; }
 
   // K (T x d_k), V (T x d_v) in every regime (scales up to 2^2), q, h
   // (1 x d_k), T, d_k, d_v >= 1, scale = fl(1/sqrt(d_k)) in (0, 1]. Domain:
@@ -190,8 +184,7 @@ struct QueryDifferential {
   // 2^-4 grid with |h| <= 2^10: the sums need < 53 bits), |K|, |V| entries
   // <= 2^60 (scores and outputs finite: |c q k| <= 2^90 d_k). The generator
   // draws |q| <= 2, |h| <= 1.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
     regime.max_scale = 2;
     Domain d;
@@ -206,8 +199,7 @@ struct QueryDifferential {
     return d;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> k = in[kK], v = in[kV], q = in[kQuery], h = in[kDir];
     const S scale = in[kScale];
     const double t = DifferenceStep<S>();
@@ -271,7 +263,6 @@ struct LipschitzBoundedNotGlobal {
   static inline const Tolerance kUnbounded{
       "C against the certified difference quotient at X_n = (n,0), Y_n = (n,1/n)", "quotient - rounding bound",
       "the quotient is >= n |out_2(Y_n) - n/2|; its rounding from OutputErrorBound (exact inputs, c = 1)", MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kBounded, kUnbounded}; }
 
   // X, Y (T x d), W_Q, W_K (d x d_k), W_V (d x d_v), all >= 1, in every
   // regime (scales up to 2^2; Y = X + 2^-k H, k in 1..30, rounded), scale =
@@ -279,8 +270,7 @@ struct LipschitzBoundedNotGlobal {
   // Domain: |entries| <= 2^60 (projections, scores and outputs finite in
   // double), C <= 2^40 so that the witness n <= 2^23 has n^2 and 1/n exact
   // and its scores (<= 2^46) finite.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
     regime.max_scale = 2;
     const Admit entries = Admit::Within(0x1p60);
@@ -332,8 +322,7 @@ struct LipschitzBoundedNotGlobal {
     return {Attention<S>(q, k, v, scale).out, OutputErrorBound<S>(q, k, v, scale, extra, dv)};
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     using std::sqrt;
     // Part 1: bounded sets.
     const Mat<S> x = in[kX], y = in[kY];

@@ -46,8 +46,7 @@ constexpr ScalarField kScale{"scale"};
 /// double's normal range, where the relative rounding model of the bound
 /// (Higham 3.5) holds.
 struct ProjectionFamily {
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     const int64_t len = SizeBudget<S>::Pick(12, 6), width = SizeBudget<S>::Pick(8, 4);
     const Admit entries = Admit::Within(0x1p200).NonzeroAtLeast(0x1p-200);
     const gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
@@ -69,10 +68,8 @@ struct ScoreFactorization : ProjectionFamily {
       "each side is a product of four factors with inner sizes d, d_k, d (in either association) "
       "and one scaling: |fl - exact| <= gamma_{2d+d_k+1} c M entrywise (Higham 3.5); the difference "
       "of the two sides is at most twice that (0 in rationals)"};
-  static std::vector<Tolerance> Tolerances() { return {kEntry}; }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> x = in[kX], wq = in[kWQ], wk = in[kWK];
     const S scale = in[kScale];
     const Mat<S> q = x * wq, k = x * wk;
@@ -89,18 +86,19 @@ struct ScoreFactorization : ProjectionFamily {
         ExpectWithin(kEntry, ToDouble(Mpfr(abs(Mpfr(lhs(i, j)) - Mpfr(rhs(i, j))))), 2 * gam * cs * ToDouble(m(i, j)));
   }
 };
+ATTNPROP_REGISTER(ScoreFactorization, double, Mpfr, Rational);
 
 struct ScoreRank : ProjectionFamily {
   static constexpr const char* kId = "lecture4.prop2.4.score_rank_le_dk";
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> x = in[kX], wq = in[kWQ], wk = in[kWK];
     const Mat<S> scores = Mat<S>(x * wq) * Mat<S>(x * wk).transpose();
     const Eigen::Index rank = Eigen::FullPivLU<Mat<S>>(scores).rank();
     ExpectThat(rank <= wq.cols(), "rank(QK^T) = " + std::to_string(rank) + " > d_k = " + std::to_string(wq.cols()));
   }
 };
+ATTNPROP_REGISTER(ScoreRank, Rational);
 
 constexpr Axis kTwo{"2"}, kOne{"1"};
 constexpr MatrixField kWitness{"x"};
@@ -113,13 +111,11 @@ struct SoftmaxRaisesRank {
       "scores are exact (products and differences of 2^-3-grid values below 2^3); each weight "
       "exp(s_j - m)/Z has relative error <= gamma_{T+3} (exp <= 1 ulp, T-term sum, one division); "
       "det = a11 a22 - a12 a21 with entries <= 1 moves by at most twice the product error", MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kDeterminant}; }
 
   // The witness family: x is 2 x 1 with x_1 != x_2 (T = 2 > d_k = 1), drawn
   // on the 2^-3 grid with |x| <= 2. Domain: the grid with |x| <= 2^3, where
   // the tolerance's reason has the scores x_i x_j exact in double.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d;
     d.Dim(kTwo, {2, 2, 2}, 2).Dim(kOne, {1, 1, 1}, 1);
     d.Matrix(kWitness, kTwo, kOne, gen::Dyadic(2, 3), Admit::Within(8).Doubles().OnGrid(0x1p-3));
@@ -127,8 +123,7 @@ struct SoftmaxRaisesRank {
     return d;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> x = in[kWitness];
     const Eigen::Index t = x.rows(), d_k = x.cols();
     ExpectThat(t > d_k, "witness needs T > d_k");
@@ -144,9 +139,6 @@ struct SoftmaxRaisesRank {
     ExpectWithin(kDeterminant, err / ToDouble(Mpfr(abs(det))), 1.0);
   }
 };
-
-ATTNPROP_REGISTER(ScoreFactorization, double, Mpfr, Rational);
-ATTNPROP_REGISTER(ScoreRank, Rational);
 ATTNPROP_REGISTER(SoftmaxRaisesRank, double, Mpfr);
 
 }  // namespace

@@ -32,10 +32,13 @@ namespace attnprop {
 namespace {
 
 /// Sizes per backend: MPFR costs ~10^3 x double per operation (NOTES.md).
-template <class S>
-constexpr int64_t kMaxLen = SizeBudget<S>::Pick(40, 12);
-template <class S>
-constexpr int64_t kMaxWidth = SizeBudget<S>::Pick(16, 6);
+template <class S> constexpr int64_t kMaxLen = SizeBudget<S>::Pick(40, 12);
+template <class S> constexpr int64_t kMaxWidth = SizeBudget<S>::Pick(16, 6);
+
+constexpr Axis kTq{"t_q"}, kTk{"t_k"}, kD{"d"}, kDv{"d_v"}, kPieces{"R"}, kOne{"1"}, kLen{"T"};
+constexpr MatrixField kQ{"Q"}, kK{"K"}, kV{"V"}, kU{"U"}, kAPhi{"A_phi"}, kBPhi{"b_phi"}, kWeights{"a"};
+constexpr ScalarField kScale{"scale"};
+constexpr IntField kSeed{"seed"};
 
 struct SimplexRows {
   static constexpr const char* kId = "lecture4.prop3.1.simplex_rows";
@@ -46,25 +49,14 @@ struct SimplexRows {
       "<= gamma_{T+1}; the exp and score errors cancel since Z sums the same e_j; the checker "
       "sums the T weights in MPFR (gamma_T at its precision)"};
   template <class S>
-  static constexpr bool kOnKernel = std::is_same_v<S, ksuite::KernelF32> || std::is_same_v<S, ksuite::KernelF64>;
+  static constexpr bool kOnKernel = ksuite::kIsKernel<S>;
 
-  template <class S>
-  static std::vector<Tolerance> Tolerances() {
-    if constexpr (kOnKernel<S>) return {ksuite::kWeightSumTolerance};
-    return {kRowSum};
+  template <class S> static auto Hypotheses() {
+    if constexpr (kOnKernel<S>) return ksuite::SimplexRowsOnOperatorGen(ksuite::InputKindOf<S>());
+    else return ModelDomain<S>();
   }
 
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    if constexpr (kOnKernel<S>) {
-      return ksuite::SimplexRowsOnOperatorGen(ksuite::InputKindOf<S>());
-    } else {
-      return ModelHypotheses<S>();
-    }
-  }
-
-  template <class S>
-  static void Conclusion(const Case& c) {
+  template <class S> static void Conclusion(const Case& c) {
     if constexpr (kOnKernel<S>) {
       ksuite::SimplexRowsOnOperator(ksuite::OperatorFor<S>(), c);
     } else {
@@ -73,48 +65,44 @@ struct SimplexRows {
   }
 
   // Q (t_q x d_k), K (t_k x d_k), t_q, t_k, d_k >= 1, a finite scale of
-  // either sign (the claim allows any c). Kernel backends: the problem class
-  // of SimplexRowsOnOperatorGen (ksuite::ProblemHolds, with V = [I 0]).
-  // Model domain: |scale <q_i, k_j>| <= 2^1000, so the scores (and their
-  // error bound gamma_{d+1} c sum |q||k|) are finite doubles; beyond it the
-  // double scores overflow, which the claim's rounding bound does not cover.
-  template <class S>
-  static bool HypothesesHold(const Case& c) {
-    if constexpr (kOnKernel<S>) {
-      return ksuite::ProblemHolds(ksuite::InputKindOf<S>().dtype,
-                                  ksuite::Shape(ksuite::ShapeSpec::Causal::kNo, ksuite::ShapeSpec::Lengths::kAny, true), c);
-    } else {
-      const ExactMatrix &q = c.GetMatrix("Q"), &k = c.GetMatrix("K");
-      const Exact& scale = c.GetScalar("scale");
-      return q.rows >= 1 && k.rows >= 1 && q.cols >= 1 && k.cols == q.cols && hyp::AllFinite(q) &&
-             hyp::AllFinite(k) && hyp::Finite(scale) && hyp::ScoresWithin(q, k, scale.ToDouble(), 0x1p1000);
-    }
+  // either sign (the claim allows any c). Model domain: |scale <q_i, k_j>|
+  // <= 2^1000, so the scores (and their error bound gamma_{d+1} c sum
+  // |q||k|) are finite doubles; beyond it the double scores overflow, which
+  // the claim's rounding bound does not cover. Drawn: a per-case magnitude
+  // in {1, 8, 64} (shrinking toward 1) scales entries on the 2^-10 grid
+  // (exact: powers of two); entries up to 64 with d_k up to 16 give |scores|
+  // in the thousands, far past the overflow of exp (709.8) without max
+  // subtraction; scale = 1/sqrt(d_k).
+  template <class S> static Domain ModelDomain() {
+    Domain d;
+    d.Dim(kTq, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kTk, {1, kMaxLen<S>, kMaxLen<S>});
+    d.Dim(kD, {1, kMaxWidth<S>, kMaxWidth<S>});
+    const int q = d.Param(kTq, kD, gen::Dyadic(1, 10)), k = d.Param(kTk, kD, gen::Dyadic(1, 10));
+    const int magnitude =
+        d.ScalarParam(rc::gen::map(rc::gen::inRange<int>(0, 3), [](int e) { return Exact(std::ldexp(1.0, 3 * e)); }));
+    auto scaled = [magnitude](int param) {
+      return [param, magnitude](const Domain::Drawn& in) {
+        ExactMatrix x = in.Param(param);
+        for (Exact& e : x.data) e = Exact(e.ToDouble() * in.ScalarParam(magnitude).ToDouble());
+        return x;
+      };
+    };
+    d.Built(kQ, kTq, kD, scaled(q), Admit::Finite()).Built(kK, kTk, kD, scaled(k), Admit::Finite());
+    d.Built(kScale, [](const Domain::Drawn& in) { return Exact(1.0 / std::sqrt(static_cast<double>(in.Dim(kD)))); },
+            Admit::Finite());
+    d.Assume("|scale <q_i, k_j>| <= 2^1000 (double scores finite)", [](const Values& v) {
+      return hyp::ScoresWithin(v[kQ], v[kK], v[kScale].ToDouble(), 0x1p1000);
+    });
+    return d;
   }
 
+  // Kernel backends: the problem class of SimplexRowsOnOperatorGen
+  // (ksuite::ProblemHolds, with V = [I 0]).
   template <class S>
-  static rc::Gen<Case> ModelHypotheses() {
-    // Shaped (generators/shape.h): t_q, t_k, d_k are drawn from their edge
-    // classes and keep shrinking (rows and columns dropped) after entries
-    // shrank. A per-case magnitude in {1, 8, 64} (shrinking toward 1) scales
-    // entries on the 2^-10 grid (exact: powers of two). Entries up to 64 with
-    // d_k up to 16 give |scores| in the thousands: far past the overflow of
-    // exp (709.8) without max subtraction.
-    const gen::DimRange len{1, kMaxLen<S>, kMaxLen<S>}, width{1, kMaxWidth<S>, kMaxWidth<S>};
-    const rc::Gen<Exact> magnitude =
-        rc::gen::map(rc::gen::inRange<int>(0, 3), [](int k) { return Exact(std::ldexp(1.0, 3 * k)); });
-    return gen::Shaped<Case>(
-        {{len}, {len}, {width}}, {{{0, 2}, gen::Dyadic(1, 10)}, {{1, 2}, gen::Dyadic(1, 10)}, {{}, magnitude}},
-        [](const gen::Params& p) {
-          const double m = p.arrays[2][0].ToDouble();
-          auto scaled = [m](ExactMatrix x) {
-            for (Exact& e : x.data) e = Exact(e.ToDouble() * m);
-            return x;
-          };
-          return Case()
-              .Matrix("Q", scaled(p.Matrix(0)))
-              .Matrix("K", scaled(p.Matrix(1)))
-              .Scalar("scale", 1.0 / std::sqrt(static_cast<double>(p.dims[2])));
-        });
+    requires kOnKernel<S>
+  static bool HypothesesHold(const Case& c) {
+    return ksuite::ProblemHolds(ksuite::InputKindOf<S>().dtype,
+                                ksuite::Shape(ksuite::ShapeSpec::Causal::kNo, ksuite::ShapeSpec::Lengths::kAny, true), c);
   }
 
   template <class S>
@@ -162,7 +150,6 @@ struct SimplexRows {
     }
   }
 };
-
 ATTNPROP_REGISTER(SimplexRows, double, Mpfr, ksuite::KernelF32, ksuite::KernelF64);
 
 // ---------------------------------------------------------------------------
@@ -186,11 +173,6 @@ ATTNPROP_REGISTER(SimplexRows, double, Mpfr, ksuite::KernelF32, ksuite::KernelF6
 //   A_ij in the middle terms is the computed weight (the inequalities hold
 //   for any nonnegative weights, the slack comes only from eps and theta).
 //   The checker evaluates in MPFR (its gamma terms are below 1e-30).
-
-constexpr Axis kTq{"t_q"}, kTk{"t_k"}, kD{"d"}, kDv{"d_v"}, kPieces{"R"}, kOne{"1"}, kLen{"T"};
-constexpr MatrixField kQ{"Q"}, kK{"K"}, kV{"V"}, kU{"U"}, kAPhi{"A_phi"}, kBPhi{"b_phi"}, kWeights{"a"};
-constexpr ScalarField kScale{"scale"};
-constexpr IntField kSeed{"seed"};
 
 /// The averaging case: Q (t_q x d_k), K (t_k x d_k), V (t_k x d_v), U (t_q x
 /// d_v) on small grids, scale = fl(1/sqrt(d_k)); with_phi: a drawn max-affine
@@ -243,10 +225,7 @@ double CheckerSlack(double n) { return 4 * Gamma(n + 2, ScalarTraits<Mpfr>::Unit
 struct AveragingFamily {
   // Q (t_q x d_k), K (t_k x d_k), V (t_k x d_v), U (t_q x d_v), all >= 1,
   // finite entries and scale; the domain of AveragingCase.
-  template <class S>
-  static Domain Hypotheses() {
-    return AveragingCase<S>(false);
-  }
+  template <class S> static Domain Hypotheses() { return AveragingCase<S>(false); }
 };
 
 struct LinearFunctionalBounds : AveragingFamily {
@@ -257,10 +236,8 @@ struct LinearFunctionalBounds : AveragingFamily {
       "gamma_{T+1}(u) + gamma_T(u)(1 + gamma_{T+1}(u)) + 4 gamma_{d_v+2}(u_mpfr)",
       "<u,o> = sum_j a_j <u,v_j> + R with |R| <= gamma_T sum_j a_j sum_l |u_l||v_jl| <= gamma_T (1+eps) B, "
       "B = max_j sum_l |u_l||v_jl|; sum_j a_j w_j lies within |eps| B <= gamma_{T+1} B of [min w, max w]", MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kOutside}; }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Averaged r = Average<S>(in);
     const Mat<Mpfr> u = In<Mpfr>(in.value())[kU];
     const double tol = r.g_t1 + r.g_t * (1 + r.g_t1) + CheckerSlack(static_cast<double>(u.cols()));
@@ -282,6 +259,7 @@ struct LinearFunctionalBounds : AveragingFamily {
     }
   }
 };
+ATTNPROP_REGISTER(LinearFunctionalBounds, double, Mpfr);
 
 struct NormBound : AveragingFamily {
   static constexpr const char* kId = "lecture4.cor3.norm_bound";
@@ -292,10 +270,8 @@ struct NormBound : AveragingFamily {
   static inline const Tolerance kAverageNorm{"(sum_j A_ij ||v_j|| - max_j ||v_j||) / max_j ||v_j||",
                                              "gamma_{T+1}(u) + 4 gamma_{d_v+2}(u_mpfr)",
                                              "sum_j a_j ||v_j|| <= (1 + eps) max_j ||v_j||, |eps| <= gamma_{T+1}", MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kOutputNorm, kAverageNorm}; }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     using std::sqrt;
     const Averaged r = Average<S>(in);
     const double slack = CheckerSlack(static_cast<double>(r.v.cols()));
@@ -311,16 +287,14 @@ struct NormBound : AveragingFamily {
     }
   }
 };
+ATTNPROP_REGISTER(NormBound, double, Mpfr);
 
 struct Jensen : AveragingFamily {
   static constexpr const char* kId = "lecture4.cor3.jensen";
 
   // The averaging hypotheses, and phi's pieces: A_phi (R x d_v, R >= 1),
   // b_phi (R x 1), entries within 2^100 (finite products with v).
-  template <class S>
-  static Domain Hypotheses() {
-    return AveragingCase<S>(true);
-  }
+  template <class S> static Domain Hypotheses() { return AveragingCase<S>(true); }
 
   static inline const Tolerance kSquaredNorm{
       "(||o_i||^2 - sum_j A_ij ||v_j||^2) / sum_j A_ij ||v_j||^2",
@@ -345,7 +319,6 @@ struct Jensen : AveragingFamily {
       "rhs + gamma_T max_r sum_l |a_rl| sum_j A_ij |v_jl| + gamma_{T+1} max_r |b_r|",
       "<a_r, o> + b_r = sum_j a_j (<a_r,v_j> + b_r) + b_r (1 - sum a) + <a_r, R>, |R_l| <= gamma_T sum_j a_j |v_jl|, "
       "|1 - sum a| <= gamma_{T+1}; each piece is below sum_j a_j phi(v_j) plus those terms", MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kSquaredNorm, kMax, kL1, kLse, kMaxAffine}; }
 
   /// lse of a row in MPFR (max subtracted).
   static Mpfr RowLse(const Mat<Mpfr>& m, Eigen::Index i) {
@@ -357,8 +330,7 @@ struct Jensen : AveragingFamily {
     return top + log(sum);
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Averaged r = Average<S>(in);
     const In<Mpfr> exact(in.value());
     const Mat<Mpfr> aphi = exact[kAPhi], bphi = exact[kBPhi];
@@ -411,9 +383,6 @@ struct Jensen : AveragingFamily {
     }
   }
 };
-
-ATTNPROP_REGISTER(LinearFunctionalBounds, double, Mpfr);
-ATTNPROP_REGISTER(NormBound, double, Mpfr);
 ATTNPROP_REGISTER(Jensen, double, Mpfr);
 
 // ---------------------------------------------------------------------------
@@ -446,7 +415,6 @@ struct ExpectationForm {
       "Hoeffding (exact, values in a range R_l): false alarm <= 1e-6 per case; o_il = sum_j a_j v_jl (1 + theta), "
       "|theta| <= gamma_T, and the sampled law a/sum a (|sum a - 1| <= gamma_{T+1}) differs from the double CDF's "
       "by at most 2T(gamma_T + 2^-53) in l1; B_il = sum_j a_j |v_jl| + max_j |v_jl|"};
-  static std::vector<Tolerance> Tolerances() { return {kSampleMean}; }
   static inline const Statistics kStatistics{kExpectationAlpha, "case", "Hoeffding (values in a range R_l)", true,
                                              0.99, "an error >= 0.033 R_l in o_il (0.029 R_l at t_q d_v = 1)",
                                              "N = 20000 indices per case"};
@@ -455,8 +423,7 @@ struct ExpectationForm {
   // every regime (d_v <= 6), scale = fl(1/sqrt(d_k)); seed >= 0 (drawn
   // below 2^40). Domain: |scale <q_i,k_j>| <= 2^1000 (finite double scores)
   // and |v| <= 2^500 (ranges R_l and sums finite in double).
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     const gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
     Domain d;
     d.Dim(kTq, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kTk, {1, kMaxLen<S>, kMaxLen<S>});
@@ -476,8 +443,7 @@ struct ExpectationForm {
     return d;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> q = in[kQ], k = in[kK], v = in[kV];
     const AttentionResult<S> r = Attention<S>(q, k, v, in[kScale]);
     const Mat<Mpfr> vh = v.template cast<Mpfr>();
@@ -516,6 +482,7 @@ struct ExpectationForm {
     }
   }
 };
+ATTNPROP_REGISTER(ExpectationForm, double, Mpfr);
 
 // ---------------------------------------------------------------------------
 // lecture4.aside3.6.barycentric_coordinates (Geometric aside 3.6)
@@ -539,13 +506,10 @@ struct ExpectationForm {
 struct BarycentricCoordinates {
   static constexpr const char* kId = "lecture4.aside3.6.barycentric_coordinates";
 
-  static std::vector<Tolerance> Tolerances() { return {}; }
-
   // V (T x d_v, T, d_v >= 1) finite, drawn in every regime (T <= 8, d_v
   // <= 5); a (T x 1) with every a_j > 0 and sum a = 1 exactly (an attention
   // row: the open simplex), drawn w / sum w with w in 1..16.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d;
     d.Dim(kLen, {1, 8, 8}).Dim(kDv, {1, 5, 5}).Dim(kOne, {1, 1, 1}, 1);
     d.Matrix(kV, kLen, kDv, gen::RegimeFor<S>(gen::Regime{}), Admit::Finite());
@@ -568,8 +532,7 @@ struct BarycentricCoordinates {
     return d;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     static_assert(ScalarTraits<S>::kExact, "barycentric coordinates are checked exactly");
     const Mat<S> v = in[kV], a = in[kWeights];
     const Eigen::Index t = v.rows(), dv = v.cols();
@@ -603,8 +566,6 @@ struct BarycentricCoordinates {
     ExpectThat(Mat<S>(v.transpose() * a2) == o, "affinely dependent values: the two rows give different outputs");
   }
 };
-
-ATTNPROP_REGISTER(ExpectationForm, double, Mpfr);
 ATTNPROP_REGISTER(BarycentricCoordinates, Rational);
 
 }  // namespace

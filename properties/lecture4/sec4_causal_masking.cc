@@ -33,10 +33,8 @@
 namespace attnprop {
 namespace {
 
-template <class S>
-constexpr int64_t kMaxLen = SizeBudget<S>::Pick(10, 5);
-template <class S>
-constexpr int64_t kMaxWidth = SizeBudget<S>::Pick(5, 3);
+template <class S> constexpr int64_t kMaxLen = SizeBudget<S>::Pick(10, 5);
+template <class S> constexpr int64_t kMaxWidth = SizeBudget<S>::Pick(5, 3);
 
 constexpr Axis kT{"T"}, kD{"d"}, kOne{"1"};
 constexpr MatrixField kX{"X"}, kWQ{"W_Q"}, kWK{"W_K"}, kWV{"W_V"}, kH{"H"}, kScores{"S"};
@@ -49,15 +47,13 @@ struct FutureJacobianZero {
   static inline const Tolerance kQuotient{
       "|out_i(X + t e_j H) - out_i(X)| / t, i < j", "0",
       "row i reads only rows <= i of X: the same operations on the same inputs (bitwise)"};
-  static std::vector<Tolerance> Tolerances() { return {kQuotient}; }
 
   // X is T x d (T >= 2), W_Q, W_K, W_V d x d, H 1 x d, 1 <= j < T, a finite
   // scale (drawn 1/sqrt(d)). Domain: entries (and scale) finite with |entry|
   // <= 2^16, so the head's scores and outputs stay far below the overflow
   // threshold for both steps (the bitwise comparison would fail on an inf
   // or NaN for a reason outside the claim); the generator draws |entry| <= 2.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     const Admit entries = Admit::Within(0x1p16);
     Domain d;
     d.Dim(kT, {2, kMaxLen<S>, kMaxLen<S>}).Dim(kD, {1, kMaxWidth<S>, kMaxWidth<S>}).Dim(kOne, {1, 1, 1}, 1);
@@ -83,8 +79,7 @@ struct FutureJacobianZero {
     return Attention<S>(Mat<S>(x * in[kWQ]), Mat<S>(x * in[kWK]), Mat<S>(x * in[kWV]), in[kScale], Mask::Causal()).out;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> x = in[kX], h = in[kH];
     const Eigen::Index j = in[kJ];
     const Mat<S> base = Head<S>(x, in);
@@ -106,21 +101,18 @@ struct MaskBeforeVsAfter {
   static inline const Tolerance kZeroedSum{
       "after-zeroing row sum certified < 1", "1 - sum <= gamma_{T+3}(u) + gamma_T(u_mpfr), ratio to missing mass",
       "each weight within relative gamma_{T+3}; the missing mass sum_{l>i} p_l >= e^{-16}/T is far above", MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kMaskedSum, kZeroedSum}; }
 
   // S is T x T, T >= 2, with |s| <= 8: the check's certification of (a)
   // rests on the missing mass sum_{l>i} p_l >= e^{-16}/T, which needs scores
   // within [-8, 8] (the generator draws exactly that range).
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d;
     d.Dim(kT, {2, kMaxLen<S>, kMaxLen<S>});
     d.Matrix(kScores, kT, kT, gen::Dyadic(8, 4), Admit::Within(8));
     return d;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> s = in[kScores];
     const Eigen::Index t = s.rows();
     const double u = ScalarTraits<S>::UnitRoundoff(), um = ScalarTraits<Mpfr>::UnitRoundoff();

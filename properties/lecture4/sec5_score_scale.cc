@@ -130,18 +130,13 @@ struct MeanZeroVariance {
                                       "z for a two-sided false-alarm rate 8e-11 (CLT), sd = sqrt(d sigma^4/N)"};
   static inline const Tolerance kVariance{"|sample var - d sigma^4| / sd", "6.5",
                                           "sd = sqrt((2d^2+6d) sigma^8 / N) from E X^4 = (3d^2+6d) sigma^8"};
-  static std::vector<Tolerance> Tolerances() { return {kMean, kVariance}; }
   static inline const Statistics kStatistics{kAlphaPerCheck, "check", kCltBasis, false, 0.99,
                                              "a variance off by >= 14% relative (large d), a mean off by >= 8.8 sd",
                                              kSample};
 
-  template <class S>
-  static Domain Hypotheses() {
-    return Draw(false, false);
-  }
+  template <class S> static Domain Hypotheses() { return Draw(false, false); }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const int64_t d = in[kDk];
     const double sigma = in.exact(kSigma).ToDouble(), s4 = std::pow(sigma, 4), dd = double(d);
     const Moments m = Sample(d, sigma, in[kSeed]);
@@ -149,23 +144,19 @@ struct MeanZeroVariance {
     ExpectWithin(kVariance, std::abs(m.var - dd * s4) / std::sqrt((2 * dd * dd + 6 * dd) * s4 * s4 / kPairs), kZ);
   }
 };
+ATTNPROP_REGISTER(MeanZeroVariance, double);
 
 struct ScaledVariance {
   static constexpr const char* kId = "lecture4.lemma5.5.scaled_variance";
 
   static inline const Tolerance kVariance{"|sample var of <q,k>/sqrt(d) - sigma^4| / sd", "6.5",
                                           "sd = sqrt((2 + 6/d) sigma^8 / N): the unscaled bound divided by d"};
-  static std::vector<Tolerance> Tolerances() { return {kVariance}; }
   static inline const Statistics kStatistics{kAlphaPerCheck, "check", kCltBasis, false, 0.99,
                                              "a variance off by >= 14% relative", kSample};
 
-  template <class S>
-  static Domain Hypotheses() {
-    return Draw(false, false);
-  }
+  template <class S> static Domain Hypotheses() { return Draw(false, false); }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const int64_t d = in[kDk];
     const double sigma = in.exact(kSigma).ToDouble(), s4 = std::pow(sigma, 4), dd = double(d);
     const Moments m = Sample(d, sigma, in[kSeed]);
@@ -173,6 +164,7 @@ struct ScaledVariance {
     ExpectWithin(kVariance, std::abs(scaled_var - s4) / std::sqrt((2 + 6 / dd) * s4 * s4 / kPairs), kZ);
   }
 };
+ATTNPROP_REGISTER(ScaledVariance, double);
 
 struct TableStd {
   static constexpr const char* kId = "lecture4.table5.5.std_values";
@@ -181,17 +173,12 @@ struct TableStd {
       "|sample var - printed std^2| / sd_var", "6.5",
       "std = t exactly when var = t^2: the printed std squared against the sample variance (sd_var = "
       "sqrt((2d^2 + 6d)/N); scaled: var/d against 1, sd_var/d), z = 6.5 (CLT)"};
-  static std::vector<Tolerance> Tolerances() { return {kStd}; }
   static inline const Statistics kStatistics{kAlphaPerCheck, "check", kCltBasis, false, 0.99,
                                              "a printed std off by >= 7%", kSample};
 
-  template <class S>
-  static Domain Hypotheses() {
-    return Draw(true, true);
-  }
+  template <class S> static Domain Hypotheses() { return Draw(true, true); }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const int64_t d = in[kDk];
     const double dd = double(d);
     // The printed table (sigma = 1): unscaled std 4, 8, 16; scaled std 1.
@@ -202,9 +189,6 @@ struct TableStd {
     ExpectWithin(kStd, std::abs(m.var / dd - printed_scaled * printed_scaled) / (sd_var / dd), kZ);
   }
 };
-
-ATTNPROP_REGISTER(MeanZeroVariance, double);
-ATTNPROP_REGISTER(ScaledVariance, double);
 ATTNPROP_REGISTER(TableStd, double);
 
 }  // namespace

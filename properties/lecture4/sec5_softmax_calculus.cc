@@ -37,8 +37,7 @@
 namespace attnprop {
 namespace {
 
-template <class S>
-constexpr int64_t kMaxLen = SizeBudget<S>::Pick(16, 8);
+template <class S> constexpr int64_t kMaxLen = SizeBudget<S>::Pick(16, 8);
 
 /// Step: double 2^-13 (balances t^2 truncation against rounding/t and
 /// rounding/t^2); MPFR 2^-30 (s + t h needs < 40 bits, far below its precision).
@@ -74,8 +73,7 @@ struct DerivativeFamily {
   // differences are taken at exactly s +- t h; double 53 bits, MPFR its
   // precision), |h| <= 2^20, and |s| <= 2^20 so the lse error bound (linear
   // in |max s|) stays below the quotients' scale.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d;
     d.Dim(kLen, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kOne, {1, 1, 1}, 1);
     d.Matrix(kScores, kLen, kOne, gen::Dyadic(8, 6), Admit::Within(0x1p20).Doubles());
@@ -100,10 +98,8 @@ struct LseGradient : DerivativeFamily {
       "|(lse(s+th)-lse(s-th))/2t - <softmax(s),h>|", "t^2 H^3 / 3 + 2 e_lse / (2t) + gamma_{T+3}(u) sum|h|",
       "central difference truncation t^2/6 |lse'''| <= t^2/6 * 2H^3; each lse has absolute error "
       "e_lse = gamma_{T+3}(2 + 2|max s| + 2 log(T+1)); each p_j relative error gamma_{T+3}"};
-  static std::vector<Tolerance> Tolerances() { return {kGradient}; }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Vec<S> s = Col<S>(in, kScores), h = Col<S>(in, kDir);
     const S t = S(Step<S>());
     const Vec<S> sp = s + t * h, sm = s - t * h;
@@ -119,6 +115,7 @@ struct LseGradient : DerivativeFamily {
     ExpectWithin(kGradient, ToDouble(Mpfr(abs(fd - dir))), tol);
   }
 };
+ATTNPROP_REGISTER(LseGradient, double, Mpfr);
 
 struct LseHessian : DerivativeFamily {
   static constexpr const char* kId = "lecture4.prop5.1.lse_hessian";
@@ -129,10 +126,8 @@ struct LseHessian : DerivativeFamily {
       "second difference truncation t^2/12 |lse''''| <= t^2/12 * 7H^4; three lse values with "
       "absolute error e_lse each; p_j relative error gamma_{T+3} in sum p h^2 - (sum p h)^2. "
       "Random h determine the symmetric Hessian through its quadratic form"};
-  static std::vector<Tolerance> Tolerances() { return {kQuadraticForm}; }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Vec<S> s = Col<S>(in, kScores), h = Col<S>(in, kDir);
     const S t = S(Step<S>());
     const Vec<S> sp = s + t * h, sm = s - t * h;
@@ -149,6 +144,7 @@ struct LseHessian : DerivativeFamily {
     ExpectWithin(kQuadraticForm, ToDouble(Mpfr(abs(fd - quad))), tol);
   }
 };
+ATTNPROP_REGISTER(LseHessian, double, Mpfr);
 
 struct SoftmaxJacobian : DerivativeFamily {
   static constexpr const char* kId = "lecture4.sec5.softmax_jacobian";
@@ -163,10 +159,8 @@ struct SoftmaxJacobian : DerivativeFamily {
       "the two printed forms of the Jacobian, both evaluated in the backend from the same p: the "
       "matrix-vector form errs by gamma_{T+3} sum_j |J_ij||h_j| <= 2 gamma_{T+3} H (sum p <= 1 + "
       "gamma_T), the formula by gamma_{T+2}(|h_i| + H) <= 2 gamma_{T+2} H; the +1 covers p's sum above 1"};
-  static std::vector<Tolerance> Tolerances() { return {kDifferenceQuotient, kTwoForms}; }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Vec<S> s = Col<S>(in, kScores), h = Col<S>(in, kDir);
     const S t = S(Step<S>());
     const Vec<Mpfr> pp = Softmax<S>(Vec<S>(s + t * h)).template cast<Mpfr>(),
@@ -191,6 +185,7 @@ struct SoftmaxJacobian : DerivativeFamily {
     }
   }
 };
+ATTNPROP_REGISTER(SoftmaxJacobian, double, Mpfr);
 
 /// A positive probability vector p = w / sum w (w_j in 1..8) and a vector u
 /// (rational grid). Any positive p is softmax(log p): the Hessian claim's
@@ -198,13 +193,10 @@ struct SoftmaxJacobian : DerivativeFamily {
 struct HessianPsd {
   static constexpr const char* kId = "lecture4.prop5.1.hessian_psd_nullspace_ones";
 
-  static std::vector<Tolerance> Tolerances() { return {}; }
-
   // w and u are T x 1 (T >= 1), w_j > 0 (so p_i > 0, the claim's
   // hypothesis; drawn w_j in 1..8), c a scalar; all finite (exact rational
   // arithmetic: no numeric domain).
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d;
     d.Dim(kLen, {1, 8, 8}).Dim(kOne, {1, 1, 1}, 1);
     const int w = d.Param(kLen, kOne, gen::Dyadic(8, 0));
@@ -221,8 +213,7 @@ struct HessianPsd {
     return d;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Vec<S> w = Col<S>(in, kW), u = Col<S>(in, kU);
     const Vec<S> p = w / w.sum();
     const Mat<S> hess = Mat<S>(p.asDiagonal()) - p * p.transpose();
@@ -252,6 +243,7 @@ struct HessianPsd {
     ExpectThat(Eigen::FullPivLU<Mat<S>>(hess).rank() == t - 1, "rank of diag(p) - pp^T is not T - 1");
   }
 };
+ATTNPROP_REGISTER(HessianPsd, Rational);
 
 /// w_j -> |w_j| + 1 (weights in 1..8 from the grid's -8..8).
 ExactMatrix PositiveWeights(ExactMatrix w) {
@@ -288,8 +280,7 @@ struct GibbsFamily {
   // |s_j| / tau <= 350, so Z = sum_j e^{s_j/tau} (summed without a shift)
   // is a finite double and no p_j = softmax(s/tau)_j underflows (the
   // identity's log(a_j/p_j) needs p_j > 0 in double: spread <= 700).
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d;
     d.Dim(kLen, {1, 6, 6}).Dim(kOne, {1, 1, 1}, 1);
     const int wa = d.Param(kLen, kOne, gen::Dyadic(8, 0)), wp = d.Param(kLen, kOne, gen::Dyadic(8, 0));
@@ -347,10 +338,8 @@ struct GibbsInequality : GibbsFamily {
       "a, p rounded to the backend (u each), log turns relative error 2u into absolute 2u, times a_j (u) "
       "and a T-term sum (gamma_T): each side errs <= gamma_{T+4} (1 + sum_j a_j |log .|)",
       MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kGibbs}; }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     using std::log;
     const Vec<S> a = Col<S>(in, kA), p = Col<S>(in, kP);
     S h = 0, cross = 0, kl = 0, mag = 0, kl_mag = 0;
@@ -374,6 +363,7 @@ struct GibbsInequality : GibbsFamily {
     else ExpectThat(ToDouble(kl) > tol, "KL(a||p) = " + std::to_string(ToDouble(kl)) + " not > 0 with a != p");
   }
 };
+ATTNPROP_REGISTER(GibbsInequality, double, Mpfr);
 
 struct GibbsIdentity : GibbsFamily {
   static constexpr const char* kId = "lecture4.prop5.2.gibbs_identity";
@@ -384,10 +374,8 @@ struct GibbsIdentity : GibbsFamily {
       "every product, quotient, exp and sum carries relative error; with p = softmax(s/tau) "
       "(relative error gamma_{T+3}) and Z (gamma_{T+1}) the logs carry absolute errors of that size "
       "(the 2 tau term, weighted by sum a = 1); all sums have at most T terms"};
-  static std::vector<Tolerance> Tolerances() { return {kIdentity}; }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     using std::exp;
     using std::log;
     const Vec<S> a = Col<S>(in, kA), s = Col<S>(in, kScores);
@@ -412,14 +400,7 @@ struct GibbsIdentity : GibbsFamily {
     ExpectWithin(kIdentity, ToDouble(Mpfr(abs(Mpfr(lhs) - Mpfr(rhs)))), tol);
   }
 };
-
-ATTNPROP_REGISTER(LseGradient, double, Mpfr);
-ATTNPROP_REGISTER(LseHessian, double, Mpfr);
-ATTNPROP_REGISTER(SoftmaxJacobian, double, Mpfr);
-ATTNPROP_REGISTER(HessianPsd, Rational);
-ATTNPROP_REGISTER(GibbsInequality, double, Mpfr);
 ATTNPROP_REGISTER(GibbsIdentity, double, Mpfr);
-
 
 // ---------------------------------------------------------------------------
 // lecture4.prop5.2.temperature_variational (Prop 5.2)
@@ -492,15 +473,13 @@ struct TemperatureVariational {
       "|F(softmax(s/tau)) - tau lse(s/tau)|", "eta' (sum p|s| + tau sum p(|log p| + 1) + 1.02 tau) + B(p)",
       "computed p within relative eta of the maximiser (rounded scores and shifts, exp, sum, division); "
       "F moves by eta' times its magnitude; F(p*) = tau lse exactly"};
-  static std::vector<Tolerance> Tolerances() { return {kVariational, kMaximum}; }
 
   // s, a are T x 1 (T >= 1), s finite, tau > 0 finite (drawn 2^-2..4),
   // a in the simplex (a_j >= 0, sum a = 1 exactly, entries doubles).
   // Domain: max s/tau - min s/tau <= 600 and |s|/tau <= 2^500, so no p_j
   // underflows in double (the equality check takes log p_j) and the scores
   // stay finite.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
     regime.max_scale = 3;
     Domain d;
@@ -557,8 +536,7 @@ struct TemperatureVariational {
     return {lhs, rhs, lin, lse, budget};
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     using std::exp;
     using std::log;
     const Vec<S> s = Col<S>(in, kScores), a = Col<S>(in, kA);
@@ -600,7 +578,6 @@ struct TemperatureVariational {
                                           ") but F(a) is not below tau lse(s/tau)");
   }
 };
-
 ATTNPROP_REGISTER(TemperatureVariational, double, Mpfr);
 
 }  // namespace

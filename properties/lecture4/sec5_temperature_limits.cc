@@ -33,8 +33,7 @@
 namespace attnprop {
 namespace {
 
-template <class S>
-constexpr int64_t kMaxLen = SizeBudget<S>::Pick(12, 6);
+template <class S> constexpr int64_t kMaxLen = SizeBudget<S>::Pick(12, 6);
 
 constexpr Axis kLen{"T"}, kOne{"1"};
 constexpr MatrixField kScores{"s"};
@@ -74,10 +73,7 @@ bool RangeWithin700(const Values& v) {
 
 /// Both limits of Rem 5.4 run along coarse scores.
 struct CoarseScoresFamily {
-  template <class S>
-  static Domain Hypotheses() {
-    return CoarseScores<S>();
-  }
+  template <class S> static Domain Hypotheses() { return CoarseScores<S>(); }
 };
 
 template <class S>
@@ -91,10 +87,8 @@ struct TauToZero : CoarseScoresFamily {
   static inline const Tolerance kExcess{"|p_j - 1/m| (top j) or p_j (others) against the rate",
                                         "rate + gamma_{T+3}(u)",
                                         "the computed p_j errs by <= gamma_{T+3} p_j (relative); p_j <= 1", MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kExcess}; }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     using std::exp;
     const Vec<S> s = in[kScores].col(0);
     const Eigen::Index t = s.size();
@@ -125,6 +119,7 @@ struct TauToZero : CoarseScoresFamily {
     }
   }
 };
+ATTNPROP_REGISTER(TauToZero, double, Mpfr);
 
 struct TauToInfinity : CoarseScoresFamily {
   static constexpr const char* kId = "lecture4.rem5.4.tau_to_infinity";
@@ -133,17 +128,14 @@ struct TauToInfinity : CoarseScoresFamily {
                                         "rate + gamma_{T+3}(u)",
                                         "the computed p_j errs by <= gamma_{T+3} p_j (relative); p_j <= 1",
                                         MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kExcess}; }
 
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d = CoarseScores<S>();
     d.Assume("R = max s - min s <= 700 (the rate at tau = 1 a finite double)", RangeWithin700);
     return d;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     using std::exp;
     const Vec<S> s = in[kScores].col(0);
     const Eigen::Index t = s.size();
@@ -158,6 +150,7 @@ struct TauToInfinity : CoarseScoresFamily {
     }
   }
 };
+ATTNPROP_REGISTER(TauToInfinity, double, Mpfr);
 
 struct SaturatedJacobian {
   static constexpr const char* kId = "lecture4.rem5.6.saturated_jacobian_vanishes";
@@ -168,17 +161,14 @@ struct SaturatedJacobian {
   static inline const Tolerance kTopWeight{
       "1 - max p against (T-1) e^{-2^n g}", "(T-1) e^{-2^n g} + gamma_{T+3}(u)",
       "the top weight 1/(1 + sum_l e^{-(top - s_l)2^n}) has 1 - p_top <= sum_l e^{-2^n g}", MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kJacobian, kTopWeight}; }
 
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d = CoarseScores<S>();
     d.Assume("a unique argmax", UniqueArgmax);
     return d;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     using std::exp;
     const Vec<S> s = in[kScores].col(0);
     const Eigen::Index t = s.size();
@@ -200,9 +190,6 @@ struct SaturatedJacobian {
     }
   }
 };
-
-ATTNPROP_REGISTER(TauToZero, double, Mpfr);
-ATTNPROP_REGISTER(TauToInfinity, double, Mpfr);
 ATTNPROP_REGISTER(SaturatedJacobian, double, Mpfr);
 
 }  // namespace

@@ -43,10 +43,8 @@
 namespace attnprop {
 namespace {
 
-template <class S>
-constexpr int64_t kMaxLen = SizeBudget<S>::Pick(12, 6);
-template <class S>
-constexpr int64_t kMaxWidth = SizeBudget<S>::Pick(6, 4);
+template <class S> constexpr int64_t kMaxLen = SizeBudget<S>::Pick(12, 6);
+template <class S> constexpr int64_t kMaxWidth = SizeBudget<S>::Pick(6, 4);
 
 /// pi^-1 as an index list from sort keys (stable: equal keys keep order).
 std::vector<int64_t> InversePermutation(const std::vector<Exact>& keys) {
@@ -89,8 +87,7 @@ struct PermutedInputFamily {
   // <= 2^200 and |scale| <= 2^20, so scores and the row map's products stay
   // finite in double (the bitwise comparisons would fail on inf or NaN for
   // reasons outside the claims).
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     const Admit entries = Admit::Within(0x1p200);
     Domain d;
     d.Dim(kLen, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kD, {1, kMaxWidth<S>, kMaxWidth<S>});
@@ -117,10 +114,8 @@ struct ScoreWeightConjugation : PermutedInputFamily {
       "|A(PX) - P A P^T| / A", "2 gamma_T(u)",
       "the permuted row has the same max and the same exp values; only the order of the T-term sum "
       "Z changes: each side is within gamma_{T-1} of e_j/Z, plus one division each"};
-  static std::vector<Tolerance> Tolerances() { return {kScores, kWeights}; }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> x = in[kX], wq = in[kWQ], wk = in[kWK];
     const Mat<S> p = PermutationMatrix<S>(in.exact(kKeys));
     const S scale = in[kScale];
@@ -142,13 +137,13 @@ struct ScoreWeightConjugation : PermutedInputFamily {
           ExpectThat(ap(i, j) == 0, "A(PX) nonzero where P A P^T is zero (an underflowed weight)");
   }
 };
+ATTNPROP_REGISTER(ScoreWeightConjugation, double, Mpfr);
 
 struct RowwiseMaps : PermutedInputFamily {
   static constexpr const char* kId = "lecture4.sec6.rowwise_maps_equivariant";
 
   static inline const Tolerance kRows{"|phi_row(PX) - P phi_row(X)|", "0",
                                       "each output row is the same computation on the same input row"};
-  static std::vector<Tolerance> Tolerances() { return {kRows}; }
 
   template <class S>
   static Mat<S> Phi(const Mat<S>& x, const In<S>& in) {
@@ -159,25 +154,22 @@ struct RowwiseMaps : PermutedInputFamily {
     return h * w2;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> x = in[kX];
     const Mat<S> p = PermutationMatrix<S>(in.exact(kKeys));
     const Mat<S> lhs = Phi<S>(Mat<S>(p * x), in), rhs = p * Phi<S>(x, in);
     ExpectWithin(kRows, ToDouble(S((lhs - rhs).cwiseAbs().maxCoeff())), 0.0);
   }
 };
+ATTNPROP_REGISTER(RowwiseMaps, double, Mpfr, Rational);
 
 struct EmbeddingWithoutPositions {
   static constexpr const char* kId = "lecture4.sec6.1.embedding_without_positions_equivariant";
 
-  static std::vector<Tolerance> Tolerances() { return {}; }
-
   /// E (V x d, V, d >= 1) finite (rows are compared with ==), drawn with a
   /// vocabulary of 8 (ids 0..7); x (T x 1, T >= 1) integer ids in 0..V-1;
   /// keys (T x 1) finite.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d;
     d.Dim(kLen, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kD, {1, kMaxWidth<S>, kMaxWidth<S>}).Dim(kOne, {1, 1, 1}, 1);
     d.Dim(kVocab, {1, 8, 8, 8});  // drawn 8, admitted V >= 1
@@ -203,8 +195,7 @@ struct EmbeddingWithoutPositions {
     return r;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> e = in[kE];
     const ExactMatrix& x = in.exact(kTokens);
     std::vector<int64_t> tokens;
@@ -216,6 +207,7 @@ struct EmbeddingWithoutPositions {
     ExpectThat(Embed<S>(e, permuted) == Mat<S>(p * Embed<S>(e, tokens)), "iota_0(pi . x) != P iota_0(x)");
   }
 };
+ATTNPROP_REGISTER(EmbeddingWithoutPositions, double, Mpfr, Rational);
 
 /// Both positional-encoding identities share their cases: w, i, j, q, k.
 struct AnglesFamily {
@@ -225,8 +217,7 @@ struct AnglesFamily {
   // tolerances' reasons take the angles exact; the generator's are), w a
   // double with |w| <= 2^10 (library sin/cos within 1 ulp on these
   // arguments), and |q|, |k| entries <= 2^200 (finite products).
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d;
     d.Dim(kTwo, {2, 2, 2}, 2).Dim(kOne, {1, 1, 1}, 1);
     d.Scalar(kAngle, gen::Dyadic(2, 6), Admit::Within(0x1p10).Doubles());
@@ -256,10 +247,8 @@ struct SinusoidInnerProduct : AnglesFamily {
       "|<r_i,r_j> - cos(w(i-j))|", "16 u",
       "w t and w(i-j) are exact; four sin/cos values within 2u each (1 ulp), each product of two of them "
       "within 4u + u (values <= 1), one sum u: 2(5u) + 2u on the left side, 2u on the right side"};
-  static std::vector<Tolerance> Tolerances() { return {kInnerProduct}; }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     using std::cos;
     using std::sin;
     const S w = in[kAngle], i = S(double(in[kI])), j = S(double(in[kJ]));
@@ -268,6 +257,7 @@ struct SinusoidInnerProduct : AnglesFamily {
     ExpectWithin(kInnerProduct, ToDouble(Mpfr(abs(Mpfr(lhs) - Mpfr(rhs)))), 16 * ScalarTraits<S>::UnitRoundoff());
   }
 };
+ATTNPROP_REGISTER(SinusoidInnerProduct, double, Mpfr);
 
 template <class S>
 Mat<S> Rotation(const S& theta) {
@@ -290,10 +280,8 @@ struct RopeRelativeIdentity : AnglesFamily {
       "within eta, so the left side within eta(1 + ||q||_1 + ||k||_1), the right within eta(1 + ||q||_1), "
       "3 eta(...) with the second-order terms (the search reached q, k near 2^-540, where ||q||_1||k||_1 "
       "underflows and a purely relative bound is 0)"};
-  static std::vector<Tolerance> Tolerances() { return {kRelative}; }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const S w = in[kAngle], i = S(double(in[kI])), j = S(double(in[kJ]));
     const Mat<S> q = in[kQv], k = in[kKv];
     const S lhs = (Rotation<S>(S(i * w)) * q).col(0).dot((Rotation<S>(S(j * w)) * k).col(0));
@@ -303,23 +291,20 @@ struct RopeRelativeIdentity : AnglesFamily {
     ExpectWithin(kRelative, ToDouble(Mpfr(abs(Mpfr(lhs) - Mpfr(rhs)))), bound);
   }
 };
+ATTNPROP_REGISTER(RopeRelativeIdentity, double, Mpfr);
 
 struct NoOrderAutomorphism {
   static constexpr const char* kId = "lecture4.rem6.3.no_nontrivial_order_automorphism";
 
-  static std::vector<Tolerance> Tolerances() { return {}; }
-
   // T >= 1. Domain: T <= 9 (the check enumerates all T! permutations: a
   // cost limit); the generator draws T <= 7.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d;
     d.Int(kT, rc::gen::inRange<int64_t>(1, 8), 1, 9);
     return d;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const int64_t t = in[kT];
     std::vector<int64_t> pi(static_cast<size_t>(t));
     std::iota(pi.begin(), pi.end(), 0);
@@ -338,6 +323,7 @@ struct NoOrderAutomorphism {
                std::to_string(preserving) + " permutations of " + std::to_string(t) + " preserve j <= i");
   }
 };
+ATTNPROP_REGISTER(NoOrderAutomorphism, double);
 
 struct TwoPositionCausal {
   static constexpr const char* kId = "lecture4.rem6.3.two_position_causal_example";
@@ -345,14 +331,12 @@ struct TwoPositionCausal {
   static inline const Tolerance kPrinted{
       "|F - printed value|", "0",
       "equal scores give weights exactly 1 and (1/2, 1/2); v on the 2^-4 grid: halves and their sum exact"};
-  static std::vector<Tolerance> Tolerances() { return {kPrinted}; }
 
   // V is 2 x d_v (d_v >= 1; drawn 2) with v1 != v2 (the example's
   // hypothesis). Domain: every entry a double with (v1 + v2)/2 exact in
   // double (the printed value is compared bitwise: the sum exact and its half
   // not subnormal), as on the generator's 2^-4 grid.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d;
     d.Dim(kTwo, {2, 2, 2}, 2).Dim(kDv, {1, 2, 2, 2});
     d.Matrix(kV, kTwo, kDv, gen::Dyadic(8, 4), Admit::Within(0x1p1000).Doubles());
@@ -373,8 +357,7 @@ struct TwoPositionCausal {
     return d;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> v = in[kV];
     Mat<S> swap(2, 2);
     swap << 0, 1, 1, 0;
@@ -391,15 +374,7 @@ struct TwoPositionCausal {
     ExpectThat(pf != f21, "P F(v1,v2) == F(v2,v1) although v1 != v2");
   }
 };
-
-ATTNPROP_REGISTER(ScoreWeightConjugation, double, Mpfr);
-ATTNPROP_REGISTER(RowwiseMaps, double, Mpfr, Rational);
-ATTNPROP_REGISTER(EmbeddingWithoutPositions, double, Mpfr, Rational);
-ATTNPROP_REGISTER(SinusoidInnerProduct, double, Mpfr);
-ATTNPROP_REGISTER(RopeRelativeIdentity, double, Mpfr);
-ATTNPROP_REGISTER(NoOrderAutomorphism, double);
 ATTNPROP_REGISTER(TwoPositionCausal, double, Mpfr);
-
 
 // ---------------------------------------------------------------------------
 // Cor 6.2 and Precision remark 6.3: a token sequence, an embedding E, fixed
@@ -547,10 +522,7 @@ Mat<Mpfr> StackOrderBound(const StackRun<S>& moved, const StackRun<S>& ref, cons
 
 /// The three claims share the stack's hypotheses and cases.
 struct StackFamily {
-  template <class S>
-  static Domain Hypotheses() {
-    return StackCase<S>();
-  }
+  template <class S> static Domain Hypotheses() { return StackCase<S>(); }
 };
 
 struct StackEquivariant : StackFamily {
@@ -560,10 +532,8 @@ struct StackEquivariant : StackFamily {
       "|F(pi . x) - P F(x)|_il", "StackOrderBound (5 gamma_T sum a|v| through the residual sums and phi)",
       "iota_0(pi . x) = P iota_0(x) bitwise; the head differs only by the order of its key sums (HeadOrderBound), "
       "the residual sums add (1+u) and 2.01u|sum|, phi adds |dY||W_1||W_2| and its own gamma_{d+1}, gamma_m terms"};
-  static std::vector<Tolerance> Tolerances() { return {kStack}; }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> e = in[kE];
     const std::vector<int64_t> ids = TokenIds(in.exact(kTokens));
     const Mat<S> perm = PermutationMatrix<S>(in.exact(kKeys));
@@ -580,6 +550,7 @@ struct StackEquivariant : StackFamily {
         ExpectWithin(kStack, ToDouble(Mpfr(abs(Mpfr(moved.z(i, l)) - Mpfr(ref.z(i, l))))), ToDouble(bound(i, l)));
   }
 };
+ATTNPROP_REGISTER(StackEquivariant, double, Mpfr);
 
 struct EquivariantWithPositionalRows : StackFamily {
   static constexpr const char* kId = "lecture4.prec6.3.equivariant_even_with_positional_rows";
@@ -587,10 +558,8 @@ struct EquivariantWithPositionalRows : StackFamily {
   static inline const Tolerance kHead{
       "|Attn(P X) - P Attn(X)|_il, X = E_x + p", "5 gamma_T sum_j A_ij |v_jl|",
       "HeadOrderBound: the rows of P X give bitwise the same scores, max and exp values; only the key sums change order"};
-  static std::vector<Tolerance> Tolerances() { return {kHead}; }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> x = EmbedTokens<S>(in[kE], TokenIds(in.exact(kTokens))) + in[kPos];
     const Mat<S> perm = PermutationMatrix<S>(in.exact(kKeys));
     const HeadRun<S> plain = Head<S>(x, in), moved = Head<S>(Mat<S>(perm * x), in);
@@ -602,16 +571,14 @@ struct EquivariantWithPositionalRows : StackFamily {
                      ToDouble(Mpfr(bound.row(Eigen::Index(InversePermutation(in.exact(kKeys).data)[size_t(i)]))(0, l))));
   }
 };
+ATTNPROP_REGISTER(EquivariantWithPositionalRows, double, Mpfr);
 
 struct PositionsBreakEquivariance : StackFamily {
   static constexpr const char* kId = "lecture4.cor6.2.positions_break_equivariance";
 
-  static std::vector<Tolerance> Tolerances() { return {}; }
-
   // The stack's hypotheses, and the claim's: the positions are nonconstant
   // (two rows of p differ; so T >= 2, one position is constant).
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d = StackCase<S>(2);
     d.Assume("the positions p are nonconstant", [](const Values& v) {
       const ExactMatrix& p = v[kPos];
@@ -623,8 +590,7 @@ struct PositionsBreakEquivariance : StackFamily {
     return d;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     static_assert(ScalarTraits<S>::kExact, "the witness is checked exactly");
     const Mat<S> e = in[kE], p = in[kPos];
     const std::vector<int64_t> ids = TokenIds(in.exact(kTokens));
@@ -646,9 +612,6 @@ struct PositionsBreakEquivariance : StackFamily {
     ExpectThat(lhs != rhs, "iota_p(pi . x) = P iota_p(x) for the witness transposition");
   }
 };
-
-ATTNPROP_REGISTER(StackEquivariant, double, Mpfr);
-ATTNPROP_REGISTER(EquivariantWithPositionalRows, double, Mpfr);
 ATTNPROP_REGISTER(PositionsBreakEquivariance, Rational);
 
 }  // namespace

@@ -39,8 +39,7 @@
 namespace attnprop {
 namespace {
 
-template <class S>
-constexpr int64_t kMaxLen = SizeBudget<S>::Pick(16, 8);
+template <class S> constexpr int64_t kMaxLen = SizeBudget<S>::Pick(16, 8);
 
 constexpr Axis kLen{"T"}, kD{"d"}, kDv{"d_v"}, kOne{"1"};
 constexpr MatrixField kK{"K"}, kV{"V"}, kQuery{"q"}, kWQ{"W_Q"}, kWK{"W_K"};
@@ -53,14 +52,12 @@ struct UniformScoresMean {
       "|out_i - mean_j v_j| / mean_j |v_j|", "gamma_{T+3}(u) + gamma_{T+1}(u_mpfr)",
       "weights exp(0)/T rounded once (1/T has relative error <= u after the T-term sum of ones, "
       "exact); products u, T-term sum gamma_{T-1}; the checker's mean in MPFR"};
-  static std::vector<Tolerance> Tolerances() { return {kMean}; }
 
   // K (T x d), V (T x d_v), T, d, d_v >= 1, K any finite matrix (the
   // queries are 0, so every score is 0 whatever K is). Domain: |v| <= 2^900
   // and nonzero |v| >= 2^-900: the products v_jl / T stay normal doubles,
   // where the relative bound (relative to mean_j |v_j|) holds.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d;
     d.Dim(kLen, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kD, {1, 6, 6}).Dim(kDv, {1, 6, 6});
     d.Matrix(kK, kLen, kD, gen::Dyadic(4, 4), Admit::Finite());
@@ -68,8 +65,7 @@ struct UniformScoresMean {
     return d;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> k = in[kK], v = in[kV];
     const Eigen::Index t = k.rows();
     const Mat<S> q = Mat<S>::Zero(3, k.cols());  // three queries, all scores 0
@@ -108,19 +104,16 @@ struct GaussianLimits {
   static inline const Tolerance kExcess{"1 - A_ii (h -> 0) or |A_ij - 1/(i+1)| (h -> inf) against the rate",
                                         "rate + gamma_{T+3}(u)",
                                         "computed weights have relative error gamma_{T+3} (scores exact); weights <= 1", MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kExcess}; }
 
   // T >= 1. Domain: T <= 256 (the check builds 22 T x T weight matrices:
   // a cost limit); the generator draws T <= 16 (MPFR 8).
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d;
     d.Int(kT, rc::gen::inRange<int64_t>(1, kMaxLen<S> + 1), 1, 256);
     return d;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Eigen::Index t = in[kT];
     const double tol = Gamma(static_cast<double>(t + 3), ScalarTraits<S>::UnitRoundoff());
     for (int n = 0; n <= 4; ++n) {  // h -> 0
@@ -152,21 +145,18 @@ struct GaussianAsDotProduct {
       "rounded, q and k entries, the 2-term dot, the scale: 8 roundings of terms <= (ij + j^2/2)/h^2 "
       "times sqrt(2)/sqrt(2)); score errors <= E move a softmax weight by a factor within e^{+-2E}; "
       "both weights carry gamma_{T+3}"};
-  static std::vector<Tolerance> Tolerances() { return {kRelative}; }
 
   // T >= 1, h = 2^{log2 h} > 0. Domain: T <= 64 and -4 <= log2 h <= 20 (the
   // scores (ij + j^2/2)/h^2 stay below 2^20 and h^2 a normal double; the
   // generator draws T <= 16, log2 h in -2..4).
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d;
     d.Int(kT, rc::gen::inRange<int64_t>(1, kMaxLen<S> + 1), 1, 64);
     d.Int(kLog2H, rc::gen::inRange<int64_t>(-2, 5), -4, 20);
     return d;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     using std::sqrt;
     const Eigen::Index t = in[kT];
     const double hd = std::ldexp(1.0, static_cast<int>(in[kLog2H]));
@@ -204,7 +194,6 @@ struct KernelAsymmetric {
       "the products W_Q W_K^T are exact on the grid; each computed score c M_ij is within gamma_2(u)|c M_ij| "
       "(scale rounded, one product); the exact gap must exceed both errors so that exp (monotone, "
       "gap >= 2^-6/sqrt(d) >> u) separates the kernel values", MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kSeparation}; }
 
   static bool NonSymmetric(const ExactMatrix& wq, const ExactMatrix& wk) {
     const Mat<double> m = wq.As<double>() * wk.As<double>().transpose();
@@ -216,8 +205,7 @@ struct KernelAsymmetric {
   // entries on the 2^-3 grid with |entry| <= 2^3, where the tolerance's
   // reason has the products W_Q W_K^T exact in double (and NonSymmetric reads
   // them exactly); the generator draws |entry| <= 2, d in 2..5.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     const Admit grid = Admit::Within(8).Doubles().OnGrid(0x1p-3);
     Domain d;
     d.Dim(kD, {2, 5, 5});
@@ -226,8 +214,7 @@ struct KernelAsymmetric {
     return d;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     using std::exp;
     using std::sqrt;
     const Mat<S> wq = in[kWQ], wk = in[kWK];
@@ -262,7 +249,6 @@ struct LowTemperatureRetrieval {
       "scores exact (grid products, power-of-two 1/tau); weights relative gamma_{T+3}, output sum gamma_T; "
       "exact: |out - v*| <= (1 - a*)|v*| + sum_{j != *} a_j |v_j| <= 2 (1 - a*) max|v|, "
       "1 - a* <= (T-1) e^{-g/tau}", MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kRetrieval}; }
 
   static bool UniqueTop(const Values& v) {
     const Mat<double> s = v[kK].As<double>() * v[kQuery].As<double>().transpose();
@@ -277,8 +263,7 @@ struct LowTemperatureRetrieval {
   // |v| <= 2^900 and max|v| >= 2^-900 or V = 0, so the bound relative to
   // max|v| is not swamped by underflow. The generator draws the 2^-2 grid,
   // d <= 4, d_v <= 4.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     const Admit grid = Admit::Within(0x1p10).Doubles().OnGrid(0x1p-10);
     Domain d;
     d.Dim(kLen, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kD, {1, 4, 4}).Dim(kOne, {1, 1, 1}, 1).Dim(kDv, {1, 4, 4});
@@ -292,8 +277,7 @@ struct LowTemperatureRetrieval {
     return d;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     using std::exp;
     const Mat<S> q = in[kQuery], k = in[kK], v = in[kV];
     const Eigen::Index t = k.rows();

@@ -69,14 +69,12 @@ constexpr IntField kWidth{"d/H"}, kHeads{"H"}, kDk{"d_k"}, kDv{"d_v"}, kT{"T"}, 
 struct ParamCounts {
   static constexpr const char* kId = "lecture4.sec8.param_counts";
 
-  static std::vector<Tolerance> Tolerances() { return {}; }
 
   // Positive integers d/H, H, d_k, d_v; lengths T, T2 >= 2 (see the header);
   // seed >= 0. Domain: d = H d/H <= 16, d_k, d_v <= 8, T, T2 <= 8 (one
   // forward pass per weight: a cost limit). Drawn: d/H <= 4, H <= 3,
   // d_k, d_v <= 6, T, T2 <= 6, seed < 2^40.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d;
     d.Int(kWidth, rc::gen::inRange<int64_t>(1, 5), 1, 8).Int(kHeads, rc::gen::inRange<int64_t>(1, 4), 1, 8);
     d.Int(kDk, rc::gen::inRange<int64_t>(1, 7), 1, 8).Int(kDv, rc::gen::inRange<int64_t>(1, 7), 1, 8);
@@ -86,8 +84,7 @@ struct ParamCounts {
     return d;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const int64_t h = in[kHeads], w = in[kWidth], d = w * h, d_k = in[kDk], d_v = in[kDv];
     EditRng rng(static_cast<uint64_t>(in[kSeed]) * 0x9e3779b97f4a7c15ULL + 11);
     for (const int64_t t : {in[kT], in[kT2]}) {
@@ -144,19 +141,16 @@ struct ParamCounts {
 struct CausalPairs {
   static constexpr const char* kId = "lecture4.sec8.causal_pairs_about_half";
 
-  static std::vector<Tolerance> Tolerances() { return {}; }
 
   // T >= 1. Domain: T <= 4096 (the check visits all T^2 pairs: a cost
   // limit); the generator draws T < 200.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d;
     d.Int(kT, rc::gen::inRange<int64_t>(1, 200), 1, 4096);
     return d;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const int64_t t = in[kT];
     const Mask mask = Mask::Causal();
     int64_t kept = 0;

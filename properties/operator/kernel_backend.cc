@@ -49,6 +49,8 @@ DType FormatType(int format) {
   }
 }
 
+}  // namespace
+
 Operator KernelOperator(DType t) {
   const KernelInstance& k = RequireBound();
   Operator op;
@@ -60,8 +62,6 @@ Operator KernelOperator(DType t) {
   op.timeout_s = k.timeout_s;
   return op;
 }
-
-}  // namespace
 
 std::vector<KernelInstance> OwnKernelInstances() {
   std::vector<KernelInstance> out;
@@ -140,62 +140,11 @@ std::string KernelSummary(const std::vector<KernelInstance>& kernels) {
   return s;
 }
 
-template <>
-Operator OperatorFor<double>() {
+Operator ModelOperator(bool mpfr) {
   Operator op;
-  op.kind = Operator::Kind::kModelDouble;
+  op.kind = mpfr ? Operator::Kind::kModelMpfr : Operator::Kind::kModelDouble;
   op.dtype = DType::kF64;
   return op;
-}
-template <>
-Operator OperatorFor<Mpfr>() {
-  Operator op;
-  op.kind = Operator::Kind::kModelMpfr;
-  op.dtype = DType::kF64;
-  return op;
-}
-template <>
-Operator OperatorFor<KernelF32>() {
-  return KernelOperator(DType::kF32);
-}
-template <>
-Operator OperatorFor<KernelF64>() {
-  return KernelOperator(DType::kF64);
-}
-
-template <>
-Operator OperatorFor<KernelBF16>() {
-  return KernelOperator(DType::kBF16);
-}
-template <>
-Operator OperatorFor<KernelF16>() {
-  return KernelOperator(DType::kF16);
-}
-
-template <>
-InputKind InputKindOf<double>() {
-  return {DType::kF64, false};
-}
-template <>
-InputKind InputKindOf<Mpfr>() {
-  return {DType::kF64, true};
-}
-template <>
-InputKind InputKindOf<KernelF32>() {
-  return {DType::kF32, false};
-}
-template <>
-InputKind InputKindOf<KernelF64>() {
-  return {DType::kF64, false};
-}
-
-template <>
-InputKind InputKindOf<KernelBF16>() {
-  return {DType::kBF16, false};
-}
-template <>
-InputKind InputKindOf<KernelF16>() {
-  return {DType::kF16, false};
 }
 
 }  // namespace attnprop::ksuite

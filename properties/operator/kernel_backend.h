@@ -11,10 +11,11 @@
 // The family pattern for these claims (see property.h): derive from
 // AttentionClaim<Derived> and provide
 //   static constexpr const char* kId;
-//   static std::vector<Tolerance> Tolerances();
-//   static rc::Gen<Case> Gen(InputKind in);                 // the hypotheses
+//   static ShapeSpec Problems();                            // the hypotheses
 //   static void Check(const Operator& op, const Case& c);   // the conclusion
-//   static bool Holds(InputKind in, const Case& c);         // HypothesesHold
+// (a claim whose cases hold fields beyond the problem's writes
+//   static rc::Gen<Case> Gen(InputKind in);  static bool Holds(InputKind in, const Case& c);
+// in place of Problems()).
 // Check calls Call(op, problem) for outputs and compares them with
 // Reference(op, problem) within the bounds of accuracy.h; it never asks
 // which backend it runs in.
@@ -30,13 +31,25 @@
 
 namespace attnprop::ksuite {
 
-/// Backend tags for ATTNPROP_REGISTER: the kernel's f32 and f64 entry points,
-/// and (ABI v2, optional) its bf16 and f16 ones. A kernel without the
-/// optional entry point has that backend's properties skipped, with the reason.
-struct KernelF32 {};
-struct KernelF64 {};
-struct KernelBF16 {};
-struct KernelF16 {};
+/// Backend tags for ATTNPROP_REGISTER: the kernel's entry point for one
+/// storage type, f32 and f64 and (ABI v2, optional) bf16 and f16. A kernel
+/// without the optional entry point has that backend's properties skipped,
+/// with the reason.
+template <DType T>
+struct KernelTag {
+  static constexpr DType kDType = T;
+  static constexpr const char* kName = T == DType::kF32    ? "kernel-f32"
+                                       : T == DType::kF64  ? "kernel-f64"
+                                       : T == DType::kBF16 ? "kernel-bf16"
+                                                           : "kernel-f16";
+};
+using KernelF32 = KernelTag<DType::kF32>;
+using KernelF64 = KernelTag<DType::kF64>;
+using KernelBF16 = KernelTag<DType::kBF16>;
+using KernelF16 = KernelTag<DType::kF16>;
+
+template <class S> constexpr bool kIsKernel = false;
+template <DType T> constexpr bool kIsKernel<KernelTag<T>> = true;
 
 /// A kernel the kernel backends run against.
 struct KernelInstance {
@@ -70,43 +83,46 @@ std::vector<PropertyDef> PropertiesFor(const std::vector<KernelInstance>& kernel
 /// One line for the banner and reports: "none", or the instances' descriptions.
 std::string KernelSummary(const std::vector<KernelInstance>& kernels);
 
+/// The operator of one kernel storage type (the kernel bound to this thread).
+Operator KernelOperator(DType t);
+/// The operator of attnprop's model in double or MPFR.
+Operator ModelOperator(bool mpfr);
+
 /// The operator a backend's calls go through.
 template <class S>
-Operator OperatorFor();
-/// What entries a backend's cases hold (storage type, costly or not).
+Operator OperatorFor() {
+  if constexpr (kIsKernel<S>) return KernelOperator(S::kDType);
+  else return ModelOperator(std::is_same_v<S, Mpfr>);
+}
+/// What entries a backend's cases hold (storage type; MPFR is costly: its
+/// cases are smaller).
 template <class S>
-InputKind InputKindOf();
+InputKind InputKindOf() {
+  if constexpr (kIsKernel<S>) return {S::kDType, false};
+  else return {DType::kF64, std::is_same_v<S, Mpfr>};
+}
 
-template <> Operator OperatorFor<double>();
-template <> Operator OperatorFor<Mpfr>();
-template <> Operator OperatorFor<KernelF32>();
-template <> Operator OperatorFor<KernelF64>();
-template <> Operator OperatorFor<KernelBF16>();
-template <> Operator OperatorFor<KernelF16>();
-template <> InputKind InputKindOf<double>();
-template <> InputKind InputKindOf<Mpfr>();
-template <> InputKind InputKindOf<KernelF32>();
-template <> InputKind InputKindOf<KernelF64>();
-template <> InputKind InputKindOf<KernelBF16>();
-template <> InputKind InputKindOf<KernelF16>();
-
-/// The base of every attention claim (family pattern, above).
+/// The base of every attention claim (family pattern, above). A claim over
+/// plain problems of one shape class declares the class once,
+///   static ShapeSpec Problems() { return Shape(CausalKind::kYes); }
+/// and its generator (ProblemGen) and predicate (ProblemHolds) both come
+/// from it; a claim with fields of its own writes Gen and Holds.
 template <class Derived>
 struct AttentionClaim {
-  template <class S>
-  static rc::Gen<Case> Hypotheses() {
-    return Derived::Gen(InputKindOf<S>());
+  template <class S> static rc::Gen<Case> Hypotheses() { return Derived::Gen(InputKindOf<S>()); }
+  template <class S> static void Conclusion(const Case& c) { Derived::Check(OperatorFor<S>(), c); }
+  /// The claim's hypotheses on a case, in the backend's storage type.
+  template <class S> static bool HypothesesHold(const Case& c) { return Derived::Holds(InputKindOf<S>(), c); }
+
+  static rc::Gen<Case> Gen(InputKind in)
+    requires requires { Derived::Problems(); }
+  {
+    return ProblemGen(in, Derived::Problems());
   }
-  template <class S>
-  static void Conclusion(const Case& c) {
-    Derived::Check(OperatorFor<S>(), c);
-  }
-  /// The claim's hypotheses on a case, in the backend's storage type:
-  /// Derived::Holds(in, c) (ProblemHolds of its shape class, problem_gen.h,
-  /// and its own fields).
-  template <class S>
-  static bool HypothesesHold(const Case& c) {
-    return Derived::Holds(InputKindOf<S>(), c);
+  static bool Holds(InputKind in, const Case& c)
+    requires requires { Derived::Problems(); }
+  {
+    return ProblemHolds(in.dtype, Derived::Problems(), c);
   }
 };
 
@@ -115,24 +131,9 @@ struct AttentionClaim {
 namespace attnprop {
 // A kernel's refutation is confirmed by calling it again: its check already
 // compares against the MPFR reference.
-template <>
-struct BackendOf<ksuite::KernelF32> {
-  static constexpr const char* kName = "kernel-f32";
-  static constexpr bool kConfirmInItself = true;
-};
-template <>
-struct BackendOf<ksuite::KernelF64> {
-  static constexpr const char* kName = "kernel-f64";
-  static constexpr bool kConfirmInItself = true;
-};
-template <>
-struct BackendOf<ksuite::KernelBF16> {
-  static constexpr const char* kName = "kernel-bf16";
-  static constexpr bool kConfirmInItself = true;
-};
-template <>
-struct BackendOf<ksuite::KernelF16> {
-  static constexpr const char* kName = "kernel-f16";
+template <ksuite::DType T>
+struct BackendOf<ksuite::KernelTag<T>> {
+  static constexpr const char* kName = ksuite::KernelTag<T>::kName;
   static constexpr bool kConfirmInItself = true;
 };
 }  // namespace attnprop

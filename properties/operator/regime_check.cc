@@ -45,10 +45,6 @@ void CertifyDoubleReference(const Problem& p, const std::vector<AttentionResult<
 
 }  // namespace
 
-std::vector<Tolerance> RegimeTolerances() {
-  return {kOutTolerance, kLseTolerance, kOutVsDoubleTolerance, kLseVsDoubleTolerance, kDoubleReferenceTolerance};
-}
-
 std::vector<AttentionResult<double>> DoubleReference(const Problem& p) {
   std::vector<AttentionResult<double>> r;
   const double scale = p.scale.ToDouble();

@@ -43,9 +43,6 @@ inline const Tolerance kDoubleReferenceTolerance{
     "|out^d - out*| (the double reference)", "rho^d_i sum_j a*_ij |v_jc| + 2 t_k lambda_d max_j |v_jc| + n eta_d",
     "the bound of |out - out*| with u = 2^-53: the double reference is attnprop's double model"};
 
-/// Every tolerance the check can record.
-std::vector<Tolerance> RegimeTolerances();
-
 /// out (and lse when non-null) of one call of op on p within their bounds:
 /// against MPFR when CallWork(p) <= kMpfrWork (and the double reference
 /// certified there), else against the double reference.

@@ -189,60 +189,51 @@ const Statistics kEnumeration{0, "case", "exact enumeration in rationals (no sam
 /// iid or L = W_K^T W_Q, their cases; all are exact enumerations.
 template <bool kKQ>
 struct LawFamily {
-  static std::vector<Tolerance> Tolerances() { return {}; }  // exact enumeration
   // A reference (constant-initialised) to the TU's constant: a static
   // member of a class template is initialised in no order relative to the
   // registration that copies it (JoinRegistry caught it empty).
   static inline const Statistics& kStatistics = kEnumeration;
   // Centred two-point laws, n, N >= 1, mirror >= 0, and the enumeration's
   // cost limit (LawDomain).
-  template <class S>
-  static Domain Hypotheses() {
-    return LawDomain(kKQ);
-  }
+  template <class S> static Domain Hypotheses() { return LawDomain(kKQ); }
 };
 
 struct ExpectIidNorms : LawFamily<false> {
   static constexpr const char* kId = "profile.expect_iid.norms";
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Values c(in.value());
     Rational s2;
     ExpectMoments(IidMoments(c, &s2), c[kN], s2);
   }
 };
+ATTNPROP_REGISTER(ExpectIidNorms, Rational);
 struct ExpectIidRatios : LawFamily<false> {
   static constexpr const char* kId = "profile.expect_iid.ratios";
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Values c(in.value());
     Rational s2;
     ExpectRatios(IidMoments(c, &s2), c[kN]);
   }
 };
+ATTNPROP_REGISTER(ExpectIidRatios, Rational);
 struct ExpectKQNorms : LawFamily<true> {
   static constexpr const char* kId = "profile.expect_KQ.norms";
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Values c(in.value());
     Rational sk2, sq2;
     const Moments m = KQMoments(c, &sk2, &sq2);
     ExpectMoments(m, c[kN], Rational(c[kHeadN]) * sk2 * sq2);
   }
 };
+ATTNPROP_REGISTER(ExpectKQNorms, Rational);
 struct ExpectKQRatios : LawFamily<true> {
   static constexpr const char* kId = "profile.expect_KQ.ratios";
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Values c(in.value());
     Rational sk2, sq2;
     ExpectRatios(KQMoments(c, &sk2, &sq2), c[kN]);
   }
 };
-
-ATTNPROP_REGISTER(ExpectIidNorms, Rational);
-ATTNPROP_REGISTER(ExpectIidRatios, Rational);
-ATTNPROP_REGISTER(ExpectKQNorms, Rational);
 ATTNPROP_REGISTER(ExpectKQRatios, Rational);
 
 }  // namespace

@@ -26,8 +26,7 @@
 namespace attnprop {
 namespace {
 
-template <class S>
-constexpr int64_t kMaxN = SizeBudget<S>::Pick(8, 4);
+template <class S> constexpr int64_t kMaxN = SizeBudget<S>::Pick(8, 4);
 
 using profile::kL;
 
@@ -59,14 +58,12 @@ struct FaceA {
       "a's rounding error gamma_{2N^2+8} against min(a, 1 - a) (a not on a face)", "min(a, 1 - a)",
       "a is computed within gamma_{2N^2+8}; off the faces the exact min(a, 1-a) >= 1/(2^18 N^2) for these "
       "dyadic cases, so a computed a within the error of 0 or 1 there would be a violation", MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kMargin}; }
   // L square (N >= 1), nonzero, finite. Double, MPFR: nonzero |entries| in
   // [2^-200, 2^200] (ProfileAdmit), and off the faces the exact
   // min(a, 1 - a) >= 2^-30: the check certifies a away from 0 and 1 by
   // gamma_{2N^2+8} (< 2^-40 here), which needs an exact margin above it (the
   // generator's dyadic cases have min(a, 1 - a) >= 2^-28).
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d = FaceDomain<S>(kMaxN<S>, 5);
     d.Assume("L != 0", [](const Values& v) { return !Mat<Rational>(v[kL].As<Rational>()).isZero(); });
     if constexpr (!ScalarTraits<S>::kExact) {
@@ -79,8 +76,7 @@ struct FaceA {
     }
     return d;
   }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> l = in[kL];
     const S a = FrobeniusSq<S>(AntisymmetricPart<S>(l)) / FrobeniusSq<S>(l);
     const bool symmetric = l == l.transpose(), antisymmetric = l == Mat<S>(-l.transpose());
@@ -104,15 +100,13 @@ struct BcdScaling {
       "same spectrum on both sides; 1 - a errs by gamma_{2N^2+6} absolute, b, b_S, ... by gamma_{N^2+3} relative "
       "each, the numerators agree bit for bit; b, c, d, b_S, ... <= 1 and 1 - a <= 1, plus u for 1 - a, "
       "u for the product and u for each division"};
-  static std::vector<Tolerance> Tolerances() { return {kScaling}; }
   // L square (N >= 1) with S = sym(L) != 0, finite. Double, MPFR: nonzero
   // |entries| in [2^-200, 2^200] (ProfileAdmit). Rationals: rank(S) <= 2,
   // the domain of the exact profile route (ProfileRankTwoExact: the
   // eigenvalues of a rank <= 2 symmetric matrix are exact quadratic
   // irrationals it can evaluate; others it cannot); only the rank(S) <= 2
   // shape 0 is drawn there.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d = FaceDomain<S>(kMaxN<S>, ScalarTraits<S>::kExact ? 1 : 5);
     d.Assume("S = sym(L) != 0", [](const Values& v) {
       return !SymmetricPart<Rational>(Mat<Rational>(v[kL].As<Rational>())).isZero();
@@ -126,8 +120,7 @@ struct BcdScaling {
     }
     return d;
   }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> l = in[kL];
     const Mat<S> s = SymmetricPart<S>(l);
     std::optional<ProfileValue<S>> pl, ps;

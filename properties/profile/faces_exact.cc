@@ -22,27 +22,7 @@
 namespace attnprop {
 namespace {
 
-using profile::kL;
-using profile::kShape;
-using profile::kSpectrum;
-using profile::kSquareN;
-using profile::kSquareOne;
-
-/// The antisymmetric matrix with strict upper triangle u's.
-Mat<Rational> Antisymmetric(const Mat<Rational>& u) {
-  const int64_t n = u.rows();
-  Mat<Rational> k = Mat<Rational>::Zero(n, n);
-  for (int64_t i = 0; i < n; ++i)
-    for (int64_t j = i + 1; j < n; ++j) k(i, j) = u(i, j), k(j, i) = -u(i, j);
-  return k;
-}
-
-/// The Cayley transform (I - K)(I + K)^-1 of an antisymmetric K: rational orthogonal.
-Mat<Rational> Cayley(const Mat<Rational>& k) {
-  const int64_t n = k.rows();
-  const Mat<Rational> id = Mat<Rational>::Identity(n, n);
-  return (id - k) * Eigen::FullPivLU<Mat<Rational>>(Mat<Rational>(id + k)).inverse();
-}
+using namespace profile;  // the family's fields and helpers
 
 /// L = Q diag(lambda) Q^T + T and its spectrum lambda for a shape 0..4; T = 0
 /// in the cases with shape + N odd (every shape meets both).
@@ -81,11 +61,7 @@ Domain SpectrumDomain() {
           Admit::Finite());
   d.Built(kSpectrum, kSquareOne, kSquareN, [parts](const Domain::Drawn& in) { return ToExact(parts(in).second); },
           Admit::Finite());
-  d.Assume("L != 0", [](const Values& v) { return !Mat<Rational>(v[kL].As<Rational>()).isZero(); });
-  d.Assume("spectrum is the spectrum of sym(L) (certified exactly)", [](const Values& v) {
-    const Mat<Rational> l = v[kL].As<Rational>(), spec = v[kSpectrum].As<Rational>();
-    return CertifySpectrum(SymmetricPart<Rational>(l), Vec<Rational>(spec.row(0).transpose()));
-  });
+  AssumeCertifiedSpectrum(d);
   return d;
 }
 
@@ -121,17 +97,12 @@ std::string Tf(bool b) { return b ? "true" : "false"; }
 /// The face and vertex claims share their hypotheses and cases (exact, no
 /// tolerance); each adds its "exactly when" conclusion on Evaluate(c).
 struct FaceFamily {
-  static std::vector<Tolerance> Tolerances() { return {}; }
-  template <class S>
-  static Domain Hypotheses() {
-    return SpectrumDomain();
-  }
+  template <class S> static Domain Hypotheses() { return SpectrumDomain(); }
 };
 
 struct FaceB : FaceFamily {
   static constexpr const char* kId = "profile.face_b";
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Exactly e = Evaluate(Values(in.value()));
     ExpectThat((e.pi.b == 0) == (e.psd || e.nsd),
                "b = 0 is " + Tf(e.pi.b == 0) + ", S semidefinite is " + Tf(e.psd || e.nsd));
@@ -143,8 +114,7 @@ ATTNPROP_REGISTER(FaceB, Rational);
 
 struct FaceD0 : FaceFamily {
   static constexpr const char* kId = "profile.face_d0.alpha_ge_beta";
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Exactly e = Evaluate(Values(in.value()));
     bool ge = true;
     for (size_t j = 0; j < e.alpha.size(); ++j) ge = ge && e.alpha[j] >= e.beta[j];
@@ -155,8 +125,7 @@ ATTNPROP_REGISTER(FaceD0, Rational);
 
 struct FaceC0 : FaceFamily {
   static constexpr const char* kId = "profile.face_c0.beta_ge_alpha";
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Exactly e = Evaluate(Values(in.value()));
     bool ge = true;
     for (size_t j = 0; j < e.alpha.size(); ++j) ge = ge && e.beta[j] >= e.alpha[j];
@@ -167,8 +136,7 @@ ATTNPROP_REGISTER(FaceC0, Rational);
 
 struct VerticesC1D1 : FaceFamily {
   static constexpr const char* kId = "profile.vertices_c1_d1";
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Exactly e = Evaluate(Values(in.value()));
     ExpectThat((e.pi.d == 1) == (e.symmetric && e.nsd),
                "d = 1 is " + Tf(e.pi.d == 1) + ", L symmetric NSD is " + Tf(e.symmetric && e.nsd));
@@ -190,15 +158,12 @@ ATTNPROP_REGISTER(VerticesC1D1, Rational);
 // beta = t alpha with t = C/A (the only candidate; then t = rho).
 struct PUpperBoundRho {
   static constexpr const char* kId = "profile.P_upper_bound_rho";
-  static std::vector<Tolerance> Tolerances() { return {}; }  // exact
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d = SpectrumDomain();
     d.Assume("lambda_+ != 0", [](const Values& v) { return Mat<Rational>(v[kSpectrum].As<Rational>()).maxCoeff() > 0; });
     return d;
   }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Exactly e = Evaluate(Values(in.value()));
     Rational a = 0, b = 0, cc = 0, d = 0;
     for (size_t j = 0; j < e.alpha.size(); ++j) {
@@ -394,11 +359,6 @@ template <int kSign>
 struct DecompositionFamily {
   // The converse's metric is recorded by the MPFR backend only (the
   // rational backend checks the forward direction exactly).
-  template <class S>
-  static std::vector<Tolerance> Tolerances() {
-    if constexpr (std::is_same_v<S, Rational>) return {};
-    else return {ConverseTolerance()};
-  }
   static const Tolerance& ConverseTolerance() {
     static const Tolerance t{kSign > 0 ? "beta_j against alpha_j (S = H + P)" : "alpha_j against beta_j (S = H - P)",
                              "the other + 2 eta ||S||_F, eta = EigenBackwardConstant(N) u",
@@ -408,8 +368,7 @@ struct DecompositionFamily {
   }
   // Rational: the face cases (SpectrumDomain); MPFR: the converse cases
   // (ConverseDomain).
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     if constexpr (std::is_same_v<S, Rational>) return SpectrumDomain();
     else return ConverseDomain(kSign);
   }
@@ -433,8 +392,7 @@ struct DecompositionFamily {
 
 struct FaceD0Decomposition : DecompositionFamily<1> {
   static constexpr const char* kId = "profile.face_d0.decomposition";
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     if constexpr (std::is_same_v<S, Rational>) Forward(Values(in.value()));
     else ConverseConclusion<1>(in.value(), ConverseTolerance());
   }
@@ -443,14 +401,8 @@ ATTNPROP_REGISTER(FaceD0Decomposition, Rational, Mpfr);
 
 struct FaceD0PNorm : DecompositionFamily<1> {
   static constexpr const char* kId = "profile.face_d0.P_norm";
-  template <class S>
-  static std::vector<Tolerance> Tolerances() {
-    return {};
-  }
-  template <class S>
-  static Domain Hypotheses() { return SpectrumDomain(); }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static Domain Hypotheses() { return SpectrumDomain(); }
+  template <class S> static void Conclusion(const In<S>& in) {
     const Values v(in.value());
     const auto p = Forward(v);
     if (!p) return;  // off the face: no commuting choice (checked by Forward)
@@ -462,8 +414,7 @@ ATTNPROP_REGISTER(FaceD0PNorm, Rational);
 
 struct FaceC0Decomposition : DecompositionFamily<-1> {
   static constexpr const char* kId = "profile.face_c0.decomposition";
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     if constexpr (std::is_same_v<S, Rational>) {
       const Values v(in.value());
       const auto p = Forward(v);

@@ -107,18 +107,13 @@ struct GaussRatioExpectations {
       "|mean of ||S||^2/||L||^2 - (N+1)/(2N)|, |mean of a - (N-1)/(2N)|", "Bernstein eps (exact Beta variance)",
       "R ~ Beta(N(N+1)/4, N(N-1)/4) exactly; Bernstein at alpha_c = 5e-7 per check; sums of M terms in double "
       "(relative M u, far below eps)"};
-  static std::vector<Tolerance> Tolerances() { return {kRatio}; }
   static inline const Statistics kStatistics{kAlpha, "case", "Bernstein with the exact Beta variance", true, 0.99,
                                              "an error >= 0.0226 (N = 2) .. 0.0083 (N = 8) in the claimed mean",
                                              "M = 10000 draws of L per case"};
 
-  template <class S>
-  static Domain Hypotheses() {
-    return GaussDomain(8);
-  }
+  template <class S> static Domain Hypotheses() { return GaussDomain(8); }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const int64_t n = in[kN];
     const double sigma = in.exact(kSigma).ToDouble(), nd = static_cast<double>(n);
     Normals g(in[kSeed]);
@@ -145,18 +140,13 @@ struct GaussKqExpectIndepOfN {
   static inline const Tolerance kMean{
       "|mean of a(W_K^T W_Q) - (N-1)/(2N)| for each n <= N", "empirical Bernstein eps(V, delta = 1e-6/N)",
       "Maurer-Pontil Thm 4 for [0,1] values, two-sided; 1 - a is checked through the same samples ((N+1)/(2N))"};
-  static std::vector<Tolerance> Tolerances() { return {kMean}; }
   static inline const Statistics kStatistics{
       kAlpha, "case", "empirical Bernstein (Maurer-Pontil), delta = alpha/N per n", true, 0.99,
       "an error >= 0.081 at worst (V <= 1/4), about 0.045-0.05 at V = 0.01-0.03", "M = 4000 draws per (N, n)"};
 
-  template <class S>
-  static Domain Hypotheses() {
-    return GaussDomain(5);
-  }
+  template <class S> static Domain Hypotheses() { return GaussDomain(5); }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const int64_t big_n = in[kN];
     const double sigma = in.exact(kSigma).ToDouble(), nd = static_cast<double>(big_n);
     Normals g(in[kSeed]);

@@ -40,9 +40,7 @@ struct IotaStructure : LambdaFamily {
   static inline const Tolerance kUnitNorm{
       "|‖ιλ‖² - 1|", "gamma_{2m+3} (0 in rationals)",
       "iota permutes and negates (exact); ||.||^2 of 2m u-rounded entries errs by gamma_{2m+3}"};
-  static std::vector<Tolerance> Tolerances() { return {kUnitNorm}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Vec<S> lam = GetLambda<S>(in);
     const int64_t n = lam.size();
     const Mat<S> r = IotaMatrix<S>(n), id = Mat<S>::Identity(n, n);
@@ -60,6 +58,7 @@ struct IotaStructure : LambdaFamily {
     ExpectThat(LambdaMinus<S>(il) == LambdaPlus<S>(lam), "(iota lambda)_- != lambda_+");
   }
 };
+ATTNPROP_REGISTER(IotaStructure, double, Mpfr, Rational);
 
 struct IotaInvariance : LambdaFamily {
   static constexpr const char* kId = "profile.iota.invariance_of_I_C_P";
@@ -71,9 +70,7 @@ struct IotaInvariance : LambdaFamily {
       "|Σartanh(ιλ) + Σartanh(λ)|", "2 (2m + 2) u sum |artanh lambda_i| (double, MPFR)",
       "artanh within 2u relative (glibc/MPFR; atanh is odd so both sums see the same values up to sign), "
       "summation gamma_{2m} on each side"};
-  static std::vector<Tolerance> Tolerances() { return {kCubes, kArtanh}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Vec<S> lam = GetLambda<S>(in), il = Iota<S>(lam);
     const double u = ScalarTraits<S>::UnitRoundoff();
     const double n = static_cast<double>(lam.size());
@@ -109,6 +106,7 @@ struct IotaInvariance : LambdaFamily {
     }
   }
 };
+ATTNPROP_REGISTER(IotaInvariance, double, Mpfr, Rational);
 
 struct IotaElidedFormula : LambdaFamily {
   static constexpr const char* kId = "profile.iota.elided_formula";
@@ -120,9 +118,7 @@ struct IotaElidedFormula : LambdaFamily {
       "|<λ,ιλ> - 2C|", "4 gamma_{2m+4} (0 in rationals)",
       "the other natural reading: <lambda, iota lambda> = 2 sum_i lambda-_i lambda+_i; 2m products of u-rounded "
       "entries summed (gamma_{2m+3} times 2C <= 1) against 2C (gamma_{m+3} times 2C)"};
-  static std::vector<Tolerance> Tolerances() { return {kFormula, kInner}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Vec<S> lam = GetLambda<S>(in);
     // Candidate 2: <lambda, iota lambda> = 2C.
     const S inner = Dot<S>(lam, Iota<S>(lam)), two_c = 2 * LambdaC<S>(lam);
@@ -137,15 +133,14 @@ struct IotaElidedFormula : LambdaFamily {
                  8 * Gamma(static_cast<double>(lam.size()) + 4, ScalarTraits<S>::UnitRoundoff()));
   }
 };
+ATTNPROP_REGISTER(IotaElidedFormula, double, Mpfr, Rational);
 
 struct IotaPEq1IffFixed : LambdaFamily {
   static constexpr const char* kId = "profile.iota.P_eq_1_iff_fixed";
   // Exact in every backend: P = 1 iff ||lambda_+ - lambda_-|| = 0 iff the
   // computed differences vanish iff the rounded entries agree; rounding to
   // nearest is odd, so a fixed point rounds to a fixed point.
-  static std::vector<Tolerance> Tolerances() { return {}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Vec<S> lam = GetLambda<S>(in);
     bool p_is_1;
     if constexpr (ScalarTraits<S>::kExact) {
@@ -159,10 +154,6 @@ struct IotaPEq1IffFixed : LambdaFamily {
                                     (fixed ? "true" : "false"));
   }
 };
-
-ATTNPROP_REGISTER(IotaStructure, double, Mpfr, Rational);
-ATTNPROP_REGISTER(IotaInvariance, double, Mpfr, Rational);
-ATTNPROP_REGISTER(IotaElidedFormula, double, Mpfr, Rational);
 ATTNPROP_REGISTER(IotaPEq1IffFixed, double, Mpfr, Rational);
 
 }  // namespace

@@ -95,23 +95,16 @@ Domain KQInputs(int64_t max_n, int64_t max_big_n, bool surjective) {
   return d;
 }
 
-template <class S>
-constexpr int64_t kMaxBigN = SizeBudget<S>::Pick(7, 5);
+template <class S> constexpr int64_t kMaxBigN = SizeBudget<S>::Pick(7, 5);
 
 /// Claims on any W_K, W_Q (n in [1,3], N in [1,7]; MPFR, rationals [1,5]).
 struct KQFamily {
-  template <class S>
-  static Domain Hypotheses() {
-    return KQInputs<S>(3, kMaxBigN<S>, false);
-  }
+  template <class S> static Domain Hypotheses() { return KQInputs<S>(3, kMaxBigN<S>, false); }
 };
 
 /// Claims that assume M = [W_K; W_Q] surjective (N in [2n, 8]).
 struct SurjectiveFamily {
-  template <class S>
-  static Domain Hypotheses() {
-    return KQInputs<S>(3, 2, true);
-  }
+  template <class S> static Domain Hypotheses() { return KQInputs<S>(3, 2, true); }
 };
 
 struct SymmetricPartMJM : KQFamily {
@@ -120,9 +113,7 @@ struct SymmetricPartMJM : KQFamily {
       "max_ij |sym(W_K^T W_Q) - M^T J M/2|_ij / (|W_K|^T|W_Q| + |W_Q|^T|W_K|)_ij", "2 gamma_{n+2}",
       "each side is a sum of the same 2n products in different groupings: inner products gamma_n "
       "relative to the absolute sums, one addition and the (exact) halving: gamma_{n+1} per side"};
-  static std::vector<Tolerance> Tolerances() { return {kRelative}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> wk = in[kWK], wq = in[kWQ];
     const int64_t n = wk.rows();
     const Mat<S> lhs = SymmetricPart<S>(Mat<S>(wk.transpose() * wq));
@@ -157,9 +148,7 @@ struct PowerTraces : KQFamily {
       "a product of k matrices errs entrywise by gamma_{(k-1)d} times the product of the absolute "
       "matrices (d the inner dimension); S and G = M M^T carry gamma_{n+1} and gamma_N already; the "
       "trace adds gamma_d; the absolute matrices bound the true ones entrywise"};
-  static std::vector<Tolerance> Tolerances() { return {kTraces}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> wk = in[kWK], wq = in[kWQ];
     const int64_t n = wk.rows(), big_n = wk.cols();
     const Mat<S> s = SymmetricPart<S>(Mat<S>(wk.transpose() * wq));
@@ -189,9 +178,7 @@ struct PowerTraces : KQFamily {
 
 struct NonzeroSpectrum : SurjectiveFamily {
   static constexpr const char* kId = "profile.KQ.nonzero_spectrum";
-  static std::vector<Tolerance> Tolerances() { return {}; }  // exact
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<Rational> wk = in.exact(kWK).template As<Rational>(), wq = in.exact(kWQ).template As<Rational>();
     const int64_t n = wk.rows(), big_n = wk.cols();
     const Mat<Rational> s = SymmetricPart<Rational>(Mat<Rational>(wk.transpose() * wq));
@@ -207,9 +194,7 @@ struct NonzeroSpectrum : SurjectiveFamily {
 
 struct NormalizedSpectrumInLambda : SurjectiveFamily {
   static constexpr const char* kId = "profile.KQ.normalized_spectrum_in_Lambda_n";
-  static std::vector<Tolerance> Tolerances() { return {}; }  // exact
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<Rational> wk = in.exact(kWK).template As<Rational>(), wq = in.exact(kWQ).template As<Rational>();
     const int64_t n = wk.rows(), big_n = wk.cols();
     const Mat<Rational> s = SymmetricPart<Rational>(Mat<Rational>(wk.transpose() * wq));
@@ -224,14 +209,9 @@ struct NormalizedSpectrumInLambda : SurjectiveFamily {
 
 struct RankLeNInertia {
   static constexpr const char* kId = "profile.rank_le_n_inertia";
-  static std::vector<Tolerance> Tolerances() { return {}; }  // exact
   // As KQFamily, N in [1, 6].
-  template <class S>
-  static Domain Hypotheses() {
-    return KQInputs<S>(3, 6, false);
-  }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static Domain Hypotheses() { return KQInputs<S>(3, 6, false); }
+  template <class S> static void Conclusion(const In<S>& in) {
     // L = W_K^T W_Q (N x N, rank <= n); its rank is checked, not assumed.
     const Mat<Rational> wk = in.exact(kWK).template As<Rational>(), wq = in.exact(kWQ).template As<Rational>();
     const int64_t n = wk.rows();
@@ -247,9 +227,7 @@ struct RankLeNInertia {
 
 struct SignatureNN : SurjectiveFamily {
   static constexpr const char* kId = "profile.signature_n_n_N_minus_2n";
-  static std::vector<Tolerance> Tolerances() { return {}; }  // exact
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     // Q, K : C -> H as n x N matrices (W_Q, W_K); Gram matrix of S in the
     // standard basis: S(e_i, e_j) = 1/2(<K e_i, Q e_j> + <Q e_i, K e_j>).
     const Mat<Rational> k = in.exact(kWK).template As<Rational>(), q = in.exact(kWQ).template As<Rational>();
@@ -278,9 +256,7 @@ struct HPowerSums : SurjectiveFamily {
       "profile_checks.h), normalising by the computed ||S|| adds gamma_{N^2+3}; |lambda_i| < 1 makes "
       "x^k k-Lipschitz; a zero eigenvalue taken for a tiny nonzero one costs <= eta'^k; products as in "
       "power_traces"};
-  static std::vector<Tolerance> Tolerances() { return {kPowerSums}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> wk = in[kWK], wq = in[kWQ];
     const int64_t n = wk.rows(), big_n = wk.cols();
     const Mat<S> s = SymmetricPart<S>(Mat<S>(wk.transpose() * wq));

@@ -28,9 +28,7 @@ struct LambdaCBounds : LambdaFamily {
       "2C against 1", "1 + gamma_{m+3} (1 in rationals)",
       "C is a sum of m nonnegative products of entries each rounded by u: relative error gamma_{m+3}, "
       "and the exact C <= ||lambda_+|| ||lambda_-|| <= 1/2", MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kTwoC}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Vec<S> lam = GetLambda<S>(in);
     const S two_c = 2 * LambdaC<S>(lam);
     ExpectThat(two_c >= 0, "2C < 0");
@@ -38,6 +36,7 @@ struct LambdaCBounds : LambdaFamily {
     ExpectWithin(kTwoC, two_c, S(S(1) + S(Gamma(static_cast<double>(lam.size() / 2) + 3, ScalarTraits<S>::UnitRoundoff()))));
   }
 };
+ATTNPROP_REGISTER(LambdaCBounds, double, Mpfr, Rational);
 
 struct LambdaPBounds : LambdaFamily {
   static constexpr const char* kId = "profile.Lambda.P_bounds";
@@ -46,9 +45,7 @@ struct LambdaPBounds : LambdaFamily {
       "D = ||lambda_+ - lambda_-||^2 <= ||lambda||^2 = 1; each difference of two u-rounded positives errs "
       "by <= 2u(lambda+_i + lambda-_i), so D moves by <= 8u + gamma_{m+2}; sqrt and 1 - sqrt add 2u, "
       "and sqrt(1 + e) - 1 <= e/2", MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kMinusP}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Vec<S> lam = GetLambda<S>(in);
     const S d = OneMinusPSq<S>(lam);
     if constexpr (ScalarTraits<S>::kExact) {
@@ -64,21 +61,21 @@ struct LambdaPBounds : LambdaFamily {
     }
   }
 };
+ATTNPROP_REGISTER(LambdaPBounds, double, Mpfr, Rational);
 
 struct LambdaEntriesLt1 : LambdaFamily {
   static constexpr const char* kId = "profile.Lambda.entries_lt_1";
   // No tolerance: rounding is monotone and 1 is representable, so a rounded
   // entry can only reach 1 if the exact one is within u of 1; the generated
   // points have 1 - |lambda_i| >= 2/(|p|^2 + 1) >= 2/146.
-  static std::vector<Tolerance> Tolerances() { return {}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Vec<S> lam = GetLambda<S>(in);
     using std::abs;
     for (int64_t i = 0; i < lam.size(); ++i)
       ExpectThat(abs(lam[i]) < 1, "|lambda_" + std::to_string(i + 1) + "| >= 1");
   }
 };
+ATTNPROP_REGISTER(LambdaEntriesLt1, double, Mpfr, Rational);
 
 struct LambdaElidedBounds : LambdaFamily {
   static constexpr const char* kId = "profile.Lambda.elided_bounds";
@@ -94,13 +91,11 @@ struct LambdaElidedBounds : LambdaFamily {
       "the other natural reading of the display: each difference of two u-rounded entries errs by "
       "2u(l+ + l-), its square by 8u(l+^2 + l-^2), the m-term sum gamma_m (value <= 2); 1 - 2C errs by "
       "gamma_{m+3} 2C + u"};
-  static std::vector<Tolerance> Tolerances() { return {kUnitNorm, kDisc, kGap}; }
   // Lambda_m (LambdaFamily), and in double and MPFR min(||lambda_+||^2,
   // ||lambda_-||^2) >= 2^-40: the strict |I| < 1 is decided on the computed
   // I, which the exact 1 - |I| >= min(A, B) keeps below 1 only when that
   // margin exceeds the rounding (the generated points have min >= 2^-20).
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d = LambdaFamily::Hypotheses<S>();
     if constexpr (!ScalarTraits<S>::kExact) {
       d.Assume("(computability) min(||lambda_+||^2, ||lambda_-||^2) >= 2^-40", [](const Values& v) {
@@ -113,8 +108,7 @@ struct LambdaElidedBounds : LambdaFamily {
     }
     return d;
   }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Vec<S> lam = GetLambda<S>(in);
     const Vec<S> lp = LambdaPlus<S>(lam), lm = LambdaMinus<S>(lam);
     const S a = Dot<S>(lp, lp), b = Dot<S>(lm, lm), cc = Dot<S>(lp, lm);
@@ -139,10 +133,6 @@ struct LambdaElidedBounds : LambdaFamily {
     ExpectWithin(kGap, ToDouble(S(abs(gap_sq - one_minus))), 16 * Gamma(m + 4, u));
   }
 };
-
-ATTNPROP_REGISTER(LambdaCBounds, double, Mpfr, Rational);
-ATTNPROP_REGISTER(LambdaPBounds, double, Mpfr, Rational);
-ATTNPROP_REGISTER(LambdaEntriesLt1, double, Mpfr, Rational);
 ATTNPROP_REGISTER(LambdaElidedBounds, double, Mpfr, Rational);
 
 }  // namespace

@@ -114,8 +114,7 @@ struct LambdaFamily {
   // within half an ulp of -1 rounds to -1, where |lambda_i| < 1 reads false
   // and artanh is infinite (found by the 20-seed sweep: points next to the
   // pole).
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     if constexpr (ScalarTraits<S>::kExact) {
       return LambdaDomain(SizeBudget<S>::Pick(5, 4), Admit::Finite());
     } else {

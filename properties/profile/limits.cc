@@ -115,10 +115,7 @@ struct LimitFamily {
       kAlpha, "case", "DKW-Massart (support in [0,1])", true, 1 - kAlpha,
       "a limit off by more than twice the finite-n bound (0.16 b* uniform X, 0.10 b* two-point X)",
       "n = 50000 draws of X and of X' per case"};
-  template <class S>
-  static Domain Hypotheses() {
-    return LimitDomain();
-  }
+  template <class S> static Domain Hypotheses() { return LimitDomain(); }
   static inline const Tolerance kDkw{"W_1 of the two sorted samples", "W_bar = 2 sqrt(ln(4/alpha)/(2n))",
                                      "DKW-Massart for each sample (support in [0,1]): false alarm <= alpha = 1e-6"};
   static inline const Tolerance kB{"|b_n - 2rho/(1+rho^2)|", "b* W_bar/(k - W_bar)",
@@ -126,7 +123,6 @@ struct LimitFamily {
   static inline const Tolerance kC{"|c_n - (1-rho)_+^2/(1+rho^2)|", "[u W_bar(2|v-u|+u) + (v-u)_+^2 2u^2 W_bar/(u^2+v^2)]/((A+B)/n)",
                                    "Lipschitz bound of (.)_+^2 along the coupling (header)"};
   static inline const Tolerance kD{"|d_n - (rho-1)_+^2/(1+rho^2)|", "the same with u and v exchanged", "as kC"};
-  static std::vector<Tolerance> Tolerances() { return {kDkw, kB, kC, kD}; }
   static void CheckLimits(const LimitRun& r) {
     ExpectWithin(kDkw, r.w, r.w_bar);
     ExpectWithin(kB, std::abs(r.b - r.b_star), r.bound_b);
@@ -137,8 +133,7 @@ struct LimitFamily {
 
 struct SortedLlnLimit : LimitFamily {
   static constexpr const char* kId = "profile.sorted_LLN_limit";
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     CheckLimits(Run(Values(in.value())));
   }
 };
@@ -150,9 +145,7 @@ struct SymmetricLimitCurve : LimitFamily {
       "max_coord |p(pi(L_t)) - (0, b*, c*, d*)|", "2 ProfileCoordinateBound(2, u, 2u) + 4u",
       "L_t = x y^T unit norm with tr = t (2 x 2, computed in double: entries within 2u of exact), pi by the "
       "eigen-solver (ProfileCoordinateBound), the limit formula in double (4u)"};
-  static std::vector<Tolerance> Tolerances() { return {kDkw, kB, kC, kD, kRankOne}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     // pi(S_n) for S_n = diag(vX, -uX', 0_pad): a = 0 (symmetric), and b, c, d
     // from the sorted positive and negative parts padded to N_n = 2n + pad:
     // the zeros change no coordinate, so pi(S_n) = (0, b_n, c_n, d_n).
@@ -193,20 +186,17 @@ struct SymmetricLimitEdges {
       "rho = b/(1 + s), s = sqrt(1 - b^2): s within u/(2s) + u (1 - b^2 within 2u absolutely), rho within "
       "rho (u/(2s) + 4u); 1 - rho^2 = 2s/(1+s), so |d b*/d rho| = 4s/((1+s)(1+rho^2)^2) <= 4s and b* moves by "
       "<= 2u rho + 16u s rho <= 18u; b*'s 3 operations add 3.01u: 22u <= 16 gamma_6"};
-  static std::vector<Tolerance> Tolerances() { return {kWitness}; }
   // u, v, u2 doubles in [2^-20, 2^20] (u, v > 0: rho = u/v in (0, inf);
   // the bounds keep rho, rho^2 and b* normal in double). Drawn: k/4 with k
   // in [1, 16] each.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     const rc::Gen<Exact> quarters = rc::gen::map(rc::gen::inRange<int>(1, 17), [](int k) { return Exact(k / 4.0); });
     const Admit admit = Admit::Within(0x1p20).NonzeroAtLeast(0x1p-20).Positive().Doubles();
     Domain d;
     d.Scalar(kEdgeU, quarters, admit).Scalar(kEdgeV, quarters, admit).Scalar(kEdgeU2, quarters, admit);
     return d;
   }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     if constexpr (std::is_same_v<S, Rational>) {
       const Rational u = in.exact(kEdgeU).ToRational(), v = in.exact(kEdgeV).ToRational(),
                      u2 = in.exact(kEdgeU2).ToRational();

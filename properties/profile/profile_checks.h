@@ -69,13 +69,6 @@ inline Vec<Rational> RationalUnitVector(const ExactMatrix& p, int64_t n, bool ne
   return v;
 }
 
-inline ExactMatrix ToExact(const Mat<Rational>& m) {
-  ExactMatrix e(m.rows(), m.cols());
-  for (int64_t i = 0; i < m.rows(); ++i)
-    for (int64_t j = 0; j < m.cols(); ++j) e(i, j) = Exact(m(i, j));
-  return e;
-}
-
 template <class S>
 std::string ProfileText(const ProfileValue<S>& p) {
   auto t = [](const S& x) {

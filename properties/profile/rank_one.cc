@@ -47,8 +47,7 @@
 namespace attnprop {
 namespace {
 
-template <class S>
-constexpr int64_t kMaxN = SizeBudget<S>::Pick(6, 4);
+template <class S> constexpr int64_t kMaxN = SizeBudget<S>::Pick(6, 4);
 
 template <class S>
 std::optional<ProfileValue<S>> ComputeProfile(const Mat<S>& l) {
@@ -86,7 +85,6 @@ struct RankOneFormulaClaim {
       "max_coord |pi(L) - formula|", "ProfileCoordinateBound(N, u, u) (0 in rationals)",
       "eigen-solver backward error p(N)u with p(N) = 4N^2 + 8, plus the rounding of the rational L "
       "(relative u), propagated through the 1-Lipschitz sorted spectrum (profile_checks.h)"};
-  static std::vector<Tolerance> Tolerances() { return {kFormula}; }
 
   // L square (N >= 1), rank one, ||L||_F = 1 (exact). Double, MPFR:
   // nonzero |entries| in [2^-200, 2^200] (ProfileDomain); rationals: finite.
@@ -94,8 +92,7 @@ struct RankOneFormulaClaim {
   // one axis N: tiny p puts u near -e_N, huge p near +e_N, full mantissas
   // give u and L long rationals (rounded once for double: the budgeted u);
   // two signs in {0, 1} negate u, w.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     const gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
     const Admit entries = ScalarTraits<S>::kExact ? Admit::Finite() : Admit::Within(0x1p200).NonzeroAtLeast(0x1p-200);
     Domain d;
@@ -119,8 +116,7 @@ struct RankOneFormulaClaim {
     return d;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> l = in[kL];
     const ProfileValue<Rational> formula = RankOneFormula(in.exact(kL).template As<Rational>().trace());
     const auto pi = ComputeProfile<S>(l);
@@ -145,7 +141,6 @@ struct RankOneSetClaim {
       "max_coord |pi(witness) - target|", "ProfileCoordinateBound(N, u, 2u) (0 in rationals)",
       "the witness's entries t, s are rounded (rational t, s: one rounding; sqrt route: sqrt of an "
       "exact 1-2a or 2a, one rounding): relative input error <= 2u"};
-  static std::vector<Tolerance> Tolerances() { return {kOffTheta, kWitness}; }
 
   // N >= 1 (the int field N is the axis's extent), x and y (1 x N) nonzero,
   // m in [0, 1], a_target in [0, 1/2], d_side in {0, 1}; finite. Domain
@@ -163,8 +158,7 @@ struct RankOneSetClaim {
   static bool Nonzero(const ExactMatrix& v) {
     return std::any_of(v.data.begin(), v.data.end(), [](const Exact& e) { return e.ToRational() != 0; });
   }
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     gen::Regime regime;
     regime.full_bits = 26;
     regime.structured = false;  // a rank-one x would have 52-bit entries
@@ -191,8 +185,7 @@ struct RankOneSetClaim {
     return d;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const int64_t n = in[kNInt];
     const bool d_side = in[kDSide] != 0;
     const double u = ScalarTraits<S>::UnitRoundoff();

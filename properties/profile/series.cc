@@ -66,10 +66,8 @@ struct SeriesIdentities : LambdaFamily {
       "sum_{j<=K} |p_j|/j against -sum_i log(1 - |l_i|)", "-sum_i log(1-|l_i|) + rounding",
       "sum_j |p_j|/j <= sum_i sum_j |l_i|^j/j = -sum_i log(1-|l_i|) (absolute convergence); rounding as above",
       MetricKind::kClaim};
-  static std::vector<Tolerance> Tolerances() { return {kEven, kOdd, kAbsolute}; }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     using std::log1p;
     const Vec<S> lam = GetLambda<S>(in);
     const Eigen::Index n = lam.size();
@@ -129,7 +127,6 @@ struct SpectralMatrixFormula {
   static inline const Tolerance kArtanh{
       "|1/2 log det((I+A)(I-A)^-1) - sum_k tr(A^{2k+1})/(2k+1)|", "as the log-determinant",
       "the same chain with d artanh = 1/(1 - l^2)"};
-  static std::vector<Tolerance> Tolerances() { return {kLogDet, kArtanh}; }
 
   // lambda in Lambda_m (m <= 4); A symmetric, 2m x 2m (lambda's length),
   // with spectrum lambda (certified exactly: the kernel dimensions of A -
@@ -139,8 +136,7 @@ struct SpectralMatrixFormula {
   // (gen::Orthogonal's law), held as a stack of 2 x m blocks indexed by
   // (2, m): block (a, i) is row a m + i, so dropping an index of m drops the
   // matching rows and columns of K.
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     using namespace profile;
     Domain d = LambdaDomain(4, Admit::Finite());
     const int k_p = d.Param({kLambdaPair, kLambdaM}, kLambdaPair, kLambdaM, gen::SimpleDyadic(1, 1));
@@ -171,8 +167,7 @@ struct SpectralMatrixFormula {
     return d;
   }
 
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     static_assert(std::is_same_v<S, Mpfr>, "determinants exact, series in MPFR");
     using std::log;
     const Mat<Rational> ar = in.exact(kA).template As<Rational>();

@@ -14,11 +14,8 @@
 //   antisymmetric rational: Q rational orthogonal), T antisymmetric; the
 //   spectrum is certified exactly (rank(S - mu I) = N - mult(mu) for every
 //   candidate mu, multiplicities summing to N) before pi is computed from it.
-//   A case without a certified spectrum is evaluated by the exact rank <= 2
-//   route if it applies and discarded otherwise (stored cases only).
-//   Double and MPFR declare their inputs as a Domain (FloatingDomain); the
-//   rational backend keeps its generator and HypothesesHold (its optional
-//   "spectrum" field is beyond a Domain).
+//   The hypotheses require the case's spectrum field to be certified for
+//   sym(L) (a stored case without one is refused, not evaluated).
 #include <algorithm>
 
 #include "properties/profile/square_cases.h"
@@ -29,14 +26,7 @@
 namespace attnprop {
 namespace {
 
-template <class S>
-constexpr int64_t kMaxN = SizeBudget<S>::Pick(8, 4);
-
-bool HasField(const Case& c, const std::string& name) {
-  for (const auto& f : c.fields())
-    if (f.first == name) return true;
-  return false;
-}
+template <class S> constexpr int64_t kMaxN = SizeBudget<S>::Pick(8, 4);
 
 using profile::kL;
 
@@ -63,26 +53,30 @@ Domain FloatingDomain(int64_t max_n) {
   return d;
 }
 
-/// L = Q diag(lambda) Q^T + T, Q rational orthogonal (Cayley), with lambda.
-rc::Gen<Case> RationalSpectrumCase(int64_t max_n) {
-  return SpectralParts(max_n, 1, [](int, const Mat<Rational>& lam, const Mat<Rational>& ku, const Mat<Rational>& tu) {
-    const int64_t n = lam.cols();
-    Mat<Rational> k = Mat<Rational>::Zero(n, n), t = Mat<Rational>::Zero(n, n);
-    for (int64_t i = 0; i < n; ++i)
-      for (int64_t j = i + 1; j < n; ++j) {
-        k(i, j) = ku(i, j), k(j, i) = -ku(i, j);
-        t(i, j) = tu(i, j), t(j, i) = -tu(i, j);
-      }
-    const Mat<Rational> id = Mat<Rational>::Identity(n, n);
-    const Mat<Rational> q = (id - k) * Eigen::FullPivLU<Mat<Rational>>(Mat<Rational>(id + k)).inverse();
-    Mat<Rational> l = q * lam.row(0).asDiagonal() * q.transpose() + t;
-    Mat<Rational> spectrum = lam;
+/// Rationals: L = Q diag(lambda) Q^T + T, Q rational orthogonal (Cayley:
+/// SpectralDomainParams), T antisymmetric; fields L, spectrum (lambda,
+/// certified for sym(L) by the hypotheses).
+Domain RationalDomain(int64_t max_n) {
+  using profile::kSpectrum;
+  Domain d;
+  const SpectralParams p = SpectralDomainParams(d, max_n);
+  auto parts = [p](const Domain::Drawn& in) {
+    const Mat<Rational> lam = in.Param(p.lam).As<Rational>(), ku = in.Param(p.k).As<Rational>(),
+                        tu = in.Param(p.t).As<Rational>();
+    const Mat<Rational> q = Cayley(Antisymmetric(ku));
+    Mat<Rational> l = q * lam.row(0).asDiagonal() * q.transpose() + Antisymmetric(tu), spectrum = lam;
     if (l.isZero()) {  // lambda = 0 and T = 0: make it L = diag(1, 0, ...).
       l(0, 0) = 1;
       spectrum(0, 0) = 1;
     }
-    return Case().Matrix("L", ToExact(l)).Matrix("spectrum", ToExact(spectrum));
-  });
+    return std::make_pair(l, spectrum);
+  };
+  d.Built(kL, profile::kSquareN, profile::kSquareN, [parts](const Domain::Drawn& in) { return ToExact(parts(in).first); },
+          Admit::Finite());
+  d.Built(kSpectrum, profile::kSquareOne, profile::kSquareN,
+          [parts](const Domain::Drawn& in) { return ToExact(parts(in).second); }, Admit::Finite());
+  AssumeCertifiedSpectrum(d);
+  return d;
 }
 
 struct ProfileSimplex {
@@ -93,33 +87,13 @@ struct ProfileSimplex {
       "the exact coordinates sum to (||T||^2 + sum lambda_i^2)/||L||^2 = 1; the computed ones err by "
       "the eigen-solver bound of profile_checks.h (sum of squared eigenvalues moves by <= 2 sqrt(N) "
       "eta ||L||^2, half the coordinate bound), plus gamma_3 for the final sum"};
-  static std::vector<Tolerance> Tolerances() { return {kSum}; }
 
-  // Double, MPFR (a Domain: FloatingDomain): L square (N >= 1), nonzero,
-  // finite, nonzero |entries| in [2^-200, 2^200] (ProfileAdmit: the
-  // eigen-solver's products stay normal); fields shape, L only.
-  // Rationals (not a Domain: the "spectrum" field is optional, which a
-  // Domain cannot express): L square (N >= 1), nonzero, finite; a
-  // "spectrum" field, where present, certified for sym(L); without one,
-  // rank(S) <= 2, the domain of the exact route ProfileRankTwoExact (the
-  // check has no other exact spectrum).
-  template <class S>
-    requires ScalarTraits<S>::kExact
-  static bool HypothesesHold(const Case& c) {
-    const ExactMatrix& le = c.GetMatrix("L");
-    if (le.rows != le.cols || le.rows < 1 || !ProfileDomain<S>(le, 0x1p200)) return false;
-    const Mat<Rational> l = c.GetMat<Rational>("L");
-    if (l.isZero()) return false;
-    if (!HasField(c, "spectrum")) return ProfileRankTwoExact(l).has_value();
-    const ExactMatrix& spec_e = c.GetMatrix("spectrum");
-    if (!hyp::AllFinite(spec_e)) return false;
-    const Mat<Rational> spec = c.GetMat<Rational>("spectrum");
-    return spec.rows() == 1 && spec.cols() == l.rows() && CertifySpectrum(SymmetricPart<Rational>(l), spec.row(0).transpose());
-  }
-
-  template <class S>
-  static auto Hypotheses() {
-    if constexpr (ScalarTraits<S>::kExact) return RationalSpectrumCase(kMaxN<S>);
+  // Double, MPFR (FloatingDomain): L square (N >= 1), nonzero, finite,
+  // nonzero |entries| in [2^-200, 2^200] (ProfileAdmit: the eigen-solver's
+  // products stay normal); fields shape, L. Rationals (RationalDomain): L
+  // nonzero with a spectrum certified for sym(L); fields L, spectrum.
+  template <class S> static Domain Hypotheses() {
+    if constexpr (ScalarTraits<S>::kExact) return RationalDomain(kMaxN<S>);
     else return FloatingDomain<S>(kMaxN<S>);
   }
 
@@ -134,18 +108,10 @@ struct ProfileSimplex {
 
   template <class S>
     requires ScalarTraits<S>::kExact
-  static void Conclusion(const Case& c) {
-    const Mat<S> l = c.GetMat<S>("L");
-    std::optional<ProfileValue<S>> pi;
-    if (HasField(c, "spectrum")) {
-      const Vec<S> spec = c.GetMat<S>("spectrum").row(0).transpose();
-      ExpectThat(CertifySpectrum(SymmetricPart<S>(l), spec), "the stated spectrum of sym(L) is not certified");
-      pi = ProfileFromSpectrum<S>(l, spec);
-    } else {
-      pi = ProfileRankTwoExact(l);
-      RC_PRE(pi.has_value());  // no exact spectrum available for this stored case
-    }
-    CheckSimplex<S>(*pi, l.rows());
+  static void Conclusion(const In<S>& in) {
+    const Mat<S> l = in[kL];
+    const Vec<S> spec = in[profile::kSpectrum].row(0).transpose();
+    CheckSimplex<S>(ProfileFromSpectrum<S>(l, spec), l.rows());
   }
 
   template <class S>

@@ -24,8 +24,7 @@
 namespace attnprop {
 namespace {
 
-template <class S>
-constexpr int64_t kMaxN = SizeBudget<S>::Pick(8, 5);
+template <class S> constexpr int64_t kMaxN = SizeBudget<S>::Pick(8, 5);
 
 using profile::kL;
 
@@ -53,8 +52,7 @@ struct SplitFamily {
   // ||L||; finite; double, MPFR: nonzero |entries| in [2^-200, 2^200]
   // (ProfileAdmit: squares and Frobenius sums stay normal). The shape
   // index (how L was drawn) is admitted in [0, 4].
-  template <class S>
-  static Domain Hypotheses() {
+  template <class S> static Domain Hypotheses() {
     Domain d = SquareDomain<S>(
         kMaxN<S>, 5, 5,
         [](int shape, const Mat<Rational>& x, const Mat<Rational>& y) { return SplitL(shape, x, y, kAllowZero); },
@@ -72,9 +70,7 @@ struct SymAntisymSplit : SplitFamily<true> {
       "max_ij |S + T - L|_ij / max(|L_ij|, |L_ji|)", "gamma_2 (0 in rationals)",
       "S_ij = fl(L_ij + L_ji)/2 and T_ij = fl(L_ij - L_ji)/2 err by u (|L_ij| +- |L_ji|)/2 each "
       "(halving is exact), their sum by u more: <= (2u + u^2) max(|L_ij|, |L_ji|)"};
-  static std::vector<Tolerance> Tolerances() { return {kSplit}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> l = in[kL];
     const Mat<S> s = SymmetricPart<S>(l), t = AntisymmetricPart<S>(l);
     ExpectThat(s == s.transpose(), "S is not symmetric");
@@ -92,6 +88,7 @@ struct SymAntisymSplit : SplitFamily<true> {
     ExpectWithin(kSplit, worst, Gamma(2, ScalarTraits<S>::UnitRoundoff()));
   }
 };
+ATTNPROP_REGISTER(SymAntisymSplit, double, Mpfr, Rational);
 
 /// Error of a computed ||X||^2 for X = sym/antisym part of L: entries carry
 /// relative error u, squares gamma_2 more, the sum of N^2 terms gamma_{N^2}.
@@ -107,9 +104,7 @@ struct Pythagoras : SplitFamily<true> {
       "each of the three sums of N^2 nonnegative squares errs by gamma_{N^2+3} relative (entries of S, T "
       "err by u, squaring by u, summation gamma_{N^2}); ‖S‖² + ‖T‖² = ‖L‖², so the three errors and "
       "the final add and subtract total <= 2 gamma_{N^2+5} ‖L‖²"};
-  static std::vector<Tolerance> Tolerances() { return {kPythagoras}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> l = in[kL];
     const S ll = FrobeniusSq<S>(l);
     const S diff = ll - FrobeniusSq<S>(SymmetricPart<S>(l)) - FrobeniusSq<S>(AntisymmetricPart<S>(l));
@@ -122,6 +117,7 @@ struct Pythagoras : SplitFamily<true> {
     ExpectWithin(kPythagoras, ToDouble(S(abs(diff) / ll)), PythagorasBound(l.rows(), ScalarTraits<S>::UnitRoundoff()));
   }
 };
+ATTNPROP_REGISTER(Pythagoras, double, Mpfr, Rational);
 
 struct PythagorasNormalized : SplitFamily<false> {
   static constexpr const char* kId = "profile.pythagoras_normalized";
@@ -130,9 +126,7 @@ struct PythagorasNormalized : SplitFamily<false> {
       "|‖S‖²/‖L‖² + ‖T‖²/‖L‖² - 1|", "gamma_{2N^2+8} (0 in rationals)",
       "each ratio errs by gamma_{N^2+3} (numerator) + gamma_{N^2} (denominator) + u (division) relative; "
       "the two exact ratios sum to 1, plus u for the sum"};
-  static std::vector<Tolerance> Tolerances() { return {kRatios}; }
-  template <class S>
-  static void Conclusion(const In<S>& in) {
+  template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> l = in[kL];
     const S ll = FrobeniusSq<S>(l);
     const S sum = FrobeniusSq<S>(SymmetricPart<S>(l)) / ll + FrobeniusSq<S>(AntisymmetricPart<S>(l)) / ll;
@@ -142,9 +136,6 @@ struct PythagorasNormalized : SplitFamily<false> {
     ExpectWithin(kRatios, ToDouble(S(abs(sum - 1))), Gamma(2 * n * n + 8, ScalarTraits<S>::UnitRoundoff()));
   }
 };
-
-ATTNPROP_REGISTER(SymAntisymSplit, double, Mpfr, Rational);
-ATTNPROP_REGISTER(Pythagoras, double, Mpfr, Rational);
 ATTNPROP_REGISTER(PythagorasNormalized, double, Mpfr, Rational);
 
 }  // namespace

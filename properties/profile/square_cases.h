@@ -13,32 +13,6 @@
 
 namespace attnprop {
 
-/// The parts of L = Q diag(lambda) Q^T + T: lambda (1 x N), the generators
-/// K of Q and T (N x N, their strict upper triangles used) and a shape
-/// index; make(shape, lambda, K, T) returns the case. lambda and T in every
-/// regime (scales 2^-20..2^6, short to full mantissa, structures: a
-/// dominant, a repeated or a zero eigenvalue, so clustered and singular
-/// spectra); K in [-2, 2] at scales 2^-8..2^2 (the Cayley transform Q =
-/// (I - K)(I + K)^-1 is O(N^3) in mpq and its numbers grow with K's bits;
-/// Q is exactly orthogonal whatever K is, so this limits which rotations
-/// occur, not the spectra or the entries' magnitudes). The rational cases of
-/// profile.simplex (not over a Domain); SpectralDomainParams below declares
-/// the same ingredients in a Domain.
-template <class Make>
-rc::Gen<Case> SpectralParts(int64_t max_n, int shapes, Make make) {
-  gen::Layout layout;
-  const int one = layout.Axis({1, 1, 1}), n = layout.Axis({1, max_n, max_n});
-  gen::Regime rotation;
-  rotation.max_abs = 2, rotation.min_scale = -8, rotation.max_scale = 2;
-  const int lam_m = layout.Matrix(one, n, gen::Regime{}), k_m = layout.Matrix(n, n, rotation),
-            t_m = layout.Matrix(n, n, gen::Regime{});
-  const int shape_s = layout.Scalar(gen::UniformInteger(0, shapes - 1));
-  return layout.Build<Case>([=](const gen::Layout::Drawn& d) {
-    return make(static_cast<int>(d.Scalar(shape_s).ToDouble()), Mat<Rational>(d.Matrix(lam_m).As<Rational>()),
-                Mat<Rational>(d.Matrix(k_m).As<Rational>()), Mat<Rational>(d.Matrix(t_m).As<Rational>()));
-  });
-}
-
 namespace profile {
 
 /// The fields and axes of the square-L domains below.
@@ -84,13 +58,44 @@ Domain SquareDomain(int64_t max_n, int drawn_shapes, int admitted_shapes, Make m
   return d;
 }
 
-/// SpectralParts' ingredients as domain parameters, in its order: lambda
-/// (1 x N) and T in every regime, K in the rotation regime (SpectralParts'
-/// comment); the caller declares the shape field after them (its draw
-/// follows theirs, as SpectralParts' scalar did) and builds its fields.
+/// The parts of L = Q diag(lambda) Q^T + T as domain parameters: lambda
+/// (1 x N) and T in every regime (scales 2^-20..2^6, short to full mantissa,
+/// structures: a dominant, a repeated or a zero eigenvalue, so clustered and
+/// singular spectra); K, the generator of Q = Cayley(Antisymmetric(K)), in
+/// [-2, 2] at scales 2^-8..2^2 (the Cayley transform is O(N^3) in mpq and
+/// its numbers grow with K's bits; Q is exactly orthogonal whatever K is, so
+/// this limits which rotations occur, not the spectra or the entries'
+/// magnitudes). The caller builds its fields from them.
 struct SpectralParams {
   int lam, k, t;
 };
+/// The antisymmetric matrix with strict upper triangle u's.
+inline Mat<Rational> Antisymmetric(const Mat<Rational>& u) {
+  const int64_t n = u.rows();
+  Mat<Rational> k = Mat<Rational>::Zero(n, n);
+  for (int64_t i = 0; i < n; ++i)
+    for (int64_t j = i + 1; j < n; ++j) k(i, j) = u(i, j), k(j, i) = -u(i, j);
+  return k;
+}
+
+/// The Cayley transform (I - K)(I + K)^-1 of an antisymmetric K: rational orthogonal.
+inline Mat<Rational> Cayley(const Mat<Rational>& k) {
+  const int64_t n = k.rows();
+  const Mat<Rational> id = Mat<Rational>::Identity(n, n);
+  return (id - k) * Eigen::FullPivLU<Mat<Rational>>(Mat<Rational>(id + k)).inverse();
+}
+
+/// The hypotheses of a domain with fields L and spectrum: L != 0 and the
+/// spectrum certified for sym(L) (exactly).
+inline void AssumeCertifiedSpectrum(Domain& d) {
+  using profile::kL, profile::kSpectrum;
+  d.Assume("L != 0", [](const Values& v) { return !Mat<Rational>(v[kL].As<Rational>()).isZero(); });
+  d.Assume("spectrum is the spectrum of sym(L) (certified exactly)", [](const Values& v) {
+    const Mat<Rational> l = v[kL].As<Rational>(), spec = v[kSpectrum].As<Rational>();
+    return CertifySpectrum(SymmetricPart<Rational>(l), Vec<Rational>(spec.row(0).transpose()));
+  });
+}
+
 inline SpectralParams SpectralDomainParams(Domain& d, int64_t max_n) {
   using namespace profile;
   d.Dim(kSquareOne, {1, 1, 1}, 1).Dim(kSquareN, {1, max_n, max_n});
