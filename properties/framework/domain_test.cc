@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "generators/scalars.h"
 #include "properties/framework/domain.h"
 #include "properties/framework/property.h"
 #include "properties/framework/rc_bridge.h"
@@ -150,6 +151,41 @@ TEST(Domain, AGroupHoldsOneFieldPerIndexAndIsReadFieldByField) {
   w(0, 0) = 1.0;
   v.Matrix("W0_0v", w);
   EXPECT_NE(d.Violation(v).value_or("").find("W0_0v(0,0)"), std::string::npos);
+}
+
+/// Heads with an int and a scalar each, named member + index (pot0, par0).
+TEST(Domain, AGroupMayHoldIntsAndScalarsNamedByMemberAndIndex) {
+  Domain d;
+  gen::DimRange heads{1, 2, 2};
+  heads.uniform = true;
+  d.Dim(kCols, {1, 3, 3}).Dim(kHeads, heads, 4);
+  d.Int(kH, kHeads);
+  const int pot = d.ScalarParam(gen::UniformInteger(0, 2)), par = d.ScalarParam(gen::PositiveDyadic(4, 3));
+  d.Group({kHeads},
+          {Domain::IntMember(
+               "pot", [pot](const Domain::Drawn& in, const std::vector<int64_t>&) {
+                 return static_cast<int64_t>(in.ScalarParam(pot).ToDouble());
+               }, 0, 2),
+           Domain::ScalarMember(
+               "par", [par](const Domain::Drawn& in, const std::vector<int64_t>&) { return in.ScalarParam(par); },
+               Admit::Within(8).Positive())},
+          [](const char* member, const std::vector<int64_t>& i) { return member + std::to_string(i[0]); });
+  int two_heads = 0;
+  for (const Case& c : SampleCases(d.Generator(), 5, 100)) {
+    ASSERT_EQ(d.Violation(c), std::nullopt) << c.ToText();
+    ASSERT_EQ(c.fields().size(), static_cast<size_t>(1 + 2 * c.GetInt("H")));
+    EXPECT_EQ(c.fields()[1].first, "pot0");
+    EXPECT_EQ(c.fields()[2].first, "par0");
+    two_heads += c.GetInt("H") == 2;
+  }
+  EXPECT_GE(two_heads, 20);  // uniform: about half the cases at every size
+  Case c = SampleCases(d.Generator(), 6, 1)[0];
+  c.Int("pot0", 3);
+  EXPECT_NE(d.Violation(c).value_or("").find("pot0 = 3, outside [0, 2]"), std::string::npos);
+  c.Int("pot0", 1).Scalar("par0", -1.0);
+  EXPECT_NE(d.Violation(c).value_or("").find("par0"), std::string::npos);
+  c.Scalar("par0", 1.0).Matrix("pot0", ExactMatrix(1, 1));
+  EXPECT_NE(d.Misfit(c).value_or("").find("another kind"), std::string::npos);
 }
 
 /// A planted false claim over a domain: sum_j W_jj <= 2 with |W_jj| <= 1
