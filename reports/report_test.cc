@@ -35,8 +35,7 @@ rc::Gen<Case> Xs(int hi) {
 
 /// (x + x/3) computed in S against the exact 4x/3: a rounding error with a
 /// derived bound (holds; errors spread over several decades).
-struct ThirdClaim {
-  static constexpr const char* kId = "approval.third";
+struct ThirdClaim : ClaimId<"approval.third"> {
   static inline const Tolerance kThird{"|x + x/3 - 4x/3|", "gamma_2(u) * 4|x|/3",
                                        "one division and one addition, each one rounding"};
   template <class S>
@@ -53,8 +52,7 @@ struct ThirdClaim {
 
 /// The same error against a bound far too weak (LOOSE), and one with no
 /// stated reason (UNJUSTIFIED).
-struct WeakClaim {
-  static constexpr const char* kId = "approval.weak";
+struct WeakClaim : ClaimId<"approval.weak"> {
   static inline const Tolerance kGuess{"|x + x/3 - 4x/3|", "1e6 * u * |x|", "a guess, far above the two roundings' gamma_2"};
   static inline const Tolerance kZero{"|x - x|", "u", ""};
   template <class S>
@@ -71,8 +69,7 @@ struct WeakClaim {
 
 /// "x <= 50" for x in [0, 100]: false. Its error measure sqrt(50 - x) is NaN
 /// past 50 (NONFINITE, FAIL). Registered refuted in the fixture, with a pin.
-struct FalseClaim {
-  static constexpr const char* kId = "approval.pinned";
+struct FalseClaim : ClaimId<"approval.pinned"> {
   static inline const Tolerance kDefect{"sqrt(50 - x) defect", "1", "0 when x <= 50; NaN (never within a bound) past it"};
   static bool HypothesesHold(const Case& c) { return c.GetScalar("x").ToDouble() >= 0; }
   template <class S>
@@ -85,6 +82,7 @@ struct FalseClaim {
 };
 
 /// The same false claim, expected to hold (an UNEXPECTED refutation).
+// FalseClaim under another id (a member kId hides the base's).
 struct UnexpectedClaim : FalseClaim {
   static constexpr const char* kId = "approval.unexpected";
 };
@@ -94,8 +92,7 @@ struct UnexpectedClaim : FalseClaim {
 /// every report). Hoeffding: P(|mean - 1/2| > t) <= 2 exp(-2 N t^2) = alpha
 /// for t = sqrt(ln(2/alpha) / (2N)) = 0.0421 at alpha = 1e-6; a mean off by
 /// delta >= t + sqrt(ln(100) / (2N)) = 0.0658 is caught w.p. >= 0.99.
-struct CoinClaim {
-  static constexpr const char* kId = "approval.coin";
+struct CoinClaim : ClaimId<"approval.coin"> {
   static constexpr int kFlips = 4096;
   static constexpr double kAlpha = 1e-6;
   static inline const Statistics kStatistics{kAlpha, "case", "Hoeffding", true, 0.99,

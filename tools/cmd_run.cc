@@ -17,6 +17,7 @@
 #include "properties/framework/judge.h"
 #include "properties/framework/options.h"
 #include "properties/framework/registry.h"
+#include "properties/framework/run.h"
 #include "properties/framework/store.h"
 #include "reports/report.h"
 #include "reports/summary.h"
@@ -33,34 +34,6 @@ namespace {
 /// stops says so, and its bytes then depend on the machine).
 constexpr int kAuditSearchSteps = 300;
 constexpr double kAuditBudgetSeconds = 900;
-// A property's search may use at least this much of the budget: most
-// properties use a fraction of their even share, and a cap that bites makes
-// a run's search depend on the machine's speed (the same seed then no
-// longer gives the same report).
-constexpr double kMinSearchShareSeconds = 30;
-
-/// The search budget per property: the same in every shard and in the
-/// unsharded run, whatever else runs, so that a shard's work depends on
-/// nothing outside it. Each property may search for budget / selected
-/// seconds (selected: the properties of the whole selection, before
-/// sharding), at least kMinSearchShareSeconds; the run stops searching when
-/// its part of the budget (budget x its properties / selected: all of it
-/// unsharded) is spent, a guard for slow machines (a property it stops says
-/// so).
-class SearchBudget {
- public:
-  SearchBudget(double budget_s, size_t selected, size_t here)
-      : share_(selected ? std::max(budget_s / static_cast<double>(selected), kMinSearchShareSeconds) : 0),
-        guard_(selected ? budget_s * static_cast<double>(here) / static_cast<double>(selected) : 0) {}
-  /// Seconds the next property may search, `elapsed` seconds into the run.
-  double Share(double elapsed) const { return std::min(share_, std::max(0.0, guard_ - elapsed)); }
-  double share() const { return share_; }
-  double guard() const { return guard_; }
-
- private:
-  double share_, guard_;
-};
-
 constexpr const char* kRunUsage =
     "usage: attnprop run [--filter PATTERN]... [--exclude PATTERN]... [--backend B] [--cases N] [--seed S]\n"
     "                    [--store DIR [--create-store]] [--no-store] [--no-save] [--out DIR] [--junit FILE]\n"
@@ -220,6 +193,116 @@ void PrintDetails(std::ostream& out, const PropertyDef& d, const PropertyResult&
   out << "    as a store entry:\n" << Indent(r.store_entry, "      ");
 }
 
+/// The progress bar (on a terminal): cleared before each result line.
+class ProgressBar : public RunListener {
+ public:
+  explicit ProgressBar(Progress& progress) : progress_(progress) {}
+  void Started(size_t index, const PropertyDef& def) override { progress_.Start(index, def.Name()); }
+  void Finished(const PropertyOutcome&) override { progress_.Clear(); }
+
+ private:
+  Progress& progress_;
+};
+
+/// The report's entries, in run order, each at its position in the whole
+/// selection (by which `attnprop merge` orders shards).
+class ReportBuilder : public RunListener {
+ public:
+  ReportBuilder(report::Report& report, const std::vector<size_t>& positions) : rep(report), positions_(positions) {}
+  void Finished(const PropertyOutcome& o) override {
+    report::Entry e;
+    e.index = positions_[o.index];
+    e.result = o.result;
+    e.expect = o.def->row ? o.def->row->expect : Expectation::kHolds;
+    e.judgement = o.judgement;
+    e.file = report::RelativeSource(o.def->file);
+    e.statistics = o.def->statistics;
+    unexpected += !e.as_expected();
+    skipped += e.judgement.skipped();
+    rep.entries.push_back(std::move(e));
+  }
+  report::Report& rep;
+  size_t unexpected = 0, skipped = 0;
+
+ private:
+  const std::vector<size_t>& positions_;
+};
+
+/// One line per property (-q: none), the details of a result that is not a
+/// plain pass (of an unexpected one even with -q), each metric with -v.
+class ConsoleLines : public RunListener {
+ public:
+  ConsoleLines(std::ostream& info, const Selection& s, bool check_kernel, const std::vector<PropertyDef>& defs)
+      : info_(info), s_(s), check_kernel_(check_kernel), defs_(defs) {}
+  void Finished(const PropertyOutcome& o) override {
+    const size_t i = o.index;
+    const PropertyDef& d = *o.def;
+    const PropertyResult& r = o.result;
+    const Judgement& j = o.judgement;
+    double worst = 0;
+    for (const auto& m : r.metrics) worst = std::max(worst, m.max_ratio);
+    info_ << "[" << i + 1 << "/" << defs_.size() << "] " << std::left << std::setw(60) << d.Name() << " "
+          << std::setw(8) << VerdictName(r.verdict)
+          << (j.skipped() ? "skipped    " : j.as_expected() ? "ok         " : "UNEXPECTED ") << std::right
+          << std::setw(5) << r.cases << " cases " << std::setw(4) << r.discarded << " discarded " << std::setw(2)
+          << r.replayed.size() << " stored  worst err/bound " << std::setprecision(3) << worst << "  " << std::fixed
+          << std::setprecision(2) << r.seconds << " s" << std::defaultfloat << std::setprecision(6) << "\n";
+    if (j.skipped() && i + 1 < defs_.size() && defs_[i + 1].skip_reason == d.skip_reason) {
+      // One reason line per run of skipped properties.
+    } else if (j.skipped()) {
+      info_ << "    " << j.why << "\n";
+    } else if (!check_kernel_ && (!j.as_expected() || r.verdict != Verdict::kHolds)) {
+      // Details of an unexpected result are printed even with -q.
+      PrintDetails(!j.as_expected() ? std::cout : info_, d, r, j, s_, *o.options, false);
+    }
+    if (s_.verbosity > 0)
+      for (const auto& m : r.metrics)
+        info_ << "    " << m.tolerance.metric << ": " << m.count << " checks, max err/bound " << m.max_ratio << "\n";
+  }
+  void Ended(size_t ran) override {
+    if (ran < defs_.size())
+      std::cout << "--fail-fast: stopped after the first unexpected result (" << ran << " of " << defs_.size()
+                << " properties run)\n";
+  }
+
+ private:
+  std::ostream& info_;
+  const Selection& s_;
+  bool check_kernel_;
+  const std::vector<PropertyDef>& defs_;
+};
+
+/// check-kernel: when some property failed, the diagnosis (properties/abi/
+/// diagnosis.h; into the report files too), then the details of each
+/// failure, most specific property first.
+class KernelDiagnosis : public RunListener {
+ public:
+  KernelDiagnosis(const PropertyRun& run, ReportBuilder& builder, const Selection& s)
+      : run_(run), builder_(builder), s_(s) {}
+  void Ended(size_t) override {
+    report::Report& rep = builder_.rep;
+    if (builder_.unexpected == 0) return;
+    rep.diagnosis = DiagnoseReport(rep);
+    const report::Diagnosis& diag = rep.diagnosis;
+    std::vector<size_t> order;  // entry indices (the run's order), most specific first
+    for (const auto& f : diag.ranked)
+      order.push_back(static_cast<size_t>(report::DiagnosedEntry(rep, f) - rep.entries.data()));
+    std::cout << "\ndiagnosis: " << diag.bug_class << "\n  " << diag.ranked.size() << " failing properties in "
+              << diag.groups << " group(s) of one shrunk counterexample each, most specific first:\n";
+    for (size_t k = 0; k < order.size(); ++k)
+      std::cout << "    " << k + 1 << ". " << run_.defs()[order[k]].Name() << "  [group " << diag.ranked[k].group + 1
+                << "]\n";
+    for (size_t i : order)
+      PrintDetails(std::cout, run_.defs()[i], rep.entries[i].result, rep.entries[i].judgement, s_, run_.options(i),
+                   true);
+  }
+
+ private:
+  const PropertyRun& run_;
+  ReportBuilder& builder_;
+  const Selection& s_;
+};
+
 int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode mode) {
   const bool check_kernel = mode == Mode::kCheckKernel;
   const char* usage = mode == Mode::kAudit ? kAuditUsage : check_kernel ? kCheckUsage : kRunUsage;
@@ -312,7 +395,7 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
     return kBadInput;
   }
 
-  const SearchBudget budget(s.budget_s, selected, defs.size());
+  const SearchBudget budget = s.budget_s > 0 ? SearchBudget(s.budget_s, selected, defs.size()) : SearchBudget();
 
   // -q: the summary only; the banner and the per-property lines go nowhere.
   std::ostream quiet(nullptr);
@@ -322,7 +405,7 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
   info << "search " << base.search_steps << " candidates per property";
   if (s.budget_s > 0)
     info << " | budget " << s.budget_s << " s: " << budget.share() << " s per property (" << s.budget_s << " s over "
-         << selected << " properties, at least " << kMinSearchShareSeconds << " s), " << budget.guard()
+         << selected << " properties, at least " << SearchBudget::kMinSearchShareSeconds << " s), " << budget.guard()
          << " s for this run";
   info << "\n";
   if (s.shard.sharded())
@@ -354,79 +437,25 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
   rep.run.shard_index = s.shard.index;
   rep.run.shard_total = s.shard.total;
 
-  Progress progress(defs.size());
-  const auto start = std::chrono::steady_clock::now();
-  std::vector<size_t> unexpected;
-  size_t skipped = 0;
-  for (size_t i = 0; i < defs.size(); ++i) {
-    const PropertyDef& d = defs[i];
-    progress.Start(i, d.Name());
-    if (s.budget_s > 0)
-      options[i].search_seconds =
-          budget.Share(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    report::Entry e;
-    e.index = positions[i];
-    try {
-      e.result = RunProperty(d, options[i]);
-    } catch (const std::exception& ex) {
-      progress.Clear();
-      std::cerr << "attnprop " << cmd << ": " << d.Name() << ": " << ex.what() << "\n";
-      return kBadInput;
-    }
-    e.expect = d.row ? d.row->expect : Expectation::kHolds;
-    e.judgement = Judge(e.result, d);
-    e.file = report::RelativeSource(d.file);
-    e.statistics = d.statistics;
-    if (!e.as_expected()) unexpected.push_back(i);
-    skipped += e.judgement.skipped();
-    const PropertyResult& r = e.result;
-    double worst = 0;
-    for (const auto& m : r.metrics) worst = std::max(worst, m.max_ratio);
+  PropertyRun run(std::move(defs), std::move(options), budget);
+  Progress progress(run.size());
+  ProgressBar bar(progress);
+  ReportBuilder builder(rep, positions);
+  ConsoleLines lines(info, s, check_kernel, run.defs());
+  KernelDiagnosis diagnosis(run, builder, s);
+  run.Listen(bar);
+  run.Listen(builder);
+  run.Listen(lines);
+  if (check_kernel) run.Listen(diagnosis);
+  try {
+    run.RunAll(s.fail_fast);
+  } catch (const std::exception& ex) {
     progress.Clear();
-    info << "[" << i + 1 << "/" << defs.size() << "] " << std::left << std::setw(60) << d.Name() << " "
-              << std::setw(8) << VerdictName(r.verdict)
-              << (e.judgement.skipped() ? "skipped    " : e.as_expected() ? "ok         " : "UNEXPECTED ") << std::right
-              << std::setw(5) << r.cases << " cases " << std::setw(4) << r.discarded << " discarded " << std::setw(2)
-              << r.replayed.size() << " stored  worst err/bound " << std::setprecision(3) << worst << "  "
-              << std::fixed << std::setprecision(2) << r.seconds << " s" << std::defaultfloat << std::setprecision(6)
-              << "\n";
-    if (e.judgement.skipped() && i + 1 < defs.size() && defs[i + 1].skip_reason == d.skip_reason) {
-      // One reason line per run of skipped properties.
-    } else if (e.judgement.skipped()) {
-      info << "    " << e.judgement.why << "\n";
-    } else if (!check_kernel && (!e.as_expected() || r.verdict != Verdict::kHolds)) {
-      // Details of an unexpected result are printed even with -q.
-      PrintDetails(!e.as_expected() ? std::cout : info, d, r, e.judgement, s, options[i], false);
-    }
-    if (s.verbosity > 0)
-      for (const auto& m : r.metrics)
-        info << "    " << m.tolerance.metric << ": " << m.count << " checks, max err/bound " << m.max_ratio << "\n";
-    const bool stop = s.fail_fast && !e.as_expected();
-    rep.entries.push_back(std::move(e));
-    if (stop && i + 1 < defs.size()) {
-      std::cout << "--fail-fast: stopped after the first unexpected result (" << i + 1 << " of " << defs.size()
-                << " properties run)\n";
-      break;
-    }
+    std::cerr << "attnprop " << cmd << ": " << ex.what() << "\n";
+    return kBadInput;
   }
   progress.Clear();
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  if (check_kernel && !unexpected.empty()) {
-    // The diagnosis first (properties/abi/diagnosis.h; into the
-    // report files too), then the details, most specific property first.
-    rep.diagnosis = DiagnoseReport(rep);
-    const report::Diagnosis& diag = rep.diagnosis;
-    std::vector<size_t> order;  // entry indices, most specific first
-    for (const auto& f : diag.ranked)
-      order.push_back(static_cast<size_t>(report::DiagnosedEntry(rep, f) - rep.entries.data()));
-    std::cout << "\ndiagnosis: " << diag.bug_class << "\n  " << diag.ranked.size() << " failing properties in "
-              << diag.groups << " group(s) of one shrunk counterexample each, most specific first:\n";
-    for (size_t k = 0; k < order.size(); ++k)
-      std::cout << "    " << k + 1 << ". " << defs[order[k]].Name() << "  [group " << diag.ranked[k].group + 1
-                << "]\n";
-    for (size_t i : order)
-      PrintDetails(std::cout, defs[i], rep.entries[i].result, rep.entries[i].judgement, s, options[i], true);
-  }
+  const double seconds = run.seconds();
   if (mode == Mode::kAudit) {
     // The audit's rows whose flags mean a problem (the full table is in the
     // report; a refuted claim's FAIL is its refutation, not a problem).
@@ -451,18 +480,18 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
     std::cerr << "attnprop " << cmd << ": " << ex.what() << "\n";
     return kBadInput;
   }
-  const size_t ran = rep.entries.size() - skipped;
+  const size_t checked = rep.entries.size() - builder.skipped;
   std::cout << report::ConsoleSummary(rep);
   if (check_kernel) {
-    std::cout << "\n" << ran - unexpected.size() << " of " << ran << " properties hold on " << s.kernel_path;
-    if (skipped) std::cout << " (" << skipped << " skipped)";
+    std::cout << "\n" << checked - builder.unexpected << " of " << checked << " properties hold on " << s.kernel_path;
+    if (builder.skipped) std::cout << " (" << builder.skipped << " skipped)";
     std::cout << " (" << std::fixed << std::setprecision(1) << seconds << " s)\n";
-    if (ran == 0 && !defs.empty()) {
-      std::cout << "SKIPPED: " << defs[0].skip_reason << "\n";
+    if (checked == 0 && run.size() > 0) {
+      std::cout << "SKIPPED: " << run.defs()[0].skip_reason << "\n";
       return kSkipped;
     }
   }
-  return unexpected.empty() ? kOk : kUnexpected;
+  return builder.unexpected == 0 ? kOk : kUnexpected;
 }
 
 }  // namespace

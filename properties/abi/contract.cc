@@ -34,25 +34,15 @@ struct AccuracyContract : Contract<Derived> {
 };
 
 // abi.argument_validation: invalid arguments return nonzero and write nothing.
-struct ArgumentValidation : Contract<ArgumentValidation> {
-  static constexpr const char* kId = "abi.argument_validation";
-  static rc::Gen<Case> Gen(InputKind in) {
+struct ArgumentValidation : Contract<ArgumentValidation>, ClaimId<"abi.argument_validation"> {
+  // Any valid problem (the generator's small sizes are a cost limit, not a
+  // hypothesis) and 1 <= mutation < kCount (0 is the unmutated call).
+  static ProblemClass Problems() {
     ShapeSpec s;
     s.max_batch = 1;
     s.max_t = 6;
     s.max_d = 4;
-    return rc::gen::mapcat(ProblemGen(in, s), [](const Case& c) {
-      return rc::gen::map(gen::Dim(1, static_cast<int64_t>(Mutation::kCount) - 1), [c](int64_t m) {
-        Case out = c;
-        return out.Int("mutation", m);
-      });
-    });
-  }
-  // Any valid problem (the generator's small sizes are a cost limit, not a
-  // hypothesis) and 1 <= mutation < kCount (0 is the unmutated call).
-  static bool Holds(InputKind in, const Case& c) {
-    const int64_t m = c.GetInt("mutation");
-    return ProblemHolds(in.dtype, ShapeSpec{}, c) && m >= 1 && m < static_cast<int64_t>(Mutation::kCount);
+    return ProblemClass(s).Int("mutation", Const(1), Const(static_cast<int64_t>(Mutation::kCount) - 1));
   }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
@@ -70,8 +60,7 @@ ATTNPROP_REGISTER(ArgumentValidation, KernelF32, KernelF64);
 
 // abi.empty_rows: a causal row with no visible key (t_q > t_k, i < t_q - t_k)
 // gets out = 0 and lse = -inf exactly.
-struct EmptyRows : Contract<EmptyRows> {
-  static constexpr const char* kId = "abi.empty_rows";
+struct EmptyRows : Contract<EmptyRows>, ClaimId<"abi.empty_rows"> {
   static ShapeSpec Problems() { return Shape(CausalKind::kYes, Lengths::kQueriesMore); }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
@@ -92,15 +81,13 @@ struct EmptyRows : Contract<EmptyRows> {
 ATTNPROP_REGISTER(EmptyRows, KernelF32, KernelF64);
 
 // abi.lse_values: lse_i = ln sum_j exp(s_ij) over the visible keys (natural log).
-struct LseValues : AccuracyContract<LseValues> {
-  static constexpr const char* kId = "abi.lse_values";
+struct LseValues : AccuracyContract<LseValues>, ClaimId<"abi.lse_values"> {
   static void Check(const Operator& op, const Case& c) { Accuracy(op, Problem::FromCase(c), {}, "call"); }
 };
 ATTNPROP_REGISTER(LseValues, KernelF32, KernelF64);
 
 // abi.lse_optional: lse = NULL is accepted and out is unaffected.
-struct LseOptional : Contract<LseOptional> {
-  static constexpr const char* kId = "abi.lse_optional";
+struct LseOptional : Contract<LseOptional>, ClaimId<"abi.lse_optional"> {
   static void Check(const Operator& op, const Case& c) {
     CallSpec spec;
     spec.want_lse = false;
@@ -111,40 +98,16 @@ ATTNPROP_REGISTER(LseOptional, KernelF32, KernelF64);
 
 // abi.batch_independence: items are computed as if alone: the batched call
 // is accurate per item, and changing the other items leaves item 0's bytes.
-struct BatchIndependence : AccuracyContract<BatchIndependence> {
-  static constexpr const char* kId = "abi.batch_independence";
-  static rc::Gen<Case> Gen(InputKind in) {
+struct BatchIndependence : AccuracyContract<BatchIndependence>, ClaimId<"abi.batch_independence"> {
+  // batch >= 2 (drawn up to 3), t_q != t_k, and Q2, K2, V2 of the shapes
+  // of Q, K, V with entries as the problem's (the changed problem is a
+  // problem too).
+  static ProblemClass Problems() {
     ShapeSpec s;
     s.min_batch_2 = true;
     s.max_batch = 3;
     s.lengths = Lengths::kUnequal;
-    const DType t = in.dtype;
-    return rc::gen::mapcat(ProblemGen(in, s), [t](const Case& c) {
-      const Problem p = Problem::FromCase(c);
-      return rc::gen::apply(
-          [c](ExactMatrix q2, ExactMatrix k2, ExactMatrix v2) {
-            Case out = c;
-            return out.Matrix("Q2", std::move(q2)).Matrix("K2", std::move(k2)).Matrix("V2", std::move(v2));
-          },
-          gen::Matrix(p.q.rows, p.q.cols, EntryGen(t, 16)), gen::Matrix(p.k.rows, p.k.cols, EntryGen(t, 16)),
-          gen::Matrix(p.v.rows, p.v.cols, EntryGen(t, 16)));
-    });
-  }
-  // batch >= 2, t_q != t_k, and Q2, K2, V2 of the shapes of Q, K, V with
-  // entries as the problem's (the changed problem is a problem too).
-  static bool Holds(InputKind in, const Case& c) {
-    ShapeSpec s;
-    s.min_batch_2 = true;
-    s.lengths = Lengths::kUnequal;
-    if (!ProblemHolds(in.dtype, s, c)) return false;
-    const ExactMatrix &q = c.GetMatrix("Q"), &k = c.GetMatrix("K"), &v = c.GetMatrix("V");
-    const ExactMatrix &q2 = c.GetMatrix("Q2"), &k2 = c.GetMatrix("K2"), &v2 = c.GetMatrix("V2");
-    if (q2.rows != q.rows || q2.cols != q.cols || k2.rows != k.rows || k2.cols != k.cols || v2.rows != v.rows ||
-        v2.cols != v.cols)
-      return false;
-    Case other = c;
-    other.Matrix("Q", q2).Matrix("K", k2).Matrix("V", v2);
-    return ProblemHolds(in.dtype, s, other);
+    return ProblemClass(s).Alternative("2", 16);
   }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
@@ -170,8 +133,7 @@ struct BatchIndependence : AccuracyContract<BatchIndependence> {
 ATTNPROP_REGISTER(BatchIndependence, KernelF32, KernelF64);
 
 // abi.dk_ne_dv: d_k != d_v.
-struct DkNeDv : AccuracyContract<DkNeDv> {
-  static constexpr const char* kId = "abi.dk_ne_dv";
+struct DkNeDv : AccuracyContract<DkNeDv>, ClaimId<"abi.dk_ne_dv"> {
   static ShapeSpec Problems() {
     ShapeSpec s = Shape(CausalKind::kEither);
     s.dk_ne_dv = true;
@@ -182,8 +144,7 @@ struct DkNeDv : AccuracyContract<DkNeDv> {
 ATTNPROP_REGISTER(DkNeDv, KernelF32, KernelF64);
 
 // abi.tq_ne_tk: t_q != t_k in both directions, causal and not.
-struct TqNeTk : AccuracyContract<TqNeTk> {
-  static constexpr const char* kId = "abi.tq_ne_tk";
+struct TqNeTk : AccuracyContract<TqNeTk>, ClaimId<"abi.tq_ne_tk"> {
   static ShapeSpec Problems() { return Shape(CausalKind::kEither, Lengths::kUnequal); }
   static void Check(const Operator& op, const Case& c) { Accuracy(op, Problem::FromCase(c), {}, "call"); }
 };
@@ -191,8 +152,7 @@ ATTNPROP_REGISTER(TqNeTk, KernelF32, KernelF64);
 
 // abi.no_writes_outside_outputs: out and lse against guard pages, first with
 // their ends there, then their starts; the slack holds non-zero canaries.
-struct NoWritesOutside : Contract<NoWritesOutside> {
-  static constexpr const char* kId = "abi.no_writes_outside_outputs";
+struct NoWritesOutside : Contract<NoWritesOutside>, ClaimId<"abi.no_writes_outside_outputs"> {
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
     for (Place place : {Place::kEnd, Place::kStart}) {
@@ -210,8 +170,7 @@ struct NoWritesOutside : Contract<NoWritesOutside> {
 ATTNPROP_REGISTER(NoWritesOutside, KernelF32, KernelF64);
 
 // abi.no_reads_outside_inputs: q, k, v against guard pages (both sides).
-struct NoReadsOutside : Contract<NoReadsOutside> {
-  static constexpr const char* kId = "abi.no_reads_outside_inputs";
+struct NoReadsOutside : Contract<NoReadsOutside>, ClaimId<"abi.no_reads_outside_inputs"> {
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
     for (Place place : {Place::kEnd, Place::kStart}) {
@@ -225,8 +184,7 @@ struct NoReadsOutside : Contract<NoReadsOutside> {
 ATTNPROP_REGISTER(NoReadsOutside, KernelF32, KernelF64);
 
 // abi.inputs_unchanged: q, k, v are bit-identical after the call.
-struct InputsUnchanged : Contract<InputsUnchanged> {
-  static constexpr const char* kId = "abi.inputs_unchanged";
+struct InputsUnchanged : Contract<InputsUnchanged>, ClaimId<"abi.inputs_unchanged"> {
   static void Check(const Operator& op, const Case& c) {
     const CallResult r = Call(op, Problem::FromCase(c));
     RequireSuccess(r, "call");
@@ -238,8 +196,7 @@ ATTNPROP_REGISTER(InputsUnchanged, KernelF32, KernelF64);
 // abi.repeatable: four calls in one process on the same inputs give identical
 // out and lse bytes (four, so that state that goes wrong from the third call
 // on is seen: every other property calls a fresh process once).
-struct Repeatable : Contract<Repeatable> {
-  static constexpr const char* kId = "abi.repeatable";
+struct Repeatable : Contract<Repeatable>, ClaimId<"abi.repeatable"> {
   static void Check(const Operator& op, const Case& c) {
     CallSpec spec;
     spec.repeats = 4;
@@ -256,8 +213,7 @@ ATTNPROP_REGISTER(Repeatable, KernelF32, KernelF64);
 
 // abi.f64_in_double: the f64 entry computes in double: inputs with 30
 // fraction bits (no float holds them) meet the f64 bound (u = 2^-53).
-struct F64InDouble : AccuracyContract<F64InDouble> {
-  static constexpr const char* kId = "abi.f64_in_double";
+struct F64InDouble : AccuracyContract<F64InDouble>, ClaimId<"abi.f64_in_double"> {
   static void Check(const Operator& op, const Case& c) { Accuracy(op, Problem::FromCase(c), {}, "call"); }
 };
 ATTNPROP_REGISTER(F64InDouble, KernelF64);

@@ -124,8 +124,7 @@ bool HalfHolds(InputKind in, const Case& c, bool single_key) {
 
 // abi.half_accuracy: out (as stored) and lse within their bounds of the
 // exact attention of the exact inputs.
-struct HalfAccuracy : AttentionClaim<HalfAccuracy> {
-  static constexpr const char* kId = "abi.half_accuracy";
+struct HalfAccuracy : AttentionClaim<HalfAccuracy>, ClaimId<"abi.half_accuracy"> {
   static rc::Gen<Case> Gen(InputKind in) { return HalfProblemGen(in.dtype, 16); }
   static bool Holds(InputKind in, const Case& c) { return HalfHolds(in, c, false); }
   static void Check(const Operator& op, const Case& c) {
@@ -141,13 +140,7 @@ ATTNPROP_REGISTER(HalfAccuracy, KernelBF16, KernelF16);
 // exactly; the computed value is within B (the arithmetic's bound,
 // accuracy.h) of v_0, and when B is below half the format's gap at v_0c the
 // stored value must be v_0c itself (round to nearest). lse_i = s_i0.
-struct HalfSingleKey : AttentionClaim<HalfSingleKey> {
-  static constexpr const char* kId = "abi.half_single_key";
-  static inline const Tolerance kSingleKeyTolerance{
-      "|out_ic - v_0c| (one key)", "0 where B_ic < half the format's gap at v_0c; else the half-storage bound",
-      "one key: weight 1 exactly, out*_i = v_0; |out^ - v_0| <= B_ic = rho_i |v_0c| + 2 lambda |v_0c| + n eta "
-      "(accuracy.h); a value within less than half the gap of a format value rounds to it (to nearest); "
-      "otherwise kHalfOutTolerance's bound"};
+struct HalfSingleKey : AttentionClaim<HalfSingleKey>, ClaimId<"abi.half_single_key"> {
   static rc::Gen<Case> Gen(InputKind in) { return HalfProblemGen(in.dtype, 1); }
   static bool Holds(InputKind in, const Case& c) { return HalfHolds(in, c, true); }
   static void Check(const Operator& op, const Case& c) {
@@ -156,6 +149,11 @@ struct HalfSingleKey : AttentionClaim<HalfSingleKey> {
     const CallResult r = Call(op, p);
     RequireSuccess(r, "the call");
     const auto ref = Reference(op, p);
+    static const Tolerance kSingleKeyTolerance{
+        "|out_ic - v_0c| (one key)", "0 where B_ic < half the format's gap at v_0c; else the half-storage bound",
+        "one key: weight 1 exactly, out*_i = v_0; |out^ - v_0| <= B_ic = rho_i |v_0c| + 2 lambda |v_0c| + n eta "
+        "(accuracy.h); a value within less than half the gap of a format value rounds to it (to nearest); "
+        "otherwise kHalfOutTolerance's bound"};
     Worst out_worst(kSingleKeyTolerance), lse_worst(kLseTolerance);
     for (int64_t b = 0; b < p.batch; ++b)
       for (int64_t i = 0; i < p.t_q; ++i) {

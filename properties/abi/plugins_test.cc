@@ -226,7 +226,14 @@ TEST(Regimes, ACallSequenceShrinksToTwoCalls) {
   const auto r = RunOn("broken_first_call_scale", "abi.call_sequences/kernel-f32", 100);
   ASSERT_EQ(r.size(), 1u);
   ASSERT_TRUE(r[0].result.counterexample_case.has_value());
-  EXPECT_EQ(r[0].result.counterexample_case->GetInt("calls"), 2);
+  const Case& c = *r[0].result.counterexample_case;
+  EXPECT_EQ(c.GetInt("calls"), 2);
+  // Each call's matrices shrink to at most 2 x 2 (a first call and the one it spoils).
+  for (const auto& [name, value] : c.fields())
+    if (const auto* m = std::get_if<ExactMatrix>(&value)) {
+      EXPECT_LE(m->rows, 2) << name;
+      EXPECT_LE(m->cols, 2) << name;
+    }
 }
 
 // The diagnosis (diagnosis.h) on failure patterns of known bugs.

@@ -39,17 +39,17 @@ struct RegimeContract : AttentionClaim<Derived> {
 };
 
 // abi.long_kv: t_q in 1..8 against t_k in 1..4096 (d_k, d_v, batch cut to the budget).
-struct LongKv : RegimeContract<LongKv, kLongKv> { static constexpr auto kId = "abi.long_kv"; };
+struct LongKv : RegimeContract<LongKv, kLongKv>, ClaimId<"abi.long_kv"> {};
 
 // abi.wide_heads: d_k and d_v in 1..512, independently.
-struct WideHeads : RegimeContract<WideHeads, kWideHeads> { static constexpr auto kId = "abi.wide_heads"; };
+struct WideHeads : RegimeContract<WideHeads, kWideHeads>, ClaimId<"abi.wide_heads"> {};
 
 // abi.long_queries: t_q in 1..1024, t_k in 1..512, batch 1..4.
-struct LongQueries : RegimeContract<LongQueries, kLongQueries> { static constexpr auto kId = "abi.long_queries"; };
+struct LongQueries : RegimeContract<LongQueries, kLongQueries>, ClaimId<"abi.long_queries"> {};
 
 // abi.scalar_ranges: scale over its whole valid range (any finite value),
 // causal with every length relation, lse NULL and not.
-struct ScalarRanges : RegimeContract<ScalarRanges, kScalars> { static constexpr auto kId = "abi.scalar_ranges"; };
+struct ScalarRanges : RegimeContract<ScalarRanges, kScalars>, ClaimId<"abi.scalar_ranges"> {};
 
 ATTNPROP_REGISTER(LongKv, KernelF32, KernelF64);
 ATTNPROP_REGISTER(WideHeads, KernelF32, KernelF64);

@@ -84,8 +84,7 @@ void CheckCall(const Operator& op, const Problem& p, const CallSpec& spec, const
   ExpectOutputsNearCertifiedReference(p, op, r.out[0], spec.want_lse ? &r.lse[0] : nullptr, what);
 }
 
-struct CallSequences : AttentionClaim<CallSequences> {
-  static constexpr const char* kId = "abi.call_sequences";
+struct CallSequences : AttentionClaim<CallSequences>, ClaimId<"abi.call_sequences"> {
   static rc::Gen<Case> Gen(InputKind in) {
     auto commands = rc::state::gen::commands(SeqModel{}, [in](const SeqModel& m) {
       return rc::state::gen::execOneOfWithArgs<NewCall, SameShapeCall>()(m, in);

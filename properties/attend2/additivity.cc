@@ -20,15 +20,7 @@ namespace {
 
 constexpr ScalarField kS0{"s0"}, kS1{"s1"}, kW0{"w0"}, kW1{"w1"}, kV0{"v0"}, kV0p{"v0'"}, kV1{"v1"}, kV1p{"v1'"};
 
-struct Attend2Additivity {
-  static constexpr const char* kId = "attend2.additivity";
-
-  static inline const Tolerance kDifference{
-      "|lhs - rhs|", "gamma_11(u) * max_i(|v_i| + |v_i'|)",
-      "each attend2 is 2 products, 1 sum, 1 division on shared weights (gamma_3 of the convex "
-      "combination of |v|), the sums v+v' add 1 rounding, the final sum 1, the checker's "
-      "difference 1: gamma_4 + gamma_3 + u(1+gamma_3) + u <= gamma_11; weights sum to 1(1+u)"};
-
+struct Attend2Additivity : ClaimId<"attend2.additivity"> {
   // No hypothesis beyond real arguments (the Lean statement's). Exact
   // backend: positive rational weights w0, w1 (exp has no rational value);
   // else scores s0, s1 with a wide dynamic range up to +-1000 (subnormal and
@@ -56,6 +48,11 @@ struct Attend2Additivity {
 
   template <class S> static void Conclusion(const In<S>& in) {
     const S v0 = in[kV0], v0p = in[kV0p], v1 = in[kV1], v1p = in[kV1p];
+    static const Tolerance kDifference{
+        "|lhs - rhs|", "gamma_11(u) * max_i(|v_i| + |v_i'|)",
+        "each attend2 is 2 products, 1 sum, 1 division on shared weights (gamma_3 of the convex "
+        "combination of |v|), the sums v+v' add 1 rounding, the final sum 1, the checker's "
+        "difference 1: gamma_4 + gamma_3 + u(1+gamma_3) + u <= gamma_11; weights sum to 1(1+u)"};
     if constexpr (ScalarTraits<S>::kExact) {
       const S w0 = in[kW0], w1 = in[kW1];
       const S lhs = Attend2FromWeights<S>(w0, w1, v0 + v0p, v1 + v1p);

@@ -49,13 +49,7 @@ constexpr Axis kN{"n"}, kD{"d"};
 constexpr MatrixField kA{"A"}, kE{"E"}, kX{"X"}, kWq{"Wq"}, kWk{"Wk"}, kWv{"Wv"};
 constexpr ScalarField kEta{"eta"}, kBeta{"beta"};
 
-struct SoftmaxRatioBound {
-  static constexpr const char* kId = "collapse.lemmaB.1.softmax_ratio_bound";
-  static inline const Tolerance kRatio{
-      "max_ij max(P_ij / (e^{D_ii} P~_ij), e^{-D_ii} P~_ij / P_ij)", "1 + gamma_{2n+12} (1 + 4(||A||_inf + ||E||_inf))",
-      "each softmax entry errs relatively <= (2max|arg| + n + 3)u; A - E rounds (relative effect "
-      "2u(|A|+|E|)); D_ii (max - min) and its exp err <= 2u||E|| + u relatively",
-      MetricKind::kClaim};
+struct SoftmaxRatioBound : ClaimId<"collapse.lemmaB.1.softmax_ratio_bound"> {
   // A, E n x n (n >= 1; the lemma's), drawn in every regime (A up to 8, E
   // up to 4, n up to 8, MPFR 6). Domain: |A|, |E| <= 64 and n <= 64: the
   // row spread of A - E is <= 256 and D_ii <= 128, so every P, P~ entry and
@@ -85,19 +79,17 @@ struct SoftmaxRatioBound {
     }
     const double u = ScalarTraits<S>::UnitRoundoff();
     const double n = double(a.rows());
+    static const Tolerance kRatio{
+        "max_ij max(P_ij / (e^{D_ii} P~_ij), e^{-D_ii} P~_ij / P_ij)", "1 + gamma_{2n+12} (1 + 4(||A||_inf + ||E||_inf))",
+        "each softmax entry errs relatively <= (2max|arg| + n + 3)u; A - E rounds (relative effect "
+        "2u(|A|+|E|)); D_ii (max - min) and its exp err <= 2u||E|| + u relatively",
+        MetricKind::kClaim};
     ExpectWithin(kRatio, worst,
                  1 + Gamma(2 * n + 12, u) * (1 + 4 * (ToDouble(MaxNorm<S>(a)) + ToDouble(MaxNorm<S>(e)))));
   }
 };
 
-struct ThetaBalance {
-  static constexpr const char* kId = "collapse.lemmaB.2.theta_balance";
-  static inline const Tolerance kBalance{
-      "max_i D_ii of E = beta Res(X) W Res(X)^T", "1 + gamma_{2d+4} 2 beta d^3 ||Res X||^2 eta^2; exact: 1",
-      "X has 2 fraction bits and |X| <= 4, so Res(X) (midrange) is exact in double; E's entries are sums "
-      "of d^2 products of 4 factors, |E_ij| <= beta d^3 ||Res X||^2 eta^2, each with gamma_{2d+3} "
-      "relative error; the difference max - min adds one rounding",
-      MetricKind::kClaim};
+struct ThetaBalance : ClaimId<"collapse.lemmaB.2.theta_balance"> {
   // The lemma's norms ||Wq||, ||Wk||, ||Wv|| <= eta and beta <= 1/(||Res X||^2
   // eta^2) (any beta when the bound is +inf), beta > 0; X n x d, the weights
   // d x d (n, d >= 1). Drawn: X (n x d, up to 4) in every regime, the
@@ -161,6 +153,12 @@ struct ThetaBalance {
     const double u = ScalarTraits<S>::UnitRoundoff();
     const double d = double(x.cols());
     const double rn = ToDouble(MaxNorm<S>(r)), et = ToDouble(eta);
+    static const Tolerance kBalance{
+        "max_i D_ii of E = beta Res(X) W Res(X)^T", "1 + gamma_{2d+4} 2 beta d^3 ||Res X||^2 eta^2; exact: 1",
+        "X has 2 fraction bits and |X| <= 4, so Res(X) (midrange) is exact in double; E's entries are sums "
+        "of d^2 products of 4 factors, |E_ij| <= beta d^3 ||Res X||^2 eta^2, each with gamma_{2d+3} "
+        "relative error; the difference max - min adds one rounding",
+        MetricKind::kClaim};
     ExpectWithin(kBalance, ToDouble(balance),
                  1 + Gamma(2 * d + 4, u) * 2 * ToDouble(beta) * d * d * d * rn * rn * et * et);
   }

@@ -19,16 +19,10 @@ namespace {
 constexpr Axis kHeadAxis{"H"};
 constexpr IntField kH{"H"};
 
-struct GProperties {
-  static constexpr const char* kId = "collapse.lemmaC.1.g_properties";
+struct GProperties : ClaimId<"collapse.lemmaC.1.g_properties"> {
   static constexpr const char* kReason =
       "g(x) = 2(exp(x) - 1): exp errs <= 0.51 ulp of e^x, the subtraction and doubling one rounding each, "
       "2Hx one more; the difference of the two sides one more";
-  static inline const Tolerance kBelowG{"eps against g(eps)", "g(eps) + gamma_3 e^eps", kReason, MetricKind::kClaim};
-  static inline const Tolerance kHeads{"2H g(eps) against g(2H eps)", "g(2H eps) + gamma_4 (2H e^eps + e^{2H eps}) 2", kReason,
-                                      MetricKind::kClaim};
-  static inline const Tolerance kSum{"g(eps) + g(2eps) against 2g(2eps)", "2g(2eps) + gamma_4 (e^eps + 3 e^{2eps}) 2", kReason,
-                                    MetricKind::kClaim};
   // eps >= 0 and H >= 1 (the document's); 2 H eps <= 600 and H <= 2^20:
   // e^{2H eps} (in g(2H eps) and the budget) finite in double, no inf - inf
   // (drawn: eps = 0 or dyadic in (0, 2], H in [1, 4]).
@@ -49,11 +43,16 @@ struct GProperties {
     const double e1 = std::exp(ToDouble(eps)), e2 = std::exp(2 * ToDouble(eps)),
                  eh = std::exp(2 * h * ToDouble(eps));
     const S g1 = collapse::G<S>(eps), g2 = collapse::G<S>(S(2 * eps)), g2h = collapse::G<S>(S(2 * h * eps));
+    static const Tolerance kBelowG{"eps against g(eps)", "g(eps) + gamma_3 e^eps", kReason, MetricKind::kClaim};
     // Each recorded as its left side (>= 0) against the right side plus the
     // budget (the same conclusions as lhs - rhs <= budget), so observed/bound
     // is the claim's tightness.
     ExpectWithin(kBelowG, ToDouble(eps), ToDouble(g1) + Gamma(3, u) * e1);
+    static const Tolerance kHeads{"2H g(eps) against g(2H eps)", "g(2H eps) + gamma_4 (2H e^eps + e^{2H eps}) 2", kReason,
+                                        MetricKind::kClaim};
     ExpectWithin(kHeads, ToDouble(S(2 * h * g1)), ToDouble(g2h) + Gamma(4, u) * (2 * h * e1 + eh) * 2);
+    static const Tolerance kSum{"g(eps) + g(2eps) against 2g(2eps)", "2g(2eps) + gamma_4 (e^eps + 3 e^{2eps}) 2", kReason,
+                                      MetricKind::kClaim};
     ExpectWithin(kSum, ToDouble(S(g1 + g2)), ToDouble(S(2 * g2)) + Gamma(4, u) * (e1 + 3 * e2) * 2);
   }
 };

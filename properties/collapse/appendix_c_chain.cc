@@ -251,21 +251,19 @@ constexpr const char* kC1Reason =
     "||W_2|| (||B|| + ||X||)); the scores gamma_{2d+2}, each softmax entry (2s + n + 3)u; part 2 carries that "
     "through P B Gv (n d (||B|| + ||X||) ||Gv||, gamma_{n+d+2}); eps_0 = 3 g(2H eps) errs 3 (2u e^{2H eps} + u)";
 
-struct C1Part1 : C1Family {
-  static constexpr const char* kId = "collapse.lemmaC.1.part1";
-  static inline const Tolerance kDistance{"||softm_2(B) - softm_2(X)||_inf", "3 g(2H eps) + budget", kC1Reason,
-                                          MetricKind::kClaim};
+struct C1Part1 : C1Family, ClaimId<"collapse.lemmaC.1.part1"> {
   template <class S> static void Conclusion(const In<S>& in) {
+    static const Tolerance kDistance{"||softm_2(B) - softm_2(X)||_inf", "3 g(2H eps) + budget", kC1Reason,
+                                            MetricKind::kClaim};
     CheckC1<S>(in, false, kDistance);
   }
 };
 ATTNPROP_REGISTER(C1Part1, double, Mpfr);
 
-struct C1Part2 : C1Family {
-  static constexpr const char* kId = "collapse.lemmaC.1.part2";
-  static inline const Tolerance kDistance{"||softmv_2(B) - softmv_2(X)||_inf", "3 g(2H eps) + budget", kC1Reason,
-                                          MetricKind::kClaim};
+struct C1Part2 : C1Family, ClaimId<"collapse.lemmaC.1.part2"> {
   template <class S> static void Conclusion(const In<S>& in) {
+    static const Tolerance kDistance{"||softmv_2(B) - softmv_2(X)||_inf", "3 g(2H eps) + budget", kC1Reason,
+                                            MetricKind::kClaim};
     CheckC1<S>(in, true, kDistance);
   }
 };
@@ -404,13 +402,7 @@ S C2Eps(const In<S>& in) {
   return e;
 }
 
-struct C2Part1 : C2Family {
-  static constexpr const char* kId = "collapse.lemmaC.2.part1";
-  static inline const Tolerance kBound{
-      "(e - 1) max_h ||Wv_{l,h}|| ||Res X_l||_inf", "eps_l (1 + gamma_{l+3}) + budget",
-      "X_l carries the accumulated layer budget (network_cases.h), the midrange Res doubles it and rounds once "
-      "(2u||X_l||); e - 1 and the two products gamma_4 relative; eps_l is l + 2 products",
-      MetricKind::kClaim};
+struct C2Part1 : C2Family, ClaimId<"collapse.lemmaC.2.part1"> {
   template <class S> static void Conclusion(const In<S>& in) {
     using std::exp;
     const int64_t l = in[kL] - 1;
@@ -420,19 +412,18 @@ struct C2Part1 : C2Family {
     const S lhs = S(S(exp(S(1)) - 1) * nv * MaxNorm<S>(Res<S>(f.xs[size_t(l)])));
     const double u = ScalarTraits<S>::UnitRoundoff();
     const double budget = 2 * ToDouble(nv) * (2 * f.budgets[size_t(l)] + 2 * u * ToDouble(MaxNorm<S>(f.xs[size_t(l)])));
+    static const Tolerance kBound{
+        "(e - 1) max_h ||Wv_{l,h}|| ||Res X_l||_inf", "eps_l (1 + gamma_{l+3}) + budget",
+        "X_l carries the accumulated layer budget (network_cases.h), the midrange Res doubles it and rounds once "
+        "(2u||X_l||); e - 1 and the two products gamma_4 relative; eps_l is l + 2 products",
+        MetricKind::kClaim};
     ExpectWithin(kBound, ToDouble(lhs),
                  ToDouble(C2Eps<S>(in)) * (1 + Gamma(double(l) + 3, u)) + budget + Gamma(4, u) * ToDouble(lhs));
   }
 };
 ATTNPROP_REGISTER(C2Part1, double, Mpfr);
 
-struct C2Part2 : C2Family {
-  static constexpr const char* kId = "collapse.lemmaC.2.part2";
-  static inline const Tolerance kBound{
-      "||(B - X_l) W_v||_inf", "H eps_l (1 + gamma_{l+3}) + budget",
-      "B and X_l carry the accumulated layer budgets; the product with W_v sums d terms (d ||W_v|| (budgets) + "
-      "gamma_{d+1} d ||B - X_l|| ||W_v||)",
-      MetricKind::kClaim};
+struct C2Part2 : C2Family, ClaimId<"collapse.lemmaC.2.part2"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const int64_t l = in[kL] - 1;
     const collapse::Forward<S> f = C2Forward<S>(in);
@@ -442,19 +433,18 @@ struct C2Part2 : C2Family {
     const double u = ScalarTraits<S>::UnitRoundoff(), d = double(gv.rows()), ng = ToDouble(MaxNorm<S>(gv));
     const double budget = d * ng * (f.budgets[size_t(l) + 1] + f.budgets[size_t(l)]) +
                           Gamma(d + 2, u) * d * ToDouble(MaxNorm<S>(diff)) * ng;
+    static const Tolerance kBound{
+        "||(B - X_l) W_v||_inf", "H eps_l (1 + gamma_{l+3}) + budget",
+        "B and X_l carry the accumulated layer budgets; the product with W_v sums d terms (d ||W_v|| (budgets) + "
+        "gamma_{d+1} d ||B - X_l|| ||W_v||)",
+        MetricKind::kClaim};
     ExpectWithin(kBound, ToDouble(lhs),
                  double(in[kH]) * ToDouble(C2Eps<S>(in)) * (1 + Gamma(double(l) + 3, u)) + budget);
   }
 };
 ATTNPROP_REGISTER(C2Part2, double, Mpfr);
 
-struct C2Part3 : C2Family {
-  static constexpr const char* kId = "collapse.lemmaC.2.part3";
-  static inline const Tolerance kBound{
-      "||X_l W_v||_inf", "1 + budget",
-      "X_l carries the accumulated layer budget; the product with W_v sums d terms (d ||W_v|| budget + "
-      "gamma_{d+1} d ||X_l|| ||W_v||)",
-      MetricKind::kClaim};
+struct C2Part3 : C2Family, ClaimId<"collapse.lemmaC.2.part3"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const int64_t l = in[kL] - 1;
     const collapse::Forward<S> f = C2Forward<S>(in);
@@ -462,6 +452,11 @@ struct C2Part3 : C2Family {
     const S lhs = MaxNorm<S>(Mat<S>(f.xs[size_t(l)] * gv));
     const double u = ScalarTraits<S>::UnitRoundoff(), d = double(gv.rows()), ng = ToDouble(MaxNorm<S>(gv));
     const double budget = d * ng * f.budgets[size_t(l)] + Gamma(d + 2, u) * d * ToDouble(MaxNorm<S>(f.xs[size_t(l)])) * ng;
+    static const Tolerance kBound{
+        "||X_l W_v||_inf", "1 + budget",
+        "X_l carries the accumulated layer budget; the product with W_v sums d terms (d ||W_v|| budget + "
+        "gamma_{d+1} d ||X_l|| ||W_v||)",
+        MetricKind::kClaim};
     ExpectWithin(kBound, ToDouble(lhs), 1 + budget);
   }
 };

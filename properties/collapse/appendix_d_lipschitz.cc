@@ -116,25 +116,23 @@ struct D5Family {
   template <class S> static Domain Hypotheses() { return PairCase<S>(); }
 };
 
-struct D5Part1 : D5Family {
-  static constexpr const char* kId = "collapse.lemmaD.5.part1";
-  static inline const Tolerance kDistance{
-      "||softm(X) - softm(Y)||_inf", "K1 ||X-Y|| (1 + gamma_6) + gamma_{2n+2d+10} (2 + 6 s d^2)",
-      "s = max|XWX^T| + max|YWY^T|: the scores carry gamma_{2d+2} d^2-term sums, each softmax entry "
-      "(2 max|score| + n + 3)u; K1 ||X-Y|| is a product of 4 factors",
-      MetricKind::kClaim};
+struct D5Part1 : D5Family, ClaimId<"collapse.lemmaD.5.part1"> {
   template <class S> static void Conclusion(const In<S>& in) {
+    static const Tolerance kDistance{
+        "||softm(X) - softm(Y)||_inf", "K1 ||X-Y|| (1 + gamma_6) + gamma_{2n+2d+10} (2 + 6 s d^2)",
+        "s = max|XWX^T| + max|YWY^T|: the scores carry gamma_{2d+2} d^2-term sums, each softmax entry "
+        "(2 max|score| + n + 3)u; K1 ||X-Y|| is a product of 4 factors",
+        MetricKind::kClaim};
     CheckD5<S>(in, false, kDistance);
   }
 };
 
-struct D5Part2 : D5Family {
-  static constexpr const char* kId = "collapse.lemmaD.5.part2";
-  static inline const Tolerance kDistance{
-      "||softmv(X) - softmv(Y)||_inf", "K2 ||X-Y|| (1 + gamma_6) + part-1 budget (1 + n d (||X||+||Y||) ||Wv||)",
-      "part 1's budget for softm, carried through P X Wv (n d products of size ||X|| ||Wv||)",
-      MetricKind::kClaim};
+struct D5Part2 : D5Family, ClaimId<"collapse.lemmaD.5.part2"> {
   template <class S> static void Conclusion(const In<S>& in) {
+    static const Tolerance kDistance{
+        "||softmv(X) - softmv(Y)||_inf", "K2 ||X-Y|| (1 + gamma_6) + part-1 budget (1 + n d (||X||+||Y||) ||Wv||)",
+        "part 1's budget for softm, carried through P X Wv (n d products of size ||X|| ||Wv||)",
+        MetricKind::kClaim};
     CheckD5<S>(in, true, kDistance);
   }
 };

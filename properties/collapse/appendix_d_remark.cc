@@ -135,11 +135,7 @@ Domain PhiCase(int64_t max_layers, std::function<Rational(const Rational&, int64
   return d;
 }
 
-struct CLe6Eta {
-  static constexpr const char* kId = "collapse.remarkD.2.C_le_6eta";
-  static inline const Tolerance kRatio{
-      "C / (6 eta)", "1 + gamma_{L+6}; exact: 1",
-      "eps_l is a product of L+2 roundings, C two more, 6 eta one: relative gamma_{L+6}", MetricKind::kClaim};
+struct CLe6Eta : ClaimId<"collapse.remarkD.2.C_le_6eta"> {
   // eps_l in (0,1) for all l in [L], H, L >= 1, eta, phi0 > 0 (the
   // remark's); Params' domain for the computation.
   template <class S> static Domain Hypotheses() { return ParamCase(false); }
@@ -148,17 +144,14 @@ struct CLe6Eta {
     const S big_c = BigC<S>(in);
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(big_c <= 6 * eta, "C > 6 eta: C = " + big_c.str());
     const double u = ScalarTraits<S>::UnitRoundoff();
+    static const Tolerance kRatio{
+        "C / (6 eta)", "1 + gamma_{L+6}; exact: 1",
+        "eps_l is a product of L+2 roundings, C two more, 6 eta one: relative gamma_{L+6}", MetricKind::kClaim};
     ExpectWithin(kRatio, ToDouble(S(big_c / (6 * eta))), 1 + Gamma(double(in[kL] + 6), u));
   }
 };
 
-struct Case1FinalBound {
-  static constexpr const char* kId = "collapse.remarkD.2.case1_final_bound";
-  static inline const Tolerance kRatio{
-      "(C^L + ... + 1) / (1 + 10 C)", "1 + gamma_{3L+8}; exact: 1",
-      "C carries gamma_{L+4}; the geometric sum of L+1 powers relative gamma_{2L+2} more (nonnegative "
-      "terms), 1 + 10C and the quotient two more",
-      MetricKind::kClaim};
+struct Case1FinalBound : ClaimId<"collapse.remarkD.2.case1_final_bound"> {
   // eta in (0,1], phi0 <= 0.5 eta/(1 + H eta)^L, eps_l in (0,1) (Case 1's);
   // Params' domain for the computation.
   template <class S> static Domain Hypotheses() {
@@ -183,14 +176,16 @@ struct Case1FinalBound {
     if constexpr (ScalarTraits<S>::kExact)
       ExpectThat(sum <= rhs, "C^L+...+1 = " + sum.str() + " > 1 + 10C = " + rhs.str() + " (C = " + big_c.str() + ")");
     const double u = ScalarTraits<S>::UnitRoundoff();
+    static const Tolerance kRatio{
+        "(C^L + ... + 1) / (1 + 10 C)", "1 + gamma_{3L+8}; exact: 1",
+        "C carries gamma_{L+4}; the geometric sum of L+1 powers relative gamma_{2L+2} more (nonnegative "
+        "terms), 1 + 10C and the quotient two more",
+        MetricKind::kClaim};
     ExpectWithin(kRatio, ToDouble(S(sum / rhs)), 1 + Gamma(double(3 * in[kL] + 8), u));
   }
 };
 
-struct Case2EtaChoice {
-  static constexpr const char* kId = "collapse.remarkD.2.case2_eta_choice";
-  static inline const Tolerance kMaxEps{"max_l eps_l", "1 + gamma_{L+3}; exact: 1",
-                                        "eps_l is a product of L+2 roundings", MetricKind::kClaim};
+struct Case2EtaChoice : ClaimId<"collapse.remarkD.2.case2_eta_choice"> {
   // phi0 > 1, eta > 0 and the remark's choice eta <= 1/(phi0 H L) (drawn:
   // eta = t/(phi0 H L), t in (0,1]); Params' domain for the computation.
   template <class S> static Domain Hypotheses() {
@@ -206,14 +201,13 @@ struct Case2EtaChoice {
       if (e > worst) worst = e;
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(worst <= 1, "max_l eps_l = " + worst.str() + " > 1");
     const double u = ScalarTraits<S>::UnitRoundoff();
+    static const Tolerance kMaxEps{"max_l eps_l", "1 + gamma_{L+3}; exact: 1",
+                                          "eps_l is a product of L+2 roundings", MetricKind::kClaim};
     ExpectWithin(kMaxEps, ToDouble(worst), 1 + Gamma(double(in[kL] + 3), u));
   }
 };
 
-struct Case2EtaNecessary {
-  static constexpr const char* kId = "collapse.remarkD.2.case2_eta_choice.necessary";
-  static inline const Tolerance kEtaPhiHL{"eta phi0 H L", "1 + gamma_4; exact: 1",
-                                          "a product of 3 roundings (H L is an exact integer)", MetricKind::kClaim};
+struct Case2EtaNecessary : ClaimId<"collapse.remarkD.2.case2_eta_choice.necessary"> {
   // phi0 > 1, eta > 0 and every eps_l <= 1 (exactly); Params' domain
   // (drawn: eta = t / (2 phi0 (1 + H/(2 phi0))^L), t in (0,1], L up to 12).
   template <class S> static Domain Hypotheses() {
@@ -232,6 +226,8 @@ struct Case2EtaNecessary {
   template <class S> static void Conclusion(const In<S>& in) {
     const S lhs = S(in[kEta] * in[kPhi0] * S(double(in[kH] * in[kL])));
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(lhs <= 1, "eta phi0 H L = " + lhs.str() + " > 1");
+    static const Tolerance kEtaPhiHL{"eta phi0 H L", "1 + gamma_4; exact: 1",
+                                            "a product of 3 roundings (H L is an exact integer)", MetricKind::kClaim};
     ExpectWithin(kEtaPhiHL, ToDouble(lhs), 1 + Gamma(4, ScalarTraits<S>::UnitRoundoff()));
   }
 };

@@ -84,17 +84,7 @@ std::string VecText<Rational>(const Vec<Rational>& v) {
   return s + ")";
 }
 
-struct ResArgminUnique {
-  static constexpr const char* kId = "collapse.def3.4.res_argmin_unique";
-
-  static inline const Tolerance kWidth{
-      "width of argmin set max_j(hi_j - lo_j)", "8 u ||Z||_inf (0 in rationals)",
-      "R = fl(fl(max-min)/2) errs <= u||Z||; lo = fl(max - R), hi = fl(min + R) err <= u||Z|| + "
-      "2u||Z||(1+u) each; their difference adds one rounding: <= 7u||Z||(1+O(u)) < 8u||Z||"};
-  static inline const Tolerance kCornerGap{
-      "objective at both box corners - R", "4 u ||Z||_inf (0 in rationals)",
-      "|Z_ij - y_j| at a corner: corner err <= 3.1u||Z|| (above) plus one subtraction rounding"};
-
+struct ResArgminUnique : ClaimId<"collapse.def3.4.res_argmin_unique"> {
   template <class S> static Domain Hypotheses() { return ResMatrixCase<S>(false); }
 
   template <class S> static void Conclusion(const In<S>& in) {
@@ -106,6 +96,9 @@ struct ResArgminUnique {
     const double corner_tol = 4 * u * norm;
     const double gap_lo = ToDouble(S(ResObjective<S>(z, box.lo) - box.value));
     const double gap_hi = ToDouble(S(ResObjective<S>(z, box.hi) - box.value));
+    static const Tolerance kCornerGap{
+        "objective at both box corners - R", "4 u ||Z||_inf (0 in rationals)",
+        "|Z_ij - y_j| at a corner: corner err <= 3.1u||Z|| (above) plus one subtraction rounding"};
     ExpectWithin(kCornerGap, gap_lo > gap_hi ? gap_lo : gap_hi, corner_tol);
     // R is a lower bound for every y (each column's half range), so both
     // corners are minimisers; uniqueness needs lo == hi.
@@ -121,24 +114,16 @@ struct ResArgminUnique {
                             " (objectives " + VecText<S>(Vec<S>::Constant(1, ResObjective<S>(z, y1))) + ", " +
                             VecText<S>(Vec<S>::Constant(1, ResObjective<S>(z, y2))) + ")");
     }
+    static const Tolerance kWidth{
+        "width of argmin set max_j(hi_j - lo_j)", "8 u ||Z||_inf (0 in rationals)",
+        "R = fl(fl(max-min)/2) errs <= u||Z||; lo = fl(max - R), hi = fl(min + R) err <= u||Z|| + "
+        "2u||Z||(1+u) each; their difference adds one rounding: <= 7u||Z||(1+O(u)) < 8u||Z||"};
     ExpectWithin(kWidth, width, 8 * u * norm);
   }
 };
 ATTNPROP_REGISTER(ResArgminUnique, double, Mpfr, Rational);
 
-struct ResNormLeNorm {
-  static constexpr const char* kId = "collapse.res.norm_le_norm";
-
-  static inline const Tolerance kMidrange{
-      "||Res(Z)||_inf (midrange selection)", "||Z||_inf (1 + gamma_2)",
-      "mid = fl(fl(max+min)/2) errs <= u||Z||; Res_ij = fl(Z_ij - mid) <= (|Z_ij - mid*| + u||Z||)(1+u) "
-      "with |Z_ij - mid*| <= R <= ||Z||",
-      MetricKind::kClaim};
-  static inline const Tolerance kEveryMinimiser{
-      "||Z - 1 y^T||_inf at both box corners (every minimiser)", "||Z||_inf (1 + gamma_4)",
-      "every minimiser attains R <= ||Z|| (y = 0 is a candidate); the corners carry <= 3.1u||Z|| "
-      "error and the subtraction one rounding",
-      MetricKind::kClaim};
+struct ResNormLeNorm : ClaimId<"collapse.res.norm_le_norm"> {
   template <class S> static Domain Hypotheses() { return ResMatrixCase<S>(false); }
 
   template <class S> static void Conclusion(const In<S>& in) {
@@ -153,24 +138,25 @@ struct ResNormLeNorm {
                      ResObjective<S>(z, box.hi) <= EntrywiseMaxNorm<S>(z),
                  "a minimiser (box corner) has ||Z - 1y^T|| > ||Z||");
     }
+    static const Tolerance kMidrange{
+        "||Res(Z)||_inf (midrange selection)", "||Z||_inf (1 + gamma_2)",
+        "mid = fl(fl(max+min)/2) errs <= u||Z||; Res_ij = fl(Z_ij - mid) <= (|Z_ij - mid*| + u||Z||)(1+u) "
+        "with |Z_ij - mid*| <= R <= ||Z||",
+        MetricKind::kClaim};
     ExpectWithin(kMidrange, ToDouble(EntrywiseMaxNorm<S>(Res<S>(z))), norm * (1 + Gamma(2, u)));
     const ResArgmin<S> box = ResArgminBox<S>(z);
     const double worst = std::max(ToDouble(ResObjective<S>(z, box.lo)), ToDouble(ResObjective<S>(z, box.hi)));
+    static const Tolerance kEveryMinimiser{
+        "||Z - 1 y^T||_inf at both box corners (every minimiser)", "||Z||_inf (1 + gamma_4)",
+        "every minimiser attains R <= ||Z|| (y = 0 is a candidate); the corners carry <= 3.1u||Z|| "
+        "error and the subtraction one rounding",
+        MetricKind::kClaim};
     ExpectWithin(kEveryMinimiser, worst, norm * (1 + Gamma(4, u)));
   }
 };
 ATTNPROP_REGISTER(ResNormLeNorm, double, Mpfr, Rational);
 
-struct ResTranslationInvariance {
-  static constexpr const char* kId = "collapse.res.translation_invariance";
-
-  static inline const Tolerance kMidrange{
-      "||Res(Z + 1c^T) - Res(Z)||_inf (midrange selection)", "gamma_8 (||Z||_inf + ||c||_inf)",
-      "Z+1c^T rounds once (u(|Z|+|c|)); each Res entry then errs <= 3u(1+u) x its matrix's max "
-      "(mid sum + final subtraction); the difference rounds once: <= 7u(||Z||+||c||)(1+O(u))"};
-  static inline const Tolerance kArgminSet{
-      "|argmin box of Z + 1c^T - (box of Z + c)|", "gamma_8 (||Z||_inf + ||c||_inf)",
-      "corners carry <= 3.1u x max entry each (see res_argmin_unique), plus the shift c's rounding"};
+struct ResTranslationInvariance : ClaimId<"collapse.res.translation_invariance"> {
   // c in R^d (one row, Z's width) in Z's domain.
   template <class S> static Domain Hypotheses() { return ResMatrixCase<S>(true); }
 
@@ -181,12 +167,19 @@ struct ResTranslationInvariance {
     const double u = ScalarTraits<S>::UnitRoundoff();
     const double bound = Gamma(8, u) * (ToDouble(EntrywiseMaxNorm<S>(z)) + ToDouble(EntrywiseMaxNorm<S>(Mat<S>(shift))));
     const Mat<S> diff = Res<S>(z_shift) - Res<S>(z);
+    static const Tolerance kMidrange{
+        "||Res(Z + 1c^T) - Res(Z)||_inf (midrange selection)", "gamma_8 (||Z||_inf + ||c||_inf)",
+        "Z+1c^T rounds once (u(|Z|+|c|)); each Res entry then errs <= 3u(1+u) x its matrix's max "
+        "(mid sum + final subtraction); the difference rounds once: <= 7u(||Z||+||c||)(1+O(u))"};
     ExpectWithin(kMidrange, ToDouble(EntrywiseMaxNorm<S>(diff)), bound);
     // Every minimiser: the argmin set moves by exactly c.
     const ResArgmin<S> b0 = ResArgminBox<S>(z), b1 = ResArgminBox<S>(z_shift);
     const Vec<S> dlo = b1.lo - b0.lo - shift, dhi = b1.hi - b0.hi - shift;
     const S set_err = dlo.cwiseAbs().maxCoeff() > dhi.cwiseAbs().maxCoeff() ? S(dlo.cwiseAbs().maxCoeff())
                                                                           : S(dhi.cwiseAbs().maxCoeff());
+    static const Tolerance kArgminSet{
+        "|argmin box of Z + 1c^T - (box of Z + c)|", "gamma_8 (||Z||_inf + ||c||_inf)",
+        "corners carry <= 3.1u x max entry each (see res_argmin_unique), plus the shift c's rounding"};
     ExpectWithin(kArgminSet, ToDouble(set_err), bound);
     if constexpr (ScalarTraits<S>::kExact) {
       ExpectThat(diff.isZero(), "Res(Z + 1c^T) != Res(Z) exactly");

@@ -118,28 +118,22 @@ struct ResPerturbationFamily {
   template <class S> static Domain Hypotheses() { return PerturbedPair<S>(); }
 };
 
-struct ResPerturbation : ResPerturbationFamily {
-  static constexpr const char* kId = "collapse.lemma4.1.res_perturbation";
-
-  static inline const Tolerance kDistance{
-      "||Res(A) - Res(B)||_inf", "eps (1 + u) + gamma_4 (||A||_inf + ||B||_inf); exact: eps",
-      "each computed Res entry errs <= 3u(1+u) x its matrix's max (midrange sum, final subtraction), "
-      "the difference rounds once", MetricKind::kClaim};
-
+struct ResPerturbation : ResPerturbationFamily, ClaimId<"collapse.lemma4.1.res_perturbation"> {
   template <class S> static void Conclusion(const In<S>& in) {
+    static const Tolerance kDistance{
+        "||Res(A) - Res(B)||_inf", "eps (1 + u) + gamma_4 (||A||_inf + ||B||_inf); exact: eps",
+        "each computed Res entry errs <= 3u(1+u) x its matrix's max (midrange sum, final subtraction), "
+        "the difference rounds once", MetricKind::kClaim};
     CheckResPerturbation<S>(in, 1, kDistance);
   }
 };
 
-struct ResPerturbationOurs : ResPerturbationFamily {
-  static constexpr const char* kId = "collapse.lemma4.1.res_perturbation.ours";
-
-  static inline const Tolerance kDistance{
-      "||Res(A) - Res(B)||_inf (vs 2 eps)", "2 eps (1 + u) + gamma_4 (||A||_inf + ||B||_inf); exact: 2 eps",
-      "as for the printed lemma: each computed Res entry errs <= 3u(1+u) x its matrix's max, the "
-      "difference rounds once", MetricKind::kClaim};
-
+struct ResPerturbationOurs : ResPerturbationFamily, ClaimId<"collapse.lemma4.1.res_perturbation.ours"> {
   template <class S> static void Conclusion(const In<S>& in) {
+    static const Tolerance kDistance{
+        "||Res(A) - Res(B)||_inf (vs 2 eps)", "2 eps (1 + u) + gamma_4 (||A||_inf + ||B||_inf); exact: 2 eps",
+        "as for the printed lemma: each computed Res entry errs <= 3u(1+u) x its matrix's max, the "
+        "difference rounds once", MetricKind::kClaim};
     CheckResPerturbation<S>(in, 2, kDistance);
   }
 };

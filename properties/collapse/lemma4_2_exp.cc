@@ -72,41 +72,37 @@ struct ExpFamily {
   template <class S> static Domain Hypotheses() { return collapse::PerturbedWithinEps(2); }
 };
 
-struct ExpRelA : ExpFamily {
-  static constexpr const char* kId = "collapse.lemma4.2.exp_rel_a";
-  static inline const Tolerance kRatio{"max_i |e^{a+b}-e^a|_i / ((e^eps-1) e^{a_i} + budget)", kExpBound,
-                                       kExpReason, MetricKind::kClaim};
+struct ExpRelA : ExpFamily, ClaimId<"collapse.lemma4.2.exp_rel_a"> {
   template <class S> static void Conclusion(const In<S>& in) {
+    static const Tolerance kRatio{"max_i |e^{a+b}-e^a|_i / ((e^eps-1) e^{a_i} + budget)", kExpBound,
+                                         kExpReason, MetricKind::kClaim};
     CheckExp<S>(in, Which::kExpA, kRatio);
   }
 };
 ATTNPROP_REGISTER(ExpRelA, double, Mpfr);
 
-struct ExpRelAB : ExpFamily {
-  static constexpr const char* kId = "collapse.lemma4.2.exp_rel_aplusb";
-  static inline const Tolerance kRatio{"max_i |e^{a+b}-e^a|_i / ((e^eps-1) e^{a_i+b_i} + budget)", kExpBound,
-                                       kExpReason, MetricKind::kClaim};
+struct ExpRelAB : ExpFamily, ClaimId<"collapse.lemma4.2.exp_rel_aplusb"> {
   template <class S> static void Conclusion(const In<S>& in) {
+    static const Tolerance kRatio{"max_i |e^{a+b}-e^a|_i / ((e^eps-1) e^{a_i+b_i} + budget)", kExpBound,
+                                         kExpReason, MetricKind::kClaim};
     CheckExp<S>(in, Which::kExpAB, kRatio);
   }
 };
 ATTNPROP_REGISTER(ExpRelAB, double, Mpfr);
 
-struct AlphaRelA : ExpFamily {
-  static constexpr const char* kId = "collapse.lemma4.2.alpha_rel_a";
-  static inline const Tolerance kRatio{"|alpha(a+b)-alpha(a)| / ((e^eps-1) alpha(a) + budget)", kExpBound,
-                                       kExpReason, MetricKind::kClaim};
+struct AlphaRelA : ExpFamily, ClaimId<"collapse.lemma4.2.alpha_rel_a"> {
   template <class S> static void Conclusion(const In<S>& in) {
+    static const Tolerance kRatio{"|alpha(a+b)-alpha(a)| / ((e^eps-1) alpha(a) + budget)", kExpBound,
+                                         kExpReason, MetricKind::kClaim};
     CheckExp<S>(in, Which::kAlphaA, kRatio);
   }
 };
 ATTNPROP_REGISTER(AlphaRelA, double, Mpfr);
 
-struct AlphaRelAB : ExpFamily {
-  static constexpr const char* kId = "collapse.lemma4.2.alpha_rel_aplusb";
-  static inline const Tolerance kRatio{"|alpha(a+b)-alpha(a)| / ((e^eps-1) alpha(a+b) + budget)", kExpBound,
-                                       kExpReason, MetricKind::kClaim};
+struct AlphaRelAB : ExpFamily, ClaimId<"collapse.lemma4.2.alpha_rel_aplusb"> {
   template <class S> static void Conclusion(const In<S>& in) {
+    static const Tolerance kRatio{"|alpha(a+b)-alpha(a)| / ((e^eps-1) alpha(a+b) + budget)", kExpBound,
+                                         kExpReason, MetricKind::kClaim};
     CheckExp<S>(in, Which::kAlphaAB, kRatio);
   }
 };
@@ -114,11 +110,7 @@ ATTNPROP_REGISTER(AlphaRelAB, double, Mpfr);
 
 constexpr ScalarField kPerturbation{"b"};
 
-struct Eq2 {
-  static constexpr const char* kId = "collapse.lemma4.2.eq2";
-  static inline const Tolerance kExcess{"max{|e^{-b}-1|, |e^b-1|} - (e^eps - 1)", "gamma_3 e^eps",
-                                        "each exp errs <= 0.51 ulp of a value <= e^eps, each subtraction one rounding",
-                                        MetricKind::kClaim};
+struct Eq2 : ClaimId<"collapse.lemma4.2.eq2"> {
   // |b| <= eps (the document's), both finite; eps <= 300: e^eps, e^{+-b}
   // finite in double. Drawn: eps in (0, 4] and b = eps r, r in [-1, 1]
   // (half the cases +-1: the tight case).
@@ -144,6 +136,9 @@ struct Eq2 {
     const S l1 = abs(S(exp(S(-b)) - 1)), l2 = abs(S(exp(b) - 1));
     const S lhs = l1 > l2 ? l1 : l2;
     const double u = ScalarTraits<S>::UnitRoundoff();
+    static const Tolerance kExcess{"max{|e^{-b}-1|, |e^b-1|} - (e^eps - 1)", "gamma_3 e^eps",
+                                          "each exp errs <= 0.51 ulp of a value <= e^eps, each subtraction one rounding",
+                                          MetricKind::kClaim};
     // Recorded as lhs against (e^eps - 1) + budget (the same conclusion as
     // lhs - (e^eps - 1) <= budget), so observed/bound is the claim's tightness.
     ExpectWithin(kExcess, ToDouble(lhs), ToDouble(S(exp(eps) - 1)) + Gamma(3, u) * std::exp(ToDouble(eps)));

@@ -52,20 +52,18 @@ struct AlphaInvFamily {
   template <class S> static Domain Hypotheses() { return collapse::PerturbedWithinEps(2); }
 };
 
-struct AlphaInvRelA : AlphaInvFamily {
-  static constexpr const char* kId = "collapse.lemma4.3.alpha_inv_rel_a";
-  static inline const Tolerance kRatio{"|alpha(a+b)^-1 - alpha(a)^-1| / ((e^eps-1) alpha(a)^-1 + budget)", "1",
-                                       kReason, MetricKind::kClaim};
+struct AlphaInvRelA : AlphaInvFamily, ClaimId<"collapse.lemma4.3.alpha_inv_rel_a"> {
   template <class S> static void Conclusion(const In<S>& in) {
+    static const Tolerance kRatio{"|alpha(a+b)^-1 - alpha(a)^-1| / ((e^eps-1) alpha(a)^-1 + budget)", "1",
+                                         kReason, MetricKind::kClaim};
     CheckAlphaInverse<S>(in, true, kRatio);
   }
 };
 
-struct AlphaInvRelAB : AlphaInvFamily {
-  static constexpr const char* kId = "collapse.lemma4.3.alpha_inv_rel_aplusb";
-  static inline const Tolerance kRatio{"|alpha(a+b)^-1 - alpha(a)^-1| / ((e^eps-1) alpha(a+b)^-1 + budget)", "1",
-                                       kReason, MetricKind::kClaim};
+struct AlphaInvRelAB : AlphaInvFamily, ClaimId<"collapse.lemma4.3.alpha_inv_rel_aplusb"> {
   template <class S> static void Conclusion(const In<S>& in) {
+    static const Tolerance kRatio{"|alpha(a+b)^-1 - alpha(a)^-1| / ((e^eps-1) alpha(a+b)^-1 + budget)", "1",
+                                         kReason, MetricKind::kClaim};
     CheckAlphaInverse<S>(in, false, kRatio);
   }
 };

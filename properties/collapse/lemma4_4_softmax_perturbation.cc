@@ -36,11 +36,7 @@ constexpr const char* kBudgetReason =
     "a+b rounds (abs err u(|a|+|b|), moving softm by ~2x that); each softmax entry errs <= (2max|arg|+n+3)u; "
     "the right-hand side (exp, -1, x2) errs <= 3u e^eps";
 
-struct SoftmaxPerturbation {
-  static constexpr const char* kId = "collapse.lemma4.4.softmax_perturbation";
-  static inline const Tolerance kDistance{"||softm(a+b) - softm(a)||_inf",
-                                          "2(e^eps - 1) + gamma_{n+8}(1 + 4(||a||+||b||)) + gamma_3 e^eps",
-                                          kBudgetReason, MetricKind::kClaim};
+struct SoftmaxPerturbation : ClaimId<"collapse.lemma4.4.softmax_perturbation"> {
   // |b_i| <= eps (the lemma's); the domain of collapse::PerturbedVector
   // keeps e^eps and the budget finite in double (softmax itself subtracts
   // the maximum).
@@ -51,17 +47,16 @@ struct SoftmaxPerturbation {
     const S eps = in[collapse::kEps];
     const Vec<S> diff = Softmax<S>(Vec<S>(a + b)) - Softmax<S>(a);
     const double u = ScalarTraits<S>::UnitRoundoff();
+    static const Tolerance kDistance{"||softm(a+b) - softm(a)||_inf",
+                                            "2(e^eps - 1) + gamma_{n+8}(1 + 4(||a||+||b||)) + gamma_3 e^eps",
+                                            kBudgetReason, MetricKind::kClaim};
     ExpectWithin(kDistance, ToDouble(collapse::VecMaxNorm<S>(diff)),
                  ToDouble(S(2 * (exp(eps) - 1))) + SoftmaxBudget<S>(a, b) + Gamma(3, u) * std::exp(ToDouble(eps)));
   }
 };
 ATTNPROP_REGISTER(SoftmaxPerturbation, double, Mpfr);
 
-struct SoftmaxLipschitzExp {
-  static constexpr const char* kId = "collapse.corD.3.softmax_lipschitz_exp";
-  static inline const Tolerance kDistance{
-      "||softm(a+b) - softm(a)||_inf", "2(e^{||b||} - 1) + gamma_{n+8}(1 + 4(||a||+||b||)) + gamma_3 e^{||b||}",
-      kBudgetReason, MetricKind::kClaim};
+struct SoftmaxLipschitzExp : ClaimId<"collapse.corD.3.softmax_lipschitz_exp"> {
   // No hypothesis beyond a, b in R^n: the domain of collapse::PerturbedVector
   // (|a_i|, |b_i| <= 300: e^{||b||} and the budget finite in double).
   template <class S> static Domain Hypotheses() { return collapse::PerturbedVector(2); }
@@ -71,6 +66,9 @@ struct SoftmaxLipschitzExp {
     const S nb = collapse::VecMaxNorm<S>(b);
     const Vec<S> diff = Softmax<S>(Vec<S>(a + b)) - Softmax<S>(a);
     const double u = ScalarTraits<S>::UnitRoundoff();
+    static const Tolerance kDistance{
+        "||softm(a+b) - softm(a)||_inf", "2(e^{||b||} - 1) + gamma_{n+8}(1 + 4(||a||+||b||)) + gamma_3 e^{||b||}",
+        kBudgetReason, MetricKind::kClaim};
     ExpectWithin(kDistance, ToDouble(collapse::VecMaxNorm<S>(diff)),
                  ToDouble(S(2 * (exp(nb) - 1))) + SoftmaxBudget<S>(a, b) + Gamma(3, u) * std::exp(ToDouble(nb)));
   }
@@ -96,23 +94,21 @@ struct LemmaD4Family {
   }
 };
 
-struct LemmaD4 : LemmaD4Family {
-  static constexpr const char* kId = "collapse.lemmaD.4";
-  static inline const Tolerance kDistance{"||softm(a+b) - softm(b)||_inf",
-                                          "4||b||(1+u) + gamma_{n+8}(1 + 4(||a||+||b||))", kBudgetReason,
-                                          MetricKind::kClaim};
+struct LemmaD4 : LemmaD4Family, ClaimId<"collapse.lemmaD.4"> {
   template <class S> static void Conclusion(const In<S>& in) {
+    static const Tolerance kDistance{"||softm(a+b) - softm(b)||_inf",
+                                            "4||b||(1+u) + gamma_{n+8}(1 + 4(||a||+||b||))", kBudgetReason,
+                                            MetricKind::kClaim};
     CheckLemmaD4<S>(in, true, kDistance);
   }
 };
 ATTNPROP_REGISTER(LemmaD4, double, Mpfr);
 
-struct LemmaD4Ours : LemmaD4Family {
-  static constexpr const char* kId = "collapse.lemmaD.4.ours";
-  static inline const Tolerance kDistance{"||softm(a+b) - softm(a)||_inf",
-                                          "4||b||(1+u) + gamma_{n+8}(1 + 4(||a||+||b||))", kBudgetReason,
-                                          MetricKind::kClaim};
+struct LemmaD4Ours : LemmaD4Family, ClaimId<"collapse.lemmaD.4.ours"> {
   template <class S> static void Conclusion(const In<S>& in) {
+    static const Tolerance kDistance{"||softm(a+b) - softm(a)||_inf",
+                                            "4||b||(1+u) + gamma_{n+8}(1 + 4(||a||+||b||))", kBudgetReason,
+                                            MetricKind::kClaim};
     CheckLemmaD4<S>(in, false, kDistance);
   }
 };
@@ -120,11 +116,7 @@ ATTNPROP_REGISTER(LemmaD4Ours, double, Mpfr);
 
 constexpr ScalarField kX{"x"};
 
-struct ExpInequality {
-  static constexpr const char* kId = "collapse.lemmaD.4.exp_inequality";
-  static inline const Tolerance kExcess{"e^x - 1 against 2x", "2x + gamma_2 e",
-                                        "exp errs <= 0.51 ulp of a value <= e, the subtraction one rounding",
-                                        MetricKind::kClaim};
+struct ExpInequality : ClaimId<"collapse.lemmaD.4.exp_inequality"> {
   // x in (0,1] (the proof step's); drawn 1 or a positive dyadic.
   template <class S> static Domain Hypotheses() {
     Domain d;
@@ -135,6 +127,9 @@ struct ExpInequality {
     using std::exp;
     const S x = in[kX];
     const double u = ScalarTraits<S>::UnitRoundoff();
+    static const Tolerance kExcess{"e^x - 1 against 2x", "2x + gamma_2 e",
+                                          "exp errs <= 0.51 ulp of a value <= e, the subtraction one rounding",
+                                          MetricKind::kClaim};
     // Recorded as e^x - 1 (>= 0) against 2x + budget (the same conclusion as
     // (e^x - 1) - 2x <= budget), so observed/bound is the claim's tightness.
     ExpectWithin(kExcess, ToDouble(S(exp(x) - 1)), ToDouble(S(2 * x)) + Gamma(2, u) * std::exp(1.0));

@@ -45,15 +45,7 @@ S Theta(const Mat<S>& r, const Mat<S>& w) {
 constexpr Axis kN{"n"}, kD{"d"};
 constexpr MatrixField kX{"X"}, kWq{"Wq"}, kWk{"Wk"}, kWv{"Wv"};
 
-struct Lemma51 {
-  static constexpr const char* kId = "collapse.lemma5.1.res_satt_contraction";
-  static inline const Tolerance kContraction{
-      "||Res(SAtt X)||_inf", "K ||Res X||_inf + budget",
-      "lhs: SAtt(X) carries the layer budget (scores gamma_{2d+2}, softmax (2s+n+3)u, P X Wv gamma_{n+d}); "
-      "the midrange Res is 2-Lipschitz in the max norm and rounds once more (4u||Y||). rhs: E = R W R^T errs "
-      "<= gamma_{2d+4} 4 d^2 ||W|| (||R|| + ||X||)^2 (R itself errs u||X||), so theta errs twice that; e^theta - 1 "
-      "errs e^theta (delta_theta + 3u); the product with ||Wv|| ||R|| gamma_3 and u||X||",
-      MetricKind::kClaim};
+struct Lemma51 : ClaimId<"collapse.lemma5.1.res_satt_contraction"> {
   // Shapes: X n x d, the weights d x d (n, d >= 1), all drawn in every
   // regime. Domain where the check is computable in double: n, d <= 16,
   // entries finite with |.| <= 2^8: scores and E <= d^3 2^32, but theta
@@ -92,6 +84,13 @@ struct Lemma51 {
     const double lhs_budget = 2 * collapse::LayerBudget<S>(x, {{wq, wk, wv}}) + 4 * u * ToDouble(MaxNorm<S>(y));
     const double d_theta = 2 * Gamma(2 * d + 4, u) * 4 * d * d * ToDouble(MaxNorm<S>(w)) * (nr + nx) * (nr + nx);
     const double rhs_budget = nv * (et * (d_theta + 3 * u) * (nr + u * nx) + (et - 1) * (Gamma(3, u) * nr + 2 * u * nx));
+    static const Tolerance kContraction{
+        "||Res(SAtt X)||_inf", "K ||Res X||_inf + budget",
+        "lhs: SAtt(X) carries the layer budget (scores gamma_{2d+2}, softmax (2s+n+3)u, P X Wv gamma_{n+d}); "
+        "the midrange Res is 2-Lipschitz in the max norm and rounds once more (4u||Y||). rhs: E = R W R^T errs "
+        "<= gamma_{2d+4} 4 d^2 ||W|| (||R|| + ||X||)^2 (R itself errs u||X||), so theta errs twice that; e^theta - 1 "
+        "errs e^theta (delta_theta + 3u); the product with ||Wv|| ||R|| gamma_3 and u||X||",
+        MetricKind::kClaim};
     ExpectWithin(kContraction, ToDouble(lhs), ToDouble(rhs) + lhs_budget + rhs_budget);
   }
 };

@@ -48,27 +48,20 @@ namespace {
 
 using namespace collapse;  // the family's fields and helpers
 
-struct IdentityViaZeroValues {
-  static constexpr const char* kId = "collapse.sec1.identity_via_zero_values";
-  static inline const Tolerance kIdentity{
-      "||S(X) - X||_inf", "0", "every head adds softm(.) X 0 = +-0 exactly (finite times 0), and X + 0 = X"};
+struct IdentityViaZeroValues : ClaimId<"collapse.sec1.identity_via_zero_values"> {
   // Every Wv = 0 (the document's); the network domain (network_cases.h).
   template <class S> static Domain Hypotheses() { return NetworkDomain<S>(3, true); }
   template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> x0 = in[kX];
     Mat<S> x = x0;
     for (int64_t l = 0; l < in[kL]; ++l) x = collapse::Layer<S>(x, LayerHeads<S>(in.value(), l));
+    static const Tolerance kIdentity{
+        "||S(X) - X||_inf", "0", "every head adds softm(.) X 0 = +-0 exactly (finite times 0), and X + 0 = X"};
     ExpectWithin(kIdentity, ToDouble(MaxNorm<S>(Mat<S>(x - x0))), 0.0);
   }
 };
 
-struct LayerNormGrowth {
-  static constexpr const char* kId = "collapse.lemmaD.7.part1";
-  static inline const Tolerance kNextNorm{
-      "||X_{l+1}||_inf", "(1 + H eta)||X_l||_inf (1 + gamma_2) + layer budget",
-      "layer budget: scores gamma_{2d+2}; softmax entries (2 max|score| + n + 3)u; P X Wv gamma_{n+d}; "
-      "skip and head sums H+1 roundings: gamma_{2n+2d+H+8} (||X|| + sum_h (1+2s_h) n d ||X|| ||Wv_h|| (1+n))",
-      MetricKind::kClaim};
+struct LayerNormGrowth : ClaimId<"collapse.lemmaD.7.part1"> {
   // Every ||Wv|| <= eta (the lemma's); the network domain.
   template <class S> static Domain Hypotheses() { return NetworkDomain<S>(1, false); }
   template <class S> static void Conclusion(const In<S>& in) {
@@ -79,17 +72,16 @@ struct LayerNormGrowth {
     // In S: the bound is attained with equality (one token, Wv = eta).
     const S bound = S(S(1) + S(double(in[kH])) * in[kEta]) * MaxNorm<S>(x) * S(S(1) + S(Gamma(2, u))) +
                     S(LayerBudget<S>(x, heads));
+    static const Tolerance kNextNorm{
+        "||X_{l+1}||_inf", "(1 + H eta)||X_l||_inf (1 + gamma_2) + layer budget",
+        "layer budget: scores gamma_{2d+2}; softmax entries (2 max|score| + n + 3)u; P X Wv gamma_{n+d}; "
+        "skip and head sums H+1 roundings: gamma_{2n+2d+H+8} (||X|| + sum_h (1+2s_h) n d ||X|| ||Wv_h|| (1+n))",
+        MetricKind::kClaim};
     ExpectWithin(kNextNorm, MaxNorm<S>(next), bound);
   }
 };
 
-struct LayerNormPower {
-  static constexpr const char* kId = "collapse.lemmaD.7.part2";
-  static inline const Tolerance kRatio{
-      "max_l ||X_l||_inf / (phi0 (1+H eta)^l + budget_l)", "1",
-      "phi0 = ||X_0|| (the smallest allowed); budget_l = the per-layer budget of part 1 accumulated, "
-      "each layer's amplified by (1+H eta) and the power's l roundings gamma_{l+2} phi0(1+H eta)^l",
-      MetricKind::kClaim};
+struct LayerNormPower : ClaimId<"collapse.lemmaD.7.part2"> {
   // Every ||Wv|| <= eta, phi0 = ||X_0|| (the smallest the lemma allows, so
   // not a field); the network domain.
   template <class S> static Domain Hypotheses() { return NetworkDomain<S>(2, false); }
@@ -109,6 +101,11 @@ struct LayerNormPower {
       const S ratio = allowed > 0 ? S(MaxNorm<S>(x) / allowed) : S(MaxNorm<S>(x) > 0 ? 2 : 0);
       if (ratio > worst) worst = ratio;
     }
+    static const Tolerance kRatio{
+        "max_l ||X_l||_inf / (phi0 (1+H eta)^l + budget_l)", "1",
+        "phi0 = ||X_0|| (the smallest allowed); budget_l = the per-layer budget of part 1 accumulated, "
+        "each layer's amplified by (1+H eta) and the power's l roundings gamma_{l+2} phi0(1+H eta)^l",
+        MetricKind::kClaim};
     ExpectWithin(kRatio, worst, S(1));
   }
 };
@@ -229,31 +226,30 @@ S D6Bound(const In<S>& in) {
   return S(3 * eta * (eps * eps + 1));
 }
 
-struct LayerLipschitz : LayerLipschitzFamily<0, 0> {
-  static constexpr const char* kId = "collapse.lemmaD.6.layer_lipschitz";
-  static inline const Tolerance kDistance{
-      "||softmv(X_l) - softmv(Y)||_inf", "3 eta (eps_l^2 + 1)(1 + gamma_{l+6}) + layer budgets of X_l and Y",
-      "eps_l is a product of l+2 roundings, the bound 3 more; softmv(X_l), softmv(Y) and X_l itself carry "
-      "the layer budget of part 1 (scores, softmax, P X Wv)",
-      MetricKind::kClaim};
+struct LayerLipschitz : LayerLipschitzFamily<0, 0>, ClaimId<"collapse.lemmaD.6.layer_lipschitz"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const auto [lhs, budget] = D6Distance<S>(in);
     const double u = ScalarTraits<S>::UnitRoundoff();
+    static const Tolerance kDistance{
+        "||softmv(X_l) - softmv(Y)||_inf", "3 eta (eps_l^2 + 1)(1 + gamma_{l+6}) + layer budgets of X_l and Y",
+        "eps_l is a product of l+2 roundings, the bound 3 more; softmv(X_l), softmv(Y) and X_l itself carry "
+        "the layer budget of part 1 (scores, softmax, P X Wv)",
+        MetricKind::kClaim};
     ExpectWithin(kDistance, ToDouble(lhs), ToDouble(D6Bound<S>(in)) * (1 + Gamma(7, u)) + budget);
   }
 };
 
-struct LayerLipschitzWithDistance : LayerLipschitzFamily<6, 3> {
-  static constexpr const char* kId = "collapse.lemmaD.6.layer_lipschitz.with_distance";
-  static inline const Tolerance kDistance{
-      "||softmv(X_l) - softmv(Y)||_inf", "3 eta (eps_l^2 + 1) ||X_l - Y|| (1 + gamma_{l+7}) + layer budgets",
-      "eps_l is a product of l+2 roundings, the bound 4 more (||X_l - Y|| = ||Delta|| exactly); softmv(X_l), "
-      "softmv(Y) and X_l carry the layer budgets (scores, softmax, P X Wv)",
-      MetricKind::kClaim};
+struct LayerLipschitzWithDistance : LayerLipschitzFamily<6, 3>,
+                                    ClaimId<"collapse.lemmaD.6.layer_lipschitz.with_distance"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const auto [lhs, budget] = D6Distance<S>(in);
     const double u = ScalarTraits<S>::UnitRoundoff();
     const S dist = MaxNorm<S>(in[kDelta]);
+    static const Tolerance kDistance{
+        "||softmv(X_l) - softmv(Y)||_inf", "3 eta (eps_l^2 + 1) ||X_l - Y|| (1 + gamma_{l+7}) + layer budgets",
+        "eps_l is a product of l+2 roundings, the bound 4 more (||X_l - Y|| = ||Delta|| exactly); softmv(X_l), "
+        "softmv(Y) and X_l carry the layer budgets (scores, softmax, P X Wv)",
+        MetricKind::kClaim};
     ExpectWithin(kDistance, ToDouble(lhs), ToDouble(S(D6Bound<S>(in) * dist)) * (1 + Gamma(8, u)) + budget);
   }
 };

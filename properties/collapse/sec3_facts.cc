@@ -38,15 +38,7 @@ constexpr Axis kUnit{"1"}, kLen{"n"}, kRows{"r"}, kInner{"k"}, kCols{"c"};
 constexpr MatrixField kX{"x"}, kA{"A"}, kB{"B"};
 constexpr ScalarField kOffset{"a"};
 
-struct ShiftInvariance {
-  static constexpr const char* kId = "collapse.fact3.2.shift_invariance";
-
-  static inline const Tolerance kShift{
-      "||softm(x + a1) - softm(x)||_inf", "gamma_{2n+6} + gamma_8 (||x||_inf + |a|)",
-      "x_j + a rounds (abs err e <= u(||x||+|a|)), which moves softm by <= 2(e^e - 1) (Lemma 4.4); "
-      "each softmax evaluation errs <= 2u max|arg| <= 2u(||x||+|a|) (max subtraction) + (n+3)u (exp "
-      "0.51ulp, sum, division) per entry: 6u(||x||+|a|)(1+O(u)) + 2(n+3)u in all (tightened from "
-      "gamma_{n+8}(1 + 4(||x||+|a|)), which carried the factor n+8 on the shift term)"};
+struct ShiftInvariance : ClaimId<"collapse.fact3.2.shift_invariance"> {
   // x in R^n (a row, n >= 1) in every regime, a in R at its own scale (x +
   // a1 rounds); domain: |x_j|, |a| <= 2^500, x + a1 finite in double (the
   // generator draws |x_j| <= 16, |a| <= 64).
@@ -69,6 +61,12 @@ struct ShiftInvariance {
     const double u = ScalarTraits<S>::UnitRoundoff();
     const double n = double(x.size());
     const double bound = Gamma(2 * n + 6, u) + Gamma(8, u) * (ToDouble(collapse::VecMaxNorm<S>(x)) + std::abs(ToDouble(a)));
+    static const Tolerance kShift{
+        "||softm(x + a1) - softm(x)||_inf", "gamma_{2n+6} + gamma_8 (||x||_inf + |a|)",
+        "x_j + a rounds (abs err e <= u(||x||+|a|)), which moves softm by <= 2(e^e - 1) (Lemma 4.4); "
+        "each softmax evaluation errs <= 2u max|arg| <= 2u(||x||+|a|) (max subtraction) + (n+3)u (exp "
+        "0.51ulp, sum, division) per entry: 6u(||x||+|a|)(1+O(u)) + 2(n+3)u in all (tightened from "
+        "gamma_{n+8}(1 + 4(||x||+|a|)), which carried the factor n+8 on the shift term)"};
     ExpectWithin(kShift, ToDouble(collapse::VecMaxNorm<S>(diff)), bound);
   }
 };
@@ -113,42 +111,39 @@ struct ProductFamily {
   template <class S> static Domain Hypotheses() { return ProductCase<S>(); }
 };
 
-struct L1Submultiplicative : ProductFamily {
-  static constexpr const char* kId = "collapse.fact3.3.l1_submultiplicative";
-  static inline const Tolerance kProduct{
-      "||AB||_1 vs ||A||_1 ||B||_1", "||A||_1 ||B||_1 (1 + gamma_{k + rc + 2}); exact in rationals",
-      "fl(AB) errs <= gamma_k |A||B| entrywise and ||(|A||B|)||_1 <= ||A||_1||B||_1; the norm sums rc "
-      "entries, the right side is one product",
-      MetricKind::kClaim};
+struct L1Submultiplicative : ProductFamily, ClaimId<"collapse.fact3.3.l1_submultiplicative"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> a = in[kA], b = in[kB];
+    static const Tolerance kProduct{
+        "||AB||_1 vs ||A||_1 ||B||_1", "||A||_1 ||B||_1 (1 + gamma_{k + rc + 2}); exact in rationals",
+        "fl(AB) errs <= gamma_k |A||B| entrywise and ||(|A||B|)||_1 <= ||A||_1||B||_1; the norm sums rc "
+        "entries, the right side is one product",
+        MetricKind::kClaim};
     CheckNormInequality<S>(kProduct, EntrywiseL1<S>(Mat<S>(a * b)), S(EntrywiseL1<S>(a) * EntrywiseL1<S>(b)), a.cols(),
                            a.rows(), b.cols());
   }
 };
 ATTNPROP_REGISTER(L1Submultiplicative, double, Mpfr, Rational);
 
-struct MaxSubmultiplicative : ProductFamily {
-  static constexpr const char* kId = "collapse.fact3.3.max_submultiplicative";
-  static inline const Tolerance kProduct{
-      "||AB||_inf vs ||A||_inf ||B||_inf", "||A||_inf ||B||_inf (1 + gamma_{k + rc + 2}); exact in rationals",
-      "as for the l1 fact: fl(AB) errs <= gamma_k |A||B| entrywise; the claim itself fails by a factor "
-      "up to k, far beyond rounding", MetricKind::kClaim};
+struct MaxSubmultiplicative : ProductFamily, ClaimId<"collapse.fact3.3.max_submultiplicative"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> a = in[kA], b = in[kB];
+    static const Tolerance kProduct{
+        "||AB||_inf vs ||A||_inf ||B||_inf", "||A||_inf ||B||_inf (1 + gamma_{k + rc + 2}); exact in rationals",
+        "as for the l1 fact: fl(AB) errs <= gamma_k |A||B| entrywise; the claim itself fails by a factor "
+        "up to k, far beyond rounding", MetricKind::kClaim};
     CheckNormInequality<S>(kProduct, MaxNorm<S>(Mat<S>(a * b)), S(MaxNorm<S>(a) * MaxNorm<S>(b)), a.cols(), a.rows(),
                            b.cols());
   }
 };
 ATTNPROP_REGISTER(MaxSubmultiplicative, double, Mpfr, Rational);
 
-struct L1MaxMixed : ProductFamily {
-  static constexpr const char* kId = "collapse.fact3.3.l1_max_mixed";
-  static inline const Tolerance kProduct{
-      "||AB||_1 vs ||A||_1 ||B||_inf", "||A||_1 ||B||_inf (1 + gamma_{k + rc + 2}); exact in rationals",
-      "as for the l1 fact; the claim itself fails by a factor up to c (columns of B)", MetricKind::kClaim};
+struct L1MaxMixed : ProductFamily, ClaimId<"collapse.fact3.3.l1_max_mixed"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> a = in[kA], b = in[kB];
+    static const Tolerance kProduct{
+        "||AB||_1 vs ||A||_1 ||B||_inf", "||A||_1 ||B||_inf (1 + gamma_{k + rc + 2}); exact in rationals",
+        "as for the l1 fact; the claim itself fails by a factor up to c (columns of B)", MetricKind::kClaim};
     CheckNormInequality<S>(kProduct, EntrywiseL1<S>(Mat<S>(a * b)), S(EntrywiseL1<S>(a) * MaxNorm<S>(b)), a.cols(),
                            a.rows(), b.cols());
   }

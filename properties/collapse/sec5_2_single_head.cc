@@ -153,22 +153,20 @@ struct Lemma52Family {
   template <class S> static Domain Hypotheses() { return Lemma52Case<S>(kWeighted); }
 };
 
-struct Lemma52Weighted : Lemma52Family<true> {
-  static constexpr const char* kId = "collapse.lemma5.2.single_head_perturbation";
-  static inline const Tolerance kDistance{
-      "||softm_2(B) - softm_2(X)||_inf", "2 g(2 eps) + gamma_{4n+12} (2 + 8 (max|scores_B| + max|scores_X|))",
-      kReason, MetricKind::kClaim};
+struct Lemma52Weighted : Lemma52Family<true>, ClaimId<"collapse.lemma5.2.single_head_perturbation"> {
   template <class S> static void Conclusion(const In<S>& in) {
+    static const Tolerance kDistance{
+        "||softm_2(B) - softm_2(X)||_inf", "2 g(2 eps) + gamma_{4n+12} (2 + 8 (max|scores_B| + max|scores_X|))",
+        kReason, MetricKind::kClaim};
     CheckLemma52<S>(in, true, kDistance);
   }
 };
 
-struct Lemma52Plain : Lemma52Family<false> {
-  static constexpr const char* kId = "collapse.lemma5.2.single_head_perturbation.plain";
-  static inline const Tolerance kDistance{"||softm(B) - softm(X)||_inf",
-                                          "2 g(2 eps) + gamma_{4n+12} (2 + 8 (||B|| + ||X||))", kReason,
-                                          MetricKind::kClaim};
+struct Lemma52Plain : Lemma52Family<false>, ClaimId<"collapse.lemma5.2.single_head_perturbation.plain"> {
   template <class S> static void Conclusion(const In<S>& in) {
+    static const Tolerance kDistance{"||softm(B) - softm(X)||_inf",
+                                            "2 g(2 eps) + gamma_{4n+12} (2 + 8 (||B|| + ||X||))", kReason,
+                                            MetricKind::kClaim};
     CheckLemma52<S>(in, false, kDistance);
   }
 };

@@ -64,16 +64,10 @@ Case Scaled(const Case& c, int k) {
   return out.Scalar("eta", Exact(std::ldexp(c.GetScalar("eta").ToDouble(), -k)));
 }
 
-struct LayerCollapse {
-  static constexpr const char* kId = "collapse.thm5.3.layer_collapse";
+struct LayerCollapse : ClaimId<"collapse.thm5.3.layer_collapse"> {
   static constexpr const char* kReason =
       "S(X) and S'(X) carry the accumulated layer budgets (network_cases.h: each layer's own, the input's "
       "amplified by the layer's max-norm Lipschitz constant); f(eta) ||X|| is L + 4 roundings";
-  static inline const Tolerance kExplicit{"max_k ||S(X) - S'(X)||_inf / (f(eta_k) ||X||_inf + budget_k)", "1",
-                                          kReason, MetricKind::kClaim};
-  static inline const Tolerance kBigO{
-      "max_{k: eta_k <= 1} ||S(X) - S'(X)||_inf / (C(d,H,L) eta_k ||X||_inf + budget_k)", "1", kReason,
-      MetricKind::kClaim};
   // Every weight within eta (the theorem's), eta > 0; the network domain
   // (network_cases.h: n, d <= 16, H, L <= 8, entries and eta <= 2^8), and
   // eta <= 2^3 with H d <= 16: each layer grows ||X|| by <= 1 + 128, so
@@ -116,7 +110,12 @@ struct LayerCollapse {
       if (ToDouble(eta) <= 1)
         worst_big_o = std::max(worst_big_o, ratio(S(S(S(big_c) * eta * nx) * S(rel) + S(budget))));
     }
+    static const Tolerance kExplicit{"max_k ||S(X) - S'(X)||_inf / (f(eta_k) ||X||_inf + budget_k)", "1",
+                                            kReason, MetricKind::kClaim};
     ExpectWithin(kExplicit, worst_explicit, S(1));
+    static const Tolerance kBigO{
+        "max_{k: eta_k <= 1} ||S(X) - S'(X)||_inf / (C(d,H,L) eta_k ||X||_inf + budget_k)", "1", kReason,
+        MetricKind::kClaim};
     ExpectWithin(kBigO, worst_big_o, S(1));
   }
 };

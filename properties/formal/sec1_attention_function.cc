@@ -66,20 +66,7 @@ Scores<S> ScoresOf(const In<S>& in) {
   return r;
 }
 
-struct AttentionFunctionSoftmax {
-  static constexpr const char* kId = "formal.def.attention_function_softmax_instance";
-  static inline const Tolerance kGradient{
-      "max_j |softmax(sigma)_j - (lse(sigma + h e_j) - lse(sigma - h e_j))/2h|",
-      "(2 smax + k + 3)u + 2 delta_s + 0.0161 h^2 + e_lse/h",
-      "softmax entries err <= (2 max|s| + k + 3)u; the scores (x_k Wq)(X Wk)^T carry gamma_{3m+2} |x_k||Wq||X||Wk| "
-      "(delta_s), which moves softmax entries by <= 2 delta_s; the difference quotient errs h^2/6 max|lse'''| "
-      "(lse''' <= 1/(6 sqrt 3)) plus its 512-bit rounding e_lse/h, e_lse = gamma_{k+8}(1 + 2 smax + log k)"};
-  static inline const Tolerance kSimplex{"|sum_j omega_j - 1|", "gamma_{k+3}",
-                                         "each omega_j = e_j / sum errs (k + 2)u relative, their sum one more"};
-  static inline const Tolerance kOutput{
-      "max_c |attention(x)_c - sum_j g_j x_jc| (g: the difference-quotient weights)",
-      "sum_j |x_jc| (gradient bound) + gamma_{k+1} sum_j omega_j |x_jc|",
-      "the weights differ by at most the gradient metric's bound; the weighted sum of k terms gamma_{k+1}"};
+struct AttentionFunctionSoftmax : ClaimId<"formal.def.attention_function_softmax_instance"> {
   // Shapes: X k x m, Wq and Wk m x m (k, m >= 1). Drawn: k up to 8 (MPFR
   // 6), m up to 4, every matrix in every regime (up to 2^2 x 2). Domain
   // where the check is computable in double: k, m <= 16, entries finite
@@ -154,7 +141,15 @@ struct AttentionFunctionSoftmax {
       worst = std::max(worst, grad_err[size_t(j)]);
       total += att.weights(0, j);
     }
+    static const Tolerance kGradient{
+        "max_j |softmax(sigma)_j - (lse(sigma + h e_j) - lse(sigma - h e_j))/2h|",
+        "(2 smax + k + 3)u + 2 delta_s + 0.0161 h^2 + e_lse/h",
+        "softmax entries err <= (2 max|s| + k + 3)u; the scores (x_k Wq)(X Wk)^T carry gamma_{3m+2} |x_k||Wq||X||Wk| "
+        "(delta_s), which moves softmax entries by <= 2 delta_s; the difference quotient errs h^2/6 max|lse'''| "
+        "(lse''' <= 1/(6 sqrt 3)) plus its 512-bit rounding e_lse/h, e_lse = gamma_{k+8}(1 + 2 smax + log k)"};
     ExpectWithin(kGradient, worst, grad_bound);
+    static const Tolerance kSimplex{"|sum_j omega_j - 1|", "gamma_{k+3}",
+                                           "each omega_j = e_j / sum errs (k + 2)u relative, their sum one more"};
     ExpectWithin(kSimplex, std::abs(ToDouble(S(total - 1))), Gamma(double(k) + 3, u));
     for (Eigen::Index col = 0; col < m; ++col) {
       double colsum = 0, weighted = 0;
@@ -162,6 +157,10 @@ struct AttentionFunctionSoftmax {
         colsum += std::abs(ToDouble(x(j, col)));
         weighted += std::abs(ToDouble(att.weights(0, j))) * std::abs(ToDouble(x(j, col)));
       }
+      static const Tolerance kOutput{
+          "max_c |attention(x)_c - sum_j g_j x_jc| (g: the difference-quotient weights)",
+          "sum_j |x_jc| (gradient bound) + gamma_{k+1} sum_j omega_j |x_jc|",
+          "the weights differ by at most the gradient metric's bound; the weighted sum of k terms gamma_{k+1}"};
       ExpectWithin(kOutput, out_err[size_t(col)], colsum * grad_bound + Gamma(double(k) + 1, u) * weighted);
     }
   }

@@ -89,16 +89,7 @@ double PolyMagnitude(const Mat<double>& f, const Mat<double>& g, const Vec<doubl
   return Evaluate<double>(p, au, av) * (1 + 0x1p-40);  // slack for the magnitude's own rounding
 }
 
-struct Bidegree11Decomposition {
-  static constexpr const char* kId = "formal.prop.bidegree11_decomposition";
-
-  static inline const Tolerance kResidual{
-      "|identity residual| (sum, linearity of L and R, bilinearity of B)",
-      "gamma_{m+K+10} x sum over the identity's P-evaluations of |coefficient| x P_abs(point)",
-      "one evaluation of the product form errs <= gamma_{m+K+2} P_abs (dot of length m+1, one product, "
-      "K-term sum; P_abs = same form on |coefficients|, |point|); a rounded point u1 + c u2 moves P by "
-      "<= gamma_2 P_abs(|u1| + |c||u2|); the identity's <= 8 terms add gamma_8 more"};
-
+struct Bidegree11Decomposition : ClaimId<"formal.prop.bidegree11_decomposition"> {
   // The product form (ProductForm); the points u1, u2, v1, v2 rows of
   // length m (drawn as 4 x (m+1) regime rows, the last column dropped) and
   // c (dyadic in [-4, 4], 2^-20 grid) in the same domain (0 or 2^-100 <=
@@ -138,6 +129,12 @@ struct Bidegree11Decomposition {
     auto expect_zero = [&](const S& residual, double scale, const char* what) {
       using std::abs;
       if constexpr (ScalarTraits<S>::kExact) ExpectThat(residual == 0, std::string(what) + " fails exactly");
+      static const Tolerance kResidual{
+          "|identity residual| (sum, linearity of L and R, bilinearity of B)",
+          "gamma_{m+K+10} x sum over the identity's P-evaluations of |coefficient| x P_abs(point)",
+          "one evaluation of the product form errs <= gamma_{m+K+2} P_abs (dot of length m+1, one product, "
+          "K-term sum; P_abs = same form on |coefficients|, |point|); a rounded point u1 + c u2 moves P by "
+          "<= gamma_2 P_abs(|u1| + |c||u2|); the identity's <= 8 terms add gamma_8 more"};
       ExpectWithin(kResidual, ToDouble(S(abs(residual))), g * scale);
     };
 
@@ -162,16 +159,7 @@ struct Bidegree11Decomposition {
   }
 };
 
-struct Bidegree11Uniqueness {
-  static constexpr const char* kId = "formal.prop.bidegree11_uniqueness";
-
-  static inline const Tolerance kCoefficients{
-      "max |coefficient difference| between the three decompositions",
-      "4 gamma_{4K+m+10} max_entries((|M|^T|F|)^T (|M^-1||M||M^-1||G|))",
-      "M^T F and M^-1 G err <= gamma_K |M|^T|F| and gamma_{2K} |M^-1||M||M^-1||G| (triangular inverse, "
-      "Higham ASNA ch. 8 and 14); the expansions add gamma_{K+1}; the evaluation route adds 4 evaluations of "
-      "<= gamma_{m+K+2} x the same magnitudes"};
-
+struct Bidegree11Uniqueness : ClaimId<"formal.prop.bidegree11_uniqueness"> {
   // The product form (ProductForm); M K x K unit lower triangular (the
   // second product form needs M invertible), drawn as I plus the strict
   // lower part of a regime matrix; its entries 0 or 2^-20 <= |.| <= 2^20:
@@ -226,6 +214,12 @@ struct Bidegree11Uniqueness {
       ExpectThat(e12 == 0, "expansions of two product forms of the same P differ");
       ExpectThat(e13 == 0, "expansion and evaluation-formula decomposition of the same P differ");
     }
+    static const Tolerance kCoefficients{
+        "max |coefficient difference| between the three decompositions",
+        "4 gamma_{4K+m+10} max_entries((|M|^T|F|)^T (|M^-1||M||M^-1||G|))",
+        "M^T F and M^-1 G err <= gamma_K |M|^T|F| and gamma_{2K} |M^-1||M||M^-1||G| (triangular inverse, "
+        "Higham ASNA ch. 8 and 14); the expansions add gamma_{K+1}; the evaluation route adds 4 evaluations of "
+        "<= gamma_{m+K+2} x the same magnitudes"};
     ExpectWithin(kCoefficients, ToDouble(e12), bound);
     ExpectWithin(kCoefficients, ToDouble(e13), bound);
   }

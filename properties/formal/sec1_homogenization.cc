@@ -143,13 +143,7 @@ struct HomogenizationFamily {
   }
 };
 
-struct Homogenization : HomogenizationFamily {
-  static constexpr const char* kId = "formal.thm.homogenization";
-  static inline const Tolerance kAgree{
-      "max_{k,c} |T^(iota x)_kc - T(x)_kc| (c < m)", "(1 + ||M||)(||V|| eps_A + gamma_{m+2}(|x| + |V||A|)) + ...",
-      std::string(kScoreReason) +
-          "; the scores' difference moves softmax by <= 2 max|ds|, each side's softmax errs (2 smax + k + 3)u; the "
-          "head sums k terms (gamma_{k+1}), V and M add m-term products (gamma_{m+2}) and one rounding each"};
+struct Homogenization : HomogenizationFamily, ClaimId<"formal.thm.homogenization"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> t = Transformer<S>(in), th = Homogenized<S>(in);
     const Eigen::Index l = t.rows(), m = t.cols();
@@ -177,17 +171,17 @@ struct Homogenization : HomogenizationFamily {
       const double bound = (1 + mrow) * e_y + 2 * Gamma(double(m) + 2, u) * (y + mrow * y);
       double err = 0;
       for (Eigen::Index col = 0; col < m; ++col) err = std::max(err, std::abs(ToDouble(S(th(kk, col) - t(kk, col)))));
+      static const Tolerance kAgree{
+          "max_{k,c} |T^(iota x)_kc - T(x)_kc| (c < m)", "(1 + ||M||)(||V|| eps_A + gamma_{m+2}(|x| + |V||A|)) + ...",
+          std::string(kScoreReason) +
+              "; the scores' difference moves softmax by <= 2 max|ds|, each side's softmax errs (2 smax + k + 3)u; the "
+              "head sums k terms (gamma_{k+1}), V and M add m-term products (gamma_{m+2}) and one rounding each"};
       ExpectWithin(kAgree, err, bound);
     }
   }
 };
 
-struct ScoresOffChart : HomogenizationFamily {
-  static constexpr const char* kId = "formal.thm.homogenization_scores_off_chart";
-  static inline const Tolerance kScores{
-      "|sigma^_k(u + alpha e)_j - sigma_k(x)_j|, x_j = u_j + (alpha_j - 1) p_j",
-      "gamma_{4m+12} beta (|u_j| + |alpha_j||p_j| + |p_j|)^T |K|^T |Q| (same for k)",
-      std::string(kScoreReason) + "; x_j = u_j + (alpha_j - 1) p_j rounds twice (within the gamma)"};
+struct ScoresOffChart : HomogenizationFamily, ClaimId<"formal.thm.homogenization_scores_off_chart"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> uu = in[kU], p = in[kP], q = in[kQ], k = in[kK], alpha = in[kAlpha];
     const Eigen::Index l = uu.rows(), m = uu.cols();
@@ -210,6 +204,10 @@ struct ScoresOffChart : HomogenizationFamily {
         sh[j] = S(Hat<S>(RowOf(uu, j), alpha(0, j)).dot(Bhat<S>(g, RowOf(p, kk), RowOf(p, j), beta) * vk));
         const double bound = Gamma(4 * double(m) + 12, u) * (1 / std::sqrt(double(m))) *
                              AbsScore(abs_point(j), abs_point(kk), qd, kd) * 2;
+        static const Tolerance kScores{
+            "|sigma^_k(u + alpha e)_j - sigma_k(x)_j|, x_j = u_j + (alpha_j - 1) p_j",
+            "gamma_{4m+12} beta (|u_j| + |alpha_j||p_j| + |p_j|)^T |K|^T |Q| (same for k)",
+            std::string(kScoreReason) + "; x_j = u_j + (alpha_j - 1) p_j rounds twice (within the gamma)"};
         ExpectWithin(kScores, std::abs(ToDouble(S(sh[j] - s[j]))), bound);
       }
       const Vec<S> w = Softmax<S>(sh);

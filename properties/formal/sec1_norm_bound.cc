@@ -273,19 +273,7 @@ struct TransformerFamily {
   template <class S> static Domain Hypotheses() { return TransformerDomain<S>(); }
 };
 
-struct NormBoundLVLV : TransformerFamily {
-  static constexpr const char* kId = "formal.prop.norm_bound_L_V_LV";
-
-  static inline const Tolerance kBound{
-      "||T(x) - x||_inf vs (L + V + LV)||x||_inf",
-      "(L+V+LV)||x||_inf + gamma_{l + 4m + H + 24 + p(m)} (1 + Lbar)(1 + Vbar) ||x||_inf c_p; exact: 0",
-      "every computed quantity (weights summing to 1 +- gamma_{l+2}, the l-term head sums, the m-term "
-      "products V_h a and M y, tanh (<= 2 ulp), the residual sums, the norms: gamma_{m+2}, and the "
-      "operator norms: l2 through the eigen-solver of V^T V, p(m) = 4m^2 + 8) is within relative "
-      "gamma of a term bounded by (1 + Lbar)(1 + Vbar)||x||_inf, Lbar, Vbar the norms of |M|, |V_h| "
-      "(Frobenius for l2), c_p = sqrt(m) for l2 (|.| of a vector), else 1",
-      MetricKind::kClaim};
-
+struct NormBoundLVLV : TransformerFamily, ClaimId<"formal.prop.norm_bound_L_V_LV"> {
   template <class S> static void Conclusion(const Case& k) {
     const Built<S> b = Build<S>(k);
     const bool aligned = k.GetInt("aligned") != 0;
@@ -302,6 +290,15 @@ struct NormBoundLVLV : TransformerFamily {
     }
     const S factor = lip + vsum + lip * vsum;
     const Mat<S> diff = Transformer<S>(b.x, b.omegas, b.values, b.mkind, b.m, b.c) - b.x;
+static const Tolerance kBound{
+    "||T(x) - x||_inf vs (L + V + LV)||x||_inf",
+    "(L+V+LV)||x||_inf + gamma_{l + 4m + H + 24 + p(m)} (1 + Lbar)(1 + Vbar) ||x||_inf c_p; exact: 0",
+    "every computed quantity (weights summing to 1 +- gamma_{l+2}, the l-term head sums, the m-term "
+    "products V_h a and M y, tanh (<= 2 ulp), the residual sums, the norms: gamma_{m+2}, and the "
+    "operator norms: l2 through the eigen-solver of V^T V, p(m) = 4m^2 + 8) is within relative "
+    "gamma of a term bounded by (1 + Lbar)(1 + Vbar)||x||_inf, Lbar, Vbar the norms of |M|, |V_h| "
+    "(Frobenius for l2), c_p = sqrt(m) for l2 (|.| of a vector), else 1",
+    MetricKind::kClaim};
 
     if constexpr (ScalarTraits<S>::kExact) {
       S lhs, rhs;
@@ -340,19 +337,7 @@ struct NormBoundLVLV : TransformerFamily {
   }
 };
 
-struct HeadRowsConvex : TransformerFamily {
-  static constexpr const char* kId = "formal.proof.head_rows_convex";
-
-  static inline const Tolerance kRowSum{
-      "|sum_j w_kj - 1|", "gamma_{2l+4} (0 in rationals)",
-      "softmax: e_j/fl(sum e) sums to 1 within gamma_{l+1}; log-barrier: p/fl(sum p), the same; the "
-      "checker's l-term sum adds gamma_l"};
-  static inline const Tolerance kRowNorm{
-      "||A_h(x)_k|| vs ||x||_inf", "||x||_inf (1 + gamma_{2l+m+6}) (0 slack in rationals)",
-      "a_k = fl(sum_j w_j x_j): weights sum to <= 1 + gamma_{l+1}, the l-term sums add gamma_l "
-      "relative to sum_j w_j |x_j|, and the norm's own evaluation gamma_{m+2}",
-      MetricKind::kClaim};
-
+struct HeadRowsConvex : TransformerFamily, ClaimId<"formal.proof.head_rows_convex"> {
   template <class S> static void Conclusion(const Case& k) {
     const Built<S> b = Build<S>(k);
     const double u = ScalarTraits<S>::UnitRoundoff();
@@ -367,8 +352,17 @@ struct HeadRowsConvex : TransformerFamily {
                      "weight w(" + std::to_string(r) + "," + std::to_string(j) + ") is negative or acausal");
         const S sum_err = abs(S(om.row(r).sum()) - 1);
         if constexpr (ScalarTraits<S>::kExact) ExpectThat(sum_err == 0, "weights do not sum to 1");
+        static const Tolerance kRowSum{
+            "|sum_j w_kj - 1|", "gamma_{2l+4} (0 in rationals)",
+            "softmax: e_j/fl(sum e) sums to 1 within gamma_{l+1}; log-barrier: p/fl(sum p), the same; the "
+            "checker's l-term sum adds gamma_l"};
         ExpectWithin(kRowSum, ToDouble(sum_err), Gamma(2 * ld + 4, u));
         const Mat<S> row = a.row(r);
+        static const Tolerance kRowNorm{
+            "||A_h(x)_k|| vs ||x||_inf", "||x||_inf (1 + gamma_{2l+m+6}) (0 slack in rationals)",
+            "a_k = fl(sum_j w_j x_j): weights sum to <= 1 + gamma_{l+1}, the l-term sums add gamma_l "
+            "relative to sum_j w_j |x_j|, and the norm's own evaluation gamma_{m+2}",
+            MetricKind::kClaim};
         if constexpr (ScalarTraits<S>::kExact) {
           // l2: squared norms; the audit gets the doubles (monotone rounding).
           const bool l2 = b.norm == NormKind::kL2;

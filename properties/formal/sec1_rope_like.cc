@@ -162,10 +162,7 @@ struct RopeFamily {
   }
 };
 
-struct RopeLikeIffPowers : RopeFamily {
-  static constexpr const char* kId = "formal.prop.rope_like_iff_powers";
-  static inline const Tolerance kCondition{
-      "max_{d+e<k} |T_{d+e} - T_d T_e| on the power families", "0", "exact rationals (M_0^{-1} by exact LU)"};
+struct RopeLikeIffPowers : RopeFamily, ClaimId<"formal.prop.rope_like_iff_powers"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const std::vector<Mat<Rational>> t = Ts(Values(in.value()));
     const bool rope = RopeLike(t), powers = Powers(t);
@@ -177,15 +174,14 @@ struct RopeLikeIffPowers : RopeFamily {
       Rational worst = 0;
       for (size_t d = 0; d < t.size(); ++d)
         for (size_t e = 0; d + e < t.size(); ++e) worst = std::max(worst, MaxDiff(t[d + e], Mat<Rational>(t[d] * t[e])));
+      static const Tolerance kCondition{
+          "max_{d+e<k} |T_{d+e} - T_d T_e| on the power families", "0", "exact rationals (M_0^{-1} by exact LU)"};
       ExpectWithin(kCondition, worst.convert_to<double>(), 0.0);
     }
   }
 };
 
-struct RopeLikeSIsT1 : RopeFamily {
-  static constexpr const char* kId = "formal.prop.rope_like_S_is_T1";
-  static inline const Tolerance kSIsT1{"|S - T_1| and max_d |T_d - S^d| on the power families (k >= 2)", "0",
-                                       "exact rationals (M_0^{-1} by exact LU)"};
+struct RopeLikeSIsT1 : RopeFamily, ClaimId<"formal.prop.rope_like_S_is_T1"> {
   template <class S> static void Conclusion(const In<S>& in) {
     if (in[kPerturbed] != 0 || in[kK] < 2) return;  // no S, or S not determined (k = 1)
     const std::vector<Mat<Rational>> t = Ts(Values(in.value()));
@@ -193,6 +189,8 @@ struct RopeLikeSIsT1 : RopeFamily {
     ExpectThat(t[1] == s, "S != T_1 = L_0^{-1} L_1");
     Rational worst = MaxDiff(s, t[1]);
     for (size_t d = 0; d < t.size(); ++d) worst = std::max(worst, MaxDiff(t[d], Power(s, int64_t(d))));
+    static const Tolerance kSIsT1{"|S - T_1| and max_d |T_d - S^d| on the power families (k >= 2)", "0",
+                                         "exact rationals (M_0^{-1} by exact LU)"};
     ExpectWithin(kSIsT1, worst.convert_to<double>(), 0.0);
   }
 };

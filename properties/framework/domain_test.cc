@@ -190,8 +190,7 @@ TEST(Domain, AGroupMayHoldIntsAndScalarsNamedByMemberAndIndex) {
 
 /// A planted false claim over a domain: sum_j W_jj <= 2 with |W_jj| <= 1
 /// holds for d <= 2 and fails at d = 3 with W = I (or near it).
-struct TraceAtMostTwo {
-  static constexpr const char* kId = "planted.trace_at_most_two";
+struct TraceAtMostTwo : ClaimId<"planted.trace_at_most_two"> {
   static inline const Tolerance kTrace{"tr W", "2", "the planted (false) bound", MetricKind::kClaim};
   template <class S> static Domain Hypotheses() { return Sample(); }
   template <class S> static void Conclusion(const In<S>& in) {
@@ -226,8 +225,7 @@ constexpr ScalarField kTotal{"total"};
 /// total <= 1. Drawn v_j in [0, 1/4], n <= 3: total <= 3/4, so the random
 /// phase never fails it; Admit lets the search reach v_j up to 4. An edit
 /// of v alone breaks the tie unless the domain derives total again.
-struct TiedTotal {
-  static constexpr const char* kId = "planted.tied_total";
+struct TiedTotal : ClaimId<"planted.tied_total"> {
   static inline const Tolerance kSum{"total", "1", "the planted (false) bound", MetricKind::kClaim};
   template <class S> static Domain Hypotheses() {
     Domain d;

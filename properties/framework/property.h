@@ -4,12 +4,10 @@
 // properties/collapse/lemma4_2_exp.cc and properties/lecture4/sec2_scores.cc):
 //   constexpr Axis kN{"n"};
 //   constexpr MatrixField kX{"x"};
-//   struct MyClaim {
-//     static constexpr const char* kId = "doc.kind.slug";    // from claims.tsv
-//     static inline const Tolerance kSum{metric, bound, why}; // its metrics
+//   struct MyClaim : ClaimId<"doc.kind.slug"> {              // from claims.tsv
 //     template <class S> static Domain Hypotheses();         // fields, Assume(...)
-//     template <class S> static void Conclusion(const In<S>& in);  // reads in[kX]
-//   };
+//     template <class S> static void Conclusion(const In<S>& in);  // reads in[kX],
+//   };                                  // checks ExpectWithin(kSum, observed, bound)
 //   ATTNPROP_REGISTER(MyClaim, double, Mpfr);
 // From the Domain come the generator, the hypotheses predicate (every
 // random case, shrink step and search candidate must satisfy it; a pinned
@@ -20,29 +18,34 @@
 // field's `Admit` (say why beside it). A claim states no HypothesesHold.
 // A family of claims (several statements over the same hypotheses) shares
 // a base struct whose Hypotheses() returns the domain; each claim derives
-// from it and adds kId, its metrics and its Conclusion. No macros.
+// from it and adds its id and its Conclusion. No macros.
 //
 // Every model claim is over a Domain. The attention-operator claims
 // (properties/operator/kernel_backend.h: AttentionClaim) draw batched
 // problems, whose stacked rows (batch x t) a Domain cannot yet declare:
-// they declare their shape class once (Problems(): ProblemGen and
-// ProblemHolds both come from it), or, with fields of their own, a
-// generator and a `HypothesesHold` (issue 30 is moving them); the search
-// and the generic shrinker run for them only when HypothesesHold is defined.
+// they declare their class of problems once (Problems(): a ProblemClass,
+// properties/operator/problem_class.h: a shape class and the claim's own
+// fields and side conditions), and the generator and the predicate both
+// come from it; the kernel regime and half-format families draw from
+// generators of their own (regime_gen.h, half.cc), each with its predicate.
 // Where a claim is stated is the catalogue's source (claims/claims.tsv), not
 // repeated here; a claim of ours shows the source of the claim it reads.
 // A statistical claim (registry label `statistical`) declares its false-alarm
 // rate and power: `static inline const Statistics kStatistics{...};`
 // (statistics.h); the reports print them per property.
-// Metrics are typed constants (check.h): pass them to ExpectWithin(kSum,
-// observed, bound); the audit lists each metric a property checked.
+// Metrics are typed constants (check.h), declared where they are checked,
+// beside the bound's computation: `static const Tolerance kSum{metric,
+// bound, why};` then ExpectWithin(kSum, observed, bound); the audit lists
+// each metric a property checked, in the order first checked.
 // Registration makes one PropertyDef per scalar. The expectation (holds, or
 // known-refuted) lives in properties/registry.tsv, the one visible place.
 #pragma once
 
 #include <rapidcheck.h>
 
+#include <algorithm>
 #include <array>
+#include <cstddef>
 #include <concepts>
 #include <functional>
 #include <optional>
@@ -60,6 +63,18 @@
 namespace attnprop {
 
 struct RegistryRow;  // registry.h
+
+/// A claim's id, as claims.tsv spells it, in the claim's head:
+/// `struct MyClaim : ClaimId<"doc.kind.slug"> {` gives MyClaim::kId.
+template <std::size_t N>
+struct ClaimIdText {
+  char text[N];
+  consteval ClaimIdText(const char (&s)[N]) { std::copy_n(s, N, text); }  // NOLINT: implicit by design
+};
+template <ClaimIdText kText>
+struct ClaimId {
+  static constexpr const char* kId = kText.text;
+};
 
 struct PropertyDef {
   std::string id;       // claim id, verbatim from claims.tsv

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "properties/framework/property.h"
+#include "properties/framework/property_result.h"
 #include "properties/framework/store.h"
 
 namespace attnprop {
@@ -48,75 +49,6 @@ struct RunOptions {
   /// Where a new counterexample of a claim expected to hold is saved ("" =
   /// nowhere; PropertyResult::store_entry still holds the text to paste).
   std::string save_dir;
-};
-
-/// kSkipped: the property could not run here (a kernel dispatch target this
-/// CPU lacks); never counted as holding.
-enum class Verdict { kHolds, kRefuted, kError, kSkipped };
-const char* VerdictName(Verdict v);
-
-/// Observed errors of one tolerance metric over the counted cases (shrink
-/// steps are not counted).
-struct MetricStats {
-  Tolerance tolerance;
-  int64_t count = 0;
-  double max_ratio = 0;      // max observed/bound (0/0 counts as 0)
-  double mean_ratio = 0;     // mean observed/bound
-  double max_observed = 0;
-  double max_in_u = 0;       // max observed / unit roundoff of the backend (0 if exact)
-  double mean_observed = 0;  // mean of the finite observed errors
-  double mean_in_u = 0;      // mean observed / unit roundoff (0 if exact)
-  double max_bound = 0;      // largest finite bound seen (0: an exact check)
-  bool nonfinite = false;    // some observed error or bound was NaN or inf
-  int64_t finite_count = 0;  // checks with finite error and bound
-  std::vector<double> ratios;  // one per case, for histograms
-  std::string worst_case;      // Case::ToText of the case with max_ratio
-  double search_max_ratio = 0; // the best ratio the targeted search reached
-  std::string search_worst_case;  // the case that reached it
-};
-
-/// Where a refutation came from.
-enum class FoundBy { kNone, kStore, kRandom, kSearch };
-const char* FoundByName(FoundBy f);
-
-/// What replaying one stored case showed.
-struct ReplayOutcome {
-  std::string name;
-  std::string origin;  // FILE:LINE
-  StoredCase::Expect expect = StoredCase::Expect::kHolds;
-  bool ok = false;     // behaved as its `expect` says (see RunProperty)
-  bool regression = false;  // an expect=holds case that fails the claim again
-  std::string detail;  // what was seen
-};
-
-struct PropertyResult {
-  std::string id;
-  std::string backend;  // full backend name ("kernel-f32@avx2")
-  Verdict verdict = Verdict::kError;
-  int cases = 0;       // cases run to completion (passed, or the failure)
-  int discarded = 0;   // cases whose hypotheses were not met
-  double seconds = 0;
-  uint64_t seed = 0;   // the per-property seed actually used
-  std::vector<MetricStats> metrics;
-  std::string message;         // failure or error description
-  std::string counterexample;  // shrunk case, exact (Case::ToText)
-  std::optional<Case> counterexample_case;
-  std::string reproduce;       // token for RC_PARAMS / attnprop reproduce
-  int shrink_steps = 0;
-  bool shrink_budget_hit = false;  // shrinking stopped at RunOptions::shrink_budget_s
-  FoundBy found_by = FoundBy::kNone;  // what produced the counterexample
-  int search_tried = 0;     // targeted-search candidates run
-  int search_outside = 0;   // of them, outside the hypotheses (dropped)
-  double search_best_score = 0;
-  bool search_capped = false;  // the search stopped at its time cap
-  std::string search_note;  // why the search did not run, when it did not
-  /// The counterexample, re-checked in the higher-precision `confirm`: true
-  /// when it fails there too (a real refutation, not a rounding artefact).
-  std::optional<bool> confirmed;
-  std::vector<ReplayOutcome> replayed;  // stored cases, in file order
-  bool pinned_refutation = false;       // some expect=refutes case reproduced fully
-  std::string store_entry;  // a new counterexample as a store entry (to save or paste)
-  std::string saved_to;     // the store file it was written to, if any
 };
 
 /// Runs a property: first the stored cases of options.store_dir that apply

@@ -37,8 +37,7 @@ rc::Gen<Case> OneNonzero() {
 
 /// |sum_j x_j| <= max_j |x_j|: false (the factor n is missing), but true on
 /// every vector with one nonzero entry.
-struct MissingDimensionFactor {
-  static constexpr const char* kId = "planted.missing_dimension_factor";
+struct MissingDimensionFactor : ClaimId<"planted.missing_dimension_factor"> {
   static inline const Tolerance kSum{"|sum_j x_j| vs max_j |x_j|", "max_j |x_j|", "the planted (false) bound"};
   static bool HypothesesHold(const Case& c) { return c.GetMatrix("x").rows == 1 && c.GetMatrix("x").cols >= 1; }
   template <class S> static rc::Gen<Case> Hypotheses() { return OneNonzero(); }
@@ -52,8 +51,7 @@ struct MissingDimensionFactor {
 
 /// w2 - w1 <= 1 - 2^-10 for weights in (0, 1]: false only when w1 < 2^-10
 /// and w2 is near 1; the generator draws both from [1/4, 1].
-struct TinyNextToLarge {
-  static constexpr const char* kId = "planted.tiny_next_to_large";
+struct TinyNextToLarge : ClaimId<"planted.tiny_next_to_large"> {
   static inline const Tolerance kGap{"w2 - w1", "1 - 2^-10", "the planted (false) bound"};
   static bool HypothesesHold(const Case& c) {
     const double w1 = c.GetScalar("w1").ToDouble(), w2 = c.GetScalar("w2").ToDouble();
@@ -71,8 +69,7 @@ struct TinyNextToLarge {
 
 /// "The rows of A are not all equal": false for a matrix with equal rows,
 /// which the generator (distinct entries) never draws.
-struct EqualRows {
-  static constexpr const char* kId = "planted.equal_rows";
+struct EqualRows : ClaimId<"planted.equal_rows"> {
   static bool HypothesesHold(const Case& c) { return c.GetMatrix("A").rows >= 2 && c.GetMatrix("A").cols >= 1; }
   template <class S> static rc::Gen<Case> Hypotheses() {
     return rc::gen::map(rc::gen::pair(rc::gen::inRange<int>(2, 5), rc::gen::inRange<int>(1, 4)), [](auto p) {
@@ -95,8 +92,7 @@ struct EqualRows {
 /// (4096 rows A(i, 0) = i, drawn without a shrink tree, so only the generic
 /// shrinker can shrink it). The minimal case keeps the last row and 36
 /// others: 37 rows, reached by dropping blocks of rows, not one row per try.
-struct ManyRows {
-  static constexpr const char* kId = "planted.many_rows";
+struct ManyRows : ClaimId<"planted.many_rows"> {
   static bool HypothesesHold(const Case& c) { return c.GetMatrix("A").rows >= 1 && c.GetMatrix("A").cols == 1; }
   template <class S> static rc::Gen<Case> Hypotheses() {
     return rc::gen::noShrink(rc::gen::map(rc::gen::just(0), [](int) {
@@ -118,8 +114,7 @@ struct ManyRows {
 /// smallest, 17/64, no longer fails with an entry dropped (2 x 17/64 < 3/4)
 /// and no entry can change alone (the entries must stay equal), so only a
 /// drop with its values rescaled (x 3/2, then x 2) reaches n = 1.
-struct SumNearOne {
-  static constexpr const char* kId = "planted.sum_near_one";
+struct SumNearOne : ClaimId<"planted.sum_near_one"> {
   static bool HypothesesHold(const Case& c) {
     const ExactMatrix& x = c.GetMatrix("x");
     if (x.rows != 1 || x.cols < 1) return false;
@@ -146,8 +141,7 @@ struct SumNearOne {
 /// stay equal), any drop passes (7/8), no rescaled b is 1/8 or 3/8, so only
 /// setting every 1/8 to the 3/8 the case holds repairs a drop, and the
 /// minimal case is (3/8, 3/8, 3/8).
-struct ValuesUnified {
-  static constexpr const char* kId = "planted.values_unified";
+struct ValuesUnified : ClaimId<"planted.values_unified"> {
   static bool HypothesesHold(const Case& c) {
     const ExactMatrix& x = c.GetMatrix("x");
     if (x.rows != 1 || x.cols < 1 || x.data[0].ToDouble() != 0.375) return false;
@@ -176,8 +170,7 @@ struct ValuesUnified {
 /// scores crowd toward 0.95 and can never fail, and rows of 1 or 2 equal
 /// entries (scores at most 1/2); only climbing from those, three columns
 /// grown, fails: the archive keeps them as a niche of their own (one value).
-struct PlateauElsewhere {
-  static constexpr const char* kId = "planted.plateau_elsewhere";
+struct PlateauElsewhere : ClaimId<"planted.plateau_elsewhere"> {
   static inline const Tolerance kSum{"the row's count", "1", "the planted (false) bound"};
   static bool AllEqual(const ExactMatrix& x) {
     for (const Exact& e : x.data)
@@ -218,8 +211,7 @@ struct PlateauElsewhere {
 /// false for p > 2^-1/2. Drawn with p <= 1/2, it is reached only by moving
 /// x's largest entries and p together by a factor a power of two overshoots
 /// (1/2 x 2 > 3/4): the search's tied-value moves.
-struct TiedScale {
-  static constexpr const char* kId = "planted.tied_scale";
+struct TiedScale : ClaimId<"planted.tied_scale"> {
   static inline const Tolerance kProduct{"p max x", "1/2", "the planted (false) bound"};
   static double Max(const ExactMatrix& x) {
     double m = 0;
@@ -247,8 +239,7 @@ struct TiedScale {
 };
 
 /// |x + y| <= |x| + |y|: true; the search must not refute it.
-struct Triangle {
-  static constexpr const char* kId = "planted.triangle";
+struct Triangle : ClaimId<"planted.triangle"> {
   static inline const Tolerance kTri{"|x + y| - |x| - |y|", "0 (exact: dyadic inputs, one rounding each side)",
                                      "|fl(x + y)| <= fl(|x| + |y|): rounding is monotone"};
   static bool HypothesesHold(const Case&) { return true; }
@@ -266,8 +257,7 @@ struct Triangle {
 
 /// x >= 0 is a hypothesis; the conclusion is false for negative x, which
 /// the search's sign flips reach: such a case must never be reported.
-struct OutsideNeverReported {
-  static constexpr const char* kId = "planted.outside";
+struct OutsideNeverReported : ClaimId<"planted.outside"> {
   static bool HypothesesHold(const Case& c) { return c.GetScalar("x").ToDouble() >= 0; }
   template <class S> static rc::Gen<Case> Hypotheses() {
     return rc::gen::map(rc::gen::inRange<int>(0, 100), [](int x) { return Case().Scalar("x", x / 2.0); });
@@ -278,8 +268,7 @@ struct OutsideNeverReported {
 /// sum x <= 0 for 200 entries in [0, 1000]: false at once, with thousands
 /// of shrink candidates. It counts the cases its generator makes and the
 /// cases its conclusion checks, and each check takes 1 ms.
-struct SlowToShrink {
-  static constexpr const char* kId = "planted.slow_to_shrink";
+struct SlowToShrink : ClaimId<"planted.slow_to_shrink"> {
   static inline int generated = 0, checked = 0;
   template <class S> static rc::Gen<Case> Hypotheses() {
     return rc::gen::map(rc::gen::container<std::vector<int>>(200, rc::gen::inRange<int>(0, 1000)),

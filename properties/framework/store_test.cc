@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "properties/framework/property.h"
+#include "properties/framework/run.h"
 #include "properties/framework/runner.h"
 #include "properties/framework/atomic_file.h"
 #include "properties/framework/store.h"
@@ -19,8 +20,7 @@ namespace {
 // "For 0 <= x: x <= bound, and (x + 1) - x = 1." False whenever x > bound
 // (a real refutation); the second part fails only in rounding arithmetic
 // (x >= 2^53 in double), so a case that trips only it is an artefact.
-struct BoundClaim {
-  static constexpr const char* kId = "test.bound_claim";
+struct BoundClaim : ClaimId<"test.bound_claim"> {
   static inline const Tolerance kGap{"x - bound", "0", "exact comparison of two exact inputs"};
   // Every hypothesis, the bound's included: the generic shrinker edits every
   // field, and only this check keeps it inside the claim.
@@ -40,8 +40,7 @@ struct BoundClaim {
 };
 
 // Without HypothesesHold: every case is accepted.
-struct PlainClaim {
-  static constexpr const char* kId = "test.plain_claim";
+struct PlainClaim : ClaimId<"test.plain_claim"> {
   template <class S> static rc::Gen<Case> Hypotheses() { return rc::gen::just(Case().Int("n", 1)); }
   template <class S> static void Conclusion(const Case&) {}
 };
@@ -269,6 +268,57 @@ TEST(Store, UnwritableDirectoryIsAClearError) {
   StoredCase s = Stored("a", StoredCase::Expect::kHolds, 1, 2);
   EXPECT_THROW(SaveToStore("/dev/null/store", "x", s), StoreError);
   EXPECT_THROW(WriteFileAtomically("/dev/null/x.txt", "text"), std::runtime_error);
+}
+
+// The run pipeline: listeners hear each property start and finish, judged,
+// in order, and the end; fail_fast stops after the first unexpected
+// outcome (BoundClaim is refuted and has no registry row: expected to hold).
+TEST(PropertyRun, ListenersHearEachOutcomeAndFailFastStops) {
+  struct Log : RunListener {
+    void Started(size_t i, const PropertyDef& d) override { events.push_back("start " + std::to_string(i) + " " + d.id); }
+    void Finished(const PropertyOutcome& o) override {
+      events.push_back("finish " + std::to_string(o.index) + (o.judgement.as_expected() ? " ok" : " unexpected") +
+                       " " + VerdictName(o.result.verdict));
+    }
+    void Ended(size_t ran) override { events.push_back("end " + std::to_string(ran)); }
+    std::vector<std::string> events;
+  };
+  const std::vector<PropertyDef> defs = {internal::MakeDef<PlainClaim, double>(__FILE__), BoundDef(),
+                                         internal::MakeDef<PlainClaim, double>(__FILE__)};
+  for (const bool fail_fast : {false, true}) {
+    PropertyRun run(defs, std::vector<RunOptions>(defs.size()));
+    Log log;
+    run.Listen(log);
+    const size_t ran = run.RunAll(fail_fast);
+    const std::vector<std::string> head = {"start 0 test.plain_claim", "finish 0 ok holds", "start 1 test.bound_claim",
+                                           "finish 1 unexpected refuted"};
+    EXPECT_EQ(ran, fail_fast ? 2u : 3u);
+    ASSERT_EQ(log.events.size(), fail_fast ? 5u : 7u);
+    EXPECT_EQ(std::vector<std::string>(log.events.begin(), log.events.begin() + 4), head);
+    EXPECT_EQ(log.events.back(), "end " + std::to_string(ran));
+  }
+}
+
+// A capped budget gives each property its share of the search time, and
+// none once the run's part is spent; without a budget the options stand.
+TEST(PropertyRun, SearchBudgetSharesTheRunsTime) {
+  const SearchBudget budget(900, 30, 10);
+  EXPECT_TRUE(budget.capped());
+  EXPECT_EQ(budget.share(), 30);
+  EXPECT_EQ(budget.guard(), 300);
+  EXPECT_EQ(budget.Share(0), 30);
+  EXPECT_EQ(budget.Share(290), 10);
+  EXPECT_EQ(budget.Share(400), 0);
+  EXPECT_FALSE(SearchBudget().capped());
+  RunOptions o;
+  o.search_seconds = 7;
+  PropertyRun run({internal::MakeDef<PlainClaim, double>(__FILE__)}, {o});
+  run.RunAll(false);
+  EXPECT_EQ(run.options(0).search_seconds, 7);
+  PropertyRun capped({internal::MakeDef<PlainClaim, double>(__FILE__)}, {o}, SearchBudget(60, 1, 1));
+  capped.RunAll(false);
+  EXPECT_GT(capped.options(0).search_seconds, 50);  // 60 s less what the run took before it
+  EXPECT_LE(capped.options(0).search_seconds, 60);
 }
 
 }  // namespace

@@ -26,49 +26,55 @@
 #include "properties/framework/options.h"
 #include "properties/framework/rc_bridge.h"
 #include "properties/framework/registry.h"
+#include "properties/framework/run.h"
 #include "properties/framework/store.h"
 #include "properties/operator/kernel_backend.h"
 
 namespace attnprop {
 namespace {
 
-RunOptions g_options;
-std::string g_reproduce_env;
+/// The run every test belongs to (main builds it); each gtest test runs
+/// one of its properties.
+PropertyRun* g_run = nullptr;
 
-class PropertyTest : public ::testing::Test {
+/// gtest hears each outcome: the property's line and its stored cases, then
+/// a skip, or the expectation with the counterexample and how to reproduce
+/// it.
+class GtestListener : public RunListener {
  public:
-  explicit PropertyTest(const PropertyDef* def) : def_(def) {}
-  void TestBody() override {
-    RunOptions o = g_options;
-    if (!g_reproduce_env.empty()) {
-      const auto names = ReproduceTokenProperties(g_reproduce_env.substr(g_reproduce_env.find("reproduce=")));
-      if (std::find(names.begin(), names.end(), def_->Name()) != names.end()) o.reproduce = g_reproduce_env;
-    }
-    const PropertyResult r = RunProperty(*def_, o);
-    std::cout << def_->Name() << ": " << VerdictName(r.verdict) << " after " << r.cases << " cases ("
-              << r.discarded << " discarded), " << r.seconds << " s\n";
+  void Finished(const PropertyOutcome& o) override {
+    const PropertyDef& def = *o.def;
+    const PropertyResult& r = o.result;
+    const Judgement& j = o.judgement;
+    std::cout << def.Name() << ": " << VerdictName(r.verdict) << " after " << r.cases << " cases (" << r.discarded
+              << " discarded), " << r.seconds << " s\n";
     for (const auto& rep : r.replayed)
       std::cout << "  stored case " << rep.name << " (expect " << ExpectName(rep.expect)
                 << "): " << (rep.ok ? "ok" : "NOT OK") << ", " << rep.detail << "\n";
-    const Judgement j = Judge(r, *def_);
     if (j.skipped()) GTEST_SKIP() << j.why;
     std::string details;
     if (!r.counterexample.empty())
       details += "\nShrunk counterexample (" + std::to_string(r.shrink_steps) + " shrink steps):\n" + r.counterexample;
     if (!r.reproduce.empty())
-      details += "Reproduce: RC_PARAMS=\"" + r.reproduce + "\" ctest -R '^" + def_->Name() + "$' --output-on-failure";
+      details += "Reproduce: RC_PARAMS=\"" + r.reproduce + "\" ctest -R '^" + def.Name() + "$' --output-on-failure";
     if (!r.store_entry.empty())
-      details += (r.saved_to.empty() ? "\nStore entry (paste into " + StorePath(DefaultStoreDir(), def_->id) + "):\n"
+      details += (r.saved_to.empty() ? "\nStore entry (paste into " + StorePath(DefaultStoreDir(), def.id) + "):\n"
                                      : "\nSaved to " + r.saved_to + ":\n") +
                  r.store_entry;
-    EXPECT_TRUE(j.as_expected()) << def_->Name() << ": " << j.why << details;
+    EXPECT_TRUE(j.as_expected()) << def.Name() << ": " << j.why << details;
     if (j.as_expected() && r.verdict == Verdict::kRefuted && !r.pinned_refutation)
       std::cout << "note: refuted by the search alone; pin the counterexample in "
-                << StorePath(g_options.store_dir, def_->id) << details << "\n";
+                << StorePath(o.options->store_dir, def.id) << details << "\n";
   }
+};
+
+class PropertyTest : public ::testing::Test {
+ public:
+  explicit PropertyTest(size_t index) : index_(index) {}
+  void TestBody() override { g_run->RunOne(index_); }
 
  private:
-  const PropertyDef* def_;
+  size_t index_;
 };
 
 /// The ctest tests: a property's labels are its base backend ("kernel" too
@@ -102,13 +108,13 @@ int main(int argc, char** argv) {
   }
   const std::vector<ksuite::KernelInstance> kernels = ksuite::OwnKernelInstances();
   std::vector<PropertyDef> defs;
+  std::vector<RunOptions> options;
+  RunOptions base;
   try {
-    g_options = OptionsFromEnvironment();
-    g_options.store_dir = store;
-    g_options.save_dir = store_out;
+    base = OptionsFromEnvironment();
+    base.store_dir = store;
+    base.save_dir = store_out;
     InitMpfrPrecisionFromEnvironment();
-    const char* env = std::getenv("RC_PARAMS");
-    if (env && std::strstr(env, "reproduce=")) g_reproduce_env = env;
     const auto problems = JoinRegistry();
     if (!problems.empty()) {
       for (const auto& p : problems) std::cerr << "attnprop: " << p << "\n";
@@ -119,6 +125,15 @@ int main(int argc, char** argv) {
       PrintCtestList(defs);
       return 0;
     }
+    // RC_PARAMS=reproduce=... replays its own properties; the rest run as usual.
+    options.assign(defs.size(), base);
+    const char* env = std::getenv("RC_PARAMS");
+    if (env && std::strstr(env, "reproduce=")) {
+      const std::string token = env;
+      const auto names = ReproduceTokenProperties(token.substr(token.find("reproduce=")));
+      for (size_t i = 0; i < defs.size(); ++i)
+        if (std::find(names.begin(), names.end(), defs[i].Name()) != names.end()) options[i].reproduce = token;
+    }
   } catch (const std::exception& e) {
     std::cerr << "attnprop: " << e.what() << "\n";
     return 2;
@@ -127,13 +142,17 @@ int main(int argc, char** argv) {
     std::cerr << "attnprop: no property named '" << only << "'\n";
     return 2;
   }
-  PrintBanner(std::cout, g_options, ksuite::KernelSummary(kernels));
-  for (const auto& def : defs) {
+  PrintBanner(std::cout, base, ksuite::KernelSummary(kernels));
+  PropertyRun run(std::move(defs), std::move(options));
+  GtestListener gtest;
+  run.Listen(gtest);
+  g_run = &run;
+  for (size_t i = 0; i < run.size(); ++i) {
+    const PropertyDef& def = run.defs()[i];
     const auto dot = def.id.find('.');
     const std::string suite = def.id.substr(0, dot), name = def.id.substr(dot + 1) + "/" + def.backend;
-    const PropertyDef* p = &def;
     ::testing::RegisterTest(suite.c_str(), name.c_str(), nullptr, nullptr, def.file.c_str(), 0,
-                            [p]() -> ::testing::Test* { return new PropertyTest(p); });
+                            [i]() -> ::testing::Test* { return new PropertyTest(i); });
   }
   ::testing::InitGoogleTest(&argc, argv);
   // A gtest filter reads '-' as the start of its negative patterns

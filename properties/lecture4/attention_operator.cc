@@ -156,9 +156,7 @@ void HullCheck(const Operator& op, const Case& c) {
 // row of A lies in the relative interior of the simplex: A_ij >= 0, > 0 above
 // underflow, sum_j A_ij = 1 (A read as out with V = [I 0]). The claim's model
 // backends are in properties/lecture4/sec3_attention_as_averaging.cc.
-rc::Gen<Case> SimplexRowsOnOperatorGen(InputKind in) {
-  return ProblemGen(in, Shape(CausalKind::kNo, Lengths::kAny, true));
-}
+ShapeSpec SimplexRowsProblems() { return Shape(CausalKind::kNo, Lengths::kAny, true); }
 
 void SimplexRowsOnOperator(const Operator& op, const Case& c) {
   const Problem p = Problem::FromCase(c);
@@ -192,23 +190,21 @@ struct HullFamily : AttentionClaim<Derived> {
 };
 
 // lecture4.prop3.1.convex_hull: unmasked out_i lies in conv{v_1..v_T}.
-struct ConvexHull : HullFamily<ConvexHull> {
-  static constexpr const char* kId = "lecture4.prop3.1.convex_hull";
+struct ConvexHull : HullFamily<ConvexHull>, ClaimId<"lecture4.prop3.1.convex_hull"> {
   static ShapeSpec Problems() { return Shape(CausalKind::kNo); }
 };
 ATTNPROP_REGISTER(ConvexHull, double, Mpfr, KernelF32, KernelF64);
 
 // lecture4.sec4.prefix_convex_hull: causal out_i lies in conv{v_j : j <= i + t_k - t_q}.
-struct PrefixConvexHull : HullFamily<PrefixConvexHull> {
-  static constexpr const char* kId = "lecture4.sec4.prefix_convex_hull";
+struct PrefixConvexHull : HullFamily<PrefixConvexHull>, ClaimId<"lecture4.sec4.prefix_convex_hull"> {
   static ShapeSpec Problems() { return Shape(CausalKind::kYes); }
 };
 ATTNPROP_REGISTER(PrefixConvexHull, double, Mpfr, KernelF32, KernelF64);
 
 // lecture4.def4.1.causal_lower_triangular_row_stochastic: causal A is exactly
 // 0 for j > i + t_k - t_q, and its non-empty rows sum to 1.
-struct CausalLowerTriangular : AttentionClaim<CausalLowerTriangular> {
-  static constexpr const char* kId = "lecture4.def4.1.causal_lower_triangular_row_stochastic";
+struct CausalLowerTriangular : AttentionClaim<CausalLowerTriangular>,
+                               ClaimId<"lecture4.def4.1.causal_lower_triangular_row_stochastic"> {
   static ShapeSpec Problems() { return Shape(CausalKind::kYes, Lengths::kAny, true); }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
@@ -236,8 +232,8 @@ ATTNPROP_REGISTER(CausalLowerTriangular, double, Mpfr, KernelF32, KernelF64);
 
 // lecture4.def4.1.causal_positive_on_prefix: causal A_ij > 0 for every
 // permitted key (above underflow).
-struct CausalPositiveOnPrefix : AttentionClaim<CausalPositiveOnPrefix> {
-  static constexpr const char* kId = "lecture4.def4.1.causal_positive_on_prefix";
+struct CausalPositiveOnPrefix : AttentionClaim<CausalPositiveOnPrefix>,
+                                ClaimId<"lecture4.def4.1.causal_positive_on_prefix"> {
   static ShapeSpec Problems() { return Shape(CausalKind::kYes, Lengths::kAny, true); }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
@@ -262,38 +258,14 @@ ATTNPROP_REGISTER(CausalPositiveOnPrefix, double, Mpfr, KernelF32, KernelF64);
 
 // lecture4.prop4.3.causal_independence: output row i does not depend on keys,
 // values or queries after its position; bit-identical under such a change.
-struct CausalIndependence : AttentionClaim<CausalIndependence> {
-  static constexpr const char* kId = "lecture4.prop4.3.causal_independence";
-  static rc::Gen<Case> Gen(InputKind in) {
-    ShapeSpec s;
-    s.causal = CausalKind::kYes;
-    s.min_t_k = 2;
-    const DType t = in.dtype;
-    return rc::gen::mapcat(ProblemGen(in, s), [t](const Case& c) {
-      const Problem p = Problem::FromCase(c);
-      return rc::gen::apply(
-          [c](int64_t cut, ExactMatrix q2, ExactMatrix k2, ExactMatrix v2) {
-            Case out = c;
-            return out.Int("cut", cut).Matrix("Q2", std::move(q2)).Matrix("K2", std::move(k2)).Matrix("V2", std::move(v2));
-          },
-          gen::Dim(0, std::max<int64_t>(0, p.t_k - 2)), gen::Matrix(p.q.rows, p.q.cols, EntryGen(t, 16)),
-          gen::Matrix(p.k.rows, p.k.cols, EntryGen(t, 16)), gen::Matrix(p.v.rows, p.v.cols, EntryGen(t, 16)));
-    });
-  }
+struct CausalIndependence : AttentionClaim<CausalIndependence>, ClaimId<"lecture4.prop4.3.causal_independence"> {
   // The causal problem (t_k >= 2), 0 <= cut <= t_k - 2 (a nonempty future),
   // and Q2, K2, V2 of the shapes of Q, K, V, entries as the problem's.
-  static bool Holds(InputKind in, const Case& c) {
+  static ProblemClass Problems() {
     ShapeSpec s;
     s.causal = CausalKind::kYes;
     s.min_t_k = 2;
-    if (!ProblemHolds(in.dtype, s, c)) return false;
-    const Problem p = Problem::FromCase(c);
-    const int64_t cut = c.GetInt("cut");
-    const ExactMatrix &q2 = c.GetMatrix("Q2"), &k2 = c.GetMatrix("K2"), &v2 = c.GetMatrix("V2");
-    Case swapped = c;
-    swapped.Matrix("Q", q2).Matrix("K", k2).Matrix("V", v2);
-    return cut >= 0 && cut <= p.t_k - 2 && q2.rows == p.q.rows && q2.cols == p.q.cols && k2.rows == p.k.rows &&
-           k2.cols == p.k.cols && v2.rows == p.v.rows && v2.cols == p.v.cols && ProblemHolds(in.dtype, s, swapped);
+    return ProblemClass(s).Int("cut", Const(0), Plus(TK, -2)).Alternative("2", 16);
   }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
@@ -328,8 +300,7 @@ ATTNPROP_REGISTER(CausalIndependence, double, Mpfr, KernelF32, KernelF64);
 
 // lecture4.sec9.2.first_row_onehot: with causal masking (t_q = t_k) the
 // first row of A is (1, 0, ..., 0) exactly: one visible key, exp(0) = 1.
-struct FirstRowOnehot : AttentionClaim<FirstRowOnehot> {
-  static constexpr const char* kId = "lecture4.sec9.2.first_row_onehot";
+struct FirstRowOnehot : AttentionClaim<FirstRowOnehot>, ClaimId<"lecture4.sec9.2.first_row_onehot"> {
   static ShapeSpec Problems() { return Shape(CausalKind::kYes, Lengths::kEqual, true); }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
@@ -351,28 +322,16 @@ ATTNPROP_REGISTER(FirstRowOnehot, double, Mpfr, KernelF32, KernelF64);
 // the shifted call's own bound: two computed outputs agree exactly whenever
 // the max subtraction cancels the shift exactly (MPFR on short inputs), so
 // a bound for both calls' rounding would never be approached.
-struct ShiftInvariance : AttentionClaim<ShiftInvariance> {
-  static constexpr const char* kId = "lecture4.sec5.shift_invariance";
-  static inline const Tolerance kOut = Pair("|out(K + 1u^T) - out*(K)|", kOutTolerance);
-  static inline const Tolerance kLse = Pair("|lse(K + 1u^T) - lse*(K) - c<q_i,u>|", kLseTolerance);
-  static rc::Gen<Case> Gen(InputKind in) {
-    const DType t = in.dtype;
-    return rc::gen::mapcat(ProblemGen(in, ShapeSpec{}), [t](const Case& c) {
-      const Problem p = Problem::FromCase(c);
-      return rc::gen::map(gen::Matrix(1, p.d_k, EntryGen(t, 16)), [c](ExactMatrix u) {
-        Case out = c;
-        return out.Matrix("u", std::move(u));
-      });
-    });
-  }
+struct ShiftInvariance : AttentionClaim<ShiftInvariance>, ClaimId<"lecture4.sec5.shift_invariance"> {
   // Any problem, u (1 x d_k) of the entries' kind, and K + 1 u^T exact in
   // the storage type (the check forms it in double and stores it: a rounded
   // shift would not be the claim's shift), within the problem's domain.
-  static bool Holds(InputKind in, const Case& c) {
-    if (!ProblemHolds(in.dtype, ShapeSpec{}, c)) return false;
+  static ProblemClass Problems() {
+    return ProblemClass(ShapeSpec{}).Matrix("u", Const(1), DK, 16).Assume("K + 1 u^T exact, a problem too", ShiftExact);
+  }
+  static bool ShiftExact(DType t, const Case& c) {
     const Problem p = Problem::FromCase(c);
     const ExactMatrix& u = c.GetMatrix("u");
-    if (u.rows != 1 || u.cols != p.d_k || !EntriesFit(in.dtype, u)) return false;
     ExactMatrix shifted = p.k;
     for (int64_t j = 0; j < p.k.rows; ++j)
       for (int64_t l = 0; l < p.d_k; ++l) {
@@ -382,7 +341,7 @@ struct ShiftInvariance : AttentionClaim<ShiftInvariance> {
       }
     Case moved = c;
     moved.Matrix("K", shifted);
-    return ProblemHolds(in.dtype, ShapeSpec{}, moved);
+    return ProblemHolds(t, ShapeSpec{}, moved);
   }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
@@ -394,6 +353,8 @@ struct ShiftInvariance : AttentionClaim<ShiftInvariance> {
     RequireSuccess(rs, "call on K + 1 u^T");
     const auto ref = Reference(op, p), ref_s = Reference(op, s);
     const Mpfr scale = p.scale.As<Mpfr>();
+    static const Tolerance kOut = Pair("|out(K + 1u^T) - out*(K)|", kOutTolerance);
+    static const Tolerance kLse = Pair("|lse(K + 1u^T) - lse*(K) - c<q_i,u>|", kLseTolerance);
     Worst wo(kOut), wl(kLse);
     for (int64_t b = 0; b < p.batch; ++b)
       for (int64_t i = 0; i < p.t_q; ++i) {
@@ -413,43 +374,12 @@ ATTNPROP_REGISTER(ShiftInvariance, double, Mpfr, KernelF32, KernelF64);
 
 // lecture4.thm6.1.permutation_equivariance (unmasked): permuting the tokens
 // X (so the rows of Q, K and V together) permutes the output rows.
-struct PermutationEquivariance : AttentionClaim<PermutationEquivariance> {
-  static constexpr const char* kId = "lecture4.thm6.1.permutation_equivariance";
-  static inline const Tolerance kOut = Pair("|out(PX)_r - out(X)_pi(r)|", kOutTolerance);
-  static inline const Tolerance kLse = Pair("|lse(PX)_r - lse(X)_pi(r)|", kLseTolerance);
-  static rc::Gen<Case> Gen(InputKind in) {
-    return rc::gen::mapcat(ProblemGen(in, Shape(CausalKind::kNo, Lengths::kEqual)), [](const Case& c) {
-      const Problem p = Problem::FromCase(c);
-      return rc::gen::map(
-          rc::gen::container<std::vector<int64_t>>(static_cast<size_t>(p.t_q), rc::gen::inRange<int64_t>(0, 1000)),
-          [c](const std::vector<int64_t>& keys) {
-            // The permutation that sorts `keys` (stable): shrinks to the identity.
-            std::vector<int64_t> perm(keys.size());
-            std::iota(perm.begin(), perm.end(), 0);
-            std::stable_sort(perm.begin(), perm.end(), [&](int64_t a, int64_t b) {
-              return keys[static_cast<size_t>(a)] < keys[static_cast<size_t>(b)];
-            });
-            ExactMatrix m(1, static_cast<int64_t>(perm.size()));
-            for (size_t i = 0; i < perm.size(); ++i) m.data[i] = static_cast<double>(perm[i]);
-            Case out = c;
-            return out.Matrix("perm", std::move(m));
-          });
-    });
-  }
+struct PermutationEquivariance : AttentionClaim<PermutationEquivariance>,
+                                 ClaimId<"lecture4.thm6.1.permutation_equivariance"> {
   // An unmasked problem with t_q = t_k, and perm (1 x t_q) a permutation of
   // 0..t_q-1 (integer entries, each once).
-  static bool Holds(InputKind in, const Case& c) {
-    if (!ProblemHolds(in.dtype, Shape(CausalKind::kNo, Lengths::kEqual), c)) return false;
-    const Problem p = Problem::FromCase(c);
-    const ExactMatrix& pm = c.GetMatrix("perm");
-    if (pm.rows != 1 || pm.cols != p.t_q || !hyp::AllFinite(pm)) return false;
-    std::vector<bool> seen(static_cast<size_t>(p.t_q), false);
-    for (const Exact& e : pm.data) {
-      const double d = e.ToDouble();
-      if (d != std::floor(d) || d < 0 || d >= static_cast<double>(p.t_q) || seen[static_cast<size_t>(d)]) return false;
-      seen[static_cast<size_t>(d)] = true;
-    }
-    return true;
+  static ProblemClass Problems() {
+    return ProblemClass(Shape(CausalKind::kNo, Lengths::kEqual)).Permutation("perm", TQ);
   }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
@@ -468,6 +398,8 @@ struct PermutationEquivariance : AttentionClaim<PermutationEquivariance> {
     RequireSuccess(r, "call on X");
     RequireSuccess(rx, "call on P X");
     const auto ref = Reference(op, p);
+    static const Tolerance kOut = Pair("|out(PX)_r - out(X)_pi(r)|", kOutTolerance);
+    static const Tolerance kLse = Pair("|lse(PX)_r - lse(X)_pi(r)|", kLseTolerance);
     Worst wo(kOut), wl(kLse);
     for (int64_t b = 0; b < p.batch; ++b)
       for (int64_t row = 0; row < p.t_q; ++row) {
@@ -487,34 +419,14 @@ ATTNPROP_REGISTER(PermutationEquivariance, double, Mpfr, KernelF32, KernelF64);
 // lecture4.aside8.1.streaming_softmax_exact: keys split into blocks; each
 // block's (out_b, lse_b) merged through lse = ln sum_b exp(lse_b),
 // out = sum_b exp(lse_b - lse) out_b equals the whole call.
-struct StreamingSoftmax : AttentionClaim<StreamingSoftmax> {
-  static constexpr const char* kId = "lecture4.aside8.1.streaming_softmax_exact";
-  static inline const Tolerance kOut{
-      "|merge of block outputs - out|", "(rho_i + (1 + rho_B) exp(2 L_B) - 1) sum_j a*_ij |v_jc| + underflow + n eta",
-      "block outputs within rho_B (max block rho), merge weights exp(lse_b - lse) within exp(2 L_B) "
-      "relative (L_B = max block lse bound), the whole call within rho_i; sum_b w_b sum_{j in b} a^b_j |v_j| "
-      "= sum_j a_j |v_j|"};
-  static inline const Tolerance kLse{"|merge of block lse - lse|", "L_whole + L_B",
-                                     "each lse within its bound; the merge is exact (MPFR)"};
-  static rc::Gen<Case> Gen(InputKind in) {
+struct StreamingSoftmax : AttentionClaim<StreamingSoftmax>, ClaimId<"lecture4.aside8.1.streaming_softmax_exact"> {
+  // An unmasked problem with t_k >= 2 and 2 <= blocks <= 4 (the check
+  // splits into min(blocks, t_k) blocks).
+  static ProblemClass Problems() {
     ShapeSpec s;
     s.causal = CausalKind::kNo;
     s.min_t_k = 2;
-    return rc::gen::mapcat(ProblemGen(in, s), [](const Case& c) {
-      return rc::gen::map(gen::Dim(2, 4), [c](int64_t blocks) {
-        Case out = c;
-        return out.Int("blocks", blocks);
-      });
-    });
-  }
-  // An unmasked problem with t_k >= 2 and 2 <= blocks <= 4 (as drawn; the
-  // check splits into min(blocks, t_k) blocks).
-  static bool Holds(InputKind in, const Case& c) {
-    ShapeSpec s;
-    s.causal = CausalKind::kNo;
-    s.min_t_k = 2;
-    const int64_t blocks = c.GetInt("blocks");
-    return ProblemHolds(in.dtype, s, c) && blocks >= 2 && blocks <= 4;
+    return ProblemClass(s).Int("blocks", Const(2), Const(4));
   }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
@@ -541,6 +453,13 @@ struct StreamingSoftmax : AttentionClaim<StreamingSoftmax> {
           subnormal_blocks += bb.subnormal;  // (0 below when the column of V is 0: SubnormalTerm)
         }
     }
+    static const Tolerance kOut{
+        "|merge of block outputs - out|", "(rho_i + (1 + rho_B) exp(2 L_B) - 1) sum_j a*_ij |v_jc| + underflow + n eta",
+        "block outputs within rho_B (max block rho), merge weights exp(lse_b - lse) within exp(2 L_B) "
+        "relative (L_B = max block lse bound), the whole call within rho_i; sum_b w_b sum_{j in b} a^b_j |v_j| "
+        "= sum_j a_j |v_j|"};
+    static const Tolerance kLse{"|merge of block lse - lse|", "L_whole + L_B",
+                                       "each lse within its bound; the merge is exact (MPFR)"};
     Worst wo(kOut), wl(kLse);
     for (int64_t b = 0; b < p.batch; ++b)
       for (int64_t i = 0; i < p.t_q; ++i) {
@@ -576,28 +495,13 @@ ATTNPROP_REGISTER(StreamingSoftmax, double, Mpfr, KernelF32, KernelF64);
 // call's own bound: comparing the two computed outputs is 0 for any kernel
 // that visits the same keys in the same order (attnprop's model and kernel
 // do), so a bound for both calls' rounding would never be approached.
-struct KvCache : AttentionClaim<KvCache> {
-  static constexpr const char* kId = "lecture4.sec8.1.kv_cache_equivalence";
-  static inline const Tolerance kOut = Pair("|out(cached) - out*(full)|", kOutTolerance);
-  static inline const Tolerance kLse = Pair("|lse(cached) - lse*(full)|", kLseTolerance);
-  static rc::Gen<Case> Gen(InputKind in) {
-    return rc::gen::mapcat(ProblemGen(in, Shape(CausalKind::kYes, Lengths::kEqual)), [](const Case& c) {
-      const Problem p = Problem::FromCase(c);
-      return rc::gen::mapcat(gen::Dim(1, p.t_k), [c](int64_t prefix) {
-        return rc::gen::map(gen::Dim(1, prefix), [c, prefix](int64_t m) {
-          Case out = c;
-          return out.Int("prefix", prefix).Int("new_queries", m);
-        });
-      });
-    });
-  }
+struct KvCache : AttentionClaim<KvCache>, ClaimId<"lecture4.sec8.1.kv_cache_equivalence"> {
   // A causal problem with t_q = t_k, 1 <= prefix <= t_k, 1 <= new_queries
   // <= prefix.
-  static bool Holds(InputKind in, const Case& c) {
-    if (!ProblemHolds(in.dtype, Shape(CausalKind::kYes, Lengths::kEqual), c)) return false;
-    const Problem p = Problem::FromCase(c);
-    const int64_t prefix = c.GetInt("prefix"), m = c.GetInt("new_queries");
-    return prefix >= 1 && prefix <= p.t_k && m >= 1 && m <= prefix;
+  static ProblemClass Problems() {
+    return ProblemClass(Shape(CausalKind::kYes, Lengths::kEqual))
+        .Int("prefix", Const(1), TK)
+        .Int("new_queries", Const(1), Field("prefix"));
   }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
@@ -611,6 +515,8 @@ struct KvCache : AttentionClaim<KvCache> {
     const CallResult dec = Call(op, d);
     RequireSuccess(dec, "cached decoding call");
     const auto ref = Reference(op, p), ref_d = Reference(op, d);
+    static const Tolerance kOut = Pair("|out(cached) - out*(full)|", kOutTolerance);
+    static const Tolerance kLse = Pair("|lse(cached) - lse*(full)|", kLseTolerance);
     Worst wo(kOut), wl(kLse);
     for (int64_t b = 0; b < p.batch; ++b)
       for (int64_t i = 0; i < m; ++i) {
@@ -714,15 +620,7 @@ NwRow NwReference(const Problem& p, int64_t b, int64_t i) {
 }
 }  // namespace
 
-struct NadarayaWatson : AttentionClaim<NadarayaWatson> {
-  static constexpr const char* kId = "lecture4.prop7.2.nadaraya_watson_form";
-  static inline const Tolerance kOut{
-      "|out - NW_R|", "(rho_i + rho_R) sum_j a_ij |v_jc| + 2 t_k lambda max_j |v_jc| + n eta",
-      "the operator's output bound (|out - out*|, accuracy.cc) plus the Gaussian-form reference's own error "
-      "rho_R (derivation in claims.cc beside NwReference)"};
-  static inline const Tolerance kLse{
-      "|lse - (c||q_i||^2/2 + ln sum_j g_j)|", "delta_i + 2 gamma_n + lse error of the reference",
-      "the operator's lse bound (|lse - lse*|) plus the Gaussian-form normaliser's own error (claims.cc)"};
+struct NadarayaWatson : AttentionClaim<NadarayaWatson>, ClaimId<"lecture4.prop7.2.nadaraya_watson_form"> {
   static ShapeSpec Problems() { return ShapeSpec{}; }
   static void Check(const Operator& op, const Case& c) {
     const Problem p = Problem::FromCase(c);
@@ -735,6 +633,13 @@ struct NadarayaWatson : AttentionClaim<NadarayaWatson> {
     // The reference's precision: as Reference() (the MPFR model against twice its own).
     MpfrPrecisionScope precision(op.kind == Operator::Kind::kModelMpfr ? 2 * MpfrPrecisionBits()
                                                                         : MpfrPrecisionBits());
+    static const Tolerance kOut{
+        "|out - NW_R|", "(rho_i + rho_R) sum_j a_ij |v_jc| + 2 t_k lambda max_j |v_jc| + n eta",
+        "the operator's output bound (|out - out*|, accuracy.cc) plus the Gaussian-form reference's own error "
+        "rho_R (derivation in claims.cc beside NwReference)"};
+    static const Tolerance kLse{
+        "|lse - (c||q_i||^2/2 + ln sum_j g_j)|", "delta_i + 2 gamma_n + lse error of the reference",
+        "the operator's lse bound (|lse - lse*|) plus the Gaussian-form normaliser's own error (claims.cc)"};
     Worst wo(kOut), wl(kLse);
     for (int64_t b = 0; b < p.batch; ++b)
       for (int64_t i = 0; i < p.t_q; ++i) {

@@ -40,12 +40,7 @@ constexpr MatrixField kHeadWeights[] = {{"W_Q1"}, {"W_K1"}, {"W_V1"}, {"W_Q2"}, 
 constexpr IntField kJ{"j"};
 constexpr ScalarField kScale{"scale"}, kC{"C"};
 
-struct CausalComposition {
-  static constexpr const char* kId = "lecture4.ex12.causal_composition";
-
-  static inline const Tolerance kEarlierRows{"|(G o F)(X + e_j H)_i - (G o F)(X)_i|, i < j", "0",
-                                             "bitwise: row i reads only rows <= i"};
-
+struct CausalComposition : ClaimId<"lecture4.ex12.causal_composition"> {
   // X is T x d (T >= 2), the six W's d x d, H 1 x d, 1 <= j < T. Domain:
   // every entry finite with |entry| <= 2^16, so every score of both heads
   // stays far below the double and MPFR overflow threshold (the bitwise
@@ -97,6 +92,8 @@ struct CausalComposition {
     const Mat<S> g0 = PrefixMean<S>(Head<S>(f0, in, 1)), g1 = PrefixMean<S>(Head<S>(f1, in, 1));
     for (Eigen::Index i = 0; i < j; ++i) {
       ExpectThat(f0.row(i) == f1.row(i), "factor F is not causal on this case");
+      static const Tolerance kEarlierRows{"|(G o F)(X + e_j H)_i - (G o F)(X)_i|, i < j", "0",
+                                                 "bitwise: row i reads only rows <= i"};
       ExpectWithin(kEarlierRows, ToDouble(S((g1.row(i) - g0.row(i)).cwiseAbs().maxCoeff())), 0.0);
     }
   }
@@ -170,14 +167,7 @@ double DifferenceStep() {
   return std::is_same_v<S, double> ? std::ldexp(1.0, -13) : std::ldexp(1.0, -30);
 }
 
-struct QueryDifferential {
-  static constexpr const char* kId = "lecture4.ex10.query_differential";
-
-  static inline const Tolerance kDifferential{
-      "|(y(q+th) - y(q-th))/(2t) - c sum_j A_j <h,k_j> (v_j - y)|_l", "(4/3) t^2 G^3 R_l + (E_l(q+th) + E_l(q-th))/(2t)",
-      "central-difference truncation through the cumulant bound |y'''| <= 8 G^3 R_l, G = c max|<h,k_j>|; "
-      "the two outputs' rounding from OutputErrorBound; the formula in MPFR from exact weights (error < 2^-200 rel.)"};
-
+struct QueryDifferential : ClaimId<"lecture4.ex10.query_differential"> {
   // K (T x d_k), V (T x d_v) in every regime (scales up to 2^2), q, h
   // (1 x d_k), T, d_k, d_v >= 1, scale = fl(1/sqrt(d_k)) in (0, 1]. Domain:
   // q +- t h exact in double (q on the 2^-6 grid with |q| <= 2^20, h on the
@@ -224,6 +214,10 @@ struct QueryDifferential {
       const Mpfr quotient = (Mpfr(yp(0, l)) - Mpfr(ym(0, l))) / (2 * t);
       const Mpfr range = vh.col(l).maxCoeff() - vh.col(l).minCoeff();
       const Mpfr bound = Mpfr(4) / 3 * t * t * gmax * gmax * gmax * range + (ep(0, l) + em(0, l)) / (2 * t);
+      static const Tolerance kDifferential{
+          "|(y(q+th) - y(q-th))/(2t) - c sum_j A_j <h,k_j> (v_j - y)|_l", "(4/3) t^2 G^3 R_l + (E_l(q+th) + E_l(q-th))/(2t)",
+          "central-difference truncation through the cumulant bound |y'''| <= 8 G^3 R_l, G = c max|<h,k_j>|; "
+          "the two outputs' rounding from OutputErrorBound; the formula in MPFR from exact weights (error < 2^-200 rel.)"};
       ExpectWithin(kDifferential, ToDouble(Mpfr(abs(quotient - dy(0, l)))),
                    ToDouble(Mpfr(bound * (1 + 0x1p-100) + 0x1p-200 * (abs(dy(0, l)) + 1))));
     }
@@ -253,17 +247,7 @@ struct QueryDifferential {
 //   quotient (computed, minus its rounding bound) > C; and that it is below
 //   L(R_n), R_n = ||Y_n||_F (part 1 on the unbounded sequence).
 
-struct LipschitzBoundedNotGlobal {
-  static constexpr const char* kId = "lecture4.ex9.lipschitz_bounded_not_global";
-
-  static inline const Tolerance kBounded{
-      "||Attn(X) - Attn(Y)||_F against L(R) ||X - Y||_F", "L(R) ||X - Y||_F + ||E(X)||_F + ||E(Y)||_F",
-      "L(R) derived above (softmax Jacobian norm <= 1/2, bilinear scores, ||A||_2 <= sqrt T); E: each computed output's "
-      "distance from the exact one (OutputErrorBound with the projections' gamma_d |X||W| errors)", MetricKind::kClaim};
-  static inline const Tolerance kUnbounded{
-      "C against the certified difference quotient at X_n = (n,0), Y_n = (n,1/n)", "quotient - rounding bound",
-      "the quotient is >= n |out_2(Y_n) - n/2|; its rounding from OutputErrorBound (exact inputs, c = 1)", MetricKind::kClaim};
-
+struct LipschitzBoundedNotGlobal : ClaimId<"lecture4.ex9.lipschitz_bounded_not_global"> {
   // X, Y (T x d), W_Q, W_K (d x d_k), W_V (d x d_v), all >= 1, in every
   // regime (scales up to 2^2; Y = X + 2^-k H, k in 1..30, rounded), scale =
   // fl(1/sqrt(d_k)) in (0, 1], C = 2^m (m in 0..40) with 1 <= C <= 2^40.
@@ -335,6 +319,10 @@ struct LipschitzBoundedNotGlobal {
     const Mpfr lip = hi[kWV].norm() * (abs(Mpfr(in[kScale])) * r * r * g.norm() + sqrt(Mpfr(double(x.rows()))));
     const Mpfr lhs = Mat<Mpfr>(ox.template cast<Mpfr>() - oy.template cast<Mpfr>()).norm();
     const Mpfr rhs = lip * Mat<Mpfr>(xh - yh).norm() + ex.norm() + ey.norm();
+    static const Tolerance kBounded{
+        "||Attn(X) - Attn(Y)||_F against L(R) ||X - Y||_F", "L(R) ||X - Y||_F + ||E(X)||_F + ||E(Y)||_F",
+        "L(R) derived above (softmax Jacobian norm <= 1/2, bilinear scores, ||A||_2 <= sqrt T); E: each computed output's "
+        "distance from the exact one (OutputErrorBound with the projections' gamma_d |X||W| errors)", MetricKind::kClaim};
     ExpectWithin(kBounded, ToDouble(lhs), ToDouble(Mpfr(rhs * (1 + 0x1p-100))));
     // Part 2: the witness sequence passes the drawn constant C.
     const double cc = in.exact(kC).ToDouble();
@@ -348,6 +336,9 @@ struct LipschitzBoundedNotGlobal {
                     eb = OutputErrorBound<S>(yn, yn, yn, S(1), none_s, none_v);
     const Mpfr diff = Mat<Mpfr>(b.template cast<Mpfr>() - a.template cast<Mpfr>()).norm();
     const Mpfr quotient_lo = (diff - ea.norm() - eb.norm()) * n;  // ||Y_n - X_n|| = 1/n exactly
+    static const Tolerance kUnbounded{
+        "C against the certified difference quotient at X_n = (n,0), Y_n = (n,1/n)", "quotient - rounding bound",
+        "the quotient is >= n |out_2(Y_n) - n/2|; its rounding from OutputErrorBound (exact inputs, c = 1)", MetricKind::kClaim};
     ExpectWithin(kUnbounded, Mpfr(cc), quotient_lo);
     const Mpfr rn = Mat<Mpfr>(yn.template cast<Mpfr>()).norm();
     ExpectThat(quotient_lo <= (rn * rn + sqrt(Mpfr(2))) * (1 + 0x1p-40),

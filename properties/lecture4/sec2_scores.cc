@@ -60,15 +60,7 @@ struct ProjectionFamily {
   }
 };
 
-struct ScoreFactorization : ProjectionFamily {
-  static constexpr const char* kId = "lecture4.prop2.4.score_factorization";
-
-  static inline const Tolerance kEntry{
-      "|c QK^T - c X(W_Q W_K^T)X^T|_ij", "2 gamma_{2d+d_k+1}(u) c (|X||W_Q||W_K|^T|X|^T)_ij",
-      "each side is a product of four factors with inner sizes d, d_k, d (in either association) "
-      "and one scaling: |fl - exact| <= gamma_{2d+d_k+1} c M entrywise (Higham 3.5); the difference "
-      "of the two sides is at most twice that (0 in rationals)"};
-
+struct ScoreFactorization : ProjectionFamily, ClaimId<"lecture4.prop2.4.score_factorization"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> x = in[kX], wq = in[kWQ], wk = in[kWK];
     const S scale = in[kScale];
@@ -81,6 +73,11 @@ struct ScoreFactorization : ProjectionFamily {
     const Mat<Mpfr> m = Mat<Mpfr>(Mat<Mpfr>(xa * qa) * ka.transpose()) * xa.transpose();
     const double gam = Gamma(static_cast<double>(2 * x.cols() + wq.cols() + 1), ScalarTraits<S>::UnitRoundoff());
     const double cs = ToDouble(exact[kScale]);
+    static const Tolerance kEntry{
+        "|c QK^T - c X(W_Q W_K^T)X^T|_ij", "2 gamma_{2d+d_k+1}(u) c (|X||W_Q||W_K|^T|X|^T)_ij",
+        "each side is a product of four factors with inner sizes d, d_k, d (in either association) "
+        "and one scaling: |fl - exact| <= gamma_{2d+d_k+1} c M entrywise (Higham 3.5); the difference "
+        "of the two sides is at most twice that (0 in rationals)"};
     for (Eigen::Index i = 0; i < lhs.rows(); ++i)
       for (Eigen::Index j = 0; j < lhs.cols(); ++j)
         ExpectWithin(kEntry, ToDouble(Mpfr(abs(Mpfr(lhs(i, j)) - Mpfr(rhs(i, j))))), 2 * gam * cs * ToDouble(m(i, j)));
@@ -88,9 +85,7 @@ struct ScoreFactorization : ProjectionFamily {
 };
 ATTNPROP_REGISTER(ScoreFactorization, double, Mpfr, Rational);
 
-struct ScoreRank : ProjectionFamily {
-  static constexpr const char* kId = "lecture4.prop2.4.score_rank_le_dk";
-
+struct ScoreRank : ProjectionFamily, ClaimId<"lecture4.prop2.4.score_rank_le_dk"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> x = in[kX], wq = in[kWQ], wk = in[kWK];
     const Mat<S> scores = Mat<S>(x * wq) * Mat<S>(x * wk).transpose();
@@ -103,15 +98,7 @@ ATTNPROP_REGISTER(ScoreRank, Rational);
 constexpr Axis kTwo{"2"}, kOne{"1"};
 constexpr MatrixField kWitness{"x"};
 
-struct SoftmaxRaisesRank {
-  static constexpr const char* kId = "lecture4.rem2.5.softmax_can_raise_rank";
-
-  static inline const Tolerance kDeterminant{
-      "det A certified nonzero", "|det fl(A) - det A| <= 2 (2 gamma_{T+3}(u) + gamma_{T+3}(u)^2)",
-      "scores are exact (products and differences of 2^-3-grid values below 2^3); each weight "
-      "exp(s_j - m)/Z has relative error <= gamma_{T+3} (exp <= 1 ulp, T-term sum, one division); "
-      "det = a11 a22 - a12 a21 with entries <= 1 moves by at most twice the product error", MetricKind::kClaim};
-
+struct SoftmaxRaisesRank : ClaimId<"lecture4.rem2.5.softmax_can_raise_rank"> {
   // The witness family: x is 2 x 1 with x_1 != x_2 (T = 2 > d_k = 1), drawn
   // on the 2^-3 grid with |x| <= 2. Domain: the grid with |x| <= 2^3, where
   // the tolerance's reason has the scores x_i x_j exact in double.
@@ -134,6 +121,11 @@ struct SoftmaxRaisesRank {
     const Mpfr det = Mpfr(a(0, 0)) * Mpfr(a(1, 1)) - Mpfr(a(0, 1)) * Mpfr(a(1, 0));
     const double g = Gamma(static_cast<double>(t + 3), ScalarTraits<S>::UnitRoundoff());
     const double err = 2 * (2 * g + g * g) + 4 * ScalarTraits<Mpfr>::UnitRoundoff();
+    static const Tolerance kDeterminant{
+        "det A certified nonzero", "|det fl(A) - det A| <= 2 (2 gamma_{T+3}(u) + gamma_{T+3}(u)^2)",
+        "scores are exact (products and differences of 2^-3-grid values below 2^3); each weight "
+        "exp(s_j - m)/Z has relative error <= gamma_{T+3} (exp <= 1 ulp, T-term sum, one division); "
+        "det = a11 a22 - a12 a21 with entries <= 1 moves by at most twice the product error", MetricKind::kClaim};
     // The audit metric: the error bound relative to |det|, which must be < 1
     // for the sign (hence rank 2 > d_k) to be certified.
     ExpectWithin(kDeterminant, err / ToDouble(Mpfr(abs(det))), 1.0);

@@ -40,28 +40,30 @@ constexpr MatrixField kQ{"Q"}, kK{"K"}, kV{"V"}, kU{"U"}, kAPhi{"A_phi"}, kBPhi{
 constexpr ScalarField kScale{"scale"};
 constexpr IntField kSeed{"seed"};
 
-struct SimplexRows {
-  static constexpr const char* kId = "lecture4.prop3.1.simplex_rows";
-
-  static inline const Tolerance kRowSum{
-      "|sum_j A_ij - 1|", "gamma_{T+1}(u) + gamma_T(u_mpfr)",
-      "computed weights e_j/Z with Z = fl(sum e_j): normalising gives (1+gamma_{T-1})/(1+delta) "
-      "<= gamma_{T+1}; the exp and score errors cancel since Z sums the same e_j; the checker "
-      "sums the T weights in MPFR (gamma_T at its precision)"};
+struct SimplexRows : ClaimId<"lecture4.prop3.1.simplex_rows"> {
   template <class S>
   static constexpr bool kOnKernel = ksuite::kIsKernel<S>;
 
+  /// Kernel backends: the claim on the operator (attention_operator.cc),
+  /// its generator and predicate from one problem class.
+  struct OnOperator : ksuite::AttentionClaim<OnOperator> {
+    static ksuite::ShapeSpec Problems() { return ksuite::SimplexRowsProblems(); }
+    static void Check(const ksuite::Operator& op, const Case& c) { ksuite::SimplexRowsOnOperator(op, c); }
+  };
+
   template <class S> static auto Hypotheses() {
-    if constexpr (kOnKernel<S>) return ksuite::SimplexRowsOnOperatorGen(ksuite::InputKindOf<S>());
+    if constexpr (kOnKernel<S>) return OnOperator::Hypotheses<S>();
     else return ModelDomain<S>();
+  }
+  template <class S>
+    requires kOnKernel<S>
+  static bool HypothesesHold(const Case& c) {
+    return OnOperator::HypothesesHold<S>(c);
   }
 
   template <class S> static void Conclusion(const Case& c) {
-    if constexpr (kOnKernel<S>) {
-      ksuite::SimplexRowsOnOperator(ksuite::OperatorFor<S>(), c);
-    } else {
-      ModelConclusion<S>(c);
-    }
+    if constexpr (kOnKernel<S>) OnOperator::Conclusion<S>(c);
+    else ModelConclusion<S>(c);
   }
 
   // Q (t_q x d_k), K (t_k x d_k), t_q, t_k, d_k >= 1, a finite scale of
@@ -96,15 +98,6 @@ struct SimplexRows {
     return d;
   }
 
-  // Kernel backends: the problem class of SimplexRowsOnOperatorGen
-  // (ksuite::ProblemHolds, with V = [I 0]).
-  template <class S>
-    requires kOnKernel<S>
-  static bool HypothesesHold(const Case& c) {
-    return ksuite::ProblemHolds(ksuite::InputKindOf<S>().dtype,
-                                ksuite::Shape(ksuite::ShapeSpec::Causal::kNo, ksuite::ShapeSpec::Lengths::kAny, true), c);
-  }
-
   template <class S>
   static void ModelConclusion(const Case& c) {
     using std::log;
@@ -118,6 +111,11 @@ struct SimplexRows {
     const double ln_min = ToDouble(S(log(std::numeric_limits<S>::min())));
     const Mat<Mpfr> q_hi = c.GetMat<Mpfr>("Q"), k_hi = c.GetMat<Mpfr>("K");
     const Mpfr scale_hi = c.Get<Mpfr>("scale");
+    static const Tolerance kRowSum{
+        "|sum_j A_ij - 1|", "gamma_{T+1}(u) + gamma_T(u_mpfr)",
+        "computed weights e_j/Z with Z = fl(sum e_j): normalising gives (1+gamma_{T-1})/(1+delta) "
+        "<= gamma_{T+1}; the exp and score errors cancel since Z sums the same e_j; the checker "
+        "sums the T weights in MPFR (gamma_T at its precision)"};
     for (Eigen::Index i = 0; i < a.rows(); ++i) {
       Mpfr sum = 0;
       for (Eigen::Index j = 0; j < t; ++j) {
@@ -228,15 +226,7 @@ struct AveragingFamily {
   template <class S> static Domain Hypotheses() { return AveragingCase<S>(false); }
 };
 
-struct LinearFunctionalBounds : AveragingFamily {
-  static constexpr const char* kId = "lecture4.cor3.linear_functional_bounds";
-
-  static inline const Tolerance kOutside{
-      "<u,o_i> outside [min_j <u,v_j>, max_j <u,v_j>] / B",
-      "gamma_{T+1}(u) + gamma_T(u)(1 + gamma_{T+1}(u)) + 4 gamma_{d_v+2}(u_mpfr)",
-      "<u,o> = sum_j a_j <u,v_j> + R with |R| <= gamma_T sum_j a_j sum_l |u_l||v_jl| <= gamma_T (1+eps) B, "
-      "B = max_j sum_l |u_l||v_jl|; sum_j a_j w_j lies within |eps| B <= gamma_{T+1} B of [min w, max w]", MetricKind::kClaim};
-
+struct LinearFunctionalBounds : AveragingFamily, ClaimId<"lecture4.cor3.linear_functional_bounds"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Averaged r = Average<S>(in);
     const Mat<Mpfr> u = In<Mpfr>(in.value())[kU];
@@ -255,22 +245,18 @@ struct LinearFunctionalBounds : AveragingFamily {
       // orthogonal in absolute value to every v_j and <u,o> is exactly 0).
       const Mpfr outside = f > hi ? Mpfr(f - hi) : f < lo ? Mpfr(lo - f) : Mpfr(0);
       const double ratio = b > 0 ? ToDouble(Mpfr(outside / b)) : ToDouble(Mpfr(abs(f)));
+      static const Tolerance kOutside{
+          "<u,o_i> outside [min_j <u,v_j>, max_j <u,v_j>] / B",
+          "gamma_{T+1}(u) + gamma_T(u)(1 + gamma_{T+1}(u)) + 4 gamma_{d_v+2}(u_mpfr)",
+          "<u,o> = sum_j a_j <u,v_j> + R with |R| <= gamma_T sum_j a_j sum_l |u_l||v_jl| <= gamma_T (1+eps) B, "
+          "B = max_j sum_l |u_l||v_jl|; sum_j a_j w_j lies within |eps| B <= gamma_{T+1} B of [min w, max w]", MetricKind::kClaim};
       ExpectWithin(kOutside, ratio, tol);
     }
   }
 };
 ATTNPROP_REGISTER(LinearFunctionalBounds, double, Mpfr);
 
-struct NormBound : AveragingFamily {
-  static constexpr const char* kId = "lecture4.cor3.norm_bound";
-
-  static inline const Tolerance kOutputNorm{
-      "(||o_i|| - sum_j A_ij ||v_j||) / sum_j A_ij ||v_j||", "gamma_T(u) + 4 gamma_{d_v+2}(u_mpfr)",
-      "|o - sum_j a_j v_j| <= gamma_T sum_j a_j |v_j| entrywise, so ||o|| <= (1 + gamma_T) sum_j a_j ||v_j||", MetricKind::kClaim};
-  static inline const Tolerance kAverageNorm{"(sum_j A_ij ||v_j|| - max_j ||v_j||) / max_j ||v_j||",
-                                             "gamma_{T+1}(u) + 4 gamma_{d_v+2}(u_mpfr)",
-                                             "sum_j a_j ||v_j|| <= (1 + eps) max_j ||v_j||, |eps| <= gamma_{T+1}", MetricKind::kClaim};
-
+struct NormBound : AveragingFamily, ClaimId<"lecture4.cor3.norm_bound"> {
   template <class S> static void Conclusion(const In<S>& in) {
     using std::sqrt;
     const Averaged r = Average<S>(in);
@@ -281,44 +267,24 @@ struct NormBound : AveragingFamily {
       Mpfr mid = 0;
       for (Eigen::Index j = 0; j < r.v.rows(); ++j) mid += r.a(i, j) * r.v.row(j).norm();
       const Mpfr left = r.out.row(i).norm();
+      static const Tolerance kOutputNorm{
+          "(||o_i|| - sum_j A_ij ||v_j||) / sum_j A_ij ||v_j||", "gamma_T(u) + 4 gamma_{d_v+2}(u_mpfr)",
+          "|o - sum_j a_j v_j| <= gamma_T sum_j a_j |v_j| entrywise, so ||o|| <= (1 + gamma_T) sum_j a_j ||v_j||", MetricKind::kClaim};
       // 0/0 rows (all values zero) give exact zeros on every side.
       ExpectWithin(kOutputNorm, mid > 0 ? ToDouble(Mpfr((left - mid) / mid)) : ToDouble(left), r.g_t + slack);
+      static const Tolerance kAverageNorm{"(sum_j A_ij ||v_j|| - max_j ||v_j||) / max_j ||v_j||",
+                                                 "gamma_{T+1}(u) + 4 gamma_{d_v+2}(u_mpfr)",
+                                                 "sum_j a_j ||v_j|| <= (1 + eps) max_j ||v_j||, |eps| <= gamma_{T+1}", MetricKind::kClaim};
       ExpectWithin(kAverageNorm, vmax > 0 ? ToDouble(Mpfr((mid - vmax) / vmax)) : ToDouble(mid), r.g_t1 + slack);
     }
   }
 };
 ATTNPROP_REGISTER(NormBound, double, Mpfr);
 
-struct Jensen : AveragingFamily {
-  static constexpr const char* kId = "lecture4.cor3.jensen";
-
+struct Jensen : AveragingFamily, ClaimId<"lecture4.cor3.jensen"> {
   // The averaging hypotheses, and phi's pieces: A_phi (R x d_v, R >= 1),
   // b_phi (R x 1), entries within 2^100 (finite products with v).
   template <class S> static Domain Hypotheses() { return AveragingCase<S>(true); }
-
-  static inline const Tolerance kSquaredNorm{
-      "(||o_i||^2 - sum_j A_ij ||v_j||^2) / sum_j A_ij ||v_j||^2",
-      "(1 + gamma_{T+1}(u))(1 + gamma_T(u))^2 - 1 + 4 gamma_{d_v+2}(u_mpfr)",
-      "||o|| <= ||sum a_j v_j|| + gamma_T sum a_j ||v_j|| and both terms are <= sqrt(1+eps) R, "
-      "R^2 = sum_j a_j ||v_j||^2 (Jensen for the normalised weights a/(1+eps), and Cauchy-Schwarz)", MetricKind::kClaim};
-  static inline const Tolerance kMax{
-      "(max_l o_il - sum_j A_ij max_l v_jl) / sum_j A_ij ||v_j||_inf", "gamma_T(u) + 4 gamma_{d_v+2}(u_mpfr)",
-      "o_l <= sum_j a_j v_jl + gamma_T sum_j a_j |v_jl|; sum_j a_j v_jl <= sum_j a_j max_l v_jl; "
-      "no eps term: max is positively homogeneous and subadditive, so both sides carry the same weights", MetricKind::kClaim};
-  static inline const Tolerance kL1{
-      "(||o_i||_1 - sum_j A_ij ||v_j||_1) / sum_j A_ij ||v_j||_1", "gamma_T(u) + 4 gamma_{d_v+2}(u_mpfr)",
-      "||o||_1 <= ||sum a_j v_j||_1 + gamma_T sum_j a_j ||v_j||_1 and the norm is subadditive and homogeneous "
-      "(no eps term)", MetricKind::kClaim};
-  static inline const Tolerance kLse{
-      "lse(o_i) against sum_j A_ij lse(v_j)", "sum_j A_ij lse(v_j) + gamma_T B + 1.01 gamma_{T+1}(B + |sum_j A_ij lse(v_j)|)",
-      "lse is 1-Lipschitz in the max norm: the output's error gamma_T B (B = max_l sum_j a_j |v_jl|) moves it by "
-      "<= gamma_T B; the weights sum to 1 + eps: normalising moves the average by <= |eps| B and the right side "
-      "by |eps| |sum a lse v|; lse evaluated in MPFR (checker slack)", MetricKind::kClaim};
-  static inline const Tolerance kMaxAffine{
-      "max_r(<a_r,o_i> + b_r) against sum_j A_ij max_r(<a_r,v_j> + b_r)",
-      "rhs + gamma_T max_r sum_l |a_rl| sum_j A_ij |v_jl| + gamma_{T+1} max_r |b_r|",
-      "<a_r, o> + b_r = sum_j a_j (<a_r,v_j> + b_r) + b_r (1 - sum a) + <a_r, R>, |R_l| <= gamma_T sum_j a_j |v_jl|, "
-      "|1 - sum a| <= gamma_{T+1}; each piece is below sum_j a_j phi(v_j) plus those terms", MetricKind::kClaim};
 
   /// lse of a row in MPFR (max subtracted).
   static Mpfr RowLse(const Mat<Mpfr>& m, Eigen::Index i) {
@@ -345,10 +311,19 @@ struct Jensen : AveragingFamily {
         rinf += r.a(i, j) * r.v.row(j).cwiseAbs().maxCoeff();
       }
       const Mpfr left2 = r.out.row(i).squaredNorm();
+      static const Tolerance kSquaredNorm{
+          "(||o_i||^2 - sum_j A_ij ||v_j||^2) / sum_j A_ij ||v_j||^2",
+          "(1 + gamma_{T+1}(u))(1 + gamma_T(u))^2 - 1 + 4 gamma_{d_v+2}(u_mpfr)",
+          "||o|| <= ||sum a_j v_j|| + gamma_T sum a_j ||v_j|| and both terms are <= sqrt(1+eps) R, "
+          "R^2 = sum_j a_j ||v_j||^2 (Jensen for the normalised weights a/(1+eps), and Cauchy-Schwarz)", MetricKind::kClaim};
       ExpectWithin(kSquaredNorm,
                    r2 > 0 ? ToDouble(Mpfr((left2 - r2) / r2)) : ToDouble(left2),
                    (1 + r.g_t1) * (1 + r.g_t) * (1 + r.g_t) - 1 + slack);
       const Mpfr leftm = r.out.row(i).maxCoeff();
+      static const Tolerance kMax{
+          "(max_l o_il - sum_j A_ij max_l v_jl) / sum_j A_ij ||v_j||_inf", "gamma_T(u) + 4 gamma_{d_v+2}(u_mpfr)",
+          "o_l <= sum_j a_j v_jl + gamma_T sum_j a_j |v_jl|; sum_j a_j v_jl <= sum_j a_j max_l v_jl; "
+          "no eps term: max is positively homogeneous and subadditive, so both sides carry the same weights", MetricKind::kClaim};
       ExpectWithin(kMax,
                    rinf > 0 ? ToDouble(Mpfr((leftm - rmax) / rinf)) : ToDouble(Mpfr(leftm - rmax)),
                    r.g_t + slack);
@@ -364,10 +339,19 @@ struct Jensen : AveragingFamily {
         bcol += r.a(i, j) * va.row(j).transpose();
       }
       const Mpfr left1 = r.out.row(i).cwiseAbs().sum();
+      static const Tolerance kL1{
+          "(||o_i||_1 - sum_j A_ij ||v_j||_1) / sum_j A_ij ||v_j||_1", "gamma_T(u) + 4 gamma_{d_v+2}(u_mpfr)",
+          "||o||_1 <= ||sum a_j v_j||_1 + gamma_T sum_j a_j ||v_j||_1 and the norm is subadditive and homogeneous "
+          "(no eps term)", MetricKind::kClaim};
       ExpectWithin(kL1, r1 > 0 ? ToDouble(Mpfr((left1 - r1) / r1)) : ToDouble(left1), r.g_t + slack);
       const Mpfr b_inf = bcol.maxCoeff();
       const Mpfr lse_bound = rlse + r.g_t * b_inf + 1.01 * r.g_t1 * (b_inf + abs(rlse)) + slack * (b_inf + abs(rlse) + 1);
       const Mpfr left_lse = RowLse(r.out, i), lse_shift = std::max(Mpfr(0), Mpfr(-std::min(left_lse, lse_bound)));
+      static const Tolerance kLse{
+          "lse(o_i) against sum_j A_ij lse(v_j)", "sum_j A_ij lse(v_j) + gamma_T B + 1.01 gamma_{T+1}(B + |sum_j A_ij lse(v_j)|)",
+          "lse is 1-Lipschitz in the max norm: the output's error gamma_T B (B = max_l sum_j a_j |v_jl|) moves it by "
+          "<= gamma_T B; the weights sum to 1 + eps: normalising moves the average by <= |eps| B and the right side "
+          "by |eps| |sum a lse v|; lse evaluated in MPFR (checker slack)", MetricKind::kClaim};
       ExpectWithin(kLse, Mpfr(left_lse + lse_shift), Mpfr(lse_bound + lse_shift));  // both >= 0 (see kMaxAffine)
       Mpfr left_aff = pieces_o(i, 0) + bphi(0, 0), spread = 0, bmax = 0;
       for (Eigen::Index p = 0; p < aphi.rows(); ++p) {
@@ -379,6 +363,11 @@ struct Jensen : AveragingFamily {
       // lhs and rhs as themselves, shifted by the same constant so both are
       // >= 0 (the audit's claim metric): max(0, -min) added to each side.
       const Mpfr shift = std::max(Mpfr(0), Mpfr(-std::min(left_aff, raff)));
+      static const Tolerance kMaxAffine{
+          "max_r(<a_r,o_i> + b_r) against sum_j A_ij max_r(<a_r,v_j> + b_r)",
+          "rhs + gamma_T max_r sum_l |a_rl| sum_j A_ij |v_jl| + gamma_{T+1} max_r |b_r|",
+          "<a_r, o> + b_r = sum_j a_j (<a_r,v_j> + b_r) + b_r (1 - sum a) + <a_r, R>, |R_l| <= gamma_T sum_j a_j |v_jl|, "
+          "|1 - sum a| <= gamma_{T+1}; each piece is below sum_j a_j phi(v_j) plus those terms", MetricKind::kClaim};
       ExpectWithin(kMaxAffine, Mpfr(left_aff + shift), Mpfr(aff_bound + shift));
     }
   }
@@ -407,14 +396,7 @@ ATTNPROP_REGISTER(Jensen, double, Mpfr);
 constexpr int kExpectationSamples = 20000;
 constexpr double kExpectationAlpha = 1e-6;
 
-struct ExpectationForm {
-  static constexpr const char* kId = "lecture4.sec3.expectation_form";
-
-  static inline const Tolerance kSampleMean{
-      "|o_il - sample mean of v_{J_i,l}|", "R_l sqrt(ln(2 t_q d_v / 1e-6) / (2N)) + (gamma_T + 1.01 gamma_{T+1} + 2T(gamma_T + 2^-53)) B_il",
-      "Hoeffding (exact, values in a range R_l): false alarm <= 1e-6 per case; o_il = sum_j a_j v_jl (1 + theta), "
-      "|theta| <= gamma_T, and the sampled law a/sum a (|sum a - 1| <= gamma_{T+1}) differs from the double CDF's "
-      "by at most 2T(gamma_T + 2^-53) in l1; B_il = sum_j a_j |v_jl| + max_j |v_jl|"};
+struct ExpectationForm : ClaimId<"lecture4.sec3.expectation_form"> {
   static inline const Statistics kStatistics{kExpectationAlpha, "case", "Hoeffding (values in a range R_l)", true,
                                              0.99, "an error >= 0.033 R_l in o_il (0.029 R_l at t_q d_v = 1)",
                                              "N = 20000 indices per case"};
@@ -477,6 +459,11 @@ struct ExpectationForm {
         }
         const double range = ToDouble(Mpfr(hi - lo));
         const double bound = range * z + det * ToDouble(Mpfr(b + vmax)) + CheckerSlack(td) * ToDouble(vmax);
+        static const Tolerance kSampleMean{
+            "|o_il - sample mean of v_{J_i,l}|", "R_l sqrt(ln(2 t_q d_v / 1e-6) / (2N)) + (gamma_T + 1.01 gamma_{T+1} + 2T(gamma_T + 2^-53)) B_il",
+            "Hoeffding (exact, values in a range R_l): false alarm <= 1e-6 per case; o_il = sum_j a_j v_jl (1 + theta), "
+            "|theta| <= gamma_T, and the sampled law a/sum a (|sum a - 1| <= gamma_{T+1}) differs from the double CDF's "
+            "by at most 2T(gamma_T + 2^-53) in l1; B_il = sum_j a_j |v_jl| + max_j |v_jl|"};
         ExpectWithin(kSampleMean, ToDouble(Mpfr(abs(Mpfr(r.out(i, l)) - mean))), bound);
       }
     }
@@ -503,9 +490,7 @@ ATTNPROP_REGISTER(ExpectationForm, double, Mpfr);
 //     coordinate positive), a' != a, a' > 0, sum a' = 1, and sum_j a'_j v_j
 //     = o exactly.
 
-struct BarycentricCoordinates {
-  static constexpr const char* kId = "lecture4.aside3.6.barycentric_coordinates";
-
+struct BarycentricCoordinates : ClaimId<"lecture4.aside3.6.barycentric_coordinates"> {
   // V (T x d_v, T, d_v >= 1) finite, drawn in every regime (T <= 8, d_v
   // <= 5); a (T x 1) with every a_j > 0 and sum a = 1 exactly (an attention
   // row: the open simplex), drawn w / sum w with w in 1..16.

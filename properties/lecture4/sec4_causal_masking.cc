@@ -41,13 +41,7 @@ constexpr MatrixField kX{"X"}, kWQ{"W_Q"}, kWK{"W_K"}, kWV{"W_V"}, kH{"H"}, kSco
 constexpr IntField kJ{"j"};
 constexpr ScalarField kScale{"scale"};
 
-struct FutureJacobianZero {
-  static constexpr const char* kId = "lecture4.prop4.3.future_jacobian_zero";
-
-  static inline const Tolerance kQuotient{
-      "|out_i(X + t e_j H) - out_i(X)| / t, i < j", "0",
-      "row i reads only rows <= i of X: the same operations on the same inputs (bitwise)"};
-
+struct FutureJacobianZero : ClaimId<"lecture4.prop4.3.future_jacobian_zero"> {
   // X is T x d (T >= 2), W_Q, W_K, W_V d x d, H 1 x d, 1 <= j < T, a finite
   // scale (drawn 1/sqrt(d)). Domain: entries (and scale) finite with |entry|
   // <= 2^16, so the head's scores and outputs stay far below the overflow
@@ -87,21 +81,16 @@ struct FutureJacobianZero {
       Mat<S> moved = x;
       moved.row(j) += S(step) * h.row(0);
       const Mat<S> out = Head<S>(moved, in);
+      static const Tolerance kQuotient{
+          "|out_i(X + t e_j H) - out_i(X)| / t, i < j", "0",
+          "row i reads only rows <= i of X: the same operations on the same inputs (bitwise)"};
       for (Eigen::Index i = 0; i < j; ++i)
         ExpectWithin(kQuotient, ToDouble(S((out.row(i) - base.row(i)).cwiseAbs().maxCoeff() / S(step))), 0.0);
     }
   }
 };
 
-struct MaskBeforeVsAfter {
-  static constexpr const char* kId = "lecture4.aside4.4.mask_before_vs_after_softmax";
-
-  static inline const Tolerance kMaskedSum{"|sum_j A_ij - 1| (masked before)", "gamma_{T+1}(u) + gamma_T(u_mpfr)",
-                                           "as in Prop 3.1 (normalising the i+1 allowed exp values)"};
-  static inline const Tolerance kZeroedSum{
-      "after-zeroing row sum certified < 1", "1 - sum <= gamma_{T+3}(u) + gamma_T(u_mpfr), ratio to missing mass",
-      "each weight within relative gamma_{T+3}; the missing mass sum_{l>i} p_l >= e^{-16}/T is far above", MetricKind::kClaim};
-
+struct MaskBeforeVsAfter : ClaimId<"lecture4.aside4.4.mask_before_vs_after_softmax"> {
   // S is T x T, T >= 2, with |s| <= 8: the check's certification of (a)
   // rests on the missing mass sum_{l>i} p_l >= e^{-16}/T, which needs scores
   // within [-8, 8] (the generator draws exactly that range).
@@ -128,11 +117,16 @@ struct MaskBeforeVsAfter {
         missing += Mpfr(after[l]);
         ExpectThat(before[l] == 0, "masked-before weight nonzero at a forbidden position");
       }
+      static const Tolerance kMaskedSum{"|sum_j A_ij - 1| (masked before)", "gamma_{T+1}(u) + gamma_T(u_mpfr)",
+                                               "as in Prop 3.1 (normalising the i+1 allowed exp values)"};
       ExpectWithin(kMaskedSum, ToDouble(Mpfr(abs(sum_before - 1))),
                    Gamma(static_cast<double>(t + 1), u) + Gamma(static_cast<double>(t), um));
       if (i + 1 < t) {
         // 1 - sum_after should be the missing mass; certify it is > 0.
         const double err = Gamma(static_cast<double>(t + 3), u) + Gamma(static_cast<double>(t), um);
+        static const Tolerance kZeroedSum{
+            "after-zeroing row sum certified < 1", "1 - sum <= gamma_{T+3}(u) + gamma_T(u_mpfr), ratio to missing mass",
+            "each weight within relative gamma_{T+3}; the missing mass sum_{l>i} p_l >= e^{-16}/T is far above", MetricKind::kClaim};
         ExpectWithin(kZeroedSum, err / ToDouble(Mpfr(1 - sum_after)), 1.0);
         // Derivatives: raise the first forbidden score by 1.
         Vec<S> bumped = row;

@@ -123,13 +123,7 @@ Domain Draw(bool unit_sigma, bool table) {
   return d;
 }
 
-struct MeanZeroVariance {
-  static constexpr const char* kId = "lecture4.lemma5.5.mean_zero_variance_dk_sigma4";
-
-  static inline const Tolerance kMean{"|sample mean| / sd", "6.5",
-                                      "z for a two-sided false-alarm rate 8e-11 (CLT), sd = sqrt(d sigma^4/N)"};
-  static inline const Tolerance kVariance{"|sample var - d sigma^4| / sd", "6.5",
-                                          "sd = sqrt((2d^2+6d) sigma^8 / N) from E X^4 = (3d^2+6d) sigma^8"};
+struct MeanZeroVariance : ClaimId<"lecture4.lemma5.5.mean_zero_variance_dk_sigma4"> {
   static inline const Statistics kStatistics{kAlphaPerCheck, "check", kCltBasis, false, 0.99,
                                              "a variance off by >= 14% relative (large d), a mean off by >= 8.8 sd",
                                              kSample};
@@ -140,17 +134,17 @@ struct MeanZeroVariance {
     const int64_t d = in[kDk];
     const double sigma = in.exact(kSigma).ToDouble(), s4 = std::pow(sigma, 4), dd = double(d);
     const Moments m = Sample(d, sigma, in[kSeed]);
+    static const Tolerance kMean{"|sample mean| / sd", "6.5",
+                                        "z for a two-sided false-alarm rate 8e-11 (CLT), sd = sqrt(d sigma^4/N)"};
     ExpectWithin(kMean, std::abs(m.mean) / std::sqrt(dd * s4 / kPairs), kZ);
+    static const Tolerance kVariance{"|sample var - d sigma^4| / sd", "6.5",
+                                            "sd = sqrt((2d^2+6d) sigma^8 / N) from E X^4 = (3d^2+6d) sigma^8"};
     ExpectWithin(kVariance, std::abs(m.var - dd * s4) / std::sqrt((2 * dd * dd + 6 * dd) * s4 * s4 / kPairs), kZ);
   }
 };
 ATTNPROP_REGISTER(MeanZeroVariance, double);
 
-struct ScaledVariance {
-  static constexpr const char* kId = "lecture4.lemma5.5.scaled_variance";
-
-  static inline const Tolerance kVariance{"|sample var of <q,k>/sqrt(d) - sigma^4| / sd", "6.5",
-                                          "sd = sqrt((2 + 6/d) sigma^8 / N): the unscaled bound divided by d"};
+struct ScaledVariance : ClaimId<"lecture4.lemma5.5.scaled_variance"> {
   static inline const Statistics kStatistics{kAlphaPerCheck, "check", kCltBasis, false, 0.99,
                                              "a variance off by >= 14% relative", kSample};
 
@@ -161,18 +155,14 @@ struct ScaledVariance {
     const double sigma = in.exact(kSigma).ToDouble(), s4 = std::pow(sigma, 4), dd = double(d);
     const Moments m = Sample(d, sigma, in[kSeed]);
     const double scaled_var = m.var / dd;
+    static const Tolerance kVariance{"|sample var of <q,k>/sqrt(d) - sigma^4| / sd", "6.5",
+                                            "sd = sqrt((2 + 6/d) sigma^8 / N): the unscaled bound divided by d"};
     ExpectWithin(kVariance, std::abs(scaled_var - s4) / std::sqrt((2 + 6 / dd) * s4 * s4 / kPairs), kZ);
   }
 };
 ATTNPROP_REGISTER(ScaledVariance, double);
 
-struct TableStd {
-  static constexpr const char* kId = "lecture4.table5.5.std_values";
-
-  static inline const Tolerance kStd{
-      "|sample var - printed std^2| / sd_var", "6.5",
-      "std = t exactly when var = t^2: the printed std squared against the sample variance (sd_var = "
-      "sqrt((2d^2 + 6d)/N); scaled: var/d against 1, sd_var/d), z = 6.5 (CLT)"};
+struct TableStd : ClaimId<"lecture4.table5.5.std_values"> {
   static inline const Statistics kStatistics{kAlphaPerCheck, "check", kCltBasis, false, 0.99,
                                              "a printed std off by >= 7%", kSample};
 
@@ -185,6 +175,10 @@ struct TableStd {
     const double printed = d == 16 ? 4 : d == 64 ? 8 : 16, printed_scaled = 1;
     const Moments m = Sample(d, 1.0, in[kSeed]);
     const double sd_var = std::sqrt((2 * dd * dd + 6 * dd) / kPairs);
+    static const Tolerance kStd{
+        "|sample var - printed std^2| / sd_var", "6.5",
+        "std = t exactly when var = t^2: the printed std squared against the sample variance (sd_var = "
+        "sqrt((2d^2 + 6d)/N); scaled: var/d against 1, sd_var/d), z = 6.5 (CLT)"};
     ExpectWithin(kStd, std::abs(m.var - printed * printed) / sd_var, kZ);
     ExpectWithin(kStd, std::abs(m.var / dd - printed_scaled * printed_scaled) / (sd_var / dd), kZ);
   }

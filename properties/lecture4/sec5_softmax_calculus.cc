@@ -91,14 +91,7 @@ struct DerivativeFamily {
   }
 };
 
-struct LseGradient : DerivativeFamily {
-  static constexpr const char* kId = "lecture4.prop5.1.lse_gradient_is_softmax";
-
-  static inline const Tolerance kGradient{
-      "|(lse(s+th)-lse(s-th))/2t - <softmax(s),h>|", "t^2 H^3 / 3 + 2 e_lse / (2t) + gamma_{T+3}(u) sum|h|",
-      "central difference truncation t^2/6 |lse'''| <= t^2/6 * 2H^3; each lse has absolute error "
-      "e_lse = gamma_{T+3}(2 + 2|max s| + 2 log(T+1)); each p_j relative error gamma_{T+3}"};
-
+struct LseGradient : DerivativeFamily, ClaimId<"lecture4.prop5.1.lse_gradient_is_softmax"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Vec<S> s = Col<S>(in, kScores), h = Col<S>(in, kDir);
     const S t = S(Step<S>());
@@ -112,21 +105,16 @@ struct LseGradient : DerivativeFamily {
                        Gamma(static_cast<double>(s.size() + 3), ScalarTraits<S>::UnitRoundoff()) *
                            ToDouble(h.cwiseAbs().sum()) +
                        1e-25;  // MPFR checker
+    static const Tolerance kGradient{
+        "|(lse(s+th)-lse(s-th))/2t - <softmax(s),h>|", "t^2 H^3 / 3 + 2 e_lse / (2t) + gamma_{T+3}(u) sum|h|",
+        "central difference truncation t^2/6 |lse'''| <= t^2/6 * 2H^3; each lse has absolute error "
+        "e_lse = gamma_{T+3}(2 + 2|max s| + 2 log(T+1)); each p_j relative error gamma_{T+3}"};
     ExpectWithin(kGradient, ToDouble(Mpfr(abs(fd - dir))), tol);
   }
 };
 ATTNPROP_REGISTER(LseGradient, double, Mpfr);
 
-struct LseHessian : DerivativeFamily {
-  static constexpr const char* kId = "lecture4.prop5.1.lse_hessian";
-
-  static inline const Tolerance kQuadraticForm{
-      "|(lse(s+th)-2lse(s)+lse(s-th))/t^2 - h^T(diag p - pp^T)h|",
-      "t^2 7H^4/12 + 4 e_lse / t^2 + 3 gamma_{T+3}(u) sum_j h_j^2",
-      "second difference truncation t^2/12 |lse''''| <= t^2/12 * 7H^4; three lse values with "
-      "absolute error e_lse each; p_j relative error gamma_{T+3} in sum p h^2 - (sum p h)^2. "
-      "Random h determine the symmetric Hessian through its quadratic form"};
-
+struct LseHessian : DerivativeFamily, ClaimId<"lecture4.prop5.1.lse_hessian"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Vec<S> s = Col<S>(in, kScores), h = Col<S>(in, kDir);
     const S t = S(Step<S>());
@@ -141,25 +129,18 @@ struct LseHessian : DerivativeFamily {
                        3 * Gamma(static_cast<double>(s.size() + 3), ScalarTraits<S>::UnitRoundoff()) *
                            ToDouble(h.squaredNorm()) +
                        1e-25;
+    static const Tolerance kQuadraticForm{
+        "|(lse(s+th)-2lse(s)+lse(s-th))/t^2 - h^T(diag p - pp^T)h|",
+        "t^2 7H^4/12 + 4 e_lse / t^2 + 3 gamma_{T+3}(u) sum_j h_j^2",
+        "second difference truncation t^2/12 |lse''''| <= t^2/12 * 7H^4; three lse values with "
+        "absolute error e_lse each; p_j relative error gamma_{T+3} in sum p h^2 - (sum p h)^2. "
+        "Random h determine the symmetric Hessian through its quadratic form"};
     ExpectWithin(kQuadraticForm, ToDouble(Mpfr(abs(fd - quad))), tol);
   }
 };
 ATTNPROP_REGISTER(LseHessian, double, Mpfr);
 
-struct SoftmaxJacobian : DerivativeFamily {
-  static constexpr const char* kId = "lecture4.sec5.softmax_jacobian";
-
-  static inline const Tolerance kDifferenceQuotient{
-      "|(p(s+th)-p(s-th))_i/2t - p_i(h_i - sum_j p_j h_j)|",
-      "16 t^2 H^3 / 6 + 2 gamma_{T+3}(u) / (2t) + 3 gamma_{T+3}(u) H",
-      "central difference truncation t^2/6 |p_i'''| <= t^2/6 * 16 H^3; each computed p_i has "
-      "relative error gamma_{T+3} (p_i <= 1); the formula side p_i(h_i - E h) inherits 3 gamma H"};
-  static inline const Tolerance kTwoForms{
-      "|(diag p - pp^T)h - p o (h - <p,h>1)|_i", "4 gamma_{T+3}(u) (H + 1)",
-      "the two printed forms of the Jacobian, both evaluated in the backend from the same p: the "
-      "matrix-vector form errs by gamma_{T+3} sum_j |J_ij||h_j| <= 2 gamma_{T+3} H (sum p <= 1 + "
-      "gamma_T), the formula by gamma_{T+2}(|h_i| + H) <= 2 gamma_{T+2} H; the +1 covers p's sum above 1"};
-
+struct SoftmaxJacobian : DerivativeFamily, ClaimId<"lecture4.sec5.softmax_jacobian"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Vec<S> s = Col<S>(in, kScores), h = Col<S>(in, kDir);
     const S t = S(Step<S>());
@@ -178,8 +159,18 @@ struct SoftmaxJacobian : DerivativeFamily {
     for (Eigen::Index i = 0; i < s.size(); ++i) {
       const Mpfr fd = (pp[i] - pm[i]) / (2 * Mpfr(t));
       const Mpfr formula = p[i] * (hh[i] - mean);
+      static const Tolerance kDifferenceQuotient{
+          "|(p(s+th)-p(s-th))_i/2t - p_i(h_i - sum_j p_j h_j)|",
+          "16 t^2 H^3 / 6 + 2 gamma_{T+3}(u) / (2t) + 3 gamma_{T+3}(u) H",
+          "central difference truncation t^2/6 |p_i'''| <= t^2/6 * 16 H^3; each computed p_i has "
+          "relative error gamma_{T+3} (p_i <= 1); the formula side p_i(h_i - E h) inherits 3 gamma H"};
       ExpectWithin(kDifferenceQuotient, ToDouble(Mpfr(abs(fd - formula))), tol);
       using std::abs;
+      static const Tolerance kTwoForms{
+          "|(diag p - pp^T)h - p o (h - <p,h>1)|_i", "4 gamma_{T+3}(u) (H + 1)",
+          "the two printed forms of the Jacobian, both evaluated in the backend from the same p: the "
+          "matrix-vector form errs by gamma_{T+3} sum_j |J_ij||h_j| <= 2 gamma_{T+3} H (sum p <= 1 + "
+          "gamma_T), the formula by gamma_{T+2}(|h_i| + H) <= 2 gamma_{T+2} H; the +1 covers p's sum above 1"};
       ExpectWithin(kTwoForms, ToDouble(S(abs(S(jh[i] - ps[i] * S(h[i] - mean_s))))),
                    4 * Gamma(static_cast<double>(s.size() + 3), ScalarTraits<S>::UnitRoundoff()) * (hmax + 1));
     }
@@ -190,9 +181,7 @@ ATTNPROP_REGISTER(SoftmaxJacobian, double, Mpfr);
 /// A positive probability vector p = w / sum w (w_j in 1..8) and a vector u
 /// (rational grid). Any positive p is softmax(log p): the Hessian claim's
 /// hypothesis p_i > 0 is all that is used.
-struct HessianPsd {
-  static constexpr const char* kId = "lecture4.prop5.1.hessian_psd_nullspace_ones";
-
+struct HessianPsd : ClaimId<"lecture4.prop5.1.hessian_psd_nullspace_ones"> {
   // w and u are T x 1 (T >= 1), w_j > 0 (so p_i > 0, the claim's
   // hypothesis; drawn w_j in 1..8), c a scalar; all finite (exact rational
   // arithmetic: no numeric domain).
@@ -328,16 +317,9 @@ struct GibbsFamily {
   }
 };
 
-struct GibbsInequality : GibbsFamily {
-  static constexpr const char* kId = "lecture4.sec5.1.gibbs_inequality";
-
+struct GibbsInequality : GibbsFamily, ClaimId<"lecture4.sec5.1.gibbs_inequality"> {
   // KL(a||p) >= 0 as H(a) <= H(a, p): the entropy against the cross-entropy
   // (lhs against rhs, attained at a = p), not as a difference.
-  static inline const Tolerance kGibbs{
-      "H(a) against the cross-entropy H(a, p)", "H(a, p) + gamma_{T+6}(u) (1 + sum_j a_j (|log a_j| + |log p_j|))",
-      "a, p rounded to the backend (u each), log turns relative error 2u into absolute 2u, times a_j (u) "
-      "and a T-term sum (gamma_T): each side errs <= gamma_{T+4} (1 + sum_j a_j |log .|)",
-      MetricKind::kClaim};
 
   template <class S> static void Conclusion(const In<S>& in) {
     using std::log;
@@ -354,6 +336,11 @@ struct GibbsInequality : GibbsFamily {
       kl_mag += abs(term);
     }
     const double u = ScalarTraits<S>::UnitRoundoff(), t = static_cast<double>(a.size());
+    static const Tolerance kGibbs{
+        "H(a) against the cross-entropy H(a, p)", "H(a, p) + gamma_{T+6}(u) (1 + sum_j a_j (|log a_j| + |log p_j|))",
+        "a, p rounded to the backend (u each), log turns relative error 2u into absolute 2u, times a_j (u) "
+        "and a T-term sum (gamma_T): each side errs <= gamma_{T+4} (1 + sum_j a_j |log .|)",
+        MetricKind::kClaim};
     ExpectWithin(kGibbs, h, S(cross + S(Gamma(t + 6, u) * (1 + ToDouble(mag)))));
     // The 'iff': a = p gives a_j / p_j = 1 and log 1 = 0 exactly (IEEE and
     // MPFR); a != p (on this grid ||a-p||_1 >= 1/48^2, so KL >= 9e-8 by
@@ -365,16 +352,7 @@ struct GibbsInequality : GibbsFamily {
 };
 ATTNPROP_REGISTER(GibbsInequality, double, Mpfr);
 
-struct GibbsIdentity : GibbsFamily {
-  static constexpr const char* kId = "lecture4.prop5.2.gibbs_identity";
-
-  static inline const Tolerance kIdentity{
-      "|<a,s> + tau H(a) - (tau log Z - tau KL(a||p))|",
-      "gamma_{T+10}(u) (sum a|s| + tau sum a|log a| + tau |log Z| + tau sum a|log(a/p)| + 2 tau)",
-      "every product, quotient, exp and sum carries relative error; with p = softmax(s/tau) "
-      "(relative error gamma_{T+3}) and Z (gamma_{T+1}) the logs carry absolute errors of that size "
-      "(the 2 tau term, weighted by sum a = 1); all sums have at most T terms"};
-
+struct GibbsIdentity : GibbsFamily, ClaimId<"lecture4.prop5.2.gibbs_identity"> {
   template <class S> static void Conclusion(const In<S>& in) {
     using std::exp;
     using std::log;
@@ -397,6 +375,12 @@ struct GibbsIdentity : GibbsFamily {
     const S lhs = lin + tau * ent, rhs = tau * log(z) - tau * kl;
     const double tol = Gamma(static_cast<double>(a.size() + 10), ScalarTraits<S>::UnitRoundoff()) *
                        ToDouble(S(m1 + tau * m2 + tau * abs(log(z)) + tau * m3 + 2 * tau));
+    static const Tolerance kIdentity{
+        "|<a,s> + tau H(a) - (tau log Z - tau KL(a||p))|",
+        "gamma_{T+10}(u) (sum a|s| + tau sum a|log a| + tau |log Z| + tau sum a|log(a/p)| + 2 tau)",
+        "every product, quotient, exp and sum carries relative error; with p = softmax(s/tau) "
+        "(relative error gamma_{T+3}) and Z (gamma_{T+1}) the logs carry absolute errors of that size "
+        "(the 2 tau term, weighted by sum a = 1); all sums have at most T terms"};
     ExpectWithin(kIdentity, ToDouble(Mpfr(abs(Mpfr(lhs) - Mpfr(rhs)))), tol);
   }
 };
@@ -462,18 +446,7 @@ ExactMatrix VariationalWeights(const ExactMatrix& sm, ExactMatrix wm, int m, dou
   return a;
 }
 
-struct TemperatureVariational {
-  static constexpr const char* kId = "lecture4.prop5.2.temperature_variational";
-
-  static inline const Tolerance kVariational{
-      "tau H(a) against tau lse(s/tau) - <a,s>", "tau lse(s/tau) - <a,s> + B(a)",
-      "B(a) = gamma_T sum a|s| + tau gamma_{T+3} sum a|log a| + tau (u max|x| + LseError(x) + u|lse|) + u|rhs| "
-      "(derivation above the generator)", MetricKind::kClaim};
-  static inline const Tolerance kMaximum{
-      "|F(softmax(s/tau)) - tau lse(s/tau)|", "eta' (sum p|s| + tau sum p(|log p| + 1) + 1.02 tau) + B(p)",
-      "computed p within relative eta of the maximiser (rounded scores and shifts, exp, sum, division); "
-      "F moves by eta' times its magnitude; F(p*) = tau lse exactly"};
-
+struct TemperatureVariational : ClaimId<"lecture4.prop5.2.temperature_variational"> {
   // s, a are T x 1 (T >= 1), s finite, tau > 0 finite (drawn 2^-2..4),
   // a in the simplex (a_j >= 0, sum a = 1 exactly, entries doubles).
   // Domain: max s/tau - min s/tau <= 600 and |s|/tau <= 2^500, so no p_j
@@ -545,6 +518,10 @@ struct TemperatureVariational {
     const double u = ScalarTraits<S>::UnitRoundoff(), t = static_cast<double>(s.size());
     // (1) F(a) <= tau lse(s/tau).
     const Sides<S> at_a = Evaluate<S>(a, s, tau, x);
+    static const Tolerance kVariational{
+        "tau H(a) against tau lse(s/tau) - <a,s>", "tau lse(s/tau) - <a,s> + B(a)",
+        "B(a) = gamma_T sum a|s| + tau gamma_{T+3} sum a|log a| + tau (u max|x| + LseError(x) + u|lse|) + u|rhs| "
+        "(derivation above the generator)", MetricKind::kClaim};
     ExpectWithin(kVariational, at_a.lhs, S(at_a.rhs + S(at_a.budget)));
     // (2) the maximum is attained at p = softmax(s/tau).
     const Vec<S> p = Softmax<S>(x);
@@ -555,6 +532,10 @@ struct TemperatureVariational {
     S mag = 0;
     for (Eigen::Index j = 0; j < p.size(); ++j) mag += abs(p[j] * s[j]) + tau * p[j] * (abs(log(p[j])) + 1);
     const double eq_bound = eta1 * (ToDouble(mag) + 1.02 * ToDouble(tau)) * (1 + 4 * u) + at_p.budget;
+    static const Tolerance kMaximum{
+        "|F(softmax(s/tau)) - tau lse(s/tau)|", "eta' (sum p|s| + tau sum p(|log p| + 1) + 1.02 tau) + B(p)",
+        "computed p within relative eta of the maximiser (rounded scores and shifts, exp, sum, division); "
+        "F moves by eta' times its magnitude; F(p*) = tau lse exactly"};
     // F(p) - tau lse = lhs(p) - rhs(p) (rearranged), compared in MPFR.
     ExpectWithin(kMaximum, ToDouble(Mpfr(abs(Mpfr(at_p.lhs) - Mpfr(at_p.rhs)))), eq_bound);
     // (3) uniqueness: the exact gap tau KL(a || p*), in MPFR at twice the

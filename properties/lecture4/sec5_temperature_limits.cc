@@ -81,13 +81,7 @@ double G(double extra) {
   return Gamma(extra, ScalarTraits<S>::UnitRoundoff());
 }
 
-struct TauToZero : CoarseScoresFamily {
-  static constexpr const char* kId = "lecture4.rem5.4.tau_to_zero";
-
-  static inline const Tolerance kExcess{"|p_j - 1/m| (top j) or p_j (others) against the rate",
-                                        "rate + gamma_{T+3}(u)",
-                                        "the computed p_j errs by <= gamma_{T+3} p_j (relative); p_j <= 1", MetricKind::kClaim};
-
+struct TauToZero : CoarseScoresFamily, ClaimId<"lecture4.rem5.4.tau_to_zero"> {
   template <class S> static void Conclusion(const In<S>& in) {
     using std::exp;
     const Vec<S> s = in[kScores].col(0);
@@ -114,6 +108,9 @@ struct TauToZero : CoarseScoresFamily {
         // Top weights: |p_j - 1/m| <= (T - m) e^{-g/tau} / m^2; the others: p_j <= e^{-g/tau}.
         const Mpfr lhs = s[j] == top ? Mpfr(abs(pj - Mpfr(1) / Mpfr(double(m)))) : pj;
         const Mpfr rate = s[j] == top ? Mpfr(Mpfr(double(t - m)) * decay / Mpfr(double(m * m))) : decay;
+        static const Tolerance kExcess{"|p_j - 1/m| (top j) or p_j (others) against the rate",
+                                              "rate + gamma_{T+3}(u)",
+                                              "the computed p_j errs by <= gamma_{T+3} p_j (relative); p_j <= 1", MetricKind::kClaim};
         ExpectWithin(kExcess, lhs, Mpfr(rate + tol));
       }
     }
@@ -121,14 +118,7 @@ struct TauToZero : CoarseScoresFamily {
 };
 ATTNPROP_REGISTER(TauToZero, double, Mpfr);
 
-struct TauToInfinity : CoarseScoresFamily {
-  static constexpr const char* kId = "lecture4.rem5.4.tau_to_infinity";
-
-  static inline const Tolerance kExcess{"|p_j - 1/T| against the rate (e^{R/tau}-1)/T",
-                                        "rate + gamma_{T+3}(u)",
-                                        "the computed p_j errs by <= gamma_{T+3} p_j (relative); p_j <= 1",
-                                        MetricKind::kClaim};
-
+struct TauToInfinity : CoarseScoresFamily, ClaimId<"lecture4.rem5.4.tau_to_infinity"> {
   template <class S> static Domain Hypotheses() {
     Domain d = CoarseScores<S>();
     d.Assume("R = max s - min s <= 700 (the rate at tau = 1 a finite double)", RangeWithin700);
@@ -145,6 +135,10 @@ struct TauToInfinity : CoarseScoresFamily {
       const S tau = S(std::ldexp(1.0, n));
       const Vec<S> p = Softmax<S>(Vec<S>(s / tau));
       const Mpfr rate = (exp(Mpfr(r / Mpfr(tau))) - 1) / Mpfr(double(t));
+      static const Tolerance kExcess{"|p_j - 1/T| against the rate (e^{R/tau}-1)/T",
+                                            "rate + gamma_{T+3}(u)",
+                                            "the computed p_j errs by <= gamma_{T+3} p_j (relative); p_j <= 1",
+                                            MetricKind::kClaim};
       for (Eigen::Index j = 0; j < t; ++j)
         ExpectWithin(kExcess, Mpfr(abs(Mpfr(p[j]) - Mpfr(1) / Mpfr(double(t)))), Mpfr(rate + tol));
     }
@@ -152,16 +146,7 @@ struct TauToInfinity : CoarseScoresFamily {
 };
 ATTNPROP_REGISTER(TauToInfinity, double, Mpfr);
 
-struct SaturatedJacobian {
-  static constexpr const char* kId = "lecture4.rem5.6.saturated_jacobian_vanishes";
-
-  static inline const Tolerance kJacobian{
-      "max|diag(p)-pp^T| against 1 - max p", "(1 - max p) + 3 gamma_{T+3}(u)",
-      "both sides from the computed p (relative error gamma_{T+3}); entries are products of two p's", MetricKind::kClaim};
-  static inline const Tolerance kTopWeight{
-      "1 - max p against (T-1) e^{-2^n g}", "(T-1) e^{-2^n g} + gamma_{T+3}(u)",
-      "the top weight 1/(1 + sum_l e^{-(top - s_l)2^n}) has 1 - p_top <= sum_l e^{-2^n g}", MetricKind::kClaim};
-
+struct SaturatedJacobian : ClaimId<"lecture4.rem5.6.saturated_jacobian_vanishes"> {
   template <class S> static Domain Hypotheses() {
     Domain d = CoarseScores<S>();
     d.Assume("a unique argmax", UniqueArgmax);
@@ -183,9 +168,15 @@ struct SaturatedJacobian {
       const Vec<Mpfr> p = Softmax<S>(Vec<S>(s * scale)).template cast<Mpfr>();
       const Mat<Mpfr> jac = Mat<Mpfr>(p.asDiagonal()) - p * p.transpose();
       const Mpfr gap = Mpfr(1) - p.maxCoeff();
+      static const Tolerance kJacobian{
+          "max|diag(p)-pp^T| against 1 - max p", "(1 - max p) + 3 gamma_{T+3}(u)",
+          "both sides from the computed p (relative error gamma_{T+3}); entries are products of two p's", MetricKind::kClaim};
       ExpectWithin(kJacobian, Mpfr(jac.cwiseAbs().maxCoeff()), Mpfr(gap + 3 * tol));
       const Mpfr rate = has_second ? Mpfr(Mpfr(double(t - 1)) * exp(Mpfr(-(Mpfr(top) - Mpfr(second)) * Mpfr(scale))))
                                    : Mpfr(0);
+      static const Tolerance kTopWeight{
+          "1 - max p against (T-1) e^{-2^n g}", "(T-1) e^{-2^n g} + gamma_{T+3}(u)",
+          "the top weight 1/(1 + sum_l e^{-(top - s_l)2^n}) has 1 - p_top <= sum_l e^{-2^n g}", MetricKind::kClaim};
       ExpectWithin(kTopWeight, gap, Mpfr(rate + tol));
     }
   }

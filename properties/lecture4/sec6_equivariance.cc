@@ -104,17 +104,7 @@ struct PermutedInputFamily {
   }
 };
 
-struct ScoreWeightConjugation : PermutedInputFamily {
-  static constexpr const char* kId = "lecture4.thm6.1.score_weight_conjugation";
-
-  static inline const Tolerance kScores{
-      "|S(PX) - P S P^T|", "0",
-      "entry (a,b) of both sides is the same dot product of the same rows in the same order: bitwise equal"};
-  static inline const Tolerance kWeights{
-      "|A(PX) - P A P^T| / A", "2 gamma_T(u)",
-      "the permuted row has the same max and the same exp values; only the order of the T-term sum "
-      "Z changes: each side is within gamma_{T-1} of e_j/Z, plus one division each"};
-
+struct ScoreWeightConjugation : PermutedInputFamily, ClaimId<"lecture4.thm6.1.score_weight_conjugation"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> x = in[kX], wq = in[kWQ], wk = in[kWK];
     const Mat<S> p = PermutationMatrix<S>(in.exact(kKeys));
@@ -123,12 +113,19 @@ struct ScoreWeightConjugation : PermutedInputFamily {
     const Mat<S> s = MaskedScores<S>(Mat<S>(x * wq), Mat<S>(x * wk), scale, Mask::None());
     const Mat<S> sp = MaskedScores<S>(Mat<S>(px * wq), Mat<S>(px * wk), scale, Mask::None());
     const Mat<S> conj = p * s * p.transpose();
+    static const Tolerance kScores{
+        "|S(PX) - P S P^T|", "0",
+        "entry (a,b) of both sides is the same dot product of the same rows in the same order: bitwise equal"};
     ExpectWithin(kScores, ToDouble(S((sp - conj).cwiseAbs().maxCoeff())), 0.0);
     const Mat<S> v = Mat<S>::Zero(x.rows(), 1);
     const Mat<S> a = Attention<S>(Mat<S>(x * wq), Mat<S>(x * wk), v, scale).weights;
     const Mat<S> ap = Attention<S>(Mat<S>(px * wq), Mat<S>(px * wk), v, scale).weights;
     const Mat<S> aconj = p * a * p.transpose();
     const double g = Gamma(static_cast<double>(x.rows()), ScalarTraits<S>::UnitRoundoff());
+    static const Tolerance kWeights{
+        "|A(PX) - P A P^T| / A", "2 gamma_T(u)",
+        "the permuted row has the same max and the same exp values; only the order of the T-term sum "
+        "Z changes: each side is within gamma_{T-1} of e_j/Z, plus one division each"};
     for (Eigen::Index i = 0; i < a.rows(); ++i)
       for (Eigen::Index j = 0; j < a.cols(); ++j)
         if (aconj(i, j) != 0)
@@ -139,12 +136,7 @@ struct ScoreWeightConjugation : PermutedInputFamily {
 };
 ATTNPROP_REGISTER(ScoreWeightConjugation, double, Mpfr);
 
-struct RowwiseMaps : PermutedInputFamily {
-  static constexpr const char* kId = "lecture4.sec6.rowwise_maps_equivariant";
-
-  static inline const Tolerance kRows{"|phi_row(PX) - P phi_row(X)|", "0",
-                                      "each output row is the same computation on the same input row"};
-
+struct RowwiseMaps : PermutedInputFamily, ClaimId<"lecture4.sec6.rowwise_maps_equivariant"> {
   template <class S>
   static Mat<S> Phi(const Mat<S>& x, const In<S>& in) {
     const Mat<S> w1 = in[kW1], b = in[kBias], w2 = in[kW2];
@@ -158,14 +150,14 @@ struct RowwiseMaps : PermutedInputFamily {
     const Mat<S> x = in[kX];
     const Mat<S> p = PermutationMatrix<S>(in.exact(kKeys));
     const Mat<S> lhs = Phi<S>(Mat<S>(p * x), in), rhs = p * Phi<S>(x, in);
+    static const Tolerance kRows{"|phi_row(PX) - P phi_row(X)|", "0",
+                                        "each output row is the same computation on the same input row"};
     ExpectWithin(kRows, ToDouble(S((lhs - rhs).cwiseAbs().maxCoeff())), 0.0);
   }
 };
 ATTNPROP_REGISTER(RowwiseMaps, double, Mpfr, Rational);
 
-struct EmbeddingWithoutPositions {
-  static constexpr const char* kId = "lecture4.sec6.1.embedding_without_positions_equivariant";
-
+struct EmbeddingWithoutPositions : ClaimId<"lecture4.sec6.1.embedding_without_positions_equivariant"> {
   /// E (V x d, V, d >= 1) finite (rows are compared with ==), drawn with a
   /// vocabulary of 8 (ids 0..7); x (T x 1, T >= 1) integer ids in 0..V-1;
   /// keys (T x 1) finite.
@@ -240,20 +232,17 @@ struct AnglesFamily {
 /// Absolute error of fl(sin(fl(w t))) (or cos): the argument w t is exact
 /// (a 2^-6 grid value times an integer below 2^6, well under 53 bits), the
 /// library function is within 1 ulp: <= 2u.
-struct SinusoidInnerProduct : AnglesFamily {
-  static constexpr const char* kId = "lecture4.sec6.2.sinusoid_inner_product";
-
-  static inline const Tolerance kInnerProduct{
-      "|<r_i,r_j> - cos(w(i-j))|", "16 u",
-      "w t and w(i-j) are exact; four sin/cos values within 2u each (1 ulp), each product of two of them "
-      "within 4u + u (values <= 1), one sum u: 2(5u) + 2u on the left side, 2u on the right side"};
-
+struct SinusoidInnerProduct : AnglesFamily, ClaimId<"lecture4.sec6.2.sinusoid_inner_product"> {
   template <class S> static void Conclusion(const In<S>& in) {
     using std::cos;
     using std::sin;
     const S w = in[kAngle], i = S(double(in[kI])), j = S(double(in[kJ]));
     const S lhs = sin(w * i) * sin(w * j) + cos(w * i) * cos(w * j);
     const S rhs = cos(w * (i - j));
+    static const Tolerance kInnerProduct{
+        "|<r_i,r_j> - cos(w(i-j))|", "16 u",
+        "w t and w(i-j) are exact; four sin/cos values within 2u each (1 ulp), each product of two of them "
+        "within 4u + u (values <= 1), one sum u: 2(5u) + 2u on the left side, 2u on the right side"};
     ExpectWithin(kInnerProduct, ToDouble(Mpfr(abs(Mpfr(lhs) - Mpfr(rhs)))), 16 * ScalarTraits<S>::UnitRoundoff());
   }
 };
@@ -268,19 +257,7 @@ Mat<S> Rotation(const S& theta) {
   return r;
 }
 
-struct RopeRelativeIdentity : AnglesFamily {
-  static constexpr const char* kId = "lecture4.sec6.2.rope_relative_identity";
-
-  static inline const Tolerance kRelative{
-      "|<R_iw q, R_jw k> - q^T R_(j-i)w k|", "32 u ||q||_1 ||k||_1 + 3 eta (1 + ||q||_1 + ||k||_1)",
-      "angles i w, j w, (j-i) w exact; rotation entries within 2u (1 ulp), |entries| <= 1; a rotated "
-      "vector's components are within 2u||x||_1 + gamma_2 ||x||_1 <= 4.1u||x||_1; the 2-term dot adds "
-      "gamma_2: left side within 2(4.1u)2 + 2.1u, right side within 2(4.1u) + 2.1u (times ||q||_1||k||_1). "
-      "Gradual underflow (eta the smallest subnormal, each product within eta/2): a rotated component "
-      "within eta, so the left side within eta(1 + ||q||_1 + ||k||_1), the right within eta(1 + ||q||_1), "
-      "3 eta(...) with the second-order terms (the search reached q, k near 2^-540, where ||q||_1||k||_1 "
-      "underflows and a purely relative bound is 0)"};
-
+struct RopeRelativeIdentity : AnglesFamily, ClaimId<"lecture4.sec6.2.rope_relative_identity"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const S w = in[kAngle], i = S(double(in[kI])), j = S(double(in[kJ]));
     const Mat<S> q = in[kQv], k = in[kKv];
@@ -288,14 +265,21 @@ struct RopeRelativeIdentity : AnglesFamily {
     const S rhs = q.col(0).dot((Rotation<S>(S((j - i) * w)) * k).col(0));
     const double q1 = ToDouble(S(q.cwiseAbs().sum())), k1 = ToDouble(S(k.cwiseAbs().sum()));
     const double bound = 32 * ScalarTraits<S>::UnitRoundoff() * q1 * k1 + 3 * ScalarTraits<S>::UnderflowUnit() * (1 + q1 + k1);
+    static const Tolerance kRelative{
+        "|<R_iw q, R_jw k> - q^T R_(j-i)w k|", "32 u ||q||_1 ||k||_1 + 3 eta (1 + ||q||_1 + ||k||_1)",
+        "angles i w, j w, (j-i) w exact; rotation entries within 2u (1 ulp), |entries| <= 1; a rotated "
+        "vector's components are within 2u||x||_1 + gamma_2 ||x||_1 <= 4.1u||x||_1; the 2-term dot adds "
+        "gamma_2: left side within 2(4.1u)2 + 2.1u, right side within 2(4.1u) + 2.1u (times ||q||_1||k||_1). "
+        "Gradual underflow (eta the smallest subnormal, each product within eta/2): a rotated component "
+        "within eta, so the left side within eta(1 + ||q||_1 + ||k||_1), the right within eta(1 + ||q||_1), "
+        "3 eta(...) with the second-order terms (the search reached q, k near 2^-540, where ||q||_1||k||_1 "
+        "underflows and a purely relative bound is 0)"};
     ExpectWithin(kRelative, ToDouble(Mpfr(abs(Mpfr(lhs) - Mpfr(rhs)))), bound);
   }
 };
 ATTNPROP_REGISTER(RopeRelativeIdentity, double, Mpfr);
 
-struct NoOrderAutomorphism {
-  static constexpr const char* kId = "lecture4.rem6.3.no_nontrivial_order_automorphism";
-
+struct NoOrderAutomorphism : ClaimId<"lecture4.rem6.3.no_nontrivial_order_automorphism"> {
   // T >= 1. Domain: T <= 9 (the check enumerates all T! permutations: a
   // cost limit); the generator draws T <= 7.
   template <class S> static Domain Hypotheses() {
@@ -325,13 +309,7 @@ struct NoOrderAutomorphism {
 };
 ATTNPROP_REGISTER(NoOrderAutomorphism, double);
 
-struct TwoPositionCausal {
-  static constexpr const char* kId = "lecture4.rem6.3.two_position_causal_example";
-
-  static inline const Tolerance kPrinted{
-      "|F - printed value|", "0",
-      "equal scores give weights exactly 1 and (1/2, 1/2); v on the 2^-4 grid: halves and their sum exact"};
-
+struct TwoPositionCausal : ClaimId<"lecture4.rem6.3.two_position_causal_example"> {
   // V is 2 x d_v (d_v >= 1; drawn 2) with v1 != v2 (the example's
   // hypothesis). Domain: every entry a double with (v1 + v2)/2 exact in
   // double (the printed value is compared bitwise: the sum exact and its half
@@ -368,6 +346,9 @@ struct TwoPositionCausal {
     Mat<S> expect12(2, v.cols()), expect21(2, v.cols());
     expect12 << v.row(0), mid;
     expect21 << v.row(1), mid;
+    static const Tolerance kPrinted{
+        "|F - printed value|", "0",
+        "equal scores give weights exactly 1 and (1/2, 1/2); v on the 2^-4 grid: halves and their sum exact"};
     ExpectWithin(kPrinted, ToDouble(S((f12 - expect12).cwiseAbs().maxCoeff())), 0.0);
     ExpectWithin(kPrinted, ToDouble(S((f21 - expect21).cwiseAbs().maxCoeff())), 0.0);
     const Mat<S> pf = swap * f12;
@@ -525,14 +506,7 @@ struct StackFamily {
   template <class S> static Domain Hypotheses() { return StackCase<S>(); }
 };
 
-struct StackEquivariant : StackFamily {
-  static constexpr const char* kId = "lecture4.cor6.2.stack_equivariant_without_positions";
-
-  static inline const Tolerance kStack{
-      "|F(pi . x) - P F(x)|_il", "StackOrderBound (5 gamma_T sum a|v| through the residual sums and phi)",
-      "iota_0(pi . x) = P iota_0(x) bitwise; the head differs only by the order of its key sums (HeadOrderBound), "
-      "the residual sums add (1+u) and 2.01u|sum|, phi adds |dY||W_1||W_2| and its own gamma_{d+1}, gamma_m terms"};
-
+struct StackEquivariant : StackFamily, ClaimId<"lecture4.cor6.2.stack_equivariant_without_positions"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> e = in[kE];
     const std::vector<int64_t> ids = TokenIds(in.exact(kTokens));
@@ -545,6 +519,10 @@ struct StackEquivariant : StackFamily {
                      Mat<S>(perm * plain.head.v)},
                     Mat<S>(perm * plain.y), Mat<S>(perm * plain.r), Mat<S>(perm * plain.z)};
     const Mat<Mpfr> bound = StackOrderBound<S>(moved, ref, In<Mpfr>(in.value()));
+    static const Tolerance kStack{
+        "|F(pi . x) - P F(x)|_il", "StackOrderBound (5 gamma_T sum a|v| through the residual sums and phi)",
+        "iota_0(pi . x) = P iota_0(x) bitwise; the head differs only by the order of its key sums (HeadOrderBound), "
+        "the residual sums add (1+u) and 2.01u|sum|, phi adds |dY||W_1||W_2| and its own gamma_{d+1}, gamma_m terms"};
     for (Eigen::Index i = 0; i < bound.rows(); ++i)
       for (Eigen::Index l = 0; l < bound.cols(); ++l)
         ExpectWithin(kStack, ToDouble(Mpfr(abs(Mpfr(moved.z(i, l)) - Mpfr(ref.z(i, l))))), ToDouble(bound(i, l)));
@@ -552,19 +530,16 @@ struct StackEquivariant : StackFamily {
 };
 ATTNPROP_REGISTER(StackEquivariant, double, Mpfr);
 
-struct EquivariantWithPositionalRows : StackFamily {
-  static constexpr const char* kId = "lecture4.prec6.3.equivariant_even_with_positional_rows";
-
-  static inline const Tolerance kHead{
-      "|Attn(P X) - P Attn(X)|_il, X = E_x + p", "5 gamma_T sum_j A_ij |v_jl|",
-      "HeadOrderBound: the rows of P X give bitwise the same scores, max and exp values; only the key sums change order"};
-
+struct EquivariantWithPositionalRows : StackFamily, ClaimId<"lecture4.prec6.3.equivariant_even_with_positional_rows"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> x = EmbedTokens<S>(in[kE], TokenIds(in.exact(kTokens))) + in[kPos];
     const Mat<S> perm = PermutationMatrix<S>(in.exact(kKeys));
     const HeadRun<S> plain = Head<S>(x, in), moved = Head<S>(Mat<S>(perm * x), in);
     const Mat<Mpfr> bound = HeadOrderBound<S>(plain);
     const Mat<S> ref = perm * plain.out;
+    static const Tolerance kHead{
+        "|Attn(P X) - P Attn(X)|_il, X = E_x + p", "5 gamma_T sum_j A_ij |v_jl|",
+        "HeadOrderBound: the rows of P X give bitwise the same scores, max and exp values; only the key sums change order"};
     for (Eigen::Index i = 0; i < ref.rows(); ++i)
       for (Eigen::Index l = 0; l < ref.cols(); ++l)
         ExpectWithin(kHead, ToDouble(Mpfr(abs(Mpfr(moved.out(i, l)) - Mpfr(ref(i, l))))),
@@ -573,9 +548,7 @@ struct EquivariantWithPositionalRows : StackFamily {
 };
 ATTNPROP_REGISTER(EquivariantWithPositionalRows, double, Mpfr);
 
-struct PositionsBreakEquivariance : StackFamily {
-  static constexpr const char* kId = "lecture4.cor6.2.positions_break_equivariance";
-
+struct PositionsBreakEquivariance : StackFamily, ClaimId<"lecture4.cor6.2.positions_break_equivariance"> {
   // The stack's hypotheses, and the claim's: the positions are nonconstant
   // (two rows of p differ; so T >= 2, one position is constant).
   template <class S> static Domain Hypotheses() {

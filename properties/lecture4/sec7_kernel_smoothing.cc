@@ -45,14 +45,7 @@ constexpr Axis kLen{"T"}, kD{"d"}, kDv{"d_v"}, kOne{"1"};
 constexpr MatrixField kK{"K"}, kV{"V"}, kQuery{"q"}, kWQ{"W_Q"}, kWK{"W_K"};
 constexpr IntField kT{"T"}, kLog2H{"log2 h"};
 
-struct UniformScoresMean {
-  static constexpr const char* kId = "lecture4.sec7.1.uniform_scores_mean";
-
-  static inline const Tolerance kMean{
-      "|out_i - mean_j v_j| / mean_j |v_j|", "gamma_{T+3}(u) + gamma_{T+1}(u_mpfr)",
-      "weights exp(0)/T rounded once (1/T has relative error <= u after the T-term sum of ones, "
-      "exact); products u, T-term sum gamma_{T-1}; the checker's mean in MPFR"};
-
+struct UniformScoresMean : ClaimId<"lecture4.sec7.1.uniform_scores_mean"> {
   // K (T x d), V (T x d_v), T, d, d_v >= 1, K any finite matrix (the
   // queries are 0, so every score is 0 whatever K is). Domain: |v| <= 2^900
   // and nonzero |v| >= 2^-900: the products v_jl / T stay normal doubles,
@@ -77,6 +70,10 @@ struct UniformScoresMean {
       for (Eigen::Index l = 0; l < v.cols(); ++l) {
         const Mpfr mean = vm.col(l).sum() / Mpfr(double(t)), mag = vm.col(l).cwiseAbs().sum() / Mpfr(double(t));
         const Mpfr diff = abs(Mpfr(out(i, l)) - mean);
+        static const Tolerance kMean{
+            "|out_i - mean_j v_j| / mean_j |v_j|", "gamma_{T+3}(u) + gamma_{T+1}(u_mpfr)",
+            "weights exp(0)/T rounded once (1/T has relative error <= u after the T-term sum of ones, "
+            "exact); products u, T-term sum gamma_{T-1}; the checker's mean in MPFR"};
         ExpectWithin(kMean, mag > 0 ? ToDouble(Mpfr(diff / mag)) : ToDouble(diff), tol);
       }
   }
@@ -98,13 +95,7 @@ Mat<S> GaussianWeights(Eigen::Index t, const S& h) {
   return a;
 }
 
-struct GaussianLimits {
-  static constexpr const char* kId = "lecture4.ex7.4.gaussian_kernel_limits";
-
-  static inline const Tolerance kExcess{"1 - A_ii (h -> 0) or |A_ij - 1/(i+1)| (h -> inf) against the rate",
-                                        "rate + gamma_{T+3}(u)",
-                                        "computed weights have relative error gamma_{T+3} (scores exact); weights <= 1", MetricKind::kClaim};
-
+struct GaussianLimits : ClaimId<"lecture4.ex7.4.gaussian_kernel_limits"> {
   // T >= 1. Domain: T <= 256 (the check builds 22 T x T weight matrices:
   // a cost limit); the generator draws T <= 16 (MPFR 8).
   template <class S> static Domain Hypotheses() {
@@ -116,6 +107,9 @@ struct GaussianLimits {
   template <class S> static void Conclusion(const In<S>& in) {
     const Eigen::Index t = in[kT];
     const double tol = Gamma(static_cast<double>(t + 3), ScalarTraits<S>::UnitRoundoff());
+    static const Tolerance kExcess{"1 - A_ii (h -> 0) or |A_ij - 1/(i+1)| (h -> inf) against the rate",
+                                          "rate + gamma_{T+3}(u)",
+                                          "computed weights have relative error gamma_{T+3} (scores exact); weights <= 1", MetricKind::kClaim};
     for (int n = 0; n <= 4; ++n) {  // h -> 0
       const double h = std::ldexp(1.0, -n);
       const Mat<S> a = GaussianWeights<S>(t, S(h));
@@ -136,16 +130,7 @@ struct GaussianLimits {
   }
 };
 
-struct GaussianAsDotProduct {
-  static constexpr const char* kId = "lecture4.ex7.4.gaussian_kernel_as_dot_product";
-
-  static inline const Tolerance kRelative{
-      "|A_dot - A_gauss| / A_gauss", "2E(1 + 2E) + 2 gamma_{T+3}(u), E = gamma_8(u) (i j + j^2/2)_max / h^2",
-      "the dot-product scores equal the Gaussian ones up to a per-row constant, within E (sqrt(2) "
-      "rounded, q and k entries, the 2-term dot, the scale: 8 roundings of terms <= (ij + j^2/2)/h^2 "
-      "times sqrt(2)/sqrt(2)); score errors <= E move a softmax weight by a factor within e^{+-2E}; "
-      "both weights carry gamma_{T+3}"};
-
+struct GaussianAsDotProduct : ClaimId<"lecture4.ex7.4.gaussian_kernel_as_dot_product"> {
   // T >= 1, h = 2^{log2 h} > 0. Domain: T <= 64 and -4 <= log2 h <= 20 (the
   // scores (ij + j^2/2)/h^2 stay below 2^20 and h^2 a normal double; the
   // generator draws T <= 16, log2 h in -2..4).
@@ -181,20 +166,18 @@ struct GaussianAsDotProduct {
           ExpectThat(dot(i, j) == 0 || ToDouble(dot(i, j)) < 1e-300, "dot weight where the Gaussian one underflows");
           continue;
         }
+        static const Tolerance kRelative{
+            "|A_dot - A_gauss| / A_gauss", "2E(1 + 2E) + 2 gamma_{T+3}(u), E = gamma_8(u) (i j + j^2/2)_max / h^2",
+            "the dot-product scores equal the Gaussian ones up to a per-row constant, within E (sqrt(2) "
+            "rounded, q and k entries, the 2-term dot, the scale: 8 roundings of terms <= (ij + j^2/2)/h^2 "
+            "times sqrt(2)/sqrt(2)); score errors <= E move a softmax weight by a factor within e^{+-2E}; "
+            "both weights carry gamma_{T+3}"};
         ExpectWithin(kRelative, ToDouble(Mpfr(abs(Mpfr(dot(i, j)) - Mpfr(gauss(i, j))) / Mpfr(gauss(i, j)))), tol);
       }
   }
 };
 
-struct KernelAsymmetric {
-  static constexpr const char* kId = "lecture4.sec7.kernel_can_be_asymmetric";
-
-  static inline const Tolerance kSeparation{
-      "score rounding / |s_ij - s_ji|", "1",
-      "the products W_Q W_K^T are exact on the grid; each computed score c M_ij is within gamma_2(u)|c M_ij| "
-      "(scale rounded, one product); the exact gap must exceed both errors so that exp (monotone, "
-      "gap >= 2^-6/sqrt(d) >> u) separates the kernel values", MetricKind::kClaim};
-
+struct KernelAsymmetric : ClaimId<"lecture4.sec7.kernel_can_be_asymmetric"> {
   static bool NonSymmetric(const ExactMatrix& wq, const ExactMatrix& wk) {
     const Mat<double> m = wq.As<double>() * wk.As<double>().transpose();
     return !(m - m.transpose()).isZero(0);
@@ -232,23 +215,21 @@ struct KernelAsymmetric {
     const double g = Gamma(2, ScalarTraits<S>::UnitRoundoff());
     const Mpfr c_hi = Mpfr(1) / sqrt(Mpfr(double(d)));
     const Mpfr err = Mpfr(g) * c_hi * (abs(m(bi, bj)) + abs(m(bj, bi)));
+    static const Tolerance kSeparation{
+        "score rounding / |s_ij - s_ji|", "1",
+        "the products W_Q W_K^T are exact on the grid; each computed score c M_ij is within gamma_2(u)|c M_ij| "
+        "(scale rounded, one product); the exact gap must exceed both errors so that exp (monotone, "
+        "gap >= 2^-6/sqrt(d) >> u) separates the kernel values", MetricKind::kClaim};
     ExpectWithin(kSeparation, ToDouble(Mpfr(err / (c_hi * best))), 1.0);
     const S kij = exp(s(bi, bj)), kji = exp(s(bj, bi));
     ExpectThat(kij != kji, "kappa(x_i,x_j) == kappa(x_j,x_i) although the scores differ");
   }
 };
 
-struct LowTemperatureRetrieval {
-  static constexpr const char* kId = "lecture4.sec7.1.low_temperature_retrieval";
-
+struct LowTemperatureRetrieval : ClaimId<"lecture4.sec7.1.low_temperature_retrieval"> {
   // lhs against rhs (a claim metric): the rate is attained in the limit
   // (T = 2, v_top = -v_other = max|v|: |out - v_top| / rate = 1 / (1 +
   // e^{-g/tau}) -> 1), so the best ratio says how near the search came.
-  static inline const Tolerance kRetrieval{
-      "|out - v_top| / max|v|", "2 (T-1) e^{-g/tau} + gamma_{T+3}(u) + gamma_T(u)",
-      "scores exact (grid products, power-of-two 1/tau); weights relative gamma_{T+3}, output sum gamma_T; "
-      "exact: |out - v*| <= (1 - a*)|v*| + sum_{j != *} a_j |v_j| <= 2 (1 - a*) max|v|, "
-      "1 - a* <= (T-1) e^{-g/tau}", MetricKind::kClaim};
 
   static bool UniqueTop(const Values& v) {
     const Mat<double> s = v[kK].As<double>() * v[kQuery].As<double>().transpose();
@@ -299,6 +280,11 @@ struct LowTemperatureRetrieval {
       const Mpfr rate = gap < 0 ? Mpfr(0) : Mpfr(2 * Mpfr(double(t - 1)) * exp(Mpfr(-gap * Mpfr(inv_tau))));
       for (Eigen::Index l = 0; l < v.cols(); ++l) {
         const Mpfr lhs = abs(Mpfr(out(0, l)) - Mpfr(v(top, l))) / unit;
+        static const Tolerance kRetrieval{
+            "|out - v_top| / max|v|", "2 (T-1) e^{-g/tau} + gamma_{T+3}(u) + gamma_T(u)",
+            "scores exact (grid products, power-of-two 1/tau); weights relative gamma_{T+3}, output sum gamma_T; "
+            "exact: |out - v*| <= (1 - a*)|v*| + sum_{j != *} a_j |v_j| <= 2 (1 - a*) max|v|, "
+            "1 - a* <= (T-1) e^{-g/tau}", MetricKind::kClaim};
         ExpectWithin(kRetrieval, lhs, Mpfr(rate + Mpfr(tol)));
       }
     }

@@ -66,9 +66,7 @@ int64_t LiveWeights(std::vector<Mat<double>>& weights, const std::function<Mat<d
 
 constexpr IntField kWidth{"d/H"}, kHeads{"H"}, kDk{"d_k"}, kDv{"d_v"}, kT{"T"}, kT2{"T2"}, kSeed{"seed"};
 
-struct ParamCounts {
-  static constexpr const char* kId = "lecture4.sec8.param_counts";
-
+struct ParamCounts : ClaimId<"lecture4.sec8.param_counts"> {
 
   // Positive integers d/H, H, d_k, d_v; lengths T, T2 >= 2 (see the header);
   // seed >= 0. Domain: d = H d/H <= 16, d_k, d_v <= 8, T, T2 <= 8 (one
@@ -138,9 +136,7 @@ struct ParamCounts {
   }
 };
 
-struct CausalPairs {
-  static constexpr const char* kId = "lecture4.sec8.causal_pairs_about_half";
-
+struct CausalPairs : ClaimId<"lecture4.sec8.causal_pairs_about_half"> {
 
   // T >= 1. Domain: T <= 4096 (the check visits all T^2 pairs: a cost
   // limit); the generator draws T < 200.

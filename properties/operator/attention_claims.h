@@ -19,10 +19,11 @@ ShapeSpec Shape(ShapeSpec::Causal causal, ShapeSpec::Lengths lengths = ShapeSpec
                 bool identity_v = false);
 
 /// lecture4.prop3.1.simplex_rows on an operator (a kernel, or the model
-/// through the same path): unmasked A (out with V = [I 0]) >= 0, > 0 above
-/// underflow, rows sum to 1 within kWeightSumTolerance (defined with the
-/// claim, properties/lecture4/attention_operator.cc).
-rc::Gen<Case> SimplexRowsOnOperatorGen(InputKind in);
+/// through the same path): its problem class, and the check that unmasked A
+/// (out with V = [I 0]) is >= 0, > 0 above underflow, with rows summing to 1
+/// within kWeightSumTolerance (defined with the claim,
+/// properties/lecture4/attention_operator.cc).
+ShapeSpec SimplexRowsProblems();
 void SimplexRowsOnOperator(const Operator& op, const Case& c);
 
 }  // namespace attnprop::ksuite

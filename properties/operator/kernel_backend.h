@@ -9,13 +9,12 @@
 // a user's library as plain "kernel-f32").
 //
 // The family pattern for these claims (see property.h): derive from
-// AttentionClaim<Derived> and provide
-//   static constexpr const char* kId;
-//   static ShapeSpec Problems();                            // the hypotheses
+// AttentionClaim<Derived> and ClaimId<"its id"> and provide
+//   static ProblemClass Problems();                         // the hypotheses
 //   static void Check(const Operator& op, const Case& c);   // the conclusion
-// (a claim whose cases hold fields beyond the problem's writes
-//   static rc::Gen<Case> Gen(InputKind in);  static bool Holds(InputKind in, const Case& c);
-// in place of Problems()).
+// (problem_class.h: a shape class and the claim's own fields; a family
+// whose problems come from a generator of its own, the regimes and the
+// half formats, writes Gen(InputKind) and Holds(InputKind, const Case&)).
 // Check calls Call(op, problem) for outputs and compares them with
 // Reference(op, problem) within the bounds of accuracy.h; it never asks
 // which backend it runs in.
@@ -27,6 +26,7 @@
 #include "properties/framework/property.h"
 #include "properties/operator/call.h"
 #include "properties/operator/kernel_library.h"
+#include "properties/operator/problem_class.h"
 #include "properties/operator/problem_gen.h"
 
 namespace attnprop::ksuite {
@@ -102,11 +102,10 @@ InputKind InputKindOf() {
   else return {DType::kF64, std::is_same_v<S, Mpfr>};
 }
 
-/// The base of every attention claim (family pattern, above). A claim over
-/// plain problems of one shape class declares the class once,
-///   static ShapeSpec Problems() { return Shape(CausalKind::kYes); }
-/// and its generator (ProblemGen) and predicate (ProblemHolds) both come
-/// from it; a claim with fields of its own writes Gen and Holds.
+/// The base of every attention claim (family pattern, above). A claim
+/// declares its class of problems once,
+///   static ProblemClass Problems() { return Shape(CausalKind::kYes); }
+/// and its generator and predicate both come from it.
 template <class Derived>
 struct AttentionClaim {
   template <class S> static rc::Gen<Case> Hypotheses() { return Derived::Gen(InputKindOf<S>()); }
@@ -117,12 +116,18 @@ struct AttentionClaim {
   static rc::Gen<Case> Gen(InputKind in)
     requires requires { Derived::Problems(); }
   {
-    return ProblemGen(in, Derived::Problems());
+    return Class().Gen(in);
   }
   static bool Holds(InputKind in, const Case& c)
     requires requires { Derived::Problems(); }
   {
-    return ProblemHolds(in.dtype, Derived::Problems(), c);
+    return Class().Holds(in.dtype, c);
+  }
+
+ private:
+  static const ProblemClass& Class() {
+    static const ProblemClass declared = Derived::Problems();
+    return declared;
   }
 };
 

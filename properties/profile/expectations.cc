@@ -198,8 +198,7 @@ struct LawFamily {
   template <class S> static Domain Hypotheses() { return LawDomain(kKQ); }
 };
 
-struct ExpectIidNorms : LawFamily<false> {
-  static constexpr const char* kId = "profile.expect_iid.norms";
+struct ExpectIidNorms : LawFamily<false>, ClaimId<"profile.expect_iid.norms"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Values c(in.value());
     Rational s2;
@@ -207,8 +206,7 @@ struct ExpectIidNorms : LawFamily<false> {
   }
 };
 ATTNPROP_REGISTER(ExpectIidNorms, Rational);
-struct ExpectIidRatios : LawFamily<false> {
-  static constexpr const char* kId = "profile.expect_iid.ratios";
+struct ExpectIidRatios : LawFamily<false>, ClaimId<"profile.expect_iid.ratios"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Values c(in.value());
     Rational s2;
@@ -216,8 +214,7 @@ struct ExpectIidRatios : LawFamily<false> {
   }
 };
 ATTNPROP_REGISTER(ExpectIidRatios, Rational);
-struct ExpectKQNorms : LawFamily<true> {
-  static constexpr const char* kId = "profile.expect_KQ.norms";
+struct ExpectKQNorms : LawFamily<true>, ClaimId<"profile.expect_KQ.norms"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Values c(in.value());
     Rational sk2, sq2;
@@ -226,8 +223,7 @@ struct ExpectKQNorms : LawFamily<true> {
   }
 };
 ATTNPROP_REGISTER(ExpectKQNorms, Rational);
-struct ExpectKQRatios : LawFamily<true> {
-  static constexpr const char* kId = "profile.expect_KQ.ratios";
+struct ExpectKQRatios : LawFamily<true>, ClaimId<"profile.expect_KQ.ratios"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Values c(in.value());
     Rational sk2, sq2;

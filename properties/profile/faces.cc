@@ -52,12 +52,7 @@ Domain FaceDomain(int64_t max_n, int drawn_shapes) {
       ProfileAdmit<S>(0x1p200));
 }
 
-struct FaceA {
-  static constexpr const char* kId = "profile.face_a";
-  static inline const Tolerance kMargin{
-      "a's rounding error gamma_{2N^2+8} against min(a, 1 - a) (a not on a face)", "min(a, 1 - a)",
-      "a is computed within gamma_{2N^2+8}; off the faces the exact min(a, 1-a) >= 1/(2^18 N^2) for these "
-      "dyadic cases, so a computed a within the error of 0 or 1 there would be a violation", MetricKind::kClaim};
+struct FaceA : ClaimId<"profile.face_a"> {
   // L square (N >= 1), nonzero, finite. Double, MPFR: nonzero |entries| in
   // [2^-200, 2^200] (ProfileAdmit), and off the faces the exact
   // min(a, 1 - a) >= 2^-30: the check certifies a away from 0 and 1 by
@@ -88,18 +83,16 @@ struct FaceA {
       const double nd = static_cast<double>(l.rows());
       const double err = Gamma(2 * nd * nd + 8, ScalarTraits<S>::UnitRoundoff());
       const double margin = std::min(ToDouble(a), ToDouble(S(1 - a)));
+      static const Tolerance kMargin{
+          "a's rounding error gamma_{2N^2+8} against min(a, 1 - a) (a not on a face)", "min(a, 1 - a)",
+          "a is computed within gamma_{2N^2+8}; off the faces the exact min(a, 1-a) >= 1/(2^18 N^2) for these "
+          "dyadic cases, so a computed a within the error of 0 or 1 there would be a violation", MetricKind::kClaim};
       ExpectWithin(kMargin, err, margin);
     }
   }
 };
 
-struct BcdScaling {
-  static constexpr const char* kId = "profile.bcd_scaling";
-  static inline const Tolerance kScaling{
-      "max |(b,c,d) - (1-a)(b_S,c_S,d_S)|", "gamma_{4N^2+12} (0 in rationals)",
-      "same spectrum on both sides; 1 - a errs by gamma_{2N^2+6} absolute, b, b_S, ... by gamma_{N^2+3} relative "
-      "each, the numerators agree bit for bit; b, c, d, b_S, ... <= 1 and 1 - a <= 1, plus u for 1 - a, "
-      "u for the product and u for each division"};
+struct BcdScaling : ClaimId<"profile.bcd_scaling"> {
   // L square (N >= 1) with S = sym(L) != 0, finite. Double, MPFR: nonzero
   // |entries| in [2^-200, 2^200] (ProfileAdmit). Rationals: rank(S) <= 2,
   // the domain of the exact profile route (ProfileRankTwoExact: the
@@ -139,6 +132,11 @@ struct BcdScaling {
     const S worst = std::max({S(abs(pl->b - f * ps->b)), S(abs(pl->c - f * ps->c)), S(abs(pl->d - f * ps->d))});
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(worst == 0, "(b,c,d) != (1-a)(b_S,c_S,d_S)");
     const double nd = static_cast<double>(l.rows());
+    static const Tolerance kScaling{
+        "max |(b,c,d) - (1-a)(b_S,c_S,d_S)|", "gamma_{4N^2+12} (0 in rationals)",
+        "same spectrum on both sides; 1 - a errs by gamma_{2N^2+6} absolute, b, b_S, ... by gamma_{N^2+3} relative "
+        "each, the numerators agree bit for bit; b, c, d, b_S, ... <= 1 and 1 - a <= 1, plus u for 1 - a, "
+        "u for the product and u for each division"};
     ExpectWithin(kScaling, ToDouble(worst), Gamma(4 * nd * nd + 12, ScalarTraits<S>::UnitRoundoff()));
   }
 };

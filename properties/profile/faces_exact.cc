@@ -100,8 +100,7 @@ struct FaceFamily {
   template <class S> static Domain Hypotheses() { return SpectrumDomain(); }
 };
 
-struct FaceB : FaceFamily {
-  static constexpr const char* kId = "profile.face_b";
+struct FaceB : FaceFamily, ClaimId<"profile.face_b"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Exactly e = Evaluate(Values(in.value()));
     ExpectThat((e.pi.b == 0) == (e.psd || e.nsd),
@@ -112,8 +111,7 @@ struct FaceB : FaceFamily {
 };
 ATTNPROP_REGISTER(FaceB, Rational);
 
-struct FaceD0 : FaceFamily {
-  static constexpr const char* kId = "profile.face_d0.alpha_ge_beta";
+struct FaceD0 : FaceFamily, ClaimId<"profile.face_d0.alpha_ge_beta"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Exactly e = Evaluate(Values(in.value()));
     bool ge = true;
@@ -123,8 +121,7 @@ struct FaceD0 : FaceFamily {
 };
 ATTNPROP_REGISTER(FaceD0, Rational);
 
-struct FaceC0 : FaceFamily {
-  static constexpr const char* kId = "profile.face_c0.beta_ge_alpha";
+struct FaceC0 : FaceFamily, ClaimId<"profile.face_c0.beta_ge_alpha"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Exactly e = Evaluate(Values(in.value()));
     bool ge = true;
@@ -134,8 +131,7 @@ struct FaceC0 : FaceFamily {
 };
 ATTNPROP_REGISTER(FaceC0, Rational);
 
-struct VerticesC1D1 : FaceFamily {
-  static constexpr const char* kId = "profile.vertices_c1_d1";
+struct VerticesC1D1 : FaceFamily, ClaimId<"profile.vertices_c1_d1"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Exactly e = Evaluate(Values(in.value()));
     ExpectThat((e.pi.d == 1) == (e.symmetric && e.nsd),
@@ -156,8 +152,7 @@ ATTNPROP_REGISTER(VerticesC1D1, Rational);
 // D >= (sqrt A - sqrt B)^2, i.e. sqrt(AB) >= C, i.e. AB >= C^2 (C >= 0);
 // equality iff AB = C^2. Equality side: lambda_- = rho lambda_+ is tested as
 // beta = t alpha with t = C/A (the only candidate; then t = rho).
-struct PUpperBoundRho {
-  static constexpr const char* kId = "profile.P_upper_bound_rho";
+struct PUpperBoundRho : ClaimId<"profile.P_upper_bound_rho"> {
   template <class S> static Domain Hypotheses() {
     Domain d = SpectrumDomain();
     d.Assume("lambda_+ != 0", [](const Values& v) { return Mat<Rational>(v[kSpectrum].As<Rational>()).maxCoeff() > 0; });
@@ -390,8 +385,7 @@ struct DecompositionFamily {
   }
 };
 
-struct FaceD0Decomposition : DecompositionFamily<1> {
-  static constexpr const char* kId = "profile.face_d0.decomposition";
+struct FaceD0Decomposition : DecompositionFamily<1>, ClaimId<"profile.face_d0.decomposition"> {
   template <class S> static void Conclusion(const In<S>& in) {
     if constexpr (std::is_same_v<S, Rational>) Forward(Values(in.value()));
     else ConverseConclusion<1>(in.value(), ConverseTolerance());
@@ -399,8 +393,7 @@ struct FaceD0Decomposition : DecompositionFamily<1> {
 };
 ATTNPROP_REGISTER(FaceD0Decomposition, Rational, Mpfr);
 
-struct FaceD0PNorm : DecompositionFamily<1> {
-  static constexpr const char* kId = "profile.face_d0.P_norm";
+struct FaceD0PNorm : DecompositionFamily<1>, ClaimId<"profile.face_d0.P_norm"> {
   template <class S> static Domain Hypotheses() { return SpectrumDomain(); }
   template <class S> static void Conclusion(const In<S>& in) {
     const Values v(in.value());
@@ -412,8 +405,7 @@ struct FaceD0PNorm : DecompositionFamily<1> {
 };
 ATTNPROP_REGISTER(FaceD0PNorm, Rational);
 
-struct FaceC0Decomposition : DecompositionFamily<-1> {
-  static constexpr const char* kId = "profile.face_c0.decomposition";
+struct FaceC0Decomposition : DecompositionFamily<-1>, ClaimId<"profile.face_c0.decomposition"> {
   template <class S> static void Conclusion(const In<S>& in) {
     if constexpr (std::is_same_v<S, Rational>) {
       const Values v(in.value());

@@ -99,14 +99,9 @@ Domain GaussDomain(int64_t max_n) {
   return d;
 }
 
-struct GaussRatioExpectations {
-  static constexpr const char* kId = "profile.expect_iid_gauss.ratio_expectations";
+struct GaussRatioExpectations : ClaimId<"profile.expect_iid_gauss.ratio_expectations"> {
   static constexpr int kSamples = 10000;
 
-  static inline const Tolerance kRatio{
-      "|mean of ||S||^2/||L||^2 - (N+1)/(2N)|, |mean of a - (N-1)/(2N)|", "Bernstein eps (exact Beta variance)",
-      "R ~ Beta(N(N+1)/4, N(N-1)/4) exactly; Bernstein at alpha_c = 5e-7 per check; sums of M terms in double "
-      "(relative M u, far below eps)"};
   static inline const Statistics kStatistics{kAlpha, "case", "Bernstein with the exact Beta variance", true, 0.99,
                                              "an error >= 0.0226 (N = 2) .. 0.0083 (N = 8) in the claimed mean",
                                              "M = 10000 draws of L per case"};
@@ -127,19 +122,19 @@ struct GaussRatioExpectations {
     const double a = nd * (nd + 1) / 4, b = nd * (nd - 1) / 4;
     const double v = a * b / ((a + b) * (a + b) * (a + b + 1));
     const double eps = BernsteinEps(kSamples, v, kAlpha / 2) + 4 * kSamples * 0x1p-53;
+    static const Tolerance kRatio{
+        "|mean of ||S||^2/||L||^2 - (N+1)/(2N)|, |mean of a - (N-1)/(2N)|", "Bernstein eps (exact Beta variance)",
+        "R ~ Beta(N(N+1)/4, N(N-1)/4) exactly; Bernstein at alpha_c = 5e-7 per check; sums of M terms in double "
+        "(relative M u, far below eps)"};
     ExpectWithin(kRatio, std::abs(sum_r / kSamples - (nd + 1) / (2 * nd)), eps);
     ExpectWithin(kRatio, std::abs(sum_a / kSamples - (nd - 1) / (2 * nd)), eps);
   }
 };
 ATTNPROP_REGISTER(GaussRatioExpectations, double);
 
-struct GaussKqExpectIndepOfN {
-  static constexpr const char* kId = "profile.gauss_KQ.expect_a_indep_of_n";
+struct GaussKqExpectIndepOfN : ClaimId<"profile.gauss_KQ.expect_a_indep_of_n"> {
   static constexpr int kSamples = 4000;
 
-  static inline const Tolerance kMean{
-      "|mean of a(W_K^T W_Q) - (N-1)/(2N)| for each n <= N", "empirical Bernstein eps(V, delta = 1e-6/N)",
-      "Maurer-Pontil Thm 4 for [0,1] values, two-sided; 1 - a is checked through the same samples ((N+1)/(2N))"};
   static inline const Statistics kStatistics{
       kAlpha, "case", "empirical Bernstein (Maurer-Pontil), delta = alpha/N per n", true, 0.99,
       "an error >= 0.081 at worst (V <= 1/4), about 0.045-0.05 at V = 0.01-0.03", "M = 4000 draws per (N, n)"};
@@ -170,6 +165,9 @@ struct GaussKqExpectIndepOfN {
       }
       const double mean = sum / m, var = std::max(0.0, (sum2 - m * mean * mean) / (m - 1));
       const double eps = std::sqrt(2 * var * lg / m) + 7 * lg / (3 * (m - 1)) + 4 * m * 0x1p-53;
+      static const Tolerance kMean{
+          "|mean of a(W_K^T W_Q) - (N-1)/(2N)| for each n <= N", "empirical Bernstein eps(V, delta = 1e-6/N)",
+          "Maurer-Pontil Thm 4 for [0,1] values, two-sided; 1 - a is checked through the same samples ((N+1)/(2N))"};
       ExpectWithin(kMean, std::abs(mean - (nd - 1) / (2 * nd)), eps);
       ExpectWithin(kMean, std::abs((1 - mean) - (nd + 1) / (2 * nd)), eps);
     }

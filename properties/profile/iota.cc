@@ -35,11 +35,7 @@ bool SortedWithSigns(const Vec<S>& lam) {
   return n % 2 == 0 && lam[n / 2 - 1] < 0 && lam[n / 2] > 0;
 }
 
-struct IotaStructure : LambdaFamily {
-  static constexpr const char* kId = "profile.iota.orthogonal_selfadjoint_involution";
-  static inline const Tolerance kUnitNorm{
-      "|‖ιλ‖² - 1|", "gamma_{2m+3} (0 in rationals)",
-      "iota permutes and negates (exact); ||.||^2 of 2m u-rounded entries errs by gamma_{2m+3}"};
+struct IotaStructure : LambdaFamily, ClaimId<"profile.iota.orthogonal_selfadjoint_involution"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Vec<S> lam = GetLambda<S>(in);
     const int64_t n = lam.size();
@@ -52,6 +48,9 @@ struct IotaStructure : LambdaFamily {
     ExpectThat(SortedWithSigns<S>(il), "iota(lambda) is not sorted with m negative, m positive entries");
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(InLambda(il), "iota(lambda) not in Lambda_m");
     using std::abs;
+    static const Tolerance kUnitNorm{
+        "|‖ιλ‖² - 1|", "gamma_{2m+3} (0 in rationals)",
+        "iota permutes and negates (exact); ||.||^2 of 2m u-rounded entries errs by gamma_{2m+3}"};
     ExpectWithin(kUnitNorm, ToDouble(S(abs(Dot<S>(il, il) - 1))),
                  Gamma(static_cast<double>(n) + 3, ScalarTraits<S>::UnitRoundoff()));
     ExpectThat(LambdaPlus<S>(il) == LambdaMinus<S>(lam), "(iota lambda)_+ != lambda_-");
@@ -60,16 +59,7 @@ struct IotaStructure : LambdaFamily {
 };
 ATTNPROP_REGISTER(IotaStructure, double, Mpfr, Rational);
 
-struct IotaInvariance : LambdaFamily {
-  static constexpr const char* kId = "profile.iota.invariance_of_I_C_P";
-  static inline const Tolerance kCubes{
-      "|Σλ³(ιλ) + Σλ³(λ)|", "2 gamma_{2m+3} sum |lambda_i|^3 (0 in rationals)",
-      "the two sums add the same cubes in reverse order: each errs by gamma_{2m+2} sum |lambda_i|^3 "
-      "(cubes 2u, summation 2m), input rounding is common to both"};
-  static inline const Tolerance kArtanh{
-      "|Σartanh(ιλ) + Σartanh(λ)|", "2 (2m + 2) u sum |artanh lambda_i| (double, MPFR)",
-      "artanh within 2u relative (glibc/MPFR; atanh is odd so both sums see the same values up to sign), "
-      "summation gamma_{2m} on each side"};
+struct IotaInvariance : LambdaFamily, ClaimId<"profile.iota.invariance_of_I_C_P"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Vec<S> lam = GetLambda<S>(in), il = Iota<S>(lam);
     const double u = ScalarTraits<S>::UnitRoundoff();
@@ -92,6 +82,10 @@ struct IotaInvariance : LambdaFamily {
     S abs_cubes = 0;
     for (int64_t i = 0; i < lam.size(); ++i) abs_cubes += abs(lam[i] * lam[i] * lam[i]);
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(cubes(il) == -cubes(lam), "sum cubes not odd under iota");
+    static const Tolerance kCubes{
+        "|Σλ³(ιλ) + Σλ³(λ)|", "2 gamma_{2m+3} sum |lambda_i|^3 (0 in rationals)",
+        "the two sums add the same cubes in reverse order: each errs by gamma_{2m+2} sum |lambda_i|^3 "
+        "(cubes 2u, summation 2m), input rounding is common to both"};
     ExpectWithin(kCubes, ToDouble(S(abs(cubes(il) + cubes(lam)))), 2 * Gamma(n + 3, u) * ToDouble(abs_cubes));
     // I candidate 3: sum artanh lambda_i (|lambda_i| < 1), floating only.
     if constexpr (!ScalarTraits<S>::kExact) {
@@ -102,41 +96,43 @@ struct IotaInvariance : LambdaFamily {
         s2 += atanh(il[i]);
         abs_sum += abs(atanh(lam[i]));
       }
+      static const Tolerance kArtanh{
+          "|Σartanh(ιλ) + Σartanh(λ)|", "2 (2m + 2) u sum |artanh lambda_i| (double, MPFR)",
+          "artanh within 2u relative (glibc/MPFR; atanh is odd so both sums see the same values up to sign), "
+          "summation gamma_{2m} on each side"};
       ExpectWithin(kArtanh, ToDouble(S(abs(s1 + s2))), 2 * (2 * n + 2) * u * ToDouble(abs_sum) * 1.01);
     }
   }
 };
 ATTNPROP_REGISTER(IotaInvariance, double, Mpfr, Rational);
 
-struct IotaElidedFormula : LambdaFamily {
-  static constexpr const char* kId = "profile.iota.elided_formula";
-  static inline const Tolerance kFormula{
-      "|‖λ₊-λ₋‖² - ‖λ-ιλ‖²/2|", "gamma_{m+4} 8 (0 in rationals)",
-      "both sides sum the same m squared differences (lambda-iota lambda holds each twice): the "
-      "differences err by u relative, squares 2u, sums gamma_{2m}; each side <= 2"};
-  static inline const Tolerance kInner{
-      "|<λ,ιλ> - 2C|", "4 gamma_{2m+4} (0 in rationals)",
-      "the other natural reading: <lambda, iota lambda> = 2 sum_i lambda-_i lambda+_i; 2m products of u-rounded "
-      "entries summed (gamma_{2m+3} times 2C <= 1) against 2C (gamma_{m+3} times 2C)"};
+struct IotaElidedFormula : LambdaFamily, ClaimId<"profile.iota.elided_formula"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Vec<S> lam = GetLambda<S>(in);
     // Candidate 2: <lambda, iota lambda> = 2C.
     const S inner = Dot<S>(lam, Iota<S>(lam)), two_c = 2 * LambdaC<S>(lam);
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(inner == two_c, "<lambda, iota lambda> != 2C");
+    static const Tolerance kInner{
+        "|<λ,ιλ> - 2C|", "4 gamma_{2m+4} (0 in rationals)",
+        "the other natural reading: <lambda, iota lambda> = 2 sum_i lambda-_i lambda+_i; 2m products of u-rounded "
+        "entries summed (gamma_{2m+3} times 2C <= 1) against 2C (gamma_{m+3} times 2C)"};
     ExpectWithin(kInner, ToDouble(S(abs(inner - two_c))),
                  4 * Gamma(static_cast<double>(lam.size()) + 4, ScalarTraits<S>::UnitRoundoff()));
     const Vec<S> d = lam - Iota<S>(lam);
     const S lhs = OneMinusPSq<S>(lam), rhs = Dot<S>(d, d) / 2;
     using std::abs;
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(lhs == rhs, "(1-P)^2 != ||lambda - iota lambda||^2 / 2");
+    static const Tolerance kFormula{
+        "|‖λ₊-λ₋‖² - ‖λ-ιλ‖²/2|", "gamma_{m+4} 8 (0 in rationals)",
+        "both sides sum the same m squared differences (lambda-iota lambda holds each twice): the "
+        "differences err by u relative, squares 2u, sums gamma_{2m}; each side <= 2"};
     ExpectWithin(kFormula, ToDouble(S(abs(lhs - rhs))),
                  8 * Gamma(static_cast<double>(lam.size()) + 4, ScalarTraits<S>::UnitRoundoff()));
   }
 };
 ATTNPROP_REGISTER(IotaElidedFormula, double, Mpfr, Rational);
 
-struct IotaPEq1IffFixed : LambdaFamily {
-  static constexpr const char* kId = "profile.iota.P_eq_1_iff_fixed";
+struct IotaPEq1IffFixed : LambdaFamily, ClaimId<"profile.iota.P_eq_1_iff_fixed"> {
   // Exact in every backend: P = 1 iff ||lambda_+ - lambda_-|| = 0 iff the
   // computed differences vanish iff the rounded entries agree; rounding to
   // nearest is odd, so a fixed point rounds to a fixed point.

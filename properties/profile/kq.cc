@@ -107,12 +107,7 @@ struct SurjectiveFamily {
   template <class S> static Domain Hypotheses() { return KQInputs<S>(3, 2, true); }
 };
 
-struct SymmetricPartMJM : KQFamily {
-  static constexpr const char* kId = "profile.KQ.symmetric_part_MJM";
-  static inline const Tolerance kRelative{
-      "max_ij |sym(W_K^T W_Q) - M^T J M/2|_ij / (|W_K|^T|W_Q| + |W_Q|^T|W_K|)_ij", "2 gamma_{n+2}",
-      "each side is a sum of the same 2n products in different groupings: inner products gamma_n "
-      "relative to the absolute sums, one addition and the (exact) halving: gamma_{n+1} per side"};
+struct SymmetricPartMJM : KQFamily, ClaimId<"profile.KQ.symmetric_part_MJM"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> wk = in[kWK], wq = in[kWQ];
     const int64_t n = wk.rows();
@@ -129,6 +124,10 @@ struct SymmetricPartMJM : KQFamily {
         if (scale(i, j) == 0) ExpectThat(err == 0, "nonzero difference where all products vanish");
         else worst = std::max(worst, ToDouble(S(err / scale(i, j))));
       }
+    static const Tolerance kRelative{
+        "max_ij |sym(W_K^T W_Q) - M^T J M/2|_ij / (|W_K|^T|W_Q| + |W_Q|^T|W_K|)_ij", "2 gamma_{n+2}",
+        "each side is a sum of the same 2n products in different groupings: inner products gamma_n "
+        "relative to the absolute sums, one addition and the (exact) halving: gamma_{n+1} per side"};
     ExpectWithin(kRelative, worst, 2 * Gamma(static_cast<double>(n) + 2, ScalarTraits<S>::UnitRoundoff()));
   }
 };
@@ -140,14 +139,8 @@ S TracePower(const Mat<S>& x, int k) {
   return p.trace();
 }
 
-struct PowerTraces : KQFamily {
-  static constexpr const char* kId = "profile.KQ.power_traces";
+struct PowerTraces : KQFamily, ClaimId<"profile.KQ.power_traces"> {
   static constexpr int kMaxK = 6;
-  static inline const Tolerance kTraces{
-      "max_k |tr(S^k) - tr((JG/2)^k)| / (tr(|S|^k) + tr((|J||M||M|^T/2)^k))", "gamma_{k(N+2n)+8}",
-      "a product of k matrices errs entrywise by gamma_{(k-1)d} times the product of the absolute "
-      "matrices (d the inner dimension); S and G = M M^T carry gamma_{n+1} and gamma_N already; the "
-      "trace adds gamma_d; the absolute matrices bound the true ones entrywise"};
   template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> wk = in[kWK], wq = in[kWQ];
     const int64_t n = wk.rows(), big_n = wk.cols();
@@ -170,14 +163,18 @@ struct PowerTraces : KQFamily {
       worst = std::max(worst, ToDouble(S(abs(S(lhs - rhs)) / scale)) /
                                   Gamma(static_cast<double>(k * (big_n + 2 * n) + 8), u));
     }
+    static const Tolerance kTraces{
+        "max_k |tr(S^k) - tr((JG/2)^k)| / (tr(|S|^k) + tr((|J||M||M|^T/2)^k))", "gamma_{k(N+2n)+8}",
+        "a product of k matrices errs entrywise by gamma_{(k-1)d} times the product of the absolute "
+        "matrices (d the inner dimension); S and G = M M^T carry gamma_{n+1} and gamma_N already; the "
+        "trace adds gamma_d; the absolute matrices bound the true ones entrywise"};
     // Reported as a ratio to the k-dependent bound: the bound is 1 (0 in
     // rationals, where the traces are equal exactly).
     ExpectWithin(kTraces, worst, ScalarTraits<S>::kExact ? 0.0 : 1.0);
   }
 };
 
-struct NonzeroSpectrum : SurjectiveFamily {
-  static constexpr const char* kId = "profile.KQ.nonzero_spectrum";
+struct NonzeroSpectrum : SurjectiveFamily, ClaimId<"profile.KQ.nonzero_spectrum"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Mat<Rational> wk = in.exact(kWK).template As<Rational>(), wq = in.exact(kWQ).template As<Rational>();
     const int64_t n = wk.rows(), big_n = wk.cols();
@@ -192,8 +189,7 @@ struct NonzeroSpectrum : SurjectiveFamily {
   }
 };
 
-struct NormalizedSpectrumInLambda : SurjectiveFamily {
-  static constexpr const char* kId = "profile.KQ.normalized_spectrum_in_Lambda_n";
+struct NormalizedSpectrumInLambda : SurjectiveFamily, ClaimId<"profile.KQ.normalized_spectrum_in_Lambda_n"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Mat<Rational> wk = in.exact(kWK).template As<Rational>(), wq = in.exact(kWQ).template As<Rational>();
     const int64_t n = wk.rows(), big_n = wk.cols();
@@ -207,8 +203,7 @@ struct NormalizedSpectrumInLambda : SurjectiveFamily {
   }
 };
 
-struct RankLeNInertia {
-  static constexpr const char* kId = "profile.rank_le_n_inertia";
+struct RankLeNInertia : ClaimId<"profile.rank_le_n_inertia"> {
   // As KQFamily, N in [1, 6].
   template <class S> static Domain Hypotheses() { return KQInputs<S>(3, 6, false); }
   template <class S> static void Conclusion(const In<S>& in) {
@@ -225,8 +220,7 @@ struct RankLeNInertia {
   }
 };
 
-struct SignatureNN : SurjectiveFamily {
-  static constexpr const char* kId = "profile.signature_n_n_N_minus_2n";
+struct SignatureNN : SurjectiveFamily, ClaimId<"profile.signature_n_n_N_minus_2n"> {
   template <class S> static void Conclusion(const In<S>& in) {
     // Q, K : C -> H as n x N matrices (W_Q, W_K); Gram matrix of S in the
     // standard basis: S(e_i, e_j) = 1/2(<K e_i, Q e_j> + <Q e_i, K e_j>).
@@ -247,15 +241,7 @@ struct SignatureNN : SurjectiveFamily {
 // MPFR: lambda from Eigen's eigen-solver on S (the 2n eigenvalues largest in
 // modulus: exactly 2n are nonzero when M is surjective). Rationals cannot
 // hold lambda (irrational) or ||S||; that exact identity is power_traces.
-struct HPowerSums : SurjectiveFamily {
-  static constexpr const char* kId = "profile.KQ.H_power_sums";
-  static inline const Tolerance kPowerSums{
-      "max_k |tr(H^k) - sum lambda_i^k| / bound_k", "1",
-      "bound_k = 2n k eta' + (N-2n) eta'^k + gamma_{k(N+2n)+8} tr((|J||M||M|^T/(2||S||))^k) with "
-      "eta' = 2(p(N) u + gamma_{N^2+3}): each computed eigenvalue is within p(N) u ||S||_2 (Weyl, "
-      "profile_checks.h), normalising by the computed ||S|| adds gamma_{N^2+3}; |lambda_i| < 1 makes "
-      "x^k k-Lipschitz; a zero eigenvalue taken for a tiny nonzero one costs <= eta'^k; products as in "
-      "power_traces"};
+struct HPowerSums : SurjectiveFamily, ClaimId<"profile.KQ.H_power_sums"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> wk = in[kWK], wq = in[kWQ];
     const int64_t n = wk.rows(), big_n = wk.cols();
@@ -284,6 +270,13 @@ struct HPowerSums : SurjectiveFamily {
                                ToDouble(TracePower<S>(abs_h, k));
       worst = std::max(worst, ToDouble(S(abs(S(lhs - sum)))) / bound);
     }
+    static const Tolerance kPowerSums{
+        "max_k |tr(H^k) - sum lambda_i^k| / bound_k", "1",
+        "bound_k = 2n k eta' + (N-2n) eta'^k + gamma_{k(N+2n)+8} tr((|J||M||M|^T/(2||S||))^k) with "
+        "eta' = 2(p(N) u + gamma_{N^2+3}): each computed eigenvalue is within p(N) u ||S||_2 (Weyl, "
+        "profile_checks.h), normalising by the computed ||S|| adds gamma_{N^2+3}; |lambda_i| < 1 makes "
+        "x^k k-Lipschitz; a zero eigenvalue taken for a tiny nonzero one costs <= eta'^k; products as in "
+        "power_traces"};
     ExpectWithin(kPowerSums, worst, 1.0);
   }
 };

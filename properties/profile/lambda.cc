@@ -22,32 +22,30 @@
 namespace attnprop {
 namespace {
 
-struct LambdaCBounds : LambdaFamily {
-  static constexpr const char* kId = "profile.Lambda.C_bounds";
-  static inline const Tolerance kTwoC{
-      "2C against 1", "1 + gamma_{m+3} (1 in rationals)",
-      "C is a sum of m nonnegative products of entries each rounded by u: relative error gamma_{m+3}, "
-      "and the exact C <= ||lambda_+|| ||lambda_-|| <= 1/2", MetricKind::kClaim};
+struct LambdaCBounds : LambdaFamily, ClaimId<"profile.Lambda.C_bounds"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Vec<S> lam = GetLambda<S>(in);
     const S two_c = 2 * LambdaC<S>(lam);
     ExpectThat(two_c >= 0, "2C < 0");
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(two_c <= 1, "2C = " + two_c.str() + " > 1");
+    static const Tolerance kTwoC{
+        "2C against 1", "1 + gamma_{m+3} (1 in rationals)",
+        "C is a sum of m nonnegative products of entries each rounded by u: relative error gamma_{m+3}, "
+        "and the exact C <= ||lambda_+|| ||lambda_-|| <= 1/2", MetricKind::kClaim};
     ExpectWithin(kTwoC, two_c, S(S(1) + S(Gamma(static_cast<double>(lam.size() / 2) + 3, ScalarTraits<S>::UnitRoundoff()))));
   }
 };
 ATTNPROP_REGISTER(LambdaCBounds, double, Mpfr, Rational);
 
-struct LambdaPBounds : LambdaFamily {
-  static constexpr const char* kId = "profile.Lambda.P_bounds";
-  static inline const Tolerance kMinusP{
-      "||lambda_+ - lambda_-||^2 against 1 (P >= 0)", "1 + gamma_{m+12} (1 in rationals)",
-      "D = ||lambda_+ - lambda_-||^2 <= ||lambda||^2 = 1; each difference of two u-rounded positives errs "
-      "by <= 2u(lambda+_i + lambda-_i), so D moves by <= 8u + gamma_{m+2}; sqrt and 1 - sqrt add 2u, "
-      "and sqrt(1 + e) - 1 <= e/2", MetricKind::kClaim};
+struct LambdaPBounds : LambdaFamily, ClaimId<"profile.Lambda.P_bounds"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Vec<S> lam = GetLambda<S>(in);
     const S d = OneMinusPSq<S>(lam);
+    static const Tolerance kMinusP{
+        "||lambda_+ - lambda_-||^2 against 1 (P >= 0)", "1 + gamma_{m+12} (1 in rationals)",
+        "D = ||lambda_+ - lambda_-||^2 <= ||lambda||^2 = 1; each difference of two u-rounded positives errs "
+        "by <= 2u(lambda+_i + lambda-_i), so D moves by <= 8u + gamma_{m+2}; sqrt and 1 - sqrt add 2u, "
+        "and sqrt(1 + e) - 1 <= e/2", MetricKind::kClaim};
     if constexpr (ScalarTraits<S>::kExact) {
       ExpectThat(d >= 0, "||lambda_+ - lambda_-||^2 < 0");
       ExpectThat(d <= 1, "P < 0: ||lambda_+ - lambda_-||^2 = " + d.str() + " > 1");
@@ -63,8 +61,7 @@ struct LambdaPBounds : LambdaFamily {
 };
 ATTNPROP_REGISTER(LambdaPBounds, double, Mpfr, Rational);
 
-struct LambdaEntriesLt1 : LambdaFamily {
-  static constexpr const char* kId = "profile.Lambda.entries_lt_1";
+struct LambdaEntriesLt1 : LambdaFamily, ClaimId<"profile.Lambda.entries_lt_1"> {
   // No tolerance: rounding is monotone and 1 is representable, so a rounded
   // entry can only reach 1 if the exact one is within u of 1; the generated
   // points have 1 - |lambda_i| >= 2/(|p|^2 + 1) >= 2/146.
@@ -77,20 +74,7 @@ struct LambdaEntriesLt1 : LambdaFamily {
 };
 ATTNPROP_REGISTER(LambdaEntriesLt1, double, Mpfr, Rational);
 
-struct LambdaElidedBounds : LambdaFamily {
-  static constexpr const char* kId = "profile.Lambda.elided_bounds";
-  static inline const Tolerance kUnitNorm{
-      "|‖λ₊‖² + ‖λ₋‖² - 1|", "gamma_{2m+3} (0 in rationals)",
-      "2m squares of u-rounded entries (gamma_3 each) summed (gamma_{2m}); exact value 1"};
-  static inline const Tolerance kDisc{
-      "I² + 4C² against 1", "1 + 4 gamma_{m+5} (1 in rationals)",
-      "I = A - B and C err by gamma_{m+3}(A + B) = gamma_{m+3} and gamma_{m+3} C; squaring doubles a "
-      "relative error, |I|, 2C <= 1, plus u for each of the three operations", MetricKind::kClaim};
-  static inline const Tolerance kGap{
-      "|‖λ₊-λ₋‖² - (1 - 2C)|", "16 gamma_{m+4} (0 in rationals)",
-      "the other natural reading of the display: each difference of two u-rounded entries errs by "
-      "2u(l+ + l-), its square by 8u(l+^2 + l-^2), the m-term sum gamma_m (value <= 2); 1 - 2C errs by "
-      "gamma_{m+3} 2C + u"};
+struct LambdaElidedBounds : LambdaFamily, ClaimId<"profile.Lambda.elided_bounds"> {
   // Lambda_m (LambdaFamily), and in double and MPFR min(||lambda_+||^2,
   // ||lambda_-||^2) >= 2^-40: the strict |I| < 1 is decided on the computed
   // I, which the exact 1 - |I| >= min(A, B) keeps below 1 only when that
@@ -118,6 +102,9 @@ struct LambdaElidedBounds : LambdaFamily {
     using std::abs;
     // Candidate 1: ||lambda_+||^2 + ||lambda_-||^2 = 1.
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(a + b == 1, "||lambda_+||^2 + ||lambda_-||^2 != 1");
+    static const Tolerance kUnitNorm{
+        "|‖λ₊‖² + ‖λ₋‖² - 1|", "gamma_{2m+3} (0 in rationals)",
+        "2m squares of u-rounded entries (gamma_3 each) summed (gamma_{2m}); exact value 1"};
     ExpectWithin(kUnitNorm, ToDouble(S(abs(a + b - 1))), Gamma(2 * m + 3, u));
     // Candidate 2: |I| < 1 (strict; both parts have a nonzero entry, so
     // |I| <= 1 - min(A, B), far from 1 for the generated points).
@@ -125,11 +112,20 @@ struct LambdaElidedBounds : LambdaFamily {
     // Candidate 3: I^2 + 4C^2 <= 1.
     const S lhs = i_val * i_val + 4 * cc * cc;
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(lhs <= 1, "I^2 + 4C^2 = " + lhs.str() + " > 1");
+    static const Tolerance kDisc{
+        "I² + 4C² against 1", "1 + 4 gamma_{m+5} (1 in rationals)",
+        "I = A - B and C err by gamma_{m+3}(A + B) = gamma_{m+3} and gamma_{m+3} C; squaring doubles a "
+        "relative error, |I|, 2C <= 1, plus u for each of the three operations", MetricKind::kClaim};
     ExpectWithin(kDisc, lhs, S(S(1) + S(4 * Gamma(m + 5, u))));
     // Candidate 4 (the other reading): ||lambda_+ - lambda_-||^2 = 1 - 2C.
     const Vec<S> gap = lp - lm;
     const S gap_sq = Dot<S>(gap, gap), one_minus = S(1) - 2 * cc;
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(gap_sq == one_minus, "||lambda_+ - lambda_-||^2 != 1 - 2C");
+    static const Tolerance kGap{
+        "|‖λ₊-λ₋‖² - (1 - 2C)|", "16 gamma_{m+4} (0 in rationals)",
+        "the other natural reading of the display: each difference of two u-rounded entries errs by "
+        "2u(l+ + l-), its square by 8u(l+^2 + l-^2), the m-term sum gamma_m (value <= 2); 1 - 2C errs by "
+        "gamma_{m+3} 2C + u"};
     ExpectWithin(kGap, ToDouble(S(abs(gap_sq - one_minus))), 16 * Gamma(m + 4, u));
   }
 };

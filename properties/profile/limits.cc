@@ -131,20 +131,14 @@ struct LimitFamily {
   }
 };
 
-struct SortedLlnLimit : LimitFamily {
-  static constexpr const char* kId = "profile.sorted_LLN_limit";
+struct SortedLlnLimit : LimitFamily, ClaimId<"profile.sorted_LLN_limit"> {
   template <class S> static void Conclusion(const In<S>& in) {
     CheckLimits(Run(Values(in.value())));
   }
 };
 ATTNPROP_REGISTER(SortedLlnLimit, double);
 
-struct SymmetricLimitCurve : LimitFamily {
-  static constexpr const char* kId = "profile.symmetric_limit_curve";
-  static inline const Tolerance kRankOne{
-      "max_coord |p(pi(L_t)) - (0, b*, c*, d*)|", "2 ProfileCoordinateBound(2, u, 2u) + 4u",
-      "L_t = x y^T unit norm with tr = t (2 x 2, computed in double: entries within 2u of exact), pi by the "
-      "eigen-solver (ProfileCoordinateBound), the limit formula in double (4u)"};
+struct SymmetricLimitCurve : LimitFamily, ClaimId<"profile.symmetric_limit_curve"> {
   template <class S> static void Conclusion(const In<S>& in) {
     // pi(S_n) for S_n = diag(vX, -uX', 0_pad): a = 0 (symmetric), and b, c, d
     // from the sorted positive and negative parts padded to N_n = 2n + pad:
@@ -162,6 +156,10 @@ struct SymmetricLimitCurve : LimitFamily {
     const double eu = 0x1p-53;
     const double diff = std::max({std::abs(pi->a + pi->b - r.b_star), std::abs(pi->c - r.c_star),
                                   std::abs(pi->d - r.d_star)});
+    static const Tolerance kRankOne{
+        "max_coord |p(pi(L_t)) - (0, b*, c*, d*)|", "2 ProfileCoordinateBound(2, u, 2u) + 4u",
+        "L_t = x y^T unit norm with tr = t (2 x 2, computed in double: entries within 2u of exact), pi by the "
+        "eigen-solver (ProfileCoordinateBound), the limit formula in double (4u)"};
     ExpectWithin(kRankOne, diff, 2 * ProfileCoordinateBound(2, eu, 2 * eu) + 4 * eu);
   }
 };
@@ -179,13 +177,7 @@ ATTNPROP_REGISTER(SymmetricLimitCurve, double);
 // rho computed from b gives back b* within 16 gamma_6(u_mpfr).
 constexpr ScalarField kEdgeU{"u"}, kEdgeV{"v"}, kEdgeU2{"u2"};
 
-struct SymmetricLimitEdges {
-  static constexpr const char* kId = "profile.symmetric_limit_edges";
-  static inline const Tolerance kWitness{
-      "|b*(rho(b)) - b|", "16 gamma_6(u)",
-      "rho = b/(1 + s), s = sqrt(1 - b^2): s within u/(2s) + u (1 - b^2 within 2u absolutely), rho within "
-      "rho (u/(2s) + 4u); 1 - rho^2 = 2s/(1+s), so |d b*/d rho| = 4s/((1+s)(1+rho^2)^2) <= 4s and b* moves by "
-      "<= 2u rho + 16u s rho <= 18u; b*'s 3 operations add 3.01u: 22u <= 16 gamma_6"};
+struct SymmetricLimitEdges : ClaimId<"profile.symmetric_limit_edges"> {
   // u, v, u2 doubles in [2^-20, 2^20] (u, v > 0: rho = u/v in (0, inf);
   // the bounds keep rho, rho^2 and b* normal in double). Drawn: k/4 with k
   // in [1, 16] each.
@@ -225,6 +217,11 @@ struct SymmetricLimitEdges {
       const S rho = b / (1 + sqrt(std::max(S(0), S(1 - b * b))));  // the witness on (0, 1]
       const S back = 2 * rho / (1 + rho * rho);
       ExpectThat(rho > 0 && rho <= 1, "the witness rho is not in (0, 1]");
+      static const Tolerance kWitness{
+          "|b*(rho(b)) - b|", "16 gamma_6(u)",
+          "rho = b/(1 + s), s = sqrt(1 - b^2): s within u/(2s) + u (1 - b^2 within 2u absolutely), rho within "
+          "rho (u/(2s) + 4u); 1 - rho^2 = 2s/(1+s), so |d b*/d rho| = 4s/((1+s)(1+rho^2)^2) <= 4s and b* moves by "
+          "<= 2u rho + 16u s rho <= 18u; b*'s 3 operations add 3.01u: 22u <= 16 gamma_6"};
       ExpectWithin(kWitness, ToDouble(S(abs(back - b))), 16 * Gamma(6, ScalarTraits<S>::UnitRoundoff()));
     }
   }

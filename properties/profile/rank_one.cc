@@ -78,14 +78,7 @@ constexpr IntField kNInt{"N"}, kDSide{"d_side"};
 constexpr MatrixField kX{"x"}, kY{"y"};
 constexpr ScalarField kM{"m"}, kATarget{"a_target"};
 
-struct RankOneFormulaClaim {
-  static constexpr const char* kId = "profile.rank_one_formula";
-
-  static inline const Tolerance kFormula{
-      "max_coord |pi(L) - formula|", "ProfileCoordinateBound(N, u, u) (0 in rationals)",
-      "eigen-solver backward error p(N)u with p(N) = 4N^2 + 8, plus the rounding of the rational L "
-      "(relative u), propagated through the 1-Lipschitz sorted spectrum (profile_checks.h)"};
-
+struct RankOneFormulaClaim : ClaimId<"profile.rank_one_formula"> {
   // L square (N >= 1), rank one, ||L||_F = 1 (exact). Double, MPFR:
   // nonzero |entries| in [2^-200, 2^200] (ProfileDomain); rationals: finite.
   // Drawn: p, q (1 x N, the first N - 1 entries used) in every regime on
@@ -125,23 +118,16 @@ struct RankOneFormulaClaim {
     if constexpr (ScalarTraits<S>::kExact)
       ExpectThat(MaxCoordDiff<S>(*pi, formula) == 0,
                  "pi(L) = " + ProfileText(*pi) + " != formula " + ProfileText(formula));
+    static const Tolerance kFormula{
+        "max_coord |pi(L) - formula|", "ProfileCoordinateBound(N, u, u) (0 in rationals)",
+        "eigen-solver backward error p(N)u with p(N) = 4N^2 + 8, plus the rounding of the rational L "
+        "(relative u), propagated through the 1-Lipschitz sorted spectrum (profile_checks.h)"};
     ExpectWithin(kFormula, ToDouble(MaxCoordDiff<S>(*pi, ToBackend<S>(formula))),
                  ProfileCoordinateBound(l.rows(), u, u));
   }
 };
 
-struct RankOneSetClaim {
-  static constexpr const char* kId = "profile.rank_one_set";
-
-  static inline const Tolerance kOffTheta{
-      "pi(x y^T) off Theta: max(|a-b|, min(c,d), |sum-1|)", "2 ProfileCoordinateBound(N, u, 0)",
-      "x y^T is exact in every backend (short dyadics); each coordinate errs <= the eigen-solver bound "
-      "of profile_checks.h; a difference or a sum of two coordinates doubles it"};
-  static inline const Tolerance kWitness{
-      "max_coord |pi(witness) - target|", "ProfileCoordinateBound(N, u, 2u) (0 in rationals)",
-      "the witness's entries t, s are rounded (rational t, s: one rounding; sqrt route: sqrt of an "
-      "exact 1-2a or 2a, one rounding): relative input error <= 2u"};
-
+struct RankOneSetClaim : ClaimId<"profile.rank_one_set"> {
   // N >= 1 (the int field N is the axis's extent), x and y (1 x N) nonzero,
   // m in [0, 1], a_target in [0, 1/2], d_side in {0, 1}; finite. Domain
   // (every backend): x and y entries doubles of at most 26 significant bits
@@ -198,6 +184,10 @@ struct RankOneSetClaim {
     using std::abs;
     ExpectThat(pi->a >= 0 && pi->b >= 0 && pi->c >= 0 && pi->d >= 0, "a coordinate of pi(x y^T) is negative");
     const double on_theta = 2 * ProfileCoordinateBound(n, u, 0);
+    static const Tolerance kOffTheta{
+        "pi(x y^T) off Theta: max(|a-b|, min(c,d), |sum-1|)", "2 ProfileCoordinateBound(N, u, 0)",
+        "x y^T is exact in every backend (short dyadics); each coordinate errs <= the eigen-solver bound "
+        "of profile_checks.h; a difference or a sum of two coordinates doubles it"};
     if (n == 1) {
       // Only the vertices c = 1 and d = 1.
       const ProfileValue<S> vc{zero, zero, one, zero}, vd{zero, zero, zero, one};
@@ -218,6 +208,10 @@ struct RankOneSetClaim {
       const S miss = MaxCoordDiff<S>(*pw, target);
       if constexpr (ScalarTraits<S>::kExact)
         ExpectThat(miss == 0, what + ": pi(witness) = " + ProfileText(*pw) + " != target " + ProfileText(target));
+      static const Tolerance kWitness{
+          "max_coord |pi(witness) - target|", "ProfileCoordinateBound(N, u, 2u) (0 in rationals)",
+          "the witness's entries t, s are rounded (rational t, s: one rounding; sqrt route: sqrt of an "
+          "exact 1-2a or 2a, one rounding): relative input error <= 2u"};
       ExpectWithin(kWitness, ToDouble(miss), witness_bound);
     };
     if (n == 1) {

@@ -51,22 +51,7 @@ S Artanh(const S& x) {
   return x < 0 ? S(-r) : r;
 }
 
-struct SeriesIdentities : LambdaFamily {
-  static constexpr const char* kId = "profile.Lambda.series_identities";
-
-  static inline const Tolerance kEven{
-      "|-1/2 sum log(1 - l_i^2) - sum_k p_2k/(2k)|", "tail_K + rounding of both sides",
-      "tail after K terms (header); log1p(-fl(l^2)) within 1.01 u l^2/(1-l^2) + 2u|log1p| per entry, halved, "
-      "n-term sum gamma_n; the series: powers, n-term sums, divisions and <= K additions within "
-      "gamma_{2K+n} sum_j P_j/j, P_j = sum_i |l_i|^j"};
-  static inline const Tolerance kOdd{
-      "|sum artanh l_i - sum_k p_{2k+1}/(2k+1)|", "tail_K + rounding of both sides",
-      "as the even series; artanh within 2u + 2.02u|artanh| per entry (Artanh above)"};
-  static inline const Tolerance kAbsolute{
-      "sum_{j<=K} |p_j|/j against -sum_i log(1 - |l_i|)", "-sum_i log(1-|l_i|) + rounding",
-      "sum_j |p_j|/j <= sum_i sum_j |l_i|^j/j = -sum_i log(1-|l_i|) (absolute convergence); rounding as above",
-      MetricKind::kClaim};
-
+struct SeriesIdentities : LambdaFamily, ClaimId<"profile.Lambda.series_identities"> {
   template <class S> static void Conclusion(const In<S>& in) {
     using std::log1p;
     const Vec<S> lam = GetLambda<S>(in);
@@ -107,8 +92,20 @@ struct SeriesIdentities : LambdaFamily {
     }
     tail = SeriesTail<S>(lam, k);
     const double series_err = ToDouble(Mpfr(Gamma(double(2 * k) + nd, u) * magnitude));
+    static const Tolerance kEven{
+        "|-1/2 sum log(1 - l_i^2) - sum_k p_2k/(2k)|", "tail_K + rounding of both sides",
+        "tail after K terms (header); log1p(-fl(l^2)) within 1.01 u l^2/(1-l^2) + 2u|log1p| per entry, halved, "
+        "n-term sum gamma_n; the series: powers, n-term sums, divisions and <= K additions within "
+        "gamma_{2K+n} sum_j P_j/j, P_j = sum_i |l_i|^j"};
     ExpectWithin(kEven, ToDouble(Mpfr(abs(Mpfr(lhs_even) - Mpfr(even)))), ToDouble(Mpfr(tail + err_even + series_err)));
+    static const Tolerance kOdd{
+        "|sum artanh l_i - sum_k p_{2k+1}/(2k+1)|", "tail_K + rounding of both sides",
+        "as the even series; artanh within 2u + 2.02u|artanh| per entry (Artanh above)"};
     ExpectWithin(kOdd, ToDouble(Mpfr(abs(Mpfr(lhs_odd) - Mpfr(odd)))), ToDouble(Mpfr(tail + err_odd + series_err)));
+    static const Tolerance kAbsolute{
+        "sum_{j<=K} |p_j|/j against -sum_i log(1 - |l_i|)", "-sum_i log(1-|l_i|) + rounding",
+        "sum_j |p_j|/j <= sum_i sum_j |l_i|^j/j = -sum_i log(1-|l_i|) (absolute convergence); rounding as above",
+        MetricKind::kClaim};
     ExpectWithin(kAbsolute, Mpfr(absolute), Mpfr(Mpfr(dominant) + err_dom + series_err));
   }
 };
@@ -116,17 +113,8 @@ ATTNPROP_REGISTER(SeriesIdentities, double, Mpfr);
 
 constexpr MatrixField kA{"A"};
 
-struct SpectralMatrixFormula {
-  static constexpr const char* kId = "profile.spectral_matrix_formula";
-
+struct SpectralMatrixFormula : ClaimId<"profile.spectral_matrix_formula"> {
   static constexpr int64_t kTerms = 200;
-  static inline const Tolerance kLogDet{
-      "|-1/2 log det(I - A^2) - sum_k tr(A^2k)/(2k)|", "tail_K + 2n u/(1 - l_max'^2) + 2 K n gamma_{Kn} + 2u|lhs|",
-      "det exact (rationals), log correctly rounded; A rounded once to MPFR moves its spectrum by <= u ||A||_F = u "
-      "(Weyl), each log term by <= u/(1 - l^2); tr(fl(A^j)) within gamma_{jn} tr|A|^j <= gamma_{jn} n"};
-  static inline const Tolerance kArtanh{
-      "|1/2 log det((I+A)(I-A)^-1) - sum_k tr(A^{2k+1})/(2k+1)|", "as the log-determinant",
-      "the same chain with d artanh = 1/(1 - l^2)"};
 
   // lambda in Lambda_m (m <= 4); A symmetric, 2m x 2m (lambda's length),
   // with spectrum lambda (certified exactly: the kernel dimensions of A -
@@ -190,7 +178,14 @@ struct SpectralMatrixFormula {
     const Mpfr lmax = lam.cwiseAbs().maxCoeff() + u;
     const Mpfr common = SeriesTail<Mpfr>(lam, kTerms) + 2 * nd * u / (1 - lmax * lmax) +
                         2 * double(kTerms) * nd * Gamma(double(kTerms) * nd, u);
+    static const Tolerance kLogDet{
+        "|-1/2 log det(I - A^2) - sum_k tr(A^2k)/(2k)|", "tail_K + 2n u/(1 - l_max'^2) + 2 K n gamma_{Kn} + 2u|lhs|",
+        "det exact (rationals), log correctly rounded; A rounded once to MPFR moves its spectrum by <= u ||A||_F = u "
+        "(Weyl), each log term by <= u/(1 - l^2); tr(fl(A^j)) within gamma_{jn} tr|A|^j <= gamma_{jn} n"};
     ExpectWithin(kLogDet, ToDouble(Mpfr(abs(lhs_even - even))), ToDouble(Mpfr(common + 2 * u * abs(lhs_even))));
+    static const Tolerance kArtanh{
+        "|1/2 log det((I+A)(I-A)^-1) - sum_k tr(A^{2k+1})/(2k+1)|", "as the log-determinant",
+        "the same chain with d artanh = 1/(1 - l^2)"};
     ExpectWithin(kArtanh, ToDouble(Mpfr(abs(lhs_odd - odd))), ToDouble(Mpfr(common + 2 * u * abs(lhs_odd))));
   }
 };

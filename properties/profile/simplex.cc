@@ -79,9 +79,7 @@ Domain RationalDomain(int64_t max_n) {
   return d;
 }
 
-struct ProfileSimplex {
-  static constexpr const char* kId = "profile.simplex";
-
+struct ProfileSimplex : ClaimId<"profile.simplex"> {
   static inline const Tolerance kSum{
       "|a + b + c + d - 1|", "2 ProfileCoordinateBound(N, u, 0) (0 in rationals)",
       "the exact coordinates sum to (||T||^2 + sum lambda_i^2)/||L||^2 = 1; the computed ones err by "

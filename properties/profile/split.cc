@@ -63,13 +63,7 @@ struct SplitFamily {
   }
 };
 
-struct SymAntisymSplit : SplitFamily<true> {
-  static constexpr const char* kId = "profile.sym_antisym_split";
-
-  static inline const Tolerance kSplit{
-      "max_ij |S + T - L|_ij / max(|L_ij|, |L_ji|)", "gamma_2 (0 in rationals)",
-      "S_ij = fl(L_ij + L_ji)/2 and T_ij = fl(L_ij - L_ji)/2 err by u (|L_ij| +- |L_ji|)/2 each "
-      "(halving is exact), their sum by u more: <= (2u + u^2) max(|L_ij|, |L_ji|)"};
+struct SymAntisymSplit : SplitFamily<true>, ClaimId<"profile.sym_antisym_split"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> l = in[kL];
     const Mat<S> s = SymmetricPart<S>(l), t = AntisymmetricPart<S>(l);
@@ -85,6 +79,10 @@ struct SymAntisymSplit : SplitFamily<true> {
         if (scale > 0) worst = std::max(worst, ToDouble(err) / scale);
         else ExpectThat(err == 0, "S + T != L at a zero pair");
       }
+    static const Tolerance kSplit{
+        "max_ij |S + T - L|_ij / max(|L_ij|, |L_ji|)", "gamma_2 (0 in rationals)",
+        "S_ij = fl(L_ij + L_ji)/2 and T_ij = fl(L_ij - L_ji)/2 err by u (|L_ij| +- |L_ji|)/2 each "
+        "(halving is exact), their sum by u more: <= (2u + u^2) max(|L_ij|, |L_ji|)"};
     ExpectWithin(kSplit, worst, Gamma(2, ScalarTraits<S>::UnitRoundoff()));
   }
 };
@@ -96,14 +94,7 @@ double PythagorasBound(int64_t n, double u) {
   return 2 * Gamma(static_cast<double>(n * n) + 5, u);
 }
 
-struct Pythagoras : SplitFamily<true> {
-  static constexpr const char* kId = "profile.pythagoras";
-
-  static inline const Tolerance kPythagoras{
-      "|‖L‖² - ‖S‖² - ‖T‖²| / ‖L‖²", "2 gamma_{N^2+5} (0 in rationals)",
-      "each of the three sums of N^2 nonnegative squares errs by gamma_{N^2+3} relative (entries of S, T "
-      "err by u, squaring by u, summation gamma_{N^2}); ‖S‖² + ‖T‖² = ‖L‖², so the three errors and "
-      "the final add and subtract total <= 2 gamma_{N^2+5} ‖L‖²"};
+struct Pythagoras : SplitFamily<true>, ClaimId<"profile.pythagoras"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> l = in[kL];
     const S ll = FrobeniusSq<S>(l);
@@ -114,18 +105,17 @@ struct Pythagoras : SplitFamily<true> {
       ExpectThat(diff == 0, "L = 0 but ‖S‖² + ‖T‖² != 0");
       return;
     }
+    static const Tolerance kPythagoras{
+        "|‖L‖² - ‖S‖² - ‖T‖²| / ‖L‖²", "2 gamma_{N^2+5} (0 in rationals)",
+        "each of the three sums of N^2 nonnegative squares errs by gamma_{N^2+3} relative (entries of S, T "
+        "err by u, squaring by u, summation gamma_{N^2}); ‖S‖² + ‖T‖² = ‖L‖², so the three errors and "
+        "the final add and subtract total <= 2 gamma_{N^2+5} ‖L‖²"};
     ExpectWithin(kPythagoras, ToDouble(S(abs(diff) / ll)), PythagorasBound(l.rows(), ScalarTraits<S>::UnitRoundoff()));
   }
 };
 ATTNPROP_REGISTER(Pythagoras, double, Mpfr, Rational);
 
-struct PythagorasNormalized : SplitFamily<false> {
-  static constexpr const char* kId = "profile.pythagoras_normalized";
-
-  static inline const Tolerance kRatios{
-      "|‖S‖²/‖L‖² + ‖T‖²/‖L‖² - 1|", "gamma_{2N^2+8} (0 in rationals)",
-      "each ratio errs by gamma_{N^2+3} (numerator) + gamma_{N^2} (denominator) + u (division) relative; "
-      "the two exact ratios sum to 1, plus u for the sum"};
+struct PythagorasNormalized : SplitFamily<false>, ClaimId<"profile.pythagoras_normalized"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> l = in[kL];
     const S ll = FrobeniusSq<S>(l);
@@ -133,6 +123,10 @@ struct PythagorasNormalized : SplitFamily<false> {
     using std::abs;
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(sum == 1, "ratios sum to " + sum.str());
     const double n = static_cast<double>(l.rows());
+    static const Tolerance kRatios{
+        "|‖S‖²/‖L‖² + ‖T‖²/‖L‖² - 1|", "gamma_{2N^2+8} (0 in rationals)",
+        "each ratio errs by gamma_{N^2+3} (numerator) + gamma_{N^2} (denominator) + u (division) relative; "
+        "the two exact ratios sum to 1, plus u for the sum"};
     ExpectWithin(kRatios, ToDouble(S(abs(sum - 1))), Gamma(2 * n * n + 8, ScalarTraits<S>::UnitRoundoff()));
   }
 };
