@@ -117,22 +117,22 @@ ProblemClass& ProblemClass::Assume(std::string why, std::function<bool(DType, co
   return *this;
 }
 
-rc::Gen<Case> ProblemClass::DrawFrom(DType t, const Case& c, size_t field) const {
+rc::Gen<Case> ProblemClass::DrawFrom(const std::shared_ptr<const ProblemClass>& self, DType t, const Case& c,
+                                     size_t field) {
   const Problem p = Problem::FromCase(c);
-  rc::Gen<Case> next = fields_[field].draw(t, p, c);
-  if (field + 1 == fields_.size()) return next;
-  // A copy of the declaration travels with the generator (a Gen outlives
-  // the call that made it).
-  auto self = std::make_shared<const ProblemClass>(*this);
-  return rc::gen::mapcat(std::move(next), [self, t, field](const Case& drawn) { return self->DrawFrom(t, drawn, field + 1); });
+  rc::Gen<Case> next = self->fields_[field].draw(t, p, c);
+  if (field + 1 == self->fields_.size()) return next;
+  return rc::gen::mapcat(std::move(next), [self, t, field](const Case& drawn) { return DrawFrom(self, t, drawn, field + 1); });
 }
 
 rc::Gen<Case> ProblemClass::Gen(InputKind in) const {
   rc::Gen<Case> problems = ProblemGen(in, spec_);
   if (fields_.empty()) return problems;
+  // One copy of the declaration travels with the generator (a Gen outlives
+  // the call that made it), shared by every case it draws.
   auto self = std::make_shared<const ProblemClass>(*this);
   const DType t = in.dtype;
-  return rc::gen::mapcat(std::move(problems), [self, t](const Case& c) { return self->DrawFrom(t, c, 0); });
+  return rc::gen::mapcat(std::move(problems), [self, t](const Case& c) { return DrawFrom(self, t, c, 0); });
 }
 
 std::string ProblemClass::Violation(DType t, const Case& c) const {

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -66,7 +67,7 @@ class ProblemClass {
     std::function<rc::Gen<Case>(DType, const Problem&, const Case&)> draw;  // the case with the field added
     std::function<bool(DType, const Problem&, const Case&)> holds;
   };
-  rc::Gen<Case> DrawFrom(DType t, const Case& c, size_t field) const;
+  static rc::Gen<Case> DrawFrom(const std::shared_ptr<const ProblemClass>& self, DType t, const Case& c, size_t field);
 
   ShapeSpec spec_;
   std::vector<Field> fields_;
