@@ -17,6 +17,7 @@
 #include <rapidcheck.h>
 #include <rapidcheck/state.h>
 
+#include <algorithm>
 #include <sstream>
 
 #include "properties/operator/attention_claims.h"
@@ -115,6 +116,18 @@ struct CallSequences : AttentionClaim<CallSequences>, ClaimId<"abi.call_sequence
     for (int64_t k = 1; k <= n; ++k)
       if (!RegimeHolds(in, CallOf(c, k))) return false;
     return true;
+  }
+  // Each call's dimensions its own (batch_1, t_q_1, ...): a shape edit
+  // changes one call.
+  static CaseDims Dims(const Case& c) {
+    CaseDims d(c);
+    for (int64_t k = 1; k <= kMaxCalls; ++k) {
+      const std::string batch = Field("batch", k);
+      const auto& f = c.fields();
+      if (std::none_of(f.begin(), f.end(), [&](const auto& p) { return p.first == batch; })) break;
+      Problem::DeclareDims(d, "_" + std::to_string(k));
+    }
+    return d;
   }
   static void Check(const Operator& op, const Case& c) {
     const int64_t n = c.GetInt("calls");

@@ -118,40 +118,6 @@ std::vector<Exact> SimplerValues(const Exact& e) {
   return out;
 }
 
-/// m without rows [r, r + n).
-ExactMatrix DropRows(const ExactMatrix& m, int64_t r, int64_t n) {
-  ExactMatrix out(m.rows - n, m.cols);
-  for (int64_t i = 0, k = 0; i < m.rows; ++i) {
-    if (i >= r && i < r + n) continue;
-    for (int64_t j = 0; j < m.cols; ++j) out(k, j) = m(i, j);
-    ++k;
-  }
-  return out;
-}
-
-/// m without columns [c, c + n).
-ExactMatrix DropCols(const ExactMatrix& m, int64_t c, int64_t n) {
-  ExactMatrix out(m.rows, m.cols - n);
-  for (int64_t i = 0; i < m.rows; ++i)
-    for (int64_t j = 0, k = 0; j < m.cols; ++j)
-      if (j < c || j >= c + n) out(i, k++) = m(i, j);
-  return out;
-}
-
-ExactMatrix DupRow(const ExactMatrix& m, int64_t r) {
-  ExactMatrix out(m.rows + 1, m.cols);
-  for (int64_t i = 0; i <= m.rows; ++i)
-    for (int64_t j = 0; j < m.cols; ++j) out(i, j) = m(i == m.rows ? r : i, j);
-  return out;
-}
-
-ExactMatrix DupCol(const ExactMatrix& m, int64_t c) {
-  ExactMatrix out(m.rows, m.cols + 1);
-  for (int64_t i = 0; i < m.rows; ++i)
-    for (int64_t j = 0; j <= m.cols; ++j) out(i, j) = m(i, j == m.cols ? c : j);
-  return out;
-}
-
 void MutateMatrix(ExactMatrix& m, EditRng& rng) {
   if (m.data.empty()) return;
   Exact& e = m.data[rng.Below(m.data.size())];
@@ -210,130 +176,16 @@ uint64_t EditRng::Next() {
   return z ^ (z >> 31);
 }
 
-std::vector<ShapeModel::Axis> ShapeModel::AxesOf(const Case& c) {
-  std::vector<Axis> axes;
-  const auto& f = c.fields();
-  for (size_t i = 0; i < f.size(); ++i) {
-    if (std::holds_alternative<ExactMatrix>(f[i].second)) {
-      axes.push_back({i, Axis::kRows});
-      axes.push_back({i, Axis::kCols});
-    } else if (std::holds_alternative<int64_t>(f[i].second)) {
-      axes.push_back({i, Axis::kInt});
-    }
-  }
-  return axes;
-}
-
-int64_t ShapeModel::SizeOf(const Case& c, const Axis& a) {
-  const auto& v = c.fields()[a.field].second;
-  if (a.kind == Axis::kInt) return std::get<int64_t>(v);
-  const auto& m = std::get<ExactMatrix>(v);
-  return a.kind == Axis::kRows ? m.rows : m.cols;
-}
-
-std::vector<std::string> ShapeModel::LayoutKey(const Case& c) {
-  std::vector<std::string> key;
-  for (const auto& [name, v] : c.fields()) key.push_back(name + ":" + std::to_string(v.index()));
-  return key;
-}
-
-const ShapeModel::Layout* ShapeModel::LayoutOf(const Case& c) const {
-  const auto it = layouts_.find(LayoutKey(c));
-  return it == layouts_.end() ? nullptr : &it->second;
-}
-
-void ShapeModel::Learn(const Case& c) {
-  auto [it, added] = layouts_.try_emplace(LayoutKey(c));
-  Layout& l = it->second;
-  if (added) {
-    l.axes = AxesOf(c);
-    l.equal.assign(l.axes.size(), std::vector<bool>(l.axes.size(), true));
-  }
-  for (size_t a = 0; a < l.axes.size(); ++a)
-    for (size_t b = 0; b < l.axes.size(); ++b)
-      if (SizeOf(c, l.axes[a]) != SizeOf(c, l.axes[b])) l.equal[a][b] = false;
-}
-
-ShapeModel ShapeModel::Declared(const Case& c, const std::vector<std::array<int, 2>>& field_axes) {
-  ShapeModel m;
-  if (field_axes.size() != c.fields().size()) return m;  // a case the domain cannot read: no edits
-  Layout& l = m.layouts_[LayoutKey(c)];
-  // Only the axes the domain declares: an int that is no axis is a value,
-  // a fixed axis is no dimension.
-  std::vector<int> declared;
-  for (const Axis& a : AxesOf(c)) {
-    const int axis = field_axes[a.field][a.kind == Axis::kCols ? 1 : 0];
-    if (axis < 0) continue;
-    l.axes.push_back(a);
-    declared.push_back(axis);
-  }
-  l.equal.assign(l.axes.size(), std::vector<bool>(l.axes.size(), false));
-  for (size_t a = 0; a < l.axes.size(); ++a)
-    for (size_t b = 0; b < l.axes.size(); ++b) l.equal[a][b] = declared[a] == declared[b];
-  return m;
-}
-
-std::vector<ShapeModel::Dimension> ShapeModel::Dimensions(const Case& c) const {
-  std::vector<Dimension> dims;
-  const Layout* l = LayoutOf(c);
-  if (!l) return dims;
-  const std::vector<Axis>& axes = l->axes;
-  std::vector<bool> taken(axes.size(), false);
-  for (size_t a = 0; a < axes.size(); ++a) {
-    if (taken[a]) continue;
-    Dimension d;
-    d.size = SizeOf(c, axes[a]);
-    for (size_t b = a; b < axes.size(); ++b)
-      if (!taken[b] && l->equal[a][b] && SizeOf(c, axes[b]) == d.size) {
-        taken[b] = true;
-        d.axes.push_back(b);
-      }
-    // A dimension spans at least one matrix axis (an int alone is a value).
-    bool matrix = false;
-    for (size_t k : d.axes) {
-      matrix = matrix || axes[k].kind != Axis::kInt;
-      if (axes[k].kind == Axis::kInt) d.int_fields.push_back(axes[k].field);
-    }
-    if (matrix) dims.push_back(std::move(d));
-  }
-  std::stable_sort(dims.begin(), dims.end(), [](const Dimension& x, const Dimension& y) { return x.size > y.size; });
-  return dims;
-}
-
-template <class Edit>
-Case ShapeModel::EditAxes(const Case& c, const Dimension& d, int64_t int_change, const Edit& edit) const {
-  Case out = c;
-  const Layout* l = LayoutOf(c);
-  if (!l) return out;  // Dimensions(c) gave none: nothing to edit
-  auto& f = out.mutable_fields();
-  for (size_t k : d.axes) {
-    const Axis& a = l->axes[k];
-    auto& v = f[a.field].second;
-    if (a.kind == Axis::kInt) std::get<int64_t>(v) += int_change;
-    else edit(std::get<ExactMatrix>(v), a.kind == Axis::kRows);
-  }
-  return out;
-}
-
-Case ShapeModel::Resize(const Case& c, const Dimension& d, int64_t at, bool grow) const {
-  if (!grow) return Drop(c, d, at, 1);
-  return EditAxes(c, d, 1, [at](ExactMatrix& m, bool rows) { m = rows ? DupRow(m, at) : DupCol(m, at); });
-}
-
-Case ShapeModel::Drop(const Case& c, const Dimension& d, int64_t at, int64_t count) const {
-  return EditAxes(c, d, -count,
-                  [at, count](ExactMatrix& m, bool rows) { m = rows ? DropRows(m, at, count) : DropCols(m, at, count); });
-}
-
-Case Mutate(const Case& c, EditRng& rng, const ShapeModel& shapes) {
+Case Mutate(const Case& c, EditRng& rng, const CaseDims& declared) {
   if (c.fields().empty()) return c;
   // A dimension grows or shrinks in one move out of ten.
   if (rng.Chance(10)) {
-    const auto dims = shapes.Dimensions(c);
+    const auto dims = declared.Dimensions();
     if (!dims.empty()) {
       const auto& d = dims[rng.Below(dims.size())];
       const bool grow = d.size < 2 || rng.Chance(50);
-      return shapes.Resize(c, d, static_cast<int64_t>(rng.Below(static_cast<uint64_t>(d.size))), grow);
+      const auto at = static_cast<int64_t>(rng.Below(static_cast<uint64_t>(d.size)));
+      return grow ? declared.Grow(d, at) : declared.Drop(d, at, 1);
     }
   }
   // Tied values move together in one move out of seven: every entry and
@@ -361,9 +213,9 @@ Case Mutate(const Case& c, EditRng& rng, const ShapeModel& shapes) {
   return out;
 }
 
-std::vector<DimensionDrop> DimensionDrops(const Case& c, const ShapeModel& shapes) {
+std::vector<DimensionDrop> DimensionDrops(const CaseDims& declared) {
   std::vector<DimensionDrop> out;
-  const auto dims = shapes.Dimensions(c);
+  const auto dims = declared.Dimensions();
   // Blocks first, halves before quarters (delta debugging): a long
   // dimension loses half its indices in one step, not one index per try.
   for (size_t i = 0; i < dims.size(); ++i) {
@@ -377,9 +229,8 @@ std::vector<DimensionDrop> DimensionDrops(const Case& c, const ShapeModel& shape
   return out;
 }
 
-Case ApplyDrop(const Case& c, const ShapeModel& shapes, const DimensionDrop& drop) {
-  const auto dims = shapes.Dimensions(c);
-  return shapes.Drop(c, dims.at(drop.dimension), drop.at, drop.count);
+Case ApplyDrop(const CaseDims& declared, const DimensionDrop& drop) {
+  return declared.Drop(declared.Dimensions().at(drop.dimension), drop.at, drop.count);
 }
 
 std::vector<Case> RepairsAfterDrop(const Case& dropped, int64_t size_before) {
@@ -435,9 +286,9 @@ std::vector<Case> RepairsAfterDrop(const Case& dropped, int64_t size_before) {
   return out;
 }
 
-std::vector<ValueSlot> ValueSlots(const Case& c, const ShapeModel& shapes) {
+std::vector<ValueSlot> ValueSlots(const Case& c, const CaseDims& declared) {
   std::set<size_t> dimension_fields;
-  for (const auto& d : shapes.Dimensions(c)) dimension_fields.insert(d.int_fields.begin(), d.int_fields.end());
+  for (const auto& d : declared.Dimensions()) dimension_fields.insert(d.int_fields.begin(), d.int_fields.end());
   std::vector<ValueSlot> out;
   const auto& fields = c.fields();
   for (size_t f = 0; f < fields.size(); ++f) {

@@ -4,11 +4,11 @@
 // HypothesesHold to say; the search and the shrinker ask it every time.
 #pragma once
 
-#include <array>
 #include <cstdint>
 #include <vector>
 
 #include "properties/framework/case.h"
+#include "properties/framework/case_dims.h"
 
 namespace attnprop {
 
@@ -25,60 +25,6 @@ class EditRng {
   uint64_t state_;
 };
 
-/// Which sizes in a claim's cases are one dimension, learned from the cases
-/// its generator made: two axes (a matrix's rows or columns, or an int
-/// field) belong to one dimension when they were equal in every case seen.
-/// Edits that change a dimension change all of its axes together, so an
-/// edited case has shapes the generator could have made (X is n x d and W is
-/// d x d: n and d are two dimensions, even in a case where both are 2).
-/// Each layout (the case's field names and kinds: a sequence of 2 calls has
-/// other fields than one of 3) is learned on its own.
-class ShapeModel {
- public:
-  /// Adds a generated case to what is known of its layout.
-  void Learn(const Case& c);
-  /// The dimensions as a claim's Domain declares them, for cases of c's
-  /// layout (no learning): two axes are one dimension when field_axes
-  /// (Domain::FieldAxes of c) names one axis for both; an axis it gives as
-  /// -1 (none, or one whose extent cannot change) is never edited.
-  static ShapeModel Declared(const Case& c, const std::vector<std::array<int, 2>>& field_axes);
-  bool empty() const { return layouts_.empty(); }
-
-  /// The dimensions of c: for each, the axes it spans and its size.
-  struct Dimension {
-    int64_t size = 0;
-    std::vector<size_t> axes;        // the axes it spans (internal indices)
-    std::vector<size_t> int_fields;  // the int fields that are this dimension's size
-  };
-  std::vector<Dimension> Dimensions(const Case& c) const;
-
-  /// c with index `at` of dimension d dropped (grow: duplicated) in every
-  /// axis of d; int axes of d decrease (increase) by one.
-  Case Resize(const Case& c, const Dimension& d, int64_t at, bool grow) const;
-  /// c with indices [at, at + count) of dimension d dropped in every axis
-  /// of d; int axes of d decrease by count.
-  Case Drop(const Case& c, const Dimension& d, int64_t at, int64_t count) const;
-
- private:
-  struct Axis {
-    size_t field;
-    enum Kind { kRows, kCols, kInt } kind;
-  };
-  /// c with edit(matrix, is_rows) applied to every matrix axis of d and
-  /// int_change added to every int axis of d.
-  template <class Edit>
-  Case EditAxes(const Case& c, const Dimension& d, int64_t int_change, const Edit& edit) const;
-  static std::vector<Axis> AxesOf(const Case& c);
-  static int64_t SizeOf(const Case& c, const Axis& a);
-  struct Layout {
-    std::vector<Axis> axes;
-    std::vector<std::vector<bool>> equal;  // equal[a][b]: equal in every case of this layout seen
-  };
-  static std::vector<std::string> LayoutKey(const Case& c);  // field names and kinds
-  const Layout* LayoutOf(const Case& c) const;               // null: a layout never seen
-  std::map<std::vector<std::string>, Layout> layouts_;
-};
-
 /// One random move of the targeted search: an entry or a whole matrix scaled
 /// by a power of two (2^-20 .. 2^20) or by a factor near 1 (1 +- 2^-k, k in
 /// 1..6), a sign flipped, entries set to 0, +-1 or to another entry, rows or
@@ -87,10 +33,10 @@ class ShapeModel {
 /// every value of one absolute value (values a hypothesis ties together)
 /// scaled at once. Returns the case unchanged only when it has nothing to
 /// edit.
-Case Mutate(const Case& c, EditRng& rng, const ShapeModel& shapes);
+Case Mutate(const Case& c, EditRng& rng, const CaseDims& dims);
 
 /// One structural candidate of the shrinker: indices [at, at + count) of
-/// dimension `dimension` (an index into ShapeModel::Dimensions) dropped.
+/// dimension `dimension` (an index into CaseDims::Dimensions) dropped.
 struct DimensionDrop {
   size_t dimension = 0;
   int64_t at = 0;
@@ -105,8 +51,8 @@ inline constexpr int64_t kBlockDropsAbove = 8;
 /// index (the last first). Each drops from every axis of its dimension (the
 /// rows of K and V together). Descriptions, not cases: a big case's
 /// candidates are made one at a time (ApplyDrop), within the budget.
-std::vector<DimensionDrop> DimensionDrops(const Case& c, const ShapeModel& shapes);
-Case ApplyDrop(const Case& c, const ShapeModel& shapes, const DimensionDrop& drop);
+std::vector<DimensionDrop> DimensionDrops(const CaseDims& dims);
+Case ApplyDrop(const CaseDims& dims, const DimensionDrop& drop);
 
 /// Candidates that repair a drop (the shrinker's, when the dropped case no
 /// longer fails): `dropped` with one value field, all of them, or every
@@ -124,7 +70,7 @@ struct ValueSlot {
   size_t field = 0;
   size_t entry = 0;  // index into a matrix's data (0 for scalars and ints)
 };
-std::vector<ValueSlot> ValueSlots(const Case& c, const ShapeModel& shapes);
+std::vector<ValueSlot> ValueSlots(const Case& c, const CaseDims& dims);
 
 /// The candidates for one slot, simplest first: a value to 0, to an
 /// integer, to fewer significant bits, to its absolute value; an int to 0,

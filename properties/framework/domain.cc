@@ -359,17 +359,25 @@ std::optional<std::string> Domain::Walk(const Case& c, std::vector<Expected>* ex
 
 std::optional<std::string> Domain::Misfit(const Case& c) const { return Walk(c, nullptr); }
 
-std::vector<std::array<int, 2>> Domain::FieldAxes(const Case& c) const {
+CaseDims Domain::Dims(const Case& c) const {
+  CaseDims dims(c);
   std::vector<Expected> expected;
-  if (Walk(c, &expected)) return {};
+  if (Walk(c, &expected)) return dims;  // a case the domain cannot read: no dimensions
+  // An axis whose extent cannot change (its range's min is its admitted max) is no dimension.
   auto editable = [this](int axis) {
-    if (axis < 0) return -1;
-    const AxisDecl& a = axes_[static_cast<size_t>(axis)];
-    return a.range.min == a.admit_max ? -1 : axis;
+    return axis >= 0 && axes_[static_cast<size_t>(axis)].range.min != axes_[static_cast<size_t>(axis)].admit_max;
   };
-  std::vector<std::array<int, 2>> out;
-  for (const Expected& e : expected) out.push_back({editable(e.rows), editable(e.cols)});
-  return out;
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const Expected& e = expected[i];
+    const Case::Value& value = c.fields()[i].second;
+    if (std::holds_alternative<ExactMatrix>(value)) {
+      if (editable(e.rows)) dims.Rows(e.name, std::to_string(e.rows));
+      if (editable(e.cols)) dims.Cols(e.name, std::to_string(e.cols));
+    } else if (std::holds_alternative<int64_t>(value) && editable(e.rows)) {
+      dims.Size(e.name, std::to_string(e.rows));
+    }
+  }
+  return dims;
 }
 
 Case Domain::Rederived(Case c) const {

@@ -31,7 +31,6 @@
 
 #include <rapidcheck.h>
 
-#include <array>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -43,6 +42,7 @@
 #include "generators/shape.h"
 #include "model/exact.h"
 #include "properties/framework/case.h"
+#include "properties/framework/case_dims.h"
 
 namespace attnprop {
 
@@ -238,13 +238,12 @@ class Domain {
   /// Whether c can be read at all (fields present with their kinds, shapes
   /// consistent, extents admitted): nullopt, or why not.
   std::optional<std::string> Misfit(const Case& c) const;
-  /// For each field of c, in order: the axes (indices in declaration order)
-  /// of its rows and columns (a matrix), of its value (an int that is an
-  /// axis's extent: [0]), -1 for none; an axis whose extent cannot change
-  /// (its range's min equal to its admitted max) is -1 too. The search and
-  /// the shrinker edit dimensions by it, as declared. Empty when c does not
-  /// fit.
-  std::vector<std::array<int, 2>> FieldAxes(const Case& c) const;
+  /// The dimensions of c as declared: each axis is one dimension over the
+  /// rows and columns it indexes and the int fields that are its extent; an
+  /// axis whose extent cannot change (its range's min equal to its admitted
+  /// max) is none. The search and the shrinker edit c by them. None when c
+  /// does not fit.
+  CaseDims Dims(const Case& c) const;
   /// c with its Derived fields computed again from the others: an edit of
   /// X keeps phi0 = max |X| (unchanged when c does not fit).
   Case Rederived(Case c) const;

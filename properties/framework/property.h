@@ -25,9 +25,12 @@
 // problems, whose stacked rows (batch x t) a Domain cannot yet declare:
 // they declare their class of problems once (Problems(): a ProblemClass,
 // properties/operator/problem_class.h: a shape class and the claim's own
-// fields and side conditions), and the generator and the predicate both
-// come from it; the kernel regime and half-format families draw from
-// generators of their own (regime_gen.h, half.cc), each with its predicate.
+// fields and side conditions), and the generator, the predicate and the
+// dimensions (case_dims.h: batch, t_q, t_k, d_k, d_v) all come from it; the
+// kernel regime and half-format families draw from generators of their own
+// (regime_gen.h, half.cc), each with its predicate, over a plain problem's
+// dimensions. The search and the shrinker edit shapes only by declared
+// dimensions (a claim over neither states `static CaseDims Dims(const Case&)`).
 // Where a claim is stated is the catalogue's source (claims/claims.tsv), not
 // repeated here; a claim of ours shows the source of the claim it reads.
 // A statistical claim (registry label `statistical`) declares its false-alarm
@@ -44,7 +47,6 @@
 #include <rapidcheck.h>
 
 #include <algorithm>
-#include <array>
 #include <cstddef>
 #include <concepts>
 #include <functional>
@@ -55,6 +57,7 @@
 #include "model/scalar.h"
 #include "properties/framework/backend.h"
 #include "properties/framework/case.h"
+#include "properties/framework/case_dims.h"
 #include "properties/framework/check.h"
 #include "properties/framework/domain.h"
 #include "properties/framework/size_budget.h"
@@ -98,11 +101,12 @@ struct PropertyDef {
   /// Why a case cannot be read by the claim at all (Domain::Misfit); empty:
   /// the schema is learned from the generator's cases (case_schema.h).
   std::function<std::optional<std::string>(const Case&)> misfit;
-  /// Claims over a Domain: the axes each field is indexed by
-  /// (Domain::FieldAxes), so that the search and the shrinker edit
-  /// dimensions as declared, not as learned from samples; and a case with
-  /// its derived fields computed again after an edit (Domain::Rederived).
-  std::function<std::vector<std::array<int, 2>>(const Case&)> field_axes;
+  /// The case's dimensions as the claim declares them (case_dims.h): from
+  /// its Domain, or its own `static CaseDims Dims(const Case&)`; the search
+  /// and the shrinker edit shapes only by them. And, for a claim over a
+  /// Domain, a case with its derived fields computed again after an edit
+  /// (Domain::Rederived).
+  std::function<CaseDims(const Case&)> dims;
   std::function<Case(Case)> rederive;
   /// A statistical claim's false-alarm rate and power (Claim::kStatistics).
   std::optional<Statistics> statistics;
@@ -113,6 +117,8 @@ struct PropertyDef {
   const RegistryRow* row = nullptr;
 
   std::string Name() const { return id + "/" + backend; }
+  /// c's declared dimensions (none when the claim declares none).
+  CaseDims Dims(const Case& c) const { return dims ? dims(c) : CaseDims(c); }
 };
 
 /// Every registered property, in registration order.
@@ -127,6 +133,16 @@ concept HasHypothesesHold = requires(const Case& c) {
 };
 /// Per backend, where the hypotheses depend on it (entries exact in a
 /// kernel's f32 storage, say): `template <class S> static bool HypothesesHold(const Case&)`.
+/// A claim not over a Domain declares its dimensions:
+/// `static CaseDims Dims(const Case&)`, or per backend `template <class S> static CaseDims Dims(const Case&)`.
+template <class Claim>
+concept HasDims = requires(const Case& c) {
+  { Claim::Dims(c) } -> std::same_as<CaseDims>;
+};
+template <class Claim, class S>
+concept HasBackendDims = requires(const Case& c) {
+  { Claim::template Dims<S>(c) } -> std::same_as<CaseDims>;
+};
 template <class Claim, class S>
 concept HasBackendHypothesesHold = requires(const Case& c) {
   { Claim::template HypothesesHold<S>(c) } -> std::convertible_to<bool>;
@@ -159,7 +175,7 @@ PropertyDef MakeDef(const char* file) {
     d.why_outside = [](const Case& c) { return domain.Get().Violation(c); };
     d.misfit = [](const Case& c) { return domain.Get().Misfit(c); };
     d.hypotheses_hold = [](const Case& c) { return !domain.Get().Violation(c); };
-    d.field_axes = [](const Case& c) { return domain.Get().FieldAxes(c); };
+    d.dims = [](const Case& c) { return domain.Get().Dims(c); };
     d.rederive = [](Case c) { return domain.Get().Rederived(std::move(c)); };
     d.checks_hypotheses = true;
   } else {
@@ -185,6 +201,8 @@ PropertyDef MakeDef(const char* file) {
     d.hypotheses_hold = [](const Case& c) { return bool(Claim::HypothesesHold(c)); };
     d.checks_hypotheses = true;
   }
+  if constexpr (HasBackendDims<Claim, S>) d.dims = [](const Case& c) { return Claim::template Dims<S>(c); };
+  else if constexpr (HasDims<Claim>) d.dims = [](const Case& c) { return Claim::Dims(c); };
   static_assert(!requires { Claim::Tolerances(); },
                 "a claim's metrics are the tolerances its conclusion checks (ExpectWithin): no Tolerances() list");
   return d;

@@ -57,7 +57,7 @@ RandomPhase RunRandomPhase(const std::string& name, const rc::Gen<Case>& gen,
                            CaseEvents& events);
 
 /// `count` cases drawn from `gen` at sizes 0..100 from `seed` (outside any
-/// property: for learning a claim's shapes). Cases whose generation throws
+/// property: a stored case's schema, tests). Cases whose generation throws
 /// are left out.
 std::vector<Case> SampleCases(const rc::Gen<Case>& gen, uint64_t seed, int count);
 

@@ -30,7 +30,6 @@ class Events : public CaseEvents {
       return;
     }
     ++result_.cases;
-    if (acc_.current()) shapes.Learn(*acc_.current());
     if (!failed && acc_.current()) best.Offer(acc_.PendingScore(), *acc_.current());
     acc_.Commit();
     if (failed) {
@@ -47,7 +46,6 @@ class Events : public CaseEvents {
   std::optional<Case> failing;
   std::optional<Case> unshrunk;  // the first failing case, before RapidCheck's shrinking
   Archive best;                  // the random phase's best case per niche: the search starts there
-  ShapeModel shapes;             // which sizes are one dimension, from the cases generated
 
  private:
   PropertyResult& result_;
@@ -66,22 +64,13 @@ void SetCounterexample(PropertyResult& r, const Case& c) {
 /// a narrower case from failing; the generic shrinker drops dimensions
 /// first, so it also starts from `unshrunk` (the first failing case) and the
 /// smaller of the two results is kept (ties: the first).
-void ShrinkFurther(const PropertyDef& def, const RunOptions& options, ShapeModel shapes, PropertyResult& result,
+void ShrinkFurther(const PropertyDef& def, const RunOptions& options, PropertyResult& result,
                    const std::optional<Case>& unshrunk = std::nullopt) {
   if (!def.checks_hypotheses || !options.shrink || !result.counterexample_case) return;
-  if (def.field_axes) {
-    // A claim over a Domain declares its dimensions.
-    shapes = ShapeModel::Declared(*result.counterexample_case, def.field_axes(*result.counterexample_case));
-  } else {
-    // A failure after a few cases leaves dimensions that happened to be
-    // equal looking like one: learn from more of the generator's cases.
-    for (const Case& c : SampleCases(def.hypotheses(), result.seed ^ 0x5a3b1e, 48))
-      if (def.hypotheses_hold(c)) shapes.Learn(c);
-  }
   if (!def.hypotheses_hold(*result.counterexample_case)) return;  // reported as it is; Judge sees it
   const auto start = Clock::now();
   ShrinkResult s =
-      Shrink(def, *result.counterexample_case, result.message, shapes, options.shrink_tries, options.shrink_budget_s);
+      Shrink(def, *result.counterexample_case, result.message, options.shrink_tries, options.shrink_budget_s);
   result.shrink_steps += s.tried;
   // The second start shares the first's budget (tries and seconds): what it left.
   const double seconds_left =
@@ -89,7 +78,7 @@ void ShrinkFurther(const PropertyDef& def, const RunOptions& options, ShapeModel
   if (unshrunk && CaseSize(*unshrunk) > CaseSize(s.value) && s.tried < options.shrink_tries && seconds_left > 0 &&
       def.hypotheses_hold(*unshrunk)) {
     ShrinkResult from_start =
-        Shrink(def, *unshrunk, result.message, shapes, options.shrink_tries - s.tried, seconds_left);
+        Shrink(def, *unshrunk, result.message, options.shrink_tries - s.tried, seconds_left);
     result.shrink_steps += from_start.tried;
     if (from_start.accepted > 0 && CaseSize(from_start.value) < CaseSize(s.value)) s = std::move(from_start);
   }
@@ -103,16 +92,14 @@ void ShrinkFurther(const PropertyDef& def, const RunOptions& options, ShapeModel
 /// The targeted search, after the random cases passed: climb from their
 /// best cases; a failing case found refutes the claim and is shrunk.
 void Search(const PropertyDef& def, const RunOptions& options, PropertyResult& result, Archive seeds,
-            const ShapeModel& shapes, MetricAccumulator& acc) {
+            MetricAccumulator& acc) {
   if (options.search_steps <= 0) return;
   if (!def.checks_hypotheses) {
     result.search_note = "no targeted search: the claim has no HypothesesHold";
     return;
   }
   const auto start = Clock::now();
-  const ShapeModel declared =
-      def.field_axes && !seeds.empty() ? ShapeModel::Declared(seeds[0].value, def.field_axes(seeds[0].value)) : shapes;
-  ClimbResult climb = Climb(def, std::move(seeds), declared, result.seed ^ 0x7a26e7ed5ea2c4ULL, options.search_steps,
+  ClimbResult climb = Climb(def, std::move(seeds), result.seed ^ 0x7a26e7ed5ea2c4ULL, options.search_steps,
                             options.search_seconds,
                             [&](const std::vector<Observation>& seen, const Case& c) { acc.ObserveSearch(seen, c); });
   result.search_tried = climb.tried;
@@ -125,7 +112,7 @@ void Search(const PropertyDef& def, const RunOptions& options, PropertyResult& r
   result.found_by = FoundBy::kSearch;
   result.message = climb.message;
   SetCounterexample(result, *climb.failing);
-  ShrinkFurther(def, options, shapes, result);
+  ShrinkFurther(def, options, result);
 }
 
 /// The random phase: cases drawn from the hypotheses, shrinking on failure.
@@ -149,7 +136,7 @@ void RandomCases(const PropertyDef& def, const RunOptions& options, PropertyResu
   }
   if (phase.outcome == RandomPhase::Outcome::kPassed) {
     result.verdict = Verdict::kHolds;
-    Search(def, options, result, std::move(events.best), events.shapes, acc);
+    Search(def, options, result, std::move(events.best), acc);
     result.metrics = std::move(acc.stats());
     return;
   }
@@ -172,7 +159,7 @@ void RandomCases(const PropertyDef& def, const RunOptions& options, PropertyResu
       if (again) result.message = *again;
       else result.message += " (the shrunk case passed when run again: a flaky check?)";
       if (result.shrink_budget_hit) result.message += " [shrinking stopped at the time budget]";
-      ShrinkFurther(def, options, events.shapes, result, events.unshrunk);
+      ShrinkFurther(def, options, result, events.unshrunk);
       break;
     }
     case RandomPhase::Outcome::kGaveUp:

@@ -135,8 +135,8 @@ bool Archive::Offer(double score, const Case& c, bool may_open) {
   return true;
 }
 
-ClimbResult Climb(const PropertyDef& def, Archive pool, const ShapeModel& shapes, uint64_t seed, int steps,
-                  double seconds, const ObservationsSeen& seen) {
+ClimbResult Climb(const PropertyDef& def, Archive pool, uint64_t seed, int steps, double seconds,
+                  const ObservationsSeen& seen) {
   ClimbResult r;
   if (pool.empty()) return r;
   int64_t size_cap = 0;  // the largest case of the random phase
@@ -148,8 +148,8 @@ ClimbResult Climb(const PropertyDef& def, Archive pool, const ShapeModel& shapes
     const uint64_t pick = rng.Below(3);
     const size_t parent = pick == 0 ? 0 : rng.Below(pick == 1 ? std::min(kPool, pool.size()) : pool.size());
     const double parent_score = pool[parent].score;
-    Case candidate = Mutate(pool[parent].value, rng, shapes);
-    for (int extra = 0; extra < 2 && rng.Chance(30); ++extra) candidate = Mutate(candidate, rng, shapes);
+    Case candidate = Mutate(pool[parent].value, rng, def.Dims(pool[parent].value));
+    for (int extra = 0; extra < 2 && rng.Chance(30); ++extra) candidate = Mutate(candidate, rng, def.Dims(candidate));
     candidate = Fixed(def, std::move(candidate));
     ++r.tried;
     Trial t = Try(def, candidate);
@@ -172,8 +172,7 @@ ClimbResult Climb(const PropertyDef& def, Archive pool, const ShapeModel& shapes
   return r;
 }
 
-ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, const ShapeModel& shapes, int steps,
-                    double seconds) {
+ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, int steps, double seconds) {
   ShrinkResult r{std::move(failing), std::move(message)};
   const auto start = Clock::now();
   auto budget_left = [&] { return r.tried < steps && Elapsed(start) < seconds; };
@@ -203,7 +202,7 @@ ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, c
   double margin = Try(def, r.value).score;
   auto widen = [&](int tries) {
     for (int i = 0; i < tries && budget_left() && std::isfinite(margin); ++i) {
-      Case candidate = Fixed(def, Mutate(r.value, rng, shapes));
+      Case candidate = Fixed(def, Mutate(r.value, rng, def.Dims(r.value)));
       if (CaseSize(candidate) > CaseSize(r.value)) continue;
       ++r.tried;
       Trial t = Try(def, candidate);
@@ -215,8 +214,9 @@ ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, c
   };
   // (r.value changes only when a candidate is accepted, after its last make.)
   auto drops_accepted = [&] {
-    const std::vector<DimensionDrop> drops = DimensionDrops(r.value, shapes);
-    return accept_first_of(drops.size(), [&](size_t i) { return ApplyDrop(r.value, shapes, drops[i]); });
+    const CaseDims dims = def.Dims(r.value);
+    const std::vector<DimensionDrop> drops = DimensionDrops(dims);
+    return accept_first_of(drops.size(), [&](size_t i) { return ApplyDrop(dims, drops[i]); });
   };
   auto simpler_accepted = [&](const ValueSlot& slot) {
     std::vector<Case> simpler = SimplerAt(r.value, slot);
@@ -231,12 +231,13 @@ ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, c
   // search's moves, never larger than the dropped case, the closest to
   // failing kept. The first candidate that fails is accepted.
   auto repaired_drop = [&] {
-    const std::vector<DimensionDrop> drops = DimensionDrops(r.value, shapes);
-    const auto dims = shapes.Dimensions(r.value);
+    const CaseDims declared = def.Dims(r.value);
+    const std::vector<DimensionDrop> drops = DimensionDrops(declared);
+    const auto dims = declared.Dimensions();
     for (const DimensionDrop& drop : drops) {
       if (!budget_left()) return false;
       if (drop.count != 1 || dims.at(drop.dimension).size > kBlockDropsAbove) continue;
-      Case best = Fixed(def, ApplyDrop(r.value, shapes, drop));
+      Case best = Fixed(def, ApplyDrop(declared, drop));
       const int64_t size = CaseSize(best);
       std::vector<Case> rescaled = RepairsAfterDrop(best, dims.at(drop.dimension).size);
       if (accept_first_of(rescaled.size(), [&](size_t i) { return std::move(rescaled[i]); })) return true;
@@ -244,7 +245,7 @@ ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, c
       ++r.tried;
       if (Trial t = Try(def, best); t.kind == Trial::Kind::kPasses) best_score = t.score;
       for (int i = 0; i < kRepairTries && budget_left(); ++i) {
-        Case candidate = Fixed(def, Mutate(best, rng, shapes));
+        Case candidate = Fixed(def, Mutate(best, rng, def.Dims(best)));
         if (CaseSize(candidate) > size) continue;
         ++r.tried;
         Trial t = Try(def, candidate);
@@ -268,7 +269,7 @@ ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, c
     for (bool progress = true; progress && budget_left();) {
       progress = false;
       while (budget_left() && drops_accepted()) progress = true;
-      const std::vector<ValueSlot> slots = ValueSlots(r.value, shapes);
+      const std::vector<ValueSlot> slots = ValueSlots(r.value, def.Dims(r.value));
       for (const ValueSlot& slot : slots) {
         if (!budget_left()) break;
         while (budget_left() && simpler_accepted(slot)) progress = true;

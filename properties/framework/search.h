@@ -94,8 +94,8 @@ using ObservationsSeen = std::function<void(const std::vector<Observation>&, con
 
 /// Climbs from the random phase's archive for at most `steps` candidates
 /// (and `seconds`).
-ClimbResult Climb(const PropertyDef& def, Archive pool, const ShapeModel& shapes, uint64_t seed, int steps,
-                  double seconds, const ObservationsSeen& seen);
+ClimbResult Climb(const PropertyDef& def, Archive pool, uint64_t seed, int steps, double seconds,
+                  const ObservationsSeen& seen);
 
 struct ShrinkResult {
   Case value;           // the smallest failing case found
@@ -104,7 +104,6 @@ struct ShrinkResult {
 };
 
 /// Shrinks a failing case for at most `steps` candidates (and `seconds`).
-ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, const ShapeModel& shapes, int steps,
-                    double seconds);
+ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, int steps, double seconds);
 
 }  // namespace attnprop

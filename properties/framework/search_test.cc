@@ -38,6 +38,7 @@ rc::Gen<Case> OneNonzero() {
 /// |sum_j x_j| <= max_j |x_j|: false (the factor n is missing), but true on
 /// every vector with one nonzero entry.
 struct MissingDimensionFactor : ClaimId<"planted.missing_dimension_factor"> {
+  static CaseDims Dims(const Case& c) { return CaseDims(c).Cols("x", "n"); }
   static inline const Tolerance kSum{"|sum_j x_j| vs max_j |x_j|", "max_j |x_j|", "the planted (false) bound"};
   static bool HypothesesHold(const Case& c) { return c.GetMatrix("x").rows == 1 && c.GetMatrix("x").cols >= 1; }
   template <class S> static rc::Gen<Case> Hypotheses() { return OneNonzero(); }
@@ -70,6 +71,7 @@ struct TinyNextToLarge : ClaimId<"planted.tiny_next_to_large"> {
 /// "The rows of A are not all equal": false for a matrix with equal rows,
 /// which the generator (distinct entries) never draws.
 struct EqualRows : ClaimId<"planted.equal_rows"> {
+  static CaseDims Dims(const Case& c) { return CaseDims(c).Rows("A", "m").Cols("A", "n"); }
   static bool HypothesesHold(const Case& c) { return c.GetMatrix("A").rows >= 2 && c.GetMatrix("A").cols >= 1; }
   template <class S> static rc::Gen<Case> Hypotheses() {
     return rc::gen::map(rc::gen::pair(rc::gen::inRange<int>(2, 5), rc::gen::inRange<int>(1, 4)), [](auto p) {
@@ -93,6 +95,7 @@ struct EqualRows : ClaimId<"planted.equal_rows"> {
 /// shrinker can shrink it). The minimal case keeps the last row and 36
 /// others: 37 rows, reached by dropping blocks of rows, not one row per try.
 struct ManyRows : ClaimId<"planted.many_rows"> {
+  static CaseDims Dims(const Case& c) { return CaseDims(c).Rows("A", "m"); }
   static bool HypothesesHold(const Case& c) { return c.GetMatrix("A").rows >= 1 && c.GetMatrix("A").cols == 1; }
   template <class S> static rc::Gen<Case> Hypotheses() {
     return rc::gen::noShrink(rc::gen::map(rc::gen::just(0), [](int) {
@@ -115,6 +118,7 @@ struct ManyRows : ClaimId<"planted.many_rows"> {
 /// and no entry can change alone (the entries must stay equal), so only a
 /// drop with its values rescaled (x 3/2, then x 2) reaches n = 1.
 struct SumNearOne : ClaimId<"planted.sum_near_one"> {
+  static CaseDims Dims(const Case& c) { return CaseDims(c).Cols("x", "n"); }
   static bool HypothesesHold(const Case& c) {
     const ExactMatrix& x = c.GetMatrix("x");
     if (x.rows != 1 || x.cols < 1) return false;
@@ -142,6 +146,7 @@ struct SumNearOne : ClaimId<"planted.sum_near_one"> {
 /// setting every 1/8 to the 3/8 the case holds repairs a drop, and the
 /// minimal case is (3/8, 3/8, 3/8).
 struct ValuesUnified : ClaimId<"planted.values_unified"> {
+  static CaseDims Dims(const Case& c) { return CaseDims(c).Cols("x", "n"); }
   static bool HypothesesHold(const Case& c) {
     const ExactMatrix& x = c.GetMatrix("x");
     if (x.rows != 1 || x.cols < 1 || x.data[0].ToDouble() != 0.375) return false;
@@ -171,6 +176,7 @@ struct ValuesUnified : ClaimId<"planted.values_unified"> {
 /// entries (scores at most 1/2); only climbing from those, three columns
 /// grown, fails: the archive keeps them as a niche of their own (one value).
 struct PlateauElsewhere : ClaimId<"planted.plateau_elsewhere"> {
+  static CaseDims Dims(const Case& c) { return CaseDims(c).Cols("x", "n"); }
   static inline const Tolerance kSum{"the row's count", "1", "the planted (false) bound"};
   static bool AllEqual(const ExactMatrix& x) {
     for (const Exact& e : x.data)
@@ -212,6 +218,7 @@ struct PlateauElsewhere : ClaimId<"planted.plateau_elsewhere"> {
 /// x's largest entries and p together by a factor a power of two overshoots
 /// (1/2 x 2 > 3/4): the search's tied-value moves.
 struct TiedScale : ClaimId<"planted.tied_scale"> {
+  static CaseDims Dims(const Case& c) { return CaseDims(c).Cols("x", "n"); }
   static inline const Tolerance kProduct{"p max x", "1/2", "the planted (false) bound"};
   static double Max(const ExactMatrix& x) {
     double m = 0;
@@ -307,26 +314,66 @@ PropertyResult FoundBySearch(int steps = 2000) {
   return r;
 }
 
-// A claim whose cases have several layouts (abi.call_sequences: the fields
-// of 1, 2, ... calls) has its dimensions learned per layout: a case of the
-// second layout seen is shrunk too (before, only the first was learned, and
-// a 2-call counterexample kept a 7x8 first call).
-TEST(ShapeModel, LearnsEachLayoutOnItsOwn) {
-  ShapeModel m;
-  m.Learn(Case().Matrix("Q_1", ExactMatrix(2, 3)));
-  m.Learn(Case().Matrix("Q_1", ExactMatrix(4, 1)));
+// Dimensions are declared per case, never learned: each call of a sequence
+// (abi.call_sequences: the fields of 1, 2, ... calls) has its own, so a
+// 2-call case loses the first call's columns without touching the second's.
+TEST(CaseDims, EachDeclaredDimensionChangesEveryExtentItSpans) {
   const Case two = Case().Matrix("Q_1", ExactMatrix(7, 8)).Matrix("Q_2", ExactMatrix(1, 1));
-  m.Learn(Case().Matrix("Q_1", ExactMatrix(2, 3)).Matrix("Q_2", ExactMatrix(1, 2)));
-  m.Learn(Case().Matrix("Q_1", ExactMatrix(5, 2)).Matrix("Q_2", ExactMatrix(3, 1)));
-  const auto dims = m.Dimensions(two);
-  ASSERT_EQ(dims.size(), 4u);  // rows and columns of each: never equal in the cases seen
-  EXPECT_EQ(dims[0].size, 8);
-  const Case narrower = m.Drop(two, dims[0], 0, 4);
+  const CaseDims d = CaseDims(two).Rows("Q_1", "t_1").Cols("Q_1", "d_1").Rows("Q_2", "t_2").Cols("Q_2", "d_2");
+  const auto dims = d.Dimensions();
+  ASSERT_EQ(dims.size(), 4u);
+  EXPECT_EQ(dims[0].size, 8);  // the largest first
+  const Case narrower = d.Drop(dims[0], 0, 4);
   EXPECT_EQ(narrower.GetMatrix("Q_1").cols, 4);
+  EXPECT_EQ(narrower.GetMatrix("Q_1").rows, 7);
   EXPECT_EQ(narrower.GetMatrix("Q_2").cols, 1);
-  // The first layout is still known, and a layout never seen has none.
-  EXPECT_EQ(m.Dimensions(Case().Matrix("Q_1", ExactMatrix(2, 2))).size(), 2u);
-  EXPECT_TRUE(m.Dimensions(Case().Matrix("X", ExactMatrix(2, 2))).empty());
+  // W is d x d: one dimension, both of W's extents and X's columns.
+  const Case xw = Case().Int("d", 3).Matrix("X", ExactMatrix(2, 3)).Matrix("W", ExactMatrix(3, 3));
+  const CaseDims e = CaseDims(xw).Size("d", "d").Cols("X", "d").Rows("W", "d").Cols("W", "d");
+  ASSERT_EQ(e.Dimensions().size(), 1u);
+  const Case grown = e.Grow(e.Dimensions()[0], 1);
+  EXPECT_EQ(grown.GetInt("d"), 4);
+  EXPECT_EQ(grown.GetMatrix("X").cols, 4);
+  EXPECT_EQ(grown.GetMatrix("W").rows, 4);
+  EXPECT_EQ(grown.GetMatrix("W").cols, 4);
+}
+
+// Stacked rows (batch x t, outer-major): t drops a row of every item, batch
+// a whole item, and the int field batch follows.
+TEST(CaseDims, StackedRowsDropAnIndexOfEveryItemOrAWholeItem) {
+  ExactMatrix q(6, 1);  // batch 2, t 3: rows 0..2 item 0, 3..5 item 1
+  for (int64_t i = 0; i < 6; ++i) q(i, 0) = static_cast<double>(i);
+  const Case c = Case().Int("batch", 2).Matrix("Q", q);
+  const CaseDims d = CaseDims(c).Size("batch", "batch").Rows("Q", "batch", "t");
+  const auto dims = d.Dimensions();
+  ASSERT_EQ(dims.size(), 2u);
+  EXPECT_EQ(dims[0].size, 3);  // t
+  EXPECT_EQ(dims[1].size, 2);  // batch
+  const Case no_middle = d.Drop(dims[0], 1, 1);
+  ASSERT_EQ(no_middle.GetMatrix("Q").rows, 4);
+  EXPECT_EQ(no_middle.GetInt("batch"), 2);
+  const double want[] = {0, 2, 3, 5};
+  for (int64_t i = 0; i < 4; ++i) EXPECT_EQ(no_middle.GetMatrix("Q")(i, 0).ToDouble(), want[i]);
+  const Case second_item = d.Drop(dims[1], 0, 1);
+  ASSERT_EQ(second_item.GetMatrix("Q").rows, 3);
+  EXPECT_EQ(second_item.GetInt("batch"), 1);
+  EXPECT_EQ(second_item.GetMatrix("Q")(0, 0).ToDouble(), 3.0);
+  const Case three_items = d.Grow(dims[1], 0);
+  ASSERT_EQ(three_items.GetMatrix("Q").rows, 9);
+  EXPECT_EQ(three_items.GetInt("batch"), 3);
+  EXPECT_EQ(three_items.GetMatrix("Q")(6, 0).ToDouble(), 0.0);  // item 0 again
+}
+
+// A declaration that does not fit its case declares nothing: a missing
+// field, rows not a multiple of the outer dimension, two sizes for one
+// dimension. The case is then edited value by value only.
+TEST(CaseDims, ADeclarationThatDoesNotFitDeclaresNothing) {
+  const Case c = Case().Int("batch", 4).Matrix("Q", ExactMatrix(6, 2)).Matrix("K", ExactMatrix(3, 3));
+  EXPECT_TRUE(CaseDims(c).Rows("X", "n").Dimensions().empty());
+  EXPECT_TRUE(CaseDims(c).Size("batch", "b").Rows("Q", "b", "t").Dimensions().empty());
+  EXPECT_TRUE(CaseDims(c).Cols("Q", "d").Cols("K", "d").Dimensions().empty());
+  EXPECT_TRUE(CaseDims(c).Dimensions().empty());
+  EXPECT_EQ(CaseDims(c).Cols("Q", "d").Rows("K", "n").Dimensions().size(), 2u);
 }
 
 TEST(Search, FindsAMissingDimensionFactorAndShrinksItToTwoEntries) {

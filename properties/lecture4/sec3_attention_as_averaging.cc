@@ -60,6 +60,11 @@ struct SimplexRows : ClaimId<"lecture4.prop3.1.simplex_rows"> {
   static bool HypothesesHold(const Case& c) {
     return OnOperator::HypothesesHold<S>(c);
   }
+  template <class S>
+    requires kOnKernel<S>
+  static CaseDims Dims(const Case& c) {
+    return OnOperator::Dims(c);
+  }
 
   template <class S> static void Conclusion(const Case& c) {
     if constexpr (kOnKernel<S>) OnOperator::Conclusion<S>(c);

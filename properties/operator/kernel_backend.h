@@ -123,6 +123,17 @@ struct AttentionClaim {
   {
     return Class().Holds(in.dtype, c);
   }
+  /// The dimensions the search and the shrinker edit (case_dims.h): the
+  /// problem class's, or a plain problem's.
+  static CaseDims Dims(const Case& c) {
+    if constexpr (requires { Derived::Problems(); }) {
+      return Class().Dims(c);
+    } else {
+      CaseDims d(c);
+      Problem::DeclareDims(d);
+      return d;
+    }
+  }
 
  private:
   static const ProblemClass& Class() {

@@ -54,4 +54,19 @@ Problem Problem::KeySlice(int64_t j0, int64_t j1) const {
   return sub;
 }
 
+namespace {
+void DeclareMatrixDims(CaseDims& d, const std::string& fields, const std::string& dims) {
+  const std::string batch = "batch" + dims, t_q = "t_q" + dims, t_k = "t_k" + dims;
+  d.Rows("Q" + fields, batch, t_q).Rows("K" + fields, batch, t_k).Rows("V" + fields, batch, t_k);
+  d.Cols("Q" + fields, "d_k" + dims).Cols("K" + fields, "d_k" + dims).Cols("V" + fields, "d_v" + dims);
+}
+}  // namespace
+
+void Problem::DeclareDims(CaseDims& d, const std::string& suffix) {
+  d.Size("batch" + suffix, "batch" + suffix);
+  DeclareMatrixDims(d, suffix, suffix);
+}
+
+void Problem::DeclareAlternativeDims(CaseDims& d, const std::string& suffix) { DeclareMatrixDims(d, suffix, ""); }
+
 }  // namespace attnprop::ksuite

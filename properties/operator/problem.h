@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 
 #include "model/exact.h"
 #include "properties/framework/case.h"
+#include "properties/framework/case_dims.h"
 
 namespace attnprop::ksuite {
 
@@ -33,6 +35,15 @@ struct Problem {
   static ExactMatrix Block(const ExactMatrix& m, int64_t b, int64_t rows);
   /// The stacked problem with keys [j0, j1) of every item (same queries).
   Problem KeySlice(int64_t j0, int64_t j1) const;
+  /// Declares the dimensions of a problem's fields in a case (case_dims.h):
+  /// batch (the int field, and the outer index of the stacked rows), t_q
+  /// (Q's rows in each item), t_k (K's and V's), d_k (Q's and K's columns),
+  /// d_v (V's). Fields and dimensions named with `suffix`: one of several
+  /// problems in a case (the second call of a sequence: "_2").
+  static void DeclareDims(CaseDims& d, const std::string& suffix = "");
+  /// Q, K, V plus `suffix` (alternative inputs Q2, K2, V2) over the
+  /// dimensions of the case's problem (DeclareDims with no suffix first).
+  static void DeclareAlternativeDims(CaseDims& d, const std::string& suffix);
 };
 
 }  // namespace attnprop::ksuite

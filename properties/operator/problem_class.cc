@@ -63,6 +63,7 @@ ProblemClass& ProblemClass::Alternative(const std::string& suffix, int64_t magni
   const CaseInt q_rows = [](const Problem& p, const Case&) { return p.batch * p.t_q; };
   const CaseInt kv_rows = [](const Problem& p, const Case&) { return p.batch * p.t_k; };
   const CaseInt dv = [](const Problem& p, const Case&) { return p.d_v; };
+  alternatives_.push_back(suffix);
   Matrix("Q" + suffix, q_rows, DK, magnitude).Matrix("K" + suffix, kv_rows, DK, magnitude);
   Matrix("V" + suffix, kv_rows, dv, magnitude);
   const ShapeSpec spec = spec_;
@@ -133,6 +134,13 @@ rc::Gen<Case> ProblemClass::Gen(InputKind in) const {
   auto self = std::make_shared<const ProblemClass>(*this);
   const DType t = in.dtype;
   return rc::gen::mapcat(std::move(problems), [self, t](const Case& c) { return DrawFrom(self, t, c, 0); });
+}
+
+CaseDims ProblemClass::Dims(const Case& c) const {
+  CaseDims d(c);
+  Problem::DeclareDims(d);
+  for (const std::string& suffix : alternatives_) Problem::DeclareAlternativeDims(d, suffix);
+  return d;
 }
 
 std::string ProblemClass::Violation(DType t, const Case& c) const {

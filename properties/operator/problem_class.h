@@ -60,6 +60,9 @@ class ProblemClass {
   /// shape class's (ProblemHolds), a field's range, shape or kind, an Assume.
   std::string Violation(DType t, const Case& c) const;
   bool Holds(DType t, const Case& c) const { return Violation(t, c).empty(); }
+  /// The problem's dimensions (Problem::DeclareDims), the alternatives' with
+  /// them; the claim's own fields are values (a Matrix field's shape stays).
+  CaseDims Dims(const Case& c) const;
 
  private:
   struct Field {
@@ -72,6 +75,7 @@ class ProblemClass {
   ShapeSpec spec_;
   std::vector<Field> fields_;
   std::vector<std::pair<std::string, std::function<bool(DType, const Case&)>>> assumes_;
+  std::vector<std::string> alternatives_;  // their suffixes
 };
 
 }  // namespace attnprop::ksuite
