@@ -58,15 +58,21 @@ bool CaseDims::SetSize(int dim, int64_t size) {
   return size >= 0;
 }
 
-CaseDims& CaseDims::Extent(const std::string& field, bool cols, const std::string& outer, const std::string& inner) {
+template <class T>
+const T* CaseDims::FieldOf(const std::string& field, size_t* index) {
   const auto& f = case_->fields();
   const auto it = std::find_if(f.begin(), f.end(), [&](const auto& p) { return p.first == field; });
-  const ExactMatrix* m = it == f.end() ? nullptr : std::get_if<ExactMatrix>(&it->second);
-  if (!m) {
-    fits_ = false;
-    return *this;
-  }
-  Span& span = cols ? fields_[static_cast<size_t>(it - f.begin())].cols : fields_[static_cast<size_t>(it - f.begin())].rows;
+  const T* value = it == f.end() ? nullptr : std::get_if<T>(&it->second);
+  fits_ = fits_ && value;  // a declared field the case lacks, or of another kind
+  *index = static_cast<size_t>(it - f.begin());
+  return value;
+}
+
+CaseDims& CaseDims::Extent(const std::string& field, bool cols, const std::string& outer, const std::string& inner) {
+  size_t index = 0;
+  const ExactMatrix* m = FieldOf<ExactMatrix>(field, &index);
+  if (!m) return *this;
+  Span& span = cols ? fields_[index].cols : fields_[index].rows;
   const int64_t extent = cols ? m->cols : m->rows;
   span.inner = DimNamed(inner);
   if (outer.empty()) {
@@ -75,25 +81,16 @@ CaseDims& CaseDims::Extent(const std::string& field, bool cols, const std::strin
   }
   span.outer = DimNamed(outer);
   const int64_t outer_size = sizes_[static_cast<size_t>(span.outer)];
-  if (outer_size < 1 || extent % outer_size != 0) {
-    fits_ = false;
-    return *this;
-  }
-  fits_ = fits_ && SetSize(span.inner, extent / outer_size);
+  fits_ = fits_ && outer_size >= 1 && extent % outer_size == 0 && SetSize(span.inner, extent / outer_size);
   return *this;
 }
 
 CaseDims& CaseDims::Size(const std::string& field, const std::string& dim) {
-  const auto& f = case_->fields();
-  const auto it = std::find_if(f.begin(), f.end(), [&](const auto& p) { return p.first == field; });
-  const int64_t* n = it == f.end() ? nullptr : std::get_if<int64_t>(&it->second);
-  if (!n) {
-    fits_ = false;
-    return *this;
-  }
-  FieldDims& fd = fields_[static_cast<size_t>(it - f.begin())];
-  fd.size_of = DimNamed(dim);
-  fits_ = fits_ && SetSize(fd.size_of, *n);
+  size_t index = 0;
+  const int64_t* n = FieldOf<int64_t>(field, &index);
+  if (!n) return *this;
+  fields_[index].size_of = DimNamed(dim);
+  fits_ = fits_ && SetSize(fields_[index].size_of, *n);
   return *this;
 }
 

@@ -68,6 +68,9 @@ class CaseDims {
   };
   CaseDims& Extent(const std::string& field, bool cols, const std::string& outer, const std::string& inner);
   int DimNamed(const std::string& name);
+  /// The field's value if it is a T (its index in *index), else null and the declaration does not fit.
+  template <class T>
+  const T* FieldOf(const std::string& field, size_t* index);
   bool SetSize(int dim, int64_t size);
   /// The case with each extent's indices along d replaced by `along` (source
   /// indices of d, in order) and d's size fields set to along.size().
