@@ -23,7 +23,8 @@ namespace attnprop {
 
 class CaseDims {
  public:
-  /// No dimensions yet (a claim that declares none: values are edited, shapes never).
+  /// No dimensions yet (a claim that declares none: values are edited, shapes
+  /// never). Refers to c, which must outlive it (Drop and Grow copy from it).
   explicit CaseDims(const Case& c);
 
   /// Field `field`'s rows (columns) are dimension `dim`.
