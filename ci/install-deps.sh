@@ -12,6 +12,7 @@ packages=(
   clang-14 libclang-rt-14-dev
   python3-yaml
   libtorch-dev
+  libdnnl-dev
 )
 # dpkg-dev (dpkg-shlibdeps) and file: cpack -G DEB computes the .deb's
 # run-time dependencies with them (ci/test.sh builds the package).
@@ -21,6 +22,8 @@ packages=(
 # python3-yaml: the test ci.examples parses the CI examples in ci/examples/.
 # libtorch-dev (PyTorch 1.13's C++ library): the PyTorch CPU attention
 # adapter, adapters/torch/, and its check-kernel test (ctest label torch).
+# libdnnl-dev (oneDNN 2.6): the oneDNN attention adapter, adapters/onednn/,
+# its check-kernel test (ctest label onednn) and the benchmark's oneDNN column.
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

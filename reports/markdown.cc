@@ -57,7 +57,7 @@ std::string ToMarkdown(const Report& r) {
   md << (sum.unexpected.empty() ? " (every verdict is what `properties/registry.tsv` expects).\n\n"
                                 : " (verdicts that differ from `properties/registry.tsv`).\n\n");
   md << "- " << n.holds << " hold, " << n.refuted << " refuted, " << n.errors << " errors"
-     << (n.skipped ? ", " + std::to_string(n.skipped) + " skipped (each with its reason: a dispatch target this CPU lacks, or an optional entry point the kernel lacks)" : "") << ".\n";
+     << (n.skipped ? ", " + std::to_string(n.skipped) + " skipped (each with its reason: a dispatch target this CPU lacks, an optional entry point the kernel lacks, or a format it does not implement here)" : "") << ".\n";
   md << "- " << sum.refuted.size() << (sum.refuted.size() == 1 ? " claim is" : " claims are")
      << " false as stated, as registered (next section): not a problem of the run.\n";
   md << "- Audit: " << sum.metrics << " metrics, " << sum.problem_metrics << " with a problem flag (";

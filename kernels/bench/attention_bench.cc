@@ -5,6 +5,12 @@
 //   flash/<type>/T/d/causal/N    the kernel through the C ABI, one head,
 //   unfused/<type>/T/d/causal/N  OpenBLAS gemm (Q K^T), row softmax, gemm (P V),
 //                                computing the whole T x T matrix even when causal.
+//   onednn/<type>/T/d/causal/N   oneDNN 2.6's matmul, softmax and matmul
+//                                primitives (adapters/onednn, the code its
+//                                check-kernel test checks; f32, and bf16 where
+//                                oneDNN implements it on this CPU), the whole
+//                                T x T matrix too, the causal mask as a post-op;
+//                                out only (no lse: oneDNN's path has none).
 // GFLOP/s counts 4 T^2 d flops per head, half of that when causal (for the
 // baseline too: it is credited with the useful flops only). After the runs a
 // summary prints, per row, kernel, baseline and peak GFLOP/s and the ratios
@@ -22,6 +28,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -30,12 +37,16 @@
 #include <random>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 #include "kernels/attnprop_kernel.h"
 #include "kernels/attnprop_kernel_ext.h"
 #include "kernels/bench/baseline_softmax.h"
 #include "kernels/bench/fma_peak.h"
+#if ATTNPROP_BENCH_ONEDNN
+#include "adapters/onednn/onednn_attention.h"
+#endif
 
 namespace {
 
@@ -226,6 +237,36 @@ void BmUnfused(benchmark::State& state, int64_t t, int64_t d, bool causal, int t
   SetRate(state, FlopsPerHead(t, d, causal));
 }
 
+#if ATTNPROP_BENCH_ONEDNN
+// oneDNN through the adapter's computation, one head, on `threads` OpenMP
+// threads; bf16 inputs are the f32 inputs truncated as for the kernel.
+void BmOneDnn(benchmark::State& state, int64_t t, int64_t d, bool causal, int threads, bool bf16) {
+  const Inputs<float> in(t, d);
+  std::vector<uint16_t> q, k, v, out16;
+  attnprop_attention_args a = SquareArgs(t, d, causal);
+  std::vector<float> out(in.out.size());
+  if (bf16) {
+    for (auto [src, dst] : {std::pair{&in.q, &q}, std::pair{&in.k, &k}, std::pair{&in.v, &v}})
+      for (float x : *src) dst->push_back(TruncateToHalf(x, false));
+    out16.resize(in.out.size());
+    a.q = q.data(), a.k = k.data(), a.v = v.data(), a.out = out16.data();
+  } else {
+    a.q = in.q.data(), a.k = in.k.data(), a.v = in.v.data(), a.out = out.data();
+  }
+  const auto storage = bf16 ? attnprop::onednn::Storage::kBF16 : attnprop::onednn::Storage::kF32;
+  attnprop::onednn::SetThreads(threads);
+  for (auto _ : state) {
+    if (attnprop::onednn::Attend(&a, storage) != 0) {
+      state.SkipWithError("oneDNN call failed");
+      break;
+    }
+    benchmark::DoNotOptimize(a.out);
+    benchmark::ClobberMemory();
+  }
+  SetRate(state, FlopsPerHead(t, d, causal));
+}
+#endif
+
 // Collects every run's GFLOP/s and RSS for the summary.
 class Collector : public benchmark::ConsoleReporter {
  public:
@@ -313,14 +354,30 @@ int main(int argc, char** argv) {
                 ->MeasureProcessCPUTime()
                 ->Unit(benchmark::kMillisecond);
 
+#if ATTNPROP_BENCH_ONEDNN
+  for (int ty : {0, 2})
+    if (attnprop::onednn::Implements(ty == 0 ? attnprop::onednn::Storage::kF32 : attnprop::onednn::Storage::kBF16))
+      for (int64_t t : kT)
+        for (int64_t d : kD)
+          for (bool causal : {false, true})
+            for (int th : kThreads)
+              benchmark::RegisterBenchmark(Key("onednn", kTypes[ty], t, d, causal, th).c_str(),
+                                           [=](benchmark::State& st) { BmOneDnn(st, t, d, causal, th, ty == 2); })
+                  ->UseRealTime()
+                  ->MeasureProcessCPUTime()
+                  ->Unit(benchmark::kMillisecond);
+  const char* onednn = attnprop::onednn::Describe();
+#else
+  const char* onednn = "not built (libdnnl-dev not found)";
+#endif
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
   const int peak_bits = PeakBitsFor(attnprop_kernel_target());
   double load_start[3] = {0, 0, 0}, load_end[3] = {0, 0, 0};
   getloadavg(load_start, 3);
-  std::printf("CPU: %s; attnprop kernel target: %s (peak: %d-bit FMA, %d chains); OpenBLAS: %s, core %s\n",
+  std::printf("CPU: %s; attnprop kernel target: %s (peak: %d-bit FMA, %d chains); OpenBLAS: %s, core %s; %s\n",
               CpuModel().c_str(), attnprop_kernel_target(), peak_bits, attnprop::bench::FmaChains(peak_bits),
-              openblas_get_config(), openblas_get_corename());
+              openblas_get_config(), openblas_get_corename(), onednn);
   Collector collector;
   benchmark::RunSpecifiedBenchmarks(&collector);
   getloadavg(load_end, 3);
@@ -336,8 +393,8 @@ int main(int argc, char** argv) {
     std::printf("\nGFLOP/s per second of %s; target %s, peak %d-bit\n",
                 cpu ? "process CPU time (all threads; robust to a busy machine, hides idle waiting)" : "wall time",
                 attnprop_kernel_target(), peak_bits);
-    std::printf("%-4s %5s %4s %6s %3s | %8s %8s %8s | %7s %7s %7s\n", "type", "T", "d", "causal", "thr",
-                "kernel", "unfused", "peak", "k/unf", "k/peak", "2t/1t");
+    std::printf("%-4s %5s %4s %6s %3s | %8s %8s %8s %8s | %7s %7s %7s %7s\n", "type", "T", "d", "causal", "thr",
+                "kernel", "oneDNN", "unfused", "peak", "k/1dnn", "k/unf", "k/peak", "2t/1t");
     for (int f64 = 0; f64 < 4; ++f64)
       for (int64_t t : kT)
         for (int64_t d : kD)
@@ -350,13 +407,14 @@ int main(int argc, char** argv) {
               const double k = get(Key("flash", kTypes[f64], t, d, causal, th));
               if (std::isnan(k)) continue;
               const double u = get(Key("unfused", base(f64), t, d, causal, th));
+              const double o = get(Key("onednn", kTypes[f64], t, d, causal, th));
               const double peak = get(PeakKey(base(f64), peak_bits, th));
               const double k1 = get(Key("flash", kTypes[f64], t, d, causal, 1));
               char speedup[16] = "";
               if (th == 2 && !cpu) std::snprintf(speedup, sizeof speedup, "%.2f", k / k1);
-              std::printf("%-4s %5lld %4lld %6d %3d | %8.1f %8.1f %8.1f | %7.2f %7.2f %7s\n", kTypes[f64],
-                          static_cast<long long>(t), static_cast<long long>(d), causal ? 1 : 0, th, k, u, peak,
-                          k / u, k / peak, speedup);
+              std::printf("%-4s %5lld %4lld %6d %3d | %8.1f %8.1f %8.1f %8.1f | %7.2f %7.2f %7.2f %7s\n", kTypes[f64],
+                          static_cast<long long>(t), static_cast<long long>(d), causal ? 1 : 0, th, k, o, u, peak,
+                          k / o, k / u, k / peak, speedup);
             }
   }
   std::printf("\nFMA peak (GFLOP/s, wall time):");
@@ -371,9 +429,9 @@ int main(int argc, char** argv) {
               "the end (%d CPUs)\n\n",
               CpuModel().c_str(), attnprop_kernel_target(), peak_bits, load_start[0], load_end[0],
               static_cast<int>(std::thread::hardware_concurrency()));
-  std::printf("| type | T | d | causal | threads | kernel GFLOP/s | baseline GFLOP/s | peak GFLOP/s | kernel/baseline | "
-              "kernel/peak | 2 threads/1 | kernel/peak by CPU time |\n");
-  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  std::printf("| type | T | d | causal | threads | kernel GFLOP/s | oneDNN GFLOP/s | baseline GFLOP/s | peak GFLOP/s | "
+              "kernel/oneDNN | kernel/baseline | kernel/peak | 2 threads/1 | kernel/peak by CPU time |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (int f64 = 0; f64 < 4; ++f64)
     for (int64_t t : kT)
       for (int64_t d : kD)
@@ -386,15 +444,18 @@ int main(int argc, char** argv) {
             const double k = get(collector.gflops, Key("flash", kTypes[f64], t, d, causal, th));
             if (std::isnan(k)) continue;
             const double u = get(collector.gflops, Key("unfused", base(f64), t, d, causal, th));
+            const double o = get(collector.gflops, Key("onednn", kTypes[f64], t, d, causal, th));
             const double peak = get(collector.gflops, PeakKey(base(f64), peak_bits, th));
             const double k_cpu = get(collector.gflops_cpu, Key("flash", kTypes[f64], t, d, causal, th));
             const double peak_cpu = get(collector.gflops_cpu, PeakKey(base(f64), peak_bits, th));
             char speedup[16] = "";
             const double k1 = get(collector.gflops, Key("flash", kTypes[f64], t, d, causal, 1));
             if (th == 2) std::snprintf(speedup, sizeof speedup, "%.2f", k / k1);
-            std::printf("| %s | %lld | %lld | %d | %d | %.1f | %.1f | %.1f | %.2f | %.2f | %s | %.2f |\n", kTypes[f64],
-                        static_cast<long long>(t), static_cast<long long>(d), causal ? 1 : 0, th, k, u, peak, k / u,
-                        k / peak, speedup, k_cpu / peak_cpu);
+            char one[32] = "-", one_ratio[16] = "-";  // no oneDNN row: f64, f16, or not built
+            if (!std::isnan(o)) std::snprintf(one, sizeof one, "%.1f", o), std::snprintf(one_ratio, sizeof one_ratio, "%.2f", k / o);
+            std::printf("| %s | %lld | %lld | %d | %d | %.1f | %s | %.1f | %.1f | %s | %.2f | %.2f | %s | %.2f |\n",
+                        kTypes[f64], static_cast<long long>(t), static_cast<long long>(d), causal ? 1 : 0, th, k, one,
+                        u, peak, one_ratio, k / u, k / peak, speedup, k_cpu / peak_cpu);
           }
   std::printf("\nGFLOP/s: 4 T^2 d per head (causal: half). Peak RSS after peak+kernel runs: %.1f MiB; "
               "after the unfused baseline too: %.1f MiB (its T x T score matrix alone: %.1f MiB at T = 4096, f64).\n",

@@ -1,6 +1,8 @@
 #include "properties/operator/kernel_backend.h"
 
 #include <stdexcept>
+#include <string>
+#include <tuple>
 
 #include "kernels/attnprop_kernel.h"
 #include "kernels/attnprop_kernel_ext.h"
@@ -116,10 +118,14 @@ std::vector<PropertyDef> PropertiesFor(const std::vector<KernelInstance>& kernel
       PropertyDef bound = d;
       bound.backend = d.backend + k.suffix;
       bound.skip_reason = k.unsupported;
-      if (bound.skip_reason.empty() && d.backend == "kernel-bf16" && !k.library.has_bf16)
-        bound.skip_reason = "the kernel has no attnprop_attention_bf16 (optional, kernel ABI v2)";
-      if (bound.skip_reason.empty() && d.backend == "kernel-f16" && !k.library.has_f16)
-        bound.skip_reason = "the kernel has no attnprop_attention_f16 (optional, kernel ABI v2)";
+      for (const auto& [backend, has, declines, format] :
+           {std::tuple{"kernel-bf16", k.library.has_bf16, k.library.declines_bf16, "bf16"},
+            std::tuple{"kernel-f16", k.library.has_f16, k.library.declines_f16, "f16"}})
+        if (bound.skip_reason.empty() && d.backend == backend && !has)
+          bound.skip_reason =
+              declines ? std::string("the kernel does not implement ") + format +
+                             " here: its attnprop_kernel_accumulation returns 0 for it (kernel ABI v2)"
+                       : std::string("the kernel has no attnprop_attention_") + format + " (optional, kernel ABI v2)";
       bound.conclusion = Bound(&k, d.conclusion);
       bound.confirm = Bound(&k, d.confirm);
       bound.hypotheses_hold = Bound(&k, d.hypotheses_hold);

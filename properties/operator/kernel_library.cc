@@ -140,8 +140,13 @@ LoadResult LoadKernel(const std::string& path, double timeout_s) {
               std::to_string(ATTNPROP_KERNEL_ABI_VERSION_MIN) + " to " + std::to_string(ATTNPROP_KERNEL_ABI_VERSION);
     return r;
   }
-  for (const auto& [has, acc, name] : {std::tuple{probe->has_bf16, probe->accumulation_bf16, "BF16"},
-                                       std::tuple{probe->has_f16, probe->accumulation_f16, "F16"}})
+  // 0: the kernel has the entry point but does not implement the format
+  // (here: a library that needs instructions this CPU lacks); its properties
+  // are skipped with that reason.
+  const bool declines_bf16 = probe->has_bf16 && probe->accumulation_bf16 == 0;
+  const bool declines_f16 = probe->has_f16 && probe->accumulation_f16 == 0;
+  for (const auto& [has, acc, name] : {std::tuple{probe->has_bf16 && !declines_bf16, probe->accumulation_bf16, "BF16"},
+                                       std::tuple{probe->has_f16 && !declines_f16, probe->accumulation_f16, "F16"}})
     if (has && (acc < ATTNPROP_FORMAT_F32 || acc > ATTNPROP_FORMAT_F16)) {
       r.status = LoadStatus::kProbeFailed;
       r.error = path + ": attnprop_kernel_accumulation(ATTNPROP_FORMAT_" + std::string(name) +
@@ -151,8 +156,10 @@ LoadResult LoadKernel(const std::string& path, double timeout_s) {
   KernelLibrary lib;
   lib.path = path;
   lib.plugin = true;
-  lib.has_bf16 = probe->has_bf16;
-  lib.has_f16 = probe->has_f16;
+  lib.has_bf16 = probe->has_bf16 && !declines_bf16;
+  lib.has_f16 = probe->has_f16 && !declines_f16;
+  lib.declines_bf16 = declines_bf16;
+  lib.declines_f16 = declines_f16;
   lib.accumulation_bf16 = probe->accumulation_bf16;
   lib.accumulation_f16 = probe->accumulation_f16;
   r.library = lib;

@@ -31,6 +31,9 @@ struct KernelLibrary {
   KernelEntry bf16 = nullptr;
   KernelEntry f16 = nullptr;
   bool has_bf16 = false, has_f16 = false;
+  // The entry point is there, but attnprop_kernel_accumulation returned 0 for
+  // its format: not implemented (on this machine); has_* is then false.
+  bool declines_bf16 = false, declines_f16 = false;
   int accumulation_bf16 = ATTNPROP_FORMAT_F32, accumulation_f16 = ATTNPROP_FORMAT_F32;
   // Optional (attnprop's own kernel): the dispatch target.
   int (*target_supported)(const char*) = nullptr;

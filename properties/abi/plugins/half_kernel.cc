@@ -156,7 +156,13 @@ __attribute__((visibility("default"))) int attnprop_attention_f16(const attnprop
 }
 
 // Declared: f32 arithmetic for both formats (what the default would assume).
+// ATTNPROP_HALF_DECLINE_F16 (the half_declines_f16 plug-in): 0 for f16, "not
+// implemented here", as a library that lacks the CPU's f16 instructions says.
+#ifndef ATTNPROP_HALF_DECLINE_F16
+#define ATTNPROP_HALF_DECLINE_F16 0
+#endif
 __attribute__((visibility("default"))) int attnprop_kernel_accumulation(int format) {
+  if (ATTNPROP_HALF_DECLINE_F16 && format == ATTNPROP_FORMAT_F16) return 0;
   return format == ATTNPROP_FORMAT_BF16 || format == ATTNPROP_FORMAT_F16 ? ATTNPROP_FORMAT_F32 : 0;
 }
 #endif

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The findings on PyTorch's CPU attention, checked: `attnprop check-kernel` on
+# The findings on an adapted attention (adapters/torch, adapters/onednn), checked: `attnprop check-kernel` on
 # the adapter (its pinned counterexamples first, then the random cases of the
 # fixed seed), and the verdict of every property compared with findings.tsv.
 # Any difference fails the test, in either direction: a property listed as
