@@ -53,6 +53,8 @@
 #include <string>
 #include <vector>
 
+#include "adapters/valid_args.h"
+
 namespace attnprop::onednn {
 namespace {
 
@@ -73,14 +75,6 @@ size_t BytesOf(Storage s) { return s == Storage::kF32 ? 4 : 2; }
 dnnl::engine& Engine() {
   static dnnl::engine engine(dnnl::engine::kind::cpu, 0);
   return engine;
-}
-
-bool Valid(const attnprop_attention_args* a) {
-  if (!a || !a->q || !a->k || !a->v || !a->out) return false;
-  if (a->struct_size < sizeof(attnprop_attention_args)) return false;
-  if (a->batch < 1 || a->t_q < 1 || a->t_k < 1 || a->d_k < 1 || a->d_v < 1) return false;
-  if (!std::isfinite(a->scale)) return false;
-  return a->causal == 0 || a->causal == 1;
 }
 
 /// The three primitives (and logsoftmax) for one shape, created through
@@ -158,7 +152,7 @@ const float* CausalMask(memory::dim b, memory::dim tq, memory::dim tk) {
 }  // namespace
 
 int Attend(const attnprop_attention_args* a, Storage storage) {
-  if (!Valid(a)) return 1;
+  if (!attnprop::adapters::ValidArgs(a)) return 1;
   try {
     const memory::dim b = a->batch, tq = a->t_q, tk = a->t_k, dv = a->d_v;
     const bool causal = a->causal == 1;

@@ -79,17 +79,10 @@
 #include <mutex>
 #include <optional>
 
+#include "adapters/valid_args.h"
 #include "kernels/attnprop_kernel.h"
 
 namespace {
-
-bool Valid(const attnprop_attention_args* a) {
-  if (!a || !a->q || !a->k || !a->v || !a->out) return false;
-  if (a->struct_size < sizeof(attnprop_attention_args)) return false;
-  if (a->batch < 1 || a->t_q < 1 || a->t_k < 1 || a->d_k < 1 || a->d_v < 1) return false;
-  if (!std::isfinite(a->scale)) return false;
-  return a->causal == 0 || a->causal == 1;
-}
 
 // The storage type of q, k, v and out, and the type the adapter's lse
 // scores are accumulated and lse is stored in.
@@ -113,7 +106,7 @@ void SetUpOnce() {
 }
 
 int Attend(const attnprop_attention_args* a, Types types) {
-  if (!Valid(a)) return 1;
+  if (!attnprop::adapters::ValidArgs(a)) return 1;
   SetUpOnce();
   try {
     const int64_t bn = a->batch, tq = a->t_q, tk = a->t_k, dk = a->d_k, dv = a->d_v;
