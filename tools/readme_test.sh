@@ -42,6 +42,7 @@ table=$(cat <<'EOF'
 0	-N	ctest --test-dir build/release -R '^attend2\.'
 0	-N	ctest --test-dir build/release -L mpfr
 0	-N	ctest --test-dir build/release -L torch
+0	-N	ctest --test-dir build/release -L onednn
 0	-N	ctest --test-dir build/release -R '@avx2$'
 0	-	RC_PARAMS="reproduce=BQCblNGd1JX..." ctest --test-dir build/release -R '^collapse.lemmaD.4/double$' --output-on-failure
 1	-	build/release/tools/attnprop reproduce collapse.lemmaD.4/double reproduce=BQCblNGd1JX...
