@@ -5,7 +5,7 @@ set -euo pipefail
 packages=(
   g++ cmake ninja-build pkg-config
   libgtest-dev librapidcheck-dev libeigen3-dev libboost-dev
-  libmpfr-dev libgmp-dev libbenchmark-dev libopenblas-dev
+  libmpfr-dev libgmp-dev libmpfi-dev libbenchmark-dev libopenblas-dev
   nlohmann-json3-dev
   dpkg-dev file
   libxml2-utils
@@ -22,6 +22,8 @@ packages=(
 # python3-yaml: the test ci.examples parses the CI examples in ci/examples/.
 # libtorch-dev (PyTorch 1.13's C++ library): the PyTorch CPU attention
 # adapter, adapters/torch/, and its check-kernel test (ctest label torch).
+# libmpfi-dev (MPFI): the interval scalar (model/interval.h) that certifies
+# refutations (properties/framework/certify.h).
 # libdnnl-dev (oneDNN 2.6): the oneDNN attention adapter, adapters/onednn/,
 # its check-kernel test (ctest label onednn) and the benchmark's oneDNN column.
 missing=()

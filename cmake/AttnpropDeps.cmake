@@ -35,6 +35,20 @@ attnprop_require(MPFR_FOUND "MPFR" libmpfr-dev)
 pkg_check_modules(GMP QUIET IMPORTED_TARGET gmp)
 attnprop_require(GMP_FOUND "GMP" libgmp-dev)
 
+# MPFI (interval arithmetic over MPFR, model/interval.h): Debian ships no
+# pkg-config file for it, so it is found by its header and library.
+find_path(MPFI_INCLUDE_DIR mpfi.h)
+find_library(MPFI_LIBRARY mpfi)
+if(MPFI_INCLUDE_DIR AND MPFI_LIBRARY)
+  set(MPFI_FOUND TRUE)
+endif()
+attnprop_require(MPFI_FOUND "MPFI (interval arithmetic)" libmpfi-dev)
+if(NOT TARGET attnprop::mpfi)
+  add_library(attnprop::mpfi UNKNOWN IMPORTED)
+  set_target_properties(attnprop::mpfi PROPERTIES IMPORTED_LOCATION "${MPFI_LIBRARY}"
+                                                  INTERFACE_INCLUDE_DIRECTORIES "${MPFI_INCLUDE_DIR}")
+endif()
+
 find_package(Threads REQUIRED)
 
 message(STATUS "attnprop deps: RapidCheck ${rapidcheck_VERSION}, GoogleTest ${GTest_VERSION}, "

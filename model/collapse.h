@@ -22,9 +22,10 @@ namespace attnprop::collapse {
 
 template <class S>
 S EntrywiseL1(const Mat<S>& a) {
+  using std::abs;
   S s = 0;
   for (Eigen::Index i = 0; i < a.rows(); ++i)
-    for (Eigen::Index j = 0; j < a.cols(); ++j) s += a(i, j) < 0 ? S(-a(i, j)) : a(i, j);
+    for (Eigen::Index j = 0; j < a.cols(); ++j) s += abs(a(i, j));
   return s;
 }
 
@@ -35,11 +36,10 @@ S MaxNorm(const Mat<S>& a) {
 
 template <class S>
 S VecMaxNorm(const Vec<S>& v) {
+  using std::abs;
+  using std::max;
   S m = 0;
-  for (Eigen::Index i = 0; i < v.size(); ++i) {
-    const S x = v[i] < 0 ? S(-v[i]) : v[i];
-    if (x > m) m = x;
-  }
+  for (Eigen::Index i = 0; i < v.size(); ++i) m = max(m, S(abs(v[i])));
   return m;
 }
 

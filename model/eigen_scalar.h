@@ -7,6 +7,7 @@
 #include <Eigen/Core>
 #include <limits>
 
+#include "model/interval.h"
 #include "model/scalar.h"
 
 namespace Eigen {
@@ -58,6 +59,44 @@ struct NumTraits<attnprop::Rational> : GenericNumTraits<attnprop::Rational> {
   static Real dummy_precision() { return Real(0); }
   static int digits10() { return 0; }
 };
+
+template <>
+struct NumTraits<attnprop::Interval> : GenericNumTraits<attnprop::Interval> {
+  using Real = attnprop::Interval;
+  using NonInteger = attnprop::Interval;
+  using Literal = attnprop::Interval;
+  using Nested = attnprop::Interval;
+  enum {
+    IsComplex = 0,
+    IsInteger = 0,
+    IsSigned = 1,
+    RequireInitialization = 1,
+    ReadCost = HugeCost,
+    AddCost = HugeCost,
+    MulCost = HugeCost
+  };
+  // An enclosure has no rounding tolerance; Eigen's algorithms that branch on
+  // these thresholds must not see intervals (interval.h: comparisons throw).
+  static Real epsilon() { return std::numeric_limits<Real>::epsilon(); }
+  static Real dummy_precision() { return Real(0); }
+  static Real highest() { return (std::numeric_limits<Real>::max)(); }
+  static Real lowest() { return std::numeric_limits<Real>::lowest(); }
+  static Real infinity() { return std::numeric_limits<Real>::infinity(); }
+  static Real quiet_NaN() { return std::numeric_limits<Real>::quiet_NaN(); }
+  static int digits10() { return static_cast<int>(attnprop::IntervalPrecisionBits() * 0.30103); }
+  static int digits() { return attnprop::IntervalPrecisionBits(); }
+  static int max_digits10() { return digits10() + 2; }
+};
+
+namespace internal {
+// |x|^2 of an interval through its square, not x * x (which widens an
+// interval around 0 below 0: norms would lose their sign).
+template <>
+struct abs2_impl<attnprop::Interval> {
+  using RealScalar = attnprop::Interval;
+  static attnprop::Interval run(const attnprop::Interval& x) { return sqr(x); }
+};
+}  // namespace internal
 
 }  // namespace Eigen
 

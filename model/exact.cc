@@ -39,6 +39,12 @@ Mpfr Exact::As<Mpfr>() const {
   return x;
 }
 
+template <>
+Interval Exact::As<Interval>() const {
+  if (auto* d = std::get_if<double>(&v_)) return Interval(*d);
+  return Interval::Enclosing(std::get<Rational>(v_));
+}
+
 std::string Exact::ToString() const {
   if (auto* d = std::get_if<double>(&v_)) {
     if (std::isnan(*d)) return "nan";

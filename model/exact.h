@@ -57,6 +57,10 @@ template <>
 inline float Exact::As<float>() const { return static_cast<float>(ToDouble()); }
 template <>
 Mpfr Exact::As<Mpfr>() const;
+/// An enclosure: the point itself for a double input (and for a rational at
+/// a precision that holds it), else the tightest interval around it.
+template <>
+Interval Exact::As<Interval>() const;
 template <>
 inline Rational Exact::As<Rational>() const { return ToRational(); }
 

@@ -19,15 +19,16 @@
 
 namespace attnprop {
 
-/// ||A||_inf = max_{i,j} |A_ij| (0 for an empty matrix).
+/// ||A||_inf = max_{i,j} |A_ij| (0 for an empty matrix). Through abs and
+/// max, which decide nothing on intervals (model/interval.h); NaN entries
+/// are skipped (std::max(m, NaN) is m).
 template <class S>
 S EntrywiseMaxNorm(const Mat<S>& a) {
+  using std::abs;
+  using std::max;
   S m = 0;
   for (Eigen::Index i = 0; i < a.rows(); ++i)
-    for (Eigen::Index j = 0; j < a.cols(); ++j) {
-      const S v = a(i, j) < 0 ? S(-a(i, j)) : a(i, j);
-      if (v > m) m = v;
-    }
+    for (Eigen::Index j = 0; j < a.cols(); ++j) m = max(m, S(abs(a(i, j))));
   return m;
 }
 
@@ -36,10 +37,12 @@ template <class S>
 Vec<S> ResMidrange(const Mat<S>& z) {
   Vec<S> y(z.cols());
   for (Eigen::Index j = 0; j < z.cols(); ++j) {
+    using std::max;
+    using std::min;
     S lo = z(0, j), hi = z(0, j);
     for (Eigen::Index i = 1; i < z.rows(); ++i) {
-      if (z(i, j) < lo) lo = z(i, j);
-      if (z(i, j) > hi) hi = z(i, j);
+      lo = min(lo, S(z(i, j)));
+      hi = max(hi, S(z(i, j)));
     }
     y[j] = (hi + lo) / 2;
   }
@@ -79,12 +82,12 @@ template <class S>
 ResArgmin<S> ResArgminBox(const Mat<S>& z) {
   const Eigen::Index d = z.cols();
   Vec<S> col_max(d), col_min(d);
+  using std::max;
   S r = 0;
   for (Eigen::Index j = 0; j < d; ++j) {
     col_max[j] = z.col(j).maxCoeff();
     col_min[j] = z.col(j).minCoeff();
-    const S half_range = (col_max[j] - col_min[j]) / 2;
-    if (half_range > r) r = half_range;
+    r = max(r, S((col_max[j] - col_min[j]) / 2));
   }
   ResArgmin<S> box{Vec<S>(d), Vec<S>(d), r};
   for (Eigen::Index j = 0; j < d; ++j) {

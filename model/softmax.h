@@ -21,6 +21,14 @@ S MaxOrMinusInf(const Vec<S>& x) {
   return m;
 }
 
+/// Intervals: the enclosure of the max, decided nowhere (LogSumExp and
+/// Softmax are the same for every shift m, so any value in it will do).
+inline Interval MaxOrMinusInf(const Vec<Interval>& x) {
+  Interval m = -Infinity<Interval>();
+  for (Eigen::Index j = 0; j < x.size(); ++j) m = max(m, x[j]);
+  return m;
+}
+
 template <class S>
 S LogSumExp(const Vec<S>& x) {
   using std::exp;

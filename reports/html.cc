@@ -303,8 +303,7 @@ void ClaimSection(std::ostringstream& h, const Report& r, const ClaimView& c) {
     const PropertyResult& p = shown->result;
     h << "<details" << (shown->as_expected() ? "" : " open") << "><summary>counterexample (" << Escape(p.backend)
       << "; "
-      << (p.confirmed ? (*p.confirmed ? "confirmed at higher precision" : "NOT confirmed at higher precision")
-                      : "not re-checked")
+      << Escape(p.confirmed ? ConfirmationText(p) : "not re-checked")
       << ")</summary>";
     if (!p.message.empty()) h << "<pre>" << Escape(p.message) << "</pre>";
     h << "<pre>" << Escape(p.counterexample) << "</pre><p>replay: <code>" << Escape(ReproduceCommand(r, *shown))

@@ -97,6 +97,9 @@ std::string ToJson(const Report& r) {
     j["message"] = TextOrNull(p.message);
     j["counterexample"] = TextOrNull(p.counterexample);
     j["confirmed"] = p.confirmed ? Json(*p.confirmed) : Json(nullptr);
+    j["certificate"] = TextOrNull(p.certificate);
+    j["undecided"] = p.undecided;
+    j["undecided_example"] = TextOrNull(p.undecided_example);
     j["pinned_refutation"] = p.pinned_refutation;
     j["reproduce"] = TextOrNull(p.reproduce);
     j["found_by"] = FoundByName(p.found_by);

@@ -83,6 +83,21 @@ std::string ToMarkdown(const Report& r) {
        << "\n";
   }
   md << "\n";
+  {
+    // Certified claims (properties/framework/certify.h): cases neither
+    // certified nor dismissed are listed, never folded into a verdict.
+    std::ostringstream undecided;
+    for (const auto& e : r.entries)
+      if (e.result.undecided > 0)
+        undecided << "- " << Code(e.result.id + "/" + e.result.backend) << ": " << e.result.undecided
+                  << (e.result.undecided == 1 ? " case" : " cases") << "; the first:\n\n```text\n"
+                  << e.result.undecided_example << "\n```\n";
+    if (!undecided.str().empty())
+      md << "## Undecided by interval arithmetic\n\nCases where this backend's check failed and interval arithmetic "
+            "up to the cap (ATTNPROP_CERTIFY_BITS, default 1,024 bits) could neither certify the violation nor show the claim holds (typically a claim "
+            "attained with equality): not refutations, not passes.\n\n"
+         << undecided.str() << "\n";
+  }
 
   md << "## Run\n\nattnprop " << run.version << " | seed " << run.seed << " | cases " << run.cases << " (max_size "
      << run.max_size << (run.shrink ? "" : ", noshrink") << ") | mpfr " << run.mpfr_bits << " bits | kernel "
@@ -184,8 +199,7 @@ std::string ToMarkdown(const Report& r) {
     if (!p.message.empty()) md << "```text\n" << p.message << "\n```\n\n";
     if (!p.counterexample.empty()) {
       md << "Counterexample (exact values; "
-         << (p.confirmed ? (*p.confirmed ? "confirmed at higher precision" : "NOT confirmed at higher precision")
-                         : "not re-checked")
+         << (p.confirmed ? ConfirmationText(p) : "not re-checked")
          << "):\n\n```text\n"
          << p.counterexample << "```\n\n";
     }

@@ -197,6 +197,9 @@ Entry ReadEntry(const Fields& p) {
     if (!r.counterexample_case) p.Fail("counterexample", "is not a case: " + error);
   }
   if (!p.At("confirmed").is_null()) r.confirmed = p.Bool("confirmed");
+  r.certificate = p.Text("certificate");
+  r.undecided = static_cast<int>(p.Uint("undecided"));
+  r.undecided_example = p.Text("undecided_example");
   r.pinned_refutation = p.Bool("pinned_refutation");
   r.reproduce = p.Text("reproduce");
   r.found_by = EnumNamed(p, "found_by", {FoundBy::kNone, FoundBy::kStore, FoundBy::kRandom, FoundBy::kSearch},

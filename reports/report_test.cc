@@ -335,7 +335,8 @@ TEST(Json, ParsesAndFollowsTheDocumentedSchema) {
   EXPECT_EQ(j["summary"]["flags"]["LOOSE"], 2);
   const auto& p = j["properties"][3];
   for (const char* k : {"id", "backend", "file", "expect", "verdict", "as_expected", "cases", "discarded",
-                        "shrink_steps", "seconds", "seed", "message", "counterexample", "confirmed", "reproduce",
+                        "shrink_steps", "seconds", "seed", "message", "counterexample", "confirmed", "certificate",
+                        "undecided", "undecided_example", "reproduce",
                         "store_entry", "saved_to", "stored_cases", "metrics"})
     EXPECT_TRUE(p.contains(k)) << k;
   const auto& m = p["metrics"][0];

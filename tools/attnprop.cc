@@ -37,7 +37,9 @@ constexpr const char* kUsage =
     "                               fold counterexample stores (a sharded run's jobs') into one\n"
     "  --version                    attnprop's version and the kernel ABI version it checks\n"
     "\n"
-    "environment: ATTNPROP_MPFR_BITS (MPFR precision, default 256), RC_PARAMS (seed, max_success, ...),\n"
+    "environment: ATTNPROP_MPFR_BITS (MPFR precision, default 256), ATTNPROP_CERTIFY_BITS (the interval\n"
+    "             precision up to which a candidate refutation is certified, default 1024),\n"
+    "             RC_PARAMS (seed, max_success, ...),\n"
     "             GTEST_TOTAL_SHARDS, GTEST_SHARD_INDEX (run, audit, check-kernel: one shard of the run)\n"
     "exit status: 0 everything as registry.tsv expects, 1 some verdict differs, 2 bad usage or input\n";
 

@@ -9,6 +9,7 @@
 #include <iostream>
 #include <sstream>
 
+#include "properties/framework/certify.h"
 #include "properties/framework/options.h"
 #include "properties/framework/registry.h"
 #include "properties/framework/replay.h"
@@ -96,11 +97,16 @@ int CheckOne(const std::vector<const PropertyDef*>& defs, const Case& c) {
       continue;
     }
     ++failing;
-    const auto high = CheckCase(d->confirm, c);
     std::cout << d->Name() << ": REFUTES the claim" << (hyp ? "" : " (but the case violates the hypotheses)") << "\n"
-              << Indent(*failure)
-              << (high ? "    confirmed at higher precision\n"
-                       : "    NOT confirmed at higher precision: a rounding artefact\n");
+              << Indent(*failure);
+    if (d->certify) {
+      // The conclusion's failure already carries the certificate.
+      if (failure->find("certified by interval arithmetic") == std::string::npos)
+        std::cout << Indent(CertificateLine(d->certify(c)));
+    } else {
+      std::cout << (CheckCase(d->confirm, c) ? "    confirmed at higher precision\n"
+                                             : "    NOT confirmed at higher precision: a rounding artefact\n");
+    }
   }
   if (fitting == 0) {
     std::cerr << "attnprop reproduce: the case fits no backend of the claim\n";
@@ -234,8 +240,7 @@ int Reproduce(const std::vector<std::string>& args) {
     if (!r.message.empty()) std::cout << Indent(r.message);
     if (!r.counterexample.empty())
       std::cout << "  counterexample"
-                << (r.confirmed ? (*r.confirmed ? " (confirmed at higher precision)" : " (NOT confirmed at higher precision)")
-                                : "")
+                << (r.confirmed ? " (" + ConfirmationText(r) + ")" : "")
                 << ":\n"
                 << Indent(r.counterexample) << "  as a store entry:\n" << Indent(r.store_entry);
     return r.verdict == Verdict::kHolds ? kOk : kUnexpected;

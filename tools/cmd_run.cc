@@ -176,7 +176,7 @@ void PrintDetails(std::ostream& out, const PropertyDef& d, const PropertyResult&
     out << Indent(r.message, "    ");
   if (!r.counterexample.empty())
     out << "    shrunk counterexample (" << r.shrink_steps << " shrink steps)"
-              << (r.confirmed ? (*r.confirmed ? ", confirmed" : ", NOT confirmed at higher precision") : "") << ":\n"
+              << (r.confirmed ? ", " + ConfirmationText(r) : "") << ":\n"
               << Indent(r.counterexample, "      ");
   const std::string kernel = s.kernel_path.empty() || BaseBackend(d.backend) != d.backend
                                  ? ""
@@ -255,6 +255,9 @@ class ConsoleLines : public RunListener {
       // Details of an unexpected result are printed even with -q.
       PrintDetails(!j.as_expected() ? std::cout : info_, d, r, j, s_, *o.options, false);
     }
+    if (r.undecided > 0)
+      info_ << "    " << r.undecided << (r.undecided == 1 ? " case" : " cases")
+            << " undecided by interval arithmetic (neither certified nor dismissed; report.md lists the first)\n";
     if (s_.verbosity > 0)
       for (const auto& m : r.metrics)
         info_ << "    " << m.tolerance.metric << ": " << m.count << " checks, max err/bound " << m.max_ratio << "\n";

@@ -58,6 +58,12 @@ struct Attend2Additivity : ClaimId<"attend2.additivity"> {
       const S lhs = Attend2FromWeights<S>(w0, w1, v0 + v0p, v1 + v1p);
       const S rhs = Attend2FromWeights<S>(w0, w1, v0, v1) + Attend2FromWeights<S>(w0, w1, v0p, v1p);
       ExpectWithin<S>(kDifference, abs(lhs - rhs), S(0));
+    } else if constexpr (std::is_same_v<S, Interval>) {
+      // The certificate: |lhs - rhs| encloses 0 unless the identity fails.
+      const S s0 = in[kS0], s1 = in[kS1];
+      const S lhs = Attend2<S>(s0, s1, v0 + v0p, v1 + v1p);
+      const S rhs = Attend2<S>(s0, s1, v0, v1) + Attend2<S>(s0, s1, v0p, v1p);
+      ExpectWithin<S>(kDifference, abs(lhs - rhs), S(0));
     } else {
       const S s0 = in[kS0], s1 = in[kS1];
       const S lhs = Attend2<S>(s0, s1, v0 + v0p, v1 + v1p);
@@ -71,7 +77,7 @@ struct Attend2Additivity : ClaimId<"attend2.additivity"> {
   }
 };
 
-ATTNPROP_REGISTER(Attend2Additivity, double, Mpfr, Rational);
+ATTNPROP_REGISTER(Attend2Additivity, double, Mpfr, Rational, Interval);
 
 }  // namespace
 }  // namespace attnprop

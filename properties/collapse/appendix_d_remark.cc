@@ -39,6 +39,11 @@
 namespace attnprop {
 namespace {
 
+// Every check states the remark as printed: exact in rationals, certified
+// by interval arithmetic in double and MPFR (properties/framework/
+// certify.h), so no rounding budget.
+constexpr const char* kAsStated = "the remark as stated";
+
 /// eps_l for l = 1..L, in S.
 template <class S>
 std::vector<S> Eps(const S& eta, const S& phi0, int64_t h, int64_t l_max) {
@@ -59,11 +64,9 @@ constexpr IntField kH{"H"}, kL{"L"};
 template <class S>
 S BigC(const In<S>& in) {
   const S eta = in[kEta], phi0 = in[kPhi0];
+  using std::max;
   S big_c = 0;
-  for (const S& e : Eps<S>(eta, phi0, in[kH], in[kL])) {
-    const S v = S(3 * eta * (e * e + 1));
-    if (v > big_c) big_c = v;
-  }
+  for (const S& e : Eps<S>(eta, phi0, in[kH], in[kL])) big_c = max(big_c, S(3 * eta * (e * e + 1)));
   return big_c;
 }
 
@@ -143,11 +146,8 @@ struct CLe6Eta : ClaimId<"collapse.remarkD.2.C_le_6eta"> {
     const S eta = in[kEta];
     const S big_c = BigC<S>(in);
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(big_c <= 6 * eta, "C > 6 eta: C = " + big_c.str());
-    const double u = ScalarTraits<S>::UnitRoundoff();
-    static const Tolerance kRatio{
-        "C / (6 eta)", "1 + gamma_{L+6}; exact: 1",
-        "eps_l is a product of L+2 roundings, C two more, 6 eta one: relative gamma_{L+6}", MetricKind::kClaim};
-    ExpectWithin(kRatio, ToDouble(S(big_c / (6 * eta))), 1 + Gamma(double(in[kL] + 6), u));
+    static const Tolerance kBound{"C", "6 eta", kAsStated, MetricKind::kClaim};
+    ExpectWithin<S>(kBound, big_c, S(6 * eta));
   }
 };
 
@@ -175,13 +175,8 @@ struct Case1FinalBound : ClaimId<"collapse.remarkD.2.case1_final_bound"> {
     const S rhs = S(1 + 10 * big_c);
     if constexpr (ScalarTraits<S>::kExact)
       ExpectThat(sum <= rhs, "C^L+...+1 = " + sum.str() + " > 1 + 10C = " + rhs.str() + " (C = " + big_c.str() + ")");
-    const double u = ScalarTraits<S>::UnitRoundoff();
-    static const Tolerance kRatio{
-        "(C^L + ... + 1) / (1 + 10 C)", "1 + gamma_{3L+8}; exact: 1",
-        "C carries gamma_{L+4}; the geometric sum of L+1 powers relative gamma_{2L+2} more (nonnegative "
-        "terms), 1 + 10C and the quotient two more",
-        MetricKind::kClaim};
-    ExpectWithin(kRatio, ToDouble(S(sum / rhs)), 1 + Gamma(double(3 * in[kL] + 8), u));
+    static const Tolerance kSum{"C^L + ... + C + 1", "1 + 10 C", kAsStated, MetricKind::kClaim};
+    ExpectWithin<S>(kSum, sum, rhs);
   }
 };
 
@@ -196,14 +191,12 @@ struct Case2EtaChoice : ClaimId<"collapse.remarkD.2.case2_eta_choice"> {
     return d;
   }
   template <class S> static void Conclusion(const In<S>& in) {
+    using std::max;
     S worst = 0;
-    for (const S& e : Eps<S>(in[kEta], in[kPhi0], in[kH], in[kL]))
-      if (e > worst) worst = e;
+    for (const S& e : Eps<S>(in[kEta], in[kPhi0], in[kH], in[kL])) worst = max(worst, e);
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(worst <= 1, "max_l eps_l = " + worst.str() + " > 1");
-    const double u = ScalarTraits<S>::UnitRoundoff();
-    static const Tolerance kMaxEps{"max_l eps_l", "1 + gamma_{L+3}; exact: 1",
-                                          "eps_l is a product of L+2 roundings", MetricKind::kClaim};
-    ExpectWithin(kMaxEps, ToDouble(worst), 1 + Gamma(double(in[kL] + 3), u));
+    static const Tolerance kMaxEps{"max_l eps_l", "1", kAsStated, MetricKind::kClaim};
+    ExpectWithin<S>(kMaxEps, worst, S(1));
   }
 };
 
@@ -226,16 +219,15 @@ struct Case2EtaNecessary : ClaimId<"collapse.remarkD.2.case2_eta_choice.necessar
   template <class S> static void Conclusion(const In<S>& in) {
     const S lhs = S(in[kEta] * in[kPhi0] * S(double(in[kH] * in[kL])));
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(lhs <= 1, "eta phi0 H L = " + lhs.str() + " > 1");
-    static const Tolerance kEtaPhiHL{"eta phi0 H L", "1 + gamma_4; exact: 1",
-                                            "a product of 3 roundings (H L is an exact integer)", MetricKind::kClaim};
-    ExpectWithin(kEtaPhiHL, ToDouble(lhs), 1 + Gamma(4, ScalarTraits<S>::UnitRoundoff()));
+    static const Tolerance kEtaPhiHL{"eta phi0 H L", "1", kAsStated, MetricKind::kClaim};
+    ExpectWithin<S>(kEtaPhiHL, lhs, S(1));
   }
 };
 
-ATTNPROP_REGISTER(CLe6Eta, double, Mpfr, Rational);
-ATTNPROP_REGISTER(Case2EtaNecessary, double, Mpfr, Rational);
-ATTNPROP_REGISTER(Case1FinalBound, double, Mpfr, Rational);
-ATTNPROP_REGISTER(Case2EtaChoice, double, Mpfr, Rational);
+ATTNPROP_REGISTER(CLe6Eta, double, Mpfr, Rational, Interval);
+ATTNPROP_REGISTER(Case2EtaNecessary, double, Mpfr, Rational, Interval);
+ATTNPROP_REGISTER(Case1FinalBound, double, Mpfr, Rational, Interval);
+ATTNPROP_REGISTER(Case2EtaChoice, double, Mpfr, Rational, Interval);
 
 }  // namespace
 }  // namespace attnprop

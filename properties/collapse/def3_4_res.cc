@@ -88,40 +88,47 @@ struct ResArgminUnique : ClaimId<"collapse.def3.4.res_argmin_unique"> {
   template <class S> static Domain Hypotheses() { return ResMatrixCase<S>(false); }
 
   template <class S> static void Conclusion(const In<S>& in) {
+    using std::abs;
+    using std::max;
     const Mat<S> z = in[kZ];
     const ResArgmin<S> box = ResArgminBox<S>(z);
-    const double u = ScalarTraits<S>::UnitRoundoff();
-    const double norm = ToDouble(EntrywiseMaxNorm<S>(z));
+    const S u = S(ScalarTraits<S>::UnitRoundoff());
+    const S norm = EntrywiseMaxNorm<S>(z);
     // Both corners must be minimisers (a check of the model's box).
-    const double corner_tol = 4 * u * norm;
-    const double gap_lo = ToDouble(S(ResObjective<S>(z, box.lo) - box.value));
-    const double gap_hi = ToDouble(S(ResObjective<S>(z, box.hi) - box.value));
     static const Tolerance kCornerGap{
-        "objective at both box corners - R", "4 u ||Z||_inf (0 in rationals)",
+        "objective at both box corners - R", "4 u ||Z||_inf (0 in rationals and intervals)",
         "|Z_ij - y_j| at a corner: corner err <= 3.1u||Z|| (above) plus one subtraction rounding"};
-    ExpectWithin(kCornerGap, gap_lo > gap_hi ? gap_lo : gap_hi, corner_tol);
+    ExpectWithin<S>(kCornerGap,
+                    max(S(abs(S(ResObjective<S>(z, box.lo) - box.value))), S(abs(S(ResObjective<S>(z, box.hi) - box.value)))),
+                    S(4 * u * norm));
     // R is a lower bound for every y (each column's half range), so both
     // corners are minimisers; uniqueness needs lo == hi.
+    S width = 0;
     Eigen::Index widest = 0;
-    for (Eigen::Index j = 1; j < z.cols(); ++j)
-      if (box.hi[j] - box.lo[j] > box.hi[widest] - box.lo[widest]) widest = j;
-    const double width = ToDouble(S(box.hi[widest] - box.lo[widest]));
-    if (width > 8 * u * norm) {
-      Vec<S> y1 = ResMidrange<S>(z), y2 = y1;
-      y2[widest] = box.hi[widest];
-      ExpectThat(false, "argmin not unique: y = " + VecText<S>(y1) + " and y' = " + VecText<S>(y2) +
-                            " both attain the minimum R = " + VecText<S>(Vec<S>::Constant(1, box.value)) +
-                            " (objectives " + VecText<S>(Vec<S>::Constant(1, ResObjective<S>(z, y1))) + ", " +
-                            VecText<S>(Vec<S>::Constant(1, ResObjective<S>(z, y2))) + ")");
+    for (Eigen::Index j = 0; j < z.cols(); ++j) {
+      width = max(width, S(box.hi[j] - box.lo[j]));
+      if (ToDouble(S(box.hi[j] - box.lo[j])) > ToDouble(S(box.hi[widest] - box.lo[widest]))) widest = j;
+    }
+    if constexpr (!std::is_same_v<S, Interval>) {
+      // The two minimisers, for the message (in intervals the width check
+      // below is the certificate).
+      if (width > 8 * u * norm) {
+        Vec<S> y1 = ResMidrange<S>(z), y2 = y1;
+        y2[widest] = box.hi[widest];
+        ExpectThat(false, "argmin not unique: y = " + VecText<S>(y1) + " and y' = " + VecText<S>(y2) +
+                              " both attain the minimum R = " + VecText<S>(Vec<S>::Constant(1, box.value)) +
+                              " (objectives " + VecText<S>(Vec<S>::Constant(1, ResObjective<S>(z, y1))) + ", " +
+                              VecText<S>(Vec<S>::Constant(1, ResObjective<S>(z, y2))) + ")");
+      }
     }
     static const Tolerance kWidth{
-        "width of argmin set max_j(hi_j - lo_j)", "8 u ||Z||_inf (0 in rationals)",
+        "width of argmin set max_j(hi_j - lo_j)", "8 u ||Z||_inf (0 in rationals and intervals)",
         "R = fl(fl(max-min)/2) errs <= u||Z||; lo = fl(max - R), hi = fl(min + R) err <= u||Z|| + "
         "2u||Z||(1+u) each; their difference adds one rounding: <= 7u||Z||(1+O(u)) < 8u||Z||"};
-    ExpectWithin(kWidth, width, 8 * u * norm);
+    ExpectWithin<S>(kWidth, width, S(8 * u * norm));
   }
 };
-ATTNPROP_REGISTER(ResArgminUnique, double, Mpfr, Rational);
+ATTNPROP_REGISTER(ResArgminUnique, double, Mpfr, Rational, Interval);
 
 struct ResNormLeNorm : ClaimId<"collapse.res.norm_le_norm"> {
   template <class S> static Domain Hypotheses() { return ResMatrixCase<S>(false); }

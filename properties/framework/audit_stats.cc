@@ -7,6 +7,7 @@ namespace attnprop {
 
 void MetricAccumulator::StartCase(const Case& c) {
   pending_.clear();
+  pending_undecided_.clear();
   current_ = c;
 }
 
@@ -39,6 +40,10 @@ void MetricAccumulator::ObserveSearch(const std::vector<Observation>& seen, cons
 }
 
 void MetricAccumulator::Commit() {
+  if (!pending_undecided_.empty()) {
+    if (undecided_++ == 0) undecided_example_ = pending_undecided_ + (current_ ? "\n" + current_->ToText() : "");
+    pending_undecided_.clear();
+  }
   for (const auto& o : pending_) {
     MetricStats& m = StatsFor(o.tolerance);
     const bool finite = std::isfinite(o.observed) && std::isfinite(o.bound);

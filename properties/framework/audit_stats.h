@@ -21,6 +21,9 @@ class MetricAccumulator : public ObservationSink {
   /// A new case begins: observations until Commit or Drop belong to it.
   void StartCase(const Case& c);
   void Observe(const Observation& o) override;
+  void NoteUndecided(const std::string& why) override {
+    if (pending_undecided_.empty()) pending_undecided_ = why;
+  }
   /// The case's score so far: its largest observed/bound (0 when none).
   double PendingScore() const;
   /// The case counts: its observations enter the statistics.
@@ -29,11 +32,18 @@ class MetricAccumulator : public ObservationSink {
   /// search_max_ratio (the counted statistics stay the random cases').
   void ObserveSearch(const std::vector<Observation>& seen, const Case& c);
   /// The case does not count (a shrink step, a discarded case).
-  void Drop() { pending_.clear(); }
+  void Drop() {
+    pending_.clear();
+    pending_undecided_.clear();
+  }
 
   /// The case being run (the last StartCase), if any.
   const std::optional<Case>& current() const { return current_; }
   std::vector<MetricStats>& stats() { return stats_; }
+  /// Counted cases whose candidate failure interval arithmetic left
+  /// undecided (certify.h), and the first one's reason.
+  int undecided() const { return undecided_; }
+  const std::string& undecided_example() const { return undecided_example_; }
 
  private:
   MetricStats& StatsFor(const Tolerance& tolerance);
@@ -41,6 +51,9 @@ class MetricAccumulator : public ObservationSink {
   std::vector<MetricStats> stats_;
   double u_;
   std::vector<Observation> pending_;
+  std::string pending_undecided_;
+  int undecided_ = 0;
+  std::string undecided_example_;
   std::optional<Case> current_;
 };
 

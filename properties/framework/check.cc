@@ -1,5 +1,7 @@
 #include "properties/framework/check.h"
 
+#include "properties/framework/certify.h"
+
 #include <rapidcheck.h>
 
 #include <cmath>
@@ -29,16 +31,46 @@ void internal::CheckWithin(const Tolerance& tolerance, double observed, double b
   // before it was initialised. (A blank bound or reason the audit flags
   // UNJUSTIFIED.)
   if (metric.empty()) RC_FAIL("a tolerance without a metric (read before it was initialised?)");
-  if (g_sink) g_sink->Observe({tolerance, holds && observed > bound ? bound : observed, bound});
-  if (holds) return;
+  // Doubles compared inside an interval evaluation certify nothing.
+  if (InIntervalEvaluation()) throw Undecided(metric + ": compared in double, not in intervals");
+  if (holds) {
+    if (g_sink) g_sink->Observe({tolerance, observed > bound ? bound : observed, bound});
+    return;
+  }
   char buf[256];
   std::snprintf(buf, sizeof buf, "%s: observed %.6e > bound %.6e%s", metric.c_str(), observed, bound,
                 std::isfinite(observed) && std::isfinite(bound) ? "" : " (NONFINITE)");
+  if (CandidateScope* scope = CurrentCandidateScope()) {
+    // A candidate: the certificate decides. When the intervals show the claim
+    // holds here (or cannot decide), the failure was this backend's rounding:
+    // recorded at ratio 1, as a comparison that holds.
+    const Certificate& cert = scope->Get();
+    if (cert.verdict != Certainty::kViolated) {
+      if (g_sink) {
+        g_sink->Observe({tolerance, std::isfinite(bound) ? bound : observed, bound});
+        if (cert.verdict == Certainty::kUndecided) g_sink->NoteUndecided(CertificateLine(cert));
+      }
+      return;
+    }
+    if (g_sink) g_sink->Observe({tolerance, observed, bound});
+    RC_FAIL(std::string(buf) + "\n" + CertificateLine(cert));
+  }
+  if (g_sink) g_sink->Observe({tolerance, observed, bound});
   RC_FAIL(std::string(buf));
 }
 
 void ExpectThat(bool holds, const std::string& what) {
-  if (!holds) RC_FAIL(what);
+  if (holds) return;
+  if (internal::InIntervalEvaluation()) internal::IntervalViolated(what);
+  if (CandidateScope* scope = internal::CurrentCandidateScope()) {
+    const Certificate& cert = scope->Get();
+    if (cert.verdict != Certainty::kViolated) {
+      if (cert.verdict == Certainty::kUndecided && g_sink) g_sink->NoteUndecided(CertificateLine(cert));
+      return;
+    }
+    RC_FAIL(what + "\n" + CertificateLine(cert));
+  }
+  RC_FAIL(what);
 }
 
 double Gamma(double n, double u) {

@@ -6,6 +6,7 @@
 
 #include <string>
 
+#include "model/interval.h"
 #include "model/scalar.h"
 
 namespace attnprop {
@@ -42,6 +43,11 @@ namespace internal {
 /// from a wider backend) is recorded at ratio 1: the verdict is the
 /// backend's comparison, and rounding for the record must not flag it.
 void CheckWithin(const Tolerance& tolerance, double observed, double bound, bool holds);
+/// ExpectWithin in Interval: the three-valued check of certify.h (certainly
+/// violated, certainly holds, undecided).
+void IntervalCheck(const Tolerance& tolerance, const Interval& observed, const Interval& bound);
+/// ExpectThat(false, what) in Interval: a certain violation.
+[[noreturn]] void IntervalViolated(const std::string& what);
 }  // namespace internal
 
 /// The same, compared in S: observed <= bound exactly in the backend (MPFR,
@@ -51,6 +57,8 @@ template <class S>
 void ExpectWithin(const Tolerance& tolerance, const S& observed, const S& bound) {
   if constexpr (std::is_same_v<S, double>) {
     ExpectWithin(tolerance, observed, bound);
+  } else if constexpr (std::is_same_v<S, Interval>) {
+    internal::IntervalCheck(tolerance, observed, bound);
   } else {
     bool finite = true;
     if constexpr (!ScalarTraits<S>::kExact) {
@@ -63,6 +71,9 @@ void ExpectWithin(const Tolerance& tolerance, const S& observed, const S& bound)
 
 
 /// An exact conclusion (no tolerance): fails the case with `what` if false.
+/// In a claim certified by intervals, `holds` computed in Interval is
+/// decided (an undecided comparison throws before it), so false there is a
+/// certain violation.
 void ExpectThat(bool holds, const std::string& what);
 
 /// gamma_n = n u / (1 - n u), the classic bound on n accumulated roundings.
@@ -82,6 +93,9 @@ struct Observation {
 class ObservationSink {
  public:
   virtual void Observe(const Observation& o) = 0;
+  /// The case's candidate failure was neither certified nor dismissed by
+  /// interval arithmetic (certify.h): `why` says what stayed undecided.
+  virtual void NoteUndecided(const std::string& why) { (void)why; }
   virtual ~ObservationSink() = default;
 };
 void SetObservationSink(ObservationSink* sink);

@@ -4,6 +4,7 @@
 #include <ostream>
 #include <stdexcept>
 
+#include "properties/framework/certify.h"
 #include "properties/framework/rc_bridge.h"
 
 namespace attnprop {
@@ -22,6 +23,14 @@ int InitMpfrPrecisionFromEnvironment() {
       throw std::invalid_argument(std::string("ATTNPROP_MPFR_BITS must be an integer in [64, 65536], got '") + env +
                                   "'");
     bits = static_cast<int>(v);
+  }
+  if (const char* env = std::getenv("ATTNPROP_CERTIFY_BITS"); env && *env) {
+    char* end = nullptr;
+    const long v = std::strtol(env, &end, 10);
+    if (*end || v < 128 || v > 65536)
+      throw std::invalid_argument(std::string("ATTNPROP_CERTIFY_BITS must be an integer in [128, 65536], got '") +
+                                  env + "'");
+    SetCertifyMaxBits(static_cast<int>(v));
   }
   return SetMpfrPrecisionBits(bits);
 }

@@ -58,6 +58,7 @@
 #include "properties/framework/backend.h"
 #include "properties/framework/case.h"
 #include "properties/framework/case_dims.h"
+#include "properties/framework/certify.h"
 #include "properties/framework/check.h"
 #include "properties/framework/domain.h"
 #include "properties/framework/size_budget.h"
@@ -89,6 +90,11 @@ struct PropertyDef {
   /// current precision, or the exact backend itself): a refutation counts
   /// only if it survives this.
   std::function<void(const Case&)> confirm;
+  /// Set for a claim certified by intervals (registered with Interval among
+  /// its scalars; certify.h): the conclusion evaluated in Interval at c. Then
+  /// `conclusion` sends its failures here as candidates, and `confirm`
+  /// fails only for a certified violation.
+  std::function<Certificate(const Case&)> certify;
   /// Whether a given case satisfies the claim's hypotheses (Claim::
   /// HypothesesHold when the claim defines it; default: accept).
   std::function<bool(const Case&)> hypotheses_hold = [](const Case&) { return true; };
@@ -207,11 +213,43 @@ PropertyDef MakeDef(const char* file) {
                 "a claim's metrics are the tolerances its conclusion checks (ExpectWithin): no Tolerances() list");
   return d;
 }
+
+/// A claim certified by intervals (certify.h): failures of `d`'s backend are
+/// candidates that the conclusion in Interval decides.
+template <class Claim>
+void CertifyByIntervals(PropertyDef& d) {
+  d.certify = [](const Case& c) { return Certify([](const Case& k) { Conclude<Claim, Interval>(k); }, c); };
+  d.conclusion = [certify = d.certify, fast = d.conclusion](const Case& c) {
+    CandidateScope candidates([&] { return certify(c); });
+    fast(c);
+  };
+  d.confirm = [certify = d.certify](const Case& c) {
+    const Certificate cert = certify(c);
+    if (cert.verdict == Certainty::kViolated) RC_FAIL(CertificateLine(cert));
+  };
+}
+
+/// One PropertyDef per scalar. `Interval` among the scalars is not a
+/// property of its own: it certifies the others' refutations (certify.h);
+/// an exact backend needs no certificate (its own comparison is exact).
+template <class Claim, class S, bool kCertified>
+void AddDef(const char* file) {
+  if constexpr (!std::is_same_v<S, Interval>) {
+    PropertyDef d = MakeDef<Claim, S>(file);
+    if constexpr (kCertified) {
+      if constexpr (!ScalarTraits<S>::kExact) CertifyByIntervals<Claim>(d);
+    }
+    Registry().push_back(std::move(d));
+  }
+}
 }  // namespace internal
 
 template <class Claim, class... Scalars>
 struct Register {
-  explicit Register(const char* file) { (Registry().push_back(internal::MakeDef<Claim, Scalars>(file)), ...); }
+  explicit Register(const char* file) {
+    constexpr bool kCertified = (std::is_same_v<Scalars, Interval> || ...);
+    (internal::AddDef<Claim, Scalars, kCertified>(file), ...);
+  }
 };
 
 }  // namespace attnprop

@@ -78,10 +78,24 @@ struct PropertyResult {
   /// The counterexample, re-checked in the higher-precision `confirm`: true
   /// when it fails there too (a real refutation, not a rounding artefact).
   std::optional<bool> confirmed;
+  /// For a claim certified by intervals (certify.h): the certificate of the
+  /// counterexample ("certified by interval arithmetic (128 bits): lhs in
+  /// [..] > rhs in [..]"), or why it is not certified.
+  std::string certificate;
+  /// Random cases whose candidate failure the intervals left undecided (not
+  /// refutations, not passes), and the first one with its reason.
+  int undecided = 0;
+  std::string undecided_example;
   std::vector<ReplayOutcome> replayed;  // stored cases, in file order
   bool pinned_refutation = false;       // some expect=refutes case reproduced fully
   std::string store_entry;  // a new counterexample as a store entry (to save or paste)
   std::string saved_to;     // the store file it was written to, if any
 };
+
+/// How a counterexample's confirmation reads in every output: the
+/// certificate of a claim certified by intervals ("certified by interval
+/// arithmetic (128 bits): ..."), else "confirmed at higher precision" or
+/// "NOT confirmed at higher precision"; empty when it was not re-checked.
+std::string ConfirmationText(const PropertyResult& r);
 
 }  // namespace attnprop

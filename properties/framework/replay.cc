@@ -66,7 +66,8 @@ ReplayOutcome ReplayCase(const PropertyDef& def, const StoredCase& stored) {
   } else {
     const auto high = CheckCase(def.confirm, stored.value);
     o.ok = high.has_value();
-    o.detail = high ? "refutes: " + *failure + "; confirmed at higher precision: " + *high
+    // A certified claim's failure carries its certificate already.
+    o.detail = high ? "refutes: " + *failure + (def.certify ? "" : "; confirmed at higher precision: " + *high)
                     : "refutes in " + def.backend + " (" + *failure +
                           ") but not at higher precision: a rounding artefact, not a refutation";
   }

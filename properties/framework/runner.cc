@@ -7,6 +7,7 @@
 #include "properties/framework/audit_stats.h"
 #include "properties/framework/backend.h"
 #include "properties/framework/case_edit.h"
+#include "properties/framework/certify.h"
 #include "properties/framework/rc_bridge.h"
 #include "properties/framework/registry.h"
 #include "properties/framework/replay.h"
@@ -55,6 +56,19 @@ class Events : public CaseEvents {
 void SetCounterexample(PropertyResult& r, const Case& c) {
   r.counterexample_case = c;
   r.counterexample = c.ToText();
+}
+
+/// Whether the counterexample survives the claim's confirmation: certified
+/// by interval arithmetic when the claim is (certify.h), else re-checked at
+/// higher precision.
+void Confirm(const PropertyDef& def, const Case& c, PropertyResult& r) {
+  if (def.certify) {
+    const Certificate cert = def.certify(c);
+    r.confirmed = cert.verdict == Certainty::kViolated;
+    r.certificate = CertificateLine(cert);
+    return;
+  }
+  r.confirmed = CheckCase(def.confirm, c).has_value();
 }
 
 /// After RapidCheck's shrinking (which can only follow its generators'
@@ -138,9 +152,13 @@ void RandomCases(const PropertyDef& def, const RunOptions& options, PropertyResu
     result.verdict = Verdict::kHolds;
     Search(def, options, result, std::move(events.best), acc);
     result.metrics = std::move(acc.stats());
+    result.undecided = acc.undecided();
+    result.undecided_example = acc.undecided_example();
     return;
   }
   result.metrics = std::move(acc.stats());
+  result.undecided = acc.undecided();
+  result.undecided_example = acc.undecided_example();
   switch (phase.outcome) {
     case RandomPhase::Outcome::kPassed: break;
     case RandomPhase::Outcome::kFailed: {
@@ -172,7 +190,7 @@ void RandomCases(const PropertyDef& def, const RunOptions& options, PropertyResu
 
 /// A new counterexample: confirmed, and kept for the store.
 void KeepCounterexample(const PropertyDef& def, const RunOptions& options, PropertyResult& result) {
-  result.confirmed = CheckCase(def.confirm, *result.counterexample_case).has_value();
+  Confirm(def, *result.counterexample_case, result);
   const bool expect_refuted = def.row && def.row->expect == Expectation::kRefuted;
   StoredCase entry;
   char name[96];
@@ -201,6 +219,15 @@ const char* FoundByName(FoundBy f) {
     case FoundBy::kSearch: return "search";
   }
   return "none";
+}
+
+std::string ConfirmationText(const PropertyResult& r) {
+  if (!r.confirmed) return "";
+  if (!r.certificate.empty()) return *r.confirmed ? r.certificate : "NOT certified: " + r.certificate;
+  // An exact backend's comparison is itself the proof.
+  if (const BackendInfo* b = FindBackend(r.backend); b && b->exact)
+    return *r.confirmed ? "certified by exact rational arithmetic" : "NOT confirmed in exact arithmetic";
+  return *r.confirmed ? "confirmed at higher precision" : "NOT confirmed at higher precision";
 }
 
 const char* VerdictName(Verdict v) {
@@ -257,7 +284,7 @@ PropertyResult RunProperty(const PropertyDef& def, const RunOptions& options) {
     result.found_by = FoundBy::kStore;
     result.message = "stored case " + sc.name + " (" + sc.origin + ") " + store.outcomes[*store.regression].detail;
     SetCounterexample(result, sc.value);
-    result.confirmed = CheckCase(def.confirm, sc.value).has_value();
+    Confirm(def, sc.value, result);
     add_store_problems();
     return finish();
   }
@@ -273,7 +300,8 @@ PropertyResult RunProperty(const PropertyDef& def, const RunOptions& options) {
     result.found_by = FoundBy::kStore;
     result.message = "pinned counterexample " + sc.name + " (" + sc.origin + ") refutes the claim";
     SetCounterexample(result, sc.value);
-    result.confirmed = true;
+    result.confirmed = true;  // replayed in full by ReplayStore
+    if (def.certify) Confirm(def, sc.value, result);
   }
   add_store_problems();
   return finish();
