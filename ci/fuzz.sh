@@ -28,7 +28,7 @@ out=build/fuzz
 mkdir -p "$out"
 flags=(-std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all -I. -isystem /usr/include/eigen3
        "-DATTNPROP_SOURCE_DIR=\"$PWD\"")
-common=(properties/framework/case.cc model/exact.cc model/scalar.cc)
+common=(properties/framework/case.cc model/exact.cc model/scalar.cc model/interval.cc)
 declare -A sources=(
   [case_parser]=""
   [store_parser]="properties/framework/store.cc properties/framework/backend.cc properties/framework/atomic_file.cc"
@@ -37,7 +37,7 @@ declare -A sources=(
 declare -A libs=([case_parser]="" [store_parser]="" [token_decoder]="-lrapidcheck")
 for t in case_parser store_parser token_decoder; do
   # shellcheck disable=SC2086
-  "$cxx" "${flags[@]}" fuzz/$t.cc "${common[@]}" ${sources[$t]} ${libs[$t]} -lmpfr -lgmp -o "$out/$t"
+  "$cxx" "${flags[@]}" fuzz/$t.cc "${common[@]}" ${sources[$t]} ${libs[$t]} -lmpfi -lmpfr -lgmp -o "$out/$t"
 done
 
 status=0

@@ -12,12 +12,14 @@
 
 namespace Eigen {
 
-template <>
-struct NumTraits<attnprop::Mpfr> : GenericNumTraits<attnprop::Mpfr> {
-  using Real = attnprop::Mpfr;
-  using NonInteger = attnprop::Mpfr;
-  using Literal = attnprop::Mpfr;
-  using Nested = attnprop::Mpfr;
+/// What the run-time-precision scalars (Mpfr, Interval) share: heavy,
+/// unvectorised, every limit read at the current precision.
+template <class R>
+struct RuntimePrecisionNumTraits : GenericNumTraits<R> {
+  using Real = R;
+  using NonInteger = R;
+  using Literal = R;
+  using Nested = R;
   enum {
     IsComplex = 0,
     IsInteger = 0,
@@ -27,13 +29,16 @@ struct NumTraits<attnprop::Mpfr> : GenericNumTraits<attnprop::Mpfr> {
     AddCost = HugeCost,
     MulCost = HugeCost
   };
-  // Variable precision: every limit is read at the current precision.
-  static Real epsilon() { return std::numeric_limits<Real>::epsilon(); }
+  static R epsilon() { return std::numeric_limits<R>::epsilon(); }
+  static R highest() { return (std::numeric_limits<R>::max)(); }
+  static R lowest() { return -(std::numeric_limits<R>::max)(); }
+  static R infinity() { return std::numeric_limits<R>::infinity(); }
+  static R quiet_NaN() { return std::numeric_limits<R>::quiet_NaN(); }
+};
+
+template <>
+struct NumTraits<attnprop::Mpfr> : RuntimePrecisionNumTraits<attnprop::Mpfr> {
   static Real dummy_precision() { return 1000 * epsilon(); }
-  static Real highest() { return (std::numeric_limits<Real>::max)(); }
-  static Real lowest() { return -(std::numeric_limits<Real>::max)(); }
-  static Real infinity() { return std::numeric_limits<Real>::infinity(); }
-  static Real quiet_NaN() { return std::numeric_limits<Real>::quiet_NaN(); }
   static int digits10() { return static_cast<int>(Real::default_precision()); }
   static int digits() { return attnprop::MpfrPrecisionBits(); }
   static int max_digits10() { return digits10() + 2; }
@@ -60,29 +65,11 @@ struct NumTraits<attnprop::Rational> : GenericNumTraits<attnprop::Rational> {
   static int digits10() { return 0; }
 };
 
+// An enclosure has no rounding tolerance; Eigen's algorithms that branch on
+// these thresholds must not see intervals (interval.h: comparisons throw).
 template <>
-struct NumTraits<attnprop::Interval> : GenericNumTraits<attnprop::Interval> {
-  using Real = attnprop::Interval;
-  using NonInteger = attnprop::Interval;
-  using Literal = attnprop::Interval;
-  using Nested = attnprop::Interval;
-  enum {
-    IsComplex = 0,
-    IsInteger = 0,
-    IsSigned = 1,
-    RequireInitialization = 1,
-    ReadCost = HugeCost,
-    AddCost = HugeCost,
-    MulCost = HugeCost
-  };
-  // An enclosure has no rounding tolerance; Eigen's algorithms that branch on
-  // these thresholds must not see intervals (interval.h: comparisons throw).
-  static Real epsilon() { return std::numeric_limits<Real>::epsilon(); }
+struct NumTraits<attnprop::Interval> : RuntimePrecisionNumTraits<attnprop::Interval> {
   static Real dummy_precision() { return Real(0); }
-  static Real highest() { return (std::numeric_limits<Real>::max)(); }
-  static Real lowest() { return std::numeric_limits<Real>::lowest(); }
-  static Real infinity() { return std::numeric_limits<Real>::infinity(); }
-  static Real quiet_NaN() { return std::numeric_limits<Real>::quiet_NaN(); }
   static int digits10() { return static_cast<int>(attnprop::IntervalPrecisionBits() * 0.30103); }
   static int digits() { return attnprop::IntervalPrecisionBits(); }
   static int max_digits10() { return digits10() + 2; }

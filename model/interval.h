@@ -39,16 +39,8 @@ class Undecided : public std::exception {
 int IntervalPrecisionBits();
 void SetIntervalPrecisionBits(int bits);
 
-class IntervalPrecisionScope {
- public:
-  explicit IntervalPrecisionScope(int bits) : saved_(IntervalPrecisionBits()) { SetIntervalPrecisionBits(bits); }
-  ~IntervalPrecisionScope() { SetIntervalPrecisionBits(saved_); }
-  IntervalPrecisionScope(const IntervalPrecisionScope&) = delete;
-  IntervalPrecisionScope& operator=(const IntervalPrecisionScope&) = delete;
-
- private:
-  int saved_;
-};
+/// The Interval precision for a scope.
+using IntervalPrecisionScope = PrecisionScope<&IntervalPrecisionBits, &SetIntervalPrecisionBits>;
 
 class Interval {
  public:

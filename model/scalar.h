@@ -31,17 +31,22 @@ int MpfrPrecisionBits();
 /// The precision, in bits, of one value (to catch stale low-precision inputs).
 int PrecisionBitsOf(const Mpfr& x);
 
-/// Sets the MPFR precision for a scope and restores it afterwards.
-class MpfrPrecisionScope {
+/// Sets a working precision (read by kGet, set by kSet) for a scope and
+/// restores it afterwards.
+template <int (*kGet)(), auto kSet>
+class PrecisionScope {
  public:
-  explicit MpfrPrecisionScope(int bits) : saved_(MpfrPrecisionBits()) { SetMpfrPrecisionBits(bits); }
-  ~MpfrPrecisionScope() { SetMpfrPrecisionBits(saved_); }
-  MpfrPrecisionScope(const MpfrPrecisionScope&) = delete;
-  MpfrPrecisionScope& operator=(const MpfrPrecisionScope&) = delete;
+  explicit PrecisionScope(int bits) : saved_(kGet()) { kSet(bits); }
+  ~PrecisionScope() { kSet(saved_); }
+  PrecisionScope(const PrecisionScope&) = delete;
+  PrecisionScope& operator=(const PrecisionScope&) = delete;
 
  private:
   int saved_;
 };
+
+/// The MPFR precision for a scope.
+using MpfrPrecisionScope = PrecisionScope<&MpfrPrecisionBits, &SetMpfrPrecisionBits>;
 
 /// Per-scalar facts. `UnitRoundoff()` is u = 2^-p for a p-bit significand
 /// (0 for exact types): the bound on the relative error of one rounding.
