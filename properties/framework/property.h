@@ -7,8 +7,14 @@
 //   struct MyClaim : ClaimId<"doc.kind.slug"> {              // from claims.tsv
 //     template <class S> static Domain Hypotheses();         // fields, Assume(...)
 //     template <class S> static void Conclusion(const In<S>& in);  // reads in[kX],
-//   };                                  // checks ExpectWithin(kSum, observed, bound)
-//   ATTNPROP_REGISTER(MyClaim, double, Mpfr);
+//   };                                  // checks ExpectWithin<S>(kSum, lhs, rhs)
+//   ATTNPROP_REGISTER(MyClaim, double, Mpfr, Interval);
+// With Interval among the scalars the claim is certified (certify.h;
+// properties/collapse/lemma4_4_softmax_perturbation.cc): the conclusion
+// states the mathematics over S with no rounding budget (ExpectWithin<S>,
+// comparisons through max/min/abs, no ToDouble in a verdict), a failure in
+// double or MPFR is a candidate that interval arithmetic certifies,
+// dismisses or leaves undecided.
 // From the Domain come the generator, the hypotheses predicate (every
 // random case, shrink step and search candidate must satisfy it; a pinned
 // refutation must still satisfy it), the schema that a stored case is
