@@ -139,6 +139,9 @@ struct ScalarTraits<Interval> {
   static double UnderflowUnit() { return 0.0; }
 };
 
+/// The point 0 only (a decision, never Undecided).
+inline bool IsExactlyZero(const Interval& x) { return x.IsPoint() && !x.HasNan() && x.LowerDouble() == 0; }
+
 /// The midpoint (for records and messages, never for verdicts).
 inline double ToDouble(const Interval& x) { return x.MidDouble(); }
 

@@ -90,6 +90,13 @@ struct ScalarTraits<Rational> {
   static double UnderflowUnit() { return 0.0; }
 };
 
+/// Whether x is exactly 0 (model/interval.h: for an interval, the point 0;
+/// an enclosure that merely contains 0 is not).
+template <class S>
+bool IsExactlyZero(const S& x) {
+  return x == 0;
+}
+
 /// Converts a scalar to double (rounding to nearest) for reporting errors.
 inline double ToDouble(double x) { return x; }
 inline double ToDouble(float x) { return static_cast<double>(x); }
