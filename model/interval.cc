@@ -11,6 +11,7 @@ namespace {
 thread_local int g_bits = 128;
 
 std::string Endpoint(mpfr_srcptr x, mpfr_rnd_t rnd, int digits) {
+  if (mpfr_zero_p(x)) return "0";  // MPFI keeps an exact 0 as [+0, -0]
   char* s = nullptr;
   if (mpfr_asprintf(&s, "%.*R*g", digits, rnd, x) < 0 || !s) return "?";
   std::string out(s);

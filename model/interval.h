@@ -141,6 +141,7 @@ struct ScalarTraits<Interval> {
 
 /// The point 0 only (a decision, never Undecided).
 inline bool IsExactlyZero(const Interval& x) { return x.IsPoint() && !x.HasNan() && x.LowerDouble() == 0; }
+inline bool CertainlyNonzero(const Interval& x) { return !x.HasNan() && !x.ContainsZero(); }
 
 /// The midpoint (for records and messages, never for verdicts).
 inline double ToDouble(const Interval& x) { return x.MidDouble(); }

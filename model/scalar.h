@@ -96,6 +96,12 @@ template <class S>
 bool IsExactlyZero(const S& x) {
   return x == 0;
 }
+/// Whether x is certainly not 0 (model/interval.h: for an interval, 0 is
+/// outside the enclosure; deciding nothing, it never throws Undecided).
+template <class S>
+bool CertainlyNonzero(const S& x) {
+  return !(x == 0);
+}
 
 /// Converts a scalar to double (rounding to nearest) for reporting errors.
 inline double ToDouble(double x) { return x; }

@@ -134,6 +134,7 @@ std::string ToJson(const Report& r) {
       k["bound"] = m.tolerance.bound;
       k["reason"] = m.tolerance.reason;
       k["count"] = m.count;
+      k["certified_cases"] = m.certified;
       mn.Set("max_ratio", m.max_ratio);
       mn.Set("mean_ratio", m.mean_ratio);
       mn.Set("max_observed", m.max_observed);

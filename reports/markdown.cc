@@ -30,6 +30,13 @@ std::string Code(const std::string& s) {
   return out;
 }
 
+/// The cases where the backend's own comparison failed and interval
+/// arithmetic decided that the claim holds (certify.h): their err is the
+/// backend's error, their err/bound is counted as 1.
+std::string CertifiedNote(const MetricStats& m) {
+  return "decided by intervals in " + std::to_string(m.certified) + " of " + std::to_string(m.count) + " checks";
+}
+
 }  // namespace
 
 std::string ToMarkdown(const Report& r) {
@@ -123,7 +130,10 @@ std::string ToMarkdown(const Report& r) {
      << static_cast<int>(kLooseFactor)
      << "x the worst observed error; UNJUSTIFIED no stated reason; NONFINITE a NaN or infinite error. \"refutation\": the "
         "FAIL of a claim false as stated; *exact*: the error was exactly 0 on every case (a positive bound is not "
-        "weak there). Claim metrics (inequalities) are in the tightness table below.\n\n";
+        "weak there). Claim metrics (inequalities) are in the tightness table below. In a claim certified by "
+        "interval arithmetic an identity's bound is 0: where the backend's own number exceeded a bound, intervals "
+        "decided the case (\"decided by intervals\"), its err/bound counts as 1 and its err (u) is the backend's "
+        "error against the exact value.\n\n";
   md << "| property | backend | metric | n | max err/bound | mean err/bound | max err (u) | mean err (u) | flags |\n";
   md << "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n";
   for (const auto& e : r.entries) {
@@ -133,6 +143,7 @@ std::string ToMarkdown(const Report& r) {
       if (m.tolerance.kind == MetricKind::kClaim) continue;  // the tightness table below
       const std::string flags = FlagText(ProblemFlags(e, m));
       std::string note = IsRefutationFlag(e, m) ? "refutation" : IsExactEverywhere(m) ? "*exact*" : "";
+      if (m.certified > 0) note += (note.empty() ? "" : ", ") + CertifiedNote(m);
       if (!flags.empty() && !note.empty()) note = " " + note;
       md << "| " << Code(p.id) << " | " << p.backend << " | " << Code(m.tolerance.metric) << " | " << m.count << " | "
          << Short(m.max_ratio) << " | " << (m.nonfinite ? "" : Short(m.mean_ratio)) << " | "
@@ -148,7 +159,8 @@ std::string ToMarkdown(const Report& r) {
       if (m.tolerance.kind != MetricKind::kClaim) continue;
       const bool from_search = m.search_max_ratio > m.max_ratio;
       claims << "| " << Code(e.result.id) << " | " << e.result.backend << " | " << Code(m.tolerance.metric) << " | "
-             << Short(BestRatio(m)) << " | " << Tightness(m) << " | " << (from_search ? "search" : "random") << " |\n";
+             << Short(BestRatio(m)) << " | " << Tightness(m) << " | " << (from_search ? "search" : "random")
+             << (m.certified > 0 ? "; " + CertifiedNote(m) : "") << " |\n";
     }
   if (!claims.str().empty()) {
     md << "\n### Claim metrics: tightness\n\nFor an inequality, lhs/(rhs + budget) at the best case found by the random "

@@ -149,6 +149,7 @@ MetricStats ReadMetric(const Fields& m) {
   s.tolerance.reason = m.Text("reason");
   s.tolerance.kind = EnumNamed(m, "kind", {MetricKind::kRounding, MetricKind::kClaim}, MetricKindName);
   s.count = m.Int("count");
+  s.certified = m.Int("certified_cases");
   s.max_ratio = m.Number("max_ratio");
   s.mean_ratio = m.Number("mean_ratio");
   s.max_observed = m.Number("max_observed");

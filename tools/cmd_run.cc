@@ -260,7 +260,8 @@ class ConsoleLines : public RunListener {
             << " undecided by interval arithmetic (neither certified nor dismissed; report.md lists the first)\n";
     if (s_.verbosity > 0)
       for (const auto& m : r.metrics)
-        info_ << "    " << m.tolerance.metric << ": " << m.count << " checks, max err/bound " << m.max_ratio << "\n";
+        info_ << "    " << m.tolerance.metric << ": " << m.count << " checks, max err/bound " << m.max_ratio
+              << (m.certified > 0 ? ", decided by intervals in " + std::to_string(m.certified) : std::string()) << "\n";
   }
   void Ended(size_t ran) override {
     if (ran < defs_.size())

@@ -372,7 +372,7 @@ struct C2Family {
   template <class S> static Domain Hypotheses() { return C2Case<S>(); }
 };
 
-/// X_l (l = L - 1), B = X_{l+1} and their budgets.
+/// X_l (l = L - 1) and B = X_{l+1}.
 template <class S>
 collapse::Forward<S> C2Forward(const In<S>& in) {
   return collapse::RunNetwork<S>(in.value(), in[kL]);

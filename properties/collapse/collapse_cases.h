@@ -34,9 +34,8 @@ constexpr ScalarField kEps{"eps"};
 /// The perturbed-vector domain: a and b rows of one length n >= 1 and eps,
 /// drawn as above, in the domain where the encoded exp checks are
 /// computable in double: |a_i|, |b_i| <= 300 and 0 <= eps <= 300, so
-/// e^{a_i+b_i} <= e^600 and the budgets ((1+|a|+|b|) e^{|a|+|b|} e^eps)
-/// stay finite (e^709 is double's largest), e^{-600} stays normal. A lemma
-/// adds its own hypothesis on b (BWithin).
+/// e^{a_i+b_i} <= e^600 and e^eps stay finite (e^709 is double's largest)
+/// and e^{-600} normal. A lemma adds its own hypothesis on b (BWithin).
 inline Domain PerturbedVector(int64_t max_eps) {
   gen::Regime ar;
   ar.max_abs = 8, ar.max_scale = 2;

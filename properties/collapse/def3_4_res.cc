@@ -51,15 +51,15 @@ constexpr MatrixField kZ{"Z"}, kShift{"c"};
 /// Z (n x d) and c (1 x d) in every regime (scales 2^-20..2^6 of entries up
 /// to 64, short to full mantissas, structures), on shared axes n and d; c
 /// is a field only with_shift (drawn either way). Z in R^{n x d} (n, d >=
-/// 1; Definition 3.4 has no other condition), c in R^d, and the domain
-/// where the rounding budgets (absolute, u ||Z||) hold in double: entries
-/// finite, each 0 or 2^-900 <= |.| <= 2^900, so max + min, Z + 1c^T cannot
-/// overflow and no difference or midrange is subnormal.
+/// 1; Definition 3.4 has no other condition), c in R^d; entries finite with
+/// |.| <= 2^900, so max + min and Z + 1c^T cannot overflow in double. No
+/// rounding budget (exact in rationals, certified by intervals), so tiny
+/// and subnormal entries are in the domain.
 template <class S>
 Domain ResMatrixCase(bool with_shift) {
   gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
   regime.max_abs = 64;
-  const Admit normal = Admit::Within(0x1p900).NonzeroAtLeast(0x1p-900);
+  const Admit normal = Admit::Within(0x1p900);
   Domain d;
   d.Dim(kOne, {1, 1, 1}, 1).Dim(kN, {1, kMaxRows, kMaxRows}).Dim(kD, {1, kMaxCols, kMaxCols});
   d.Matrix(kZ, kN, kD, regime, normal);
@@ -92,15 +92,14 @@ struct ResArgminUnique : ClaimId<"collapse.def3.4.res_argmin_unique"> {
     using std::max;
     const Mat<S> z = in[kZ];
     const ResArgmin<S> box = ResArgminBox<S>(z);
-    const S u = S(ScalarTraits<S>::UnitRoundoff());
-    const S norm = EntrywiseMaxNorm<S>(z);
-    // Both corners must be minimisers (a check of the model's box).
-    static const Tolerance kCornerGap{
-        "objective at both box corners - R", "4 u ||Z||_inf (0 in rationals and intervals)",
-        "|Z_ij - y_j| at a corner: corner err <= 3.1u||Z|| (above) plus one subtraction rounding"};
+    // Certified (exact in rationals, by intervals in double and MPFR): no
+    // rounding budget. Both corners must be minimisers (a check of the
+    // model's box).
+    static const Tolerance kCornerGap{"objective at both box corners - R", "0 (an identity)",
+                                      "exact in rationals; certified by interval arithmetic elsewhere"};
     ExpectWithin<S>(kCornerGap,
                     max(S(abs(S(ResObjective<S>(z, box.lo) - box.value))), S(abs(S(ResObjective<S>(z, box.hi) - box.value)))),
-                    S(4 * u * norm));
+                    S(0));
     // R is a lower bound for every y (each column's half range), so both
     // corners are minimisers; uniqueness needs lo == hi.
     S width = 0;
@@ -112,7 +111,7 @@ struct ResArgminUnique : ClaimId<"collapse.def3.4.res_argmin_unique"> {
     if constexpr (!std::is_same_v<S, Interval>) {
       // The two minimisers, for the message (in intervals the width check
       // below is the certificate).
-      if (width > 8 * u * norm) {
+      if (CertainlyNonzero(width)) {
         Vec<S> y1 = ResMidrange<S>(z), y2 = y1;
         y2[widest] = box.hi[widest];
         ExpectThat(false, "argmin not unique: y = " + VecText<S>(y1) + " and y' = " + VecText<S>(y2) +
@@ -121,11 +120,9 @@ struct ResArgminUnique : ClaimId<"collapse.def3.4.res_argmin_unique"> {
                               VecText<S>(Vec<S>::Constant(1, ResObjective<S>(z, y2))) + ")");
       }
     }
-    static const Tolerance kWidth{
-        "width of argmin set max_j(hi_j - lo_j)", "8 u ||Z||_inf (0 in rationals and intervals)",
-        "R = fl(fl(max-min)/2) errs <= u||Z||; lo = fl(max - R), hi = fl(min + R) err <= u||Z|| + "
-        "2u||Z||(1+u) each; their difference adds one rounding: <= 7u||Z||(1+O(u)) < 8u||Z||"};
-    ExpectWithin<S>(kWidth, width, S(8 * u * norm));
+    static const Tolerance kWidth{"width of argmin set max_j(hi_j - lo_j)", "0 (a single point)",
+                                  "uniqueness as stated: exact in rationals, certified by intervals elsewhere"};
+    ExpectWithin<S>(kWidth, width, S(0));
   }
 };
 ATTNPROP_REGISTER(ResArgminUnique, double, Mpfr, Rational, Interval);
@@ -133,35 +130,22 @@ ATTNPROP_REGISTER(ResArgminUnique, double, Mpfr, Rational, Interval);
 struct ResNormLeNorm : ClaimId<"collapse.res.norm_le_norm"> {
   template <class S> static Domain Hypotheses() { return ResMatrixCase<S>(false); }
 
+  // Exact in rationals, certified by intervals elsewhere: no rounding budget.
   template <class S> static void Conclusion(const In<S>& in) {
+    using std::max;
     const Mat<S> z = in[kZ];
-    const double u = ScalarTraits<S>::UnitRoundoff();
-    const double norm = ToDouble(EntrywiseMaxNorm<S>(z));
-    if constexpr (ScalarTraits<S>::kExact) {
-      // Exact: compare the exact values, not their double images.
-      ExpectThat(EntrywiseMaxNorm<S>(Res<S>(z)) <= EntrywiseMaxNorm<S>(z), "||Res(Z)|| > ||Z|| (midrange)");
-      const ResArgmin<S> box = ResArgminBox<S>(z);
-      ExpectThat(ResObjective<S>(z, box.lo) <= EntrywiseMaxNorm<S>(z) &&
-                     ResObjective<S>(z, box.hi) <= EntrywiseMaxNorm<S>(z),
-                 "a minimiser (box corner) has ||Z - 1y^T|| > ||Z||");
-    }
-    static const Tolerance kMidrange{
-        "||Res(Z)||_inf (midrange selection)", "||Z||_inf (1 + gamma_2)",
-        "mid = fl(fl(max+min)/2) errs <= u||Z||; Res_ij = fl(Z_ij - mid) <= (|Z_ij - mid*| + u||Z||)(1+u) "
-        "with |Z_ij - mid*| <= R <= ||Z||",
-        MetricKind::kClaim};
-    ExpectWithin(kMidrange, ToDouble(EntrywiseMaxNorm<S>(Res<S>(z))), norm * (1 + Gamma(2, u)));
+    const S norm = EntrywiseMaxNorm<S>(z);
+    static const Tolerance kMidrange{"||Res(Z)||_inf (midrange selection)", "||Z||_inf",
+                                     "y = 0 is a candidate, so R <= ||Z||; the midrange attains R", MetricKind::kClaim};
+    ExpectWithin<S>(kMidrange, EntrywiseMaxNorm<S>(Res<S>(z)), norm);
     const ResArgmin<S> box = ResArgminBox<S>(z);
-    const double worst = std::max(ToDouble(ResObjective<S>(z, box.lo)), ToDouble(ResObjective<S>(z, box.hi)));
-    static const Tolerance kEveryMinimiser{
-        "||Z - 1 y^T||_inf at both box corners (every minimiser)", "||Z||_inf (1 + gamma_4)",
-        "every minimiser attains R <= ||Z|| (y = 0 is a candidate); the corners carry <= 3.1u||Z|| "
-        "error and the subtraction one rounding",
-        MetricKind::kClaim};
-    ExpectWithin(kEveryMinimiser, worst, norm * (1 + Gamma(4, u)));
+    static const Tolerance kEveryMinimiser{"||Z - 1 y^T||_inf at both box corners (every minimiser)", "||Z||_inf",
+                                           "every minimiser attains R <= ||Z|| (y = 0 is a candidate)",
+                                           MetricKind::kClaim};
+    ExpectWithin<S>(kEveryMinimiser, max(ResObjective<S>(z, box.lo), ResObjective<S>(z, box.hi)), norm);
   }
 };
-ATTNPROP_REGISTER(ResNormLeNorm, double, Mpfr, Rational);
+ATTNPROP_REGISTER(ResNormLeNorm, double, Mpfr, Rational, Interval);
 
 struct ResTranslationInvariance : ClaimId<"collapse.res.translation_invariance"> {
   // c in R^d (one row, Z's width) in Z's domain.
@@ -171,30 +155,20 @@ struct ResTranslationInvariance : ClaimId<"collapse.res.translation_invariance">
     const Mat<S> z = in[kZ];
     const Vec<S> shift = in[kShift].row(0).transpose();
     const Mat<S> z_shift = SubtractRowVector<S>(z, Vec<S>(-shift));
-    const double u = ScalarTraits<S>::UnitRoundoff();
-    const double bound = Gamma(8, u) * (ToDouble(EntrywiseMaxNorm<S>(z)) + ToDouble(EntrywiseMaxNorm<S>(Mat<S>(shift))));
-    const Mat<S> diff = Res<S>(z_shift) - Res<S>(z);
-    static const Tolerance kMidrange{
-        "||Res(Z + 1c^T) - Res(Z)||_inf (midrange selection)", "gamma_8 (||Z||_inf + ||c||_inf)",
-        "Z+1c^T rounds once (u(|Z|+|c|)); each Res entry then errs <= 3u(1+u) x its matrix's max "
-        "(mid sum + final subtraction); the difference rounds once: <= 7u(||Z||+||c||)(1+O(u))"};
-    ExpectWithin(kMidrange, ToDouble(EntrywiseMaxNorm<S>(diff)), bound);
+    using std::max;
+    // Identities: exact in rationals, certified by intervals elsewhere.
+    static const Tolerance kMidrange{"||Res(Z + 1c^T) - Res(Z)||_inf (midrange selection)", "0 (an identity)",
+                                     "exact in rationals; certified by interval arithmetic elsewhere"};
+    ExpectWithin<S>(kMidrange, EntrywiseMaxNorm<S>(Mat<S>(Res<S>(z_shift) - Res<S>(z))), S(0));
     // Every minimiser: the argmin set moves by exactly c.
     const ResArgmin<S> b0 = ResArgminBox<S>(z), b1 = ResArgminBox<S>(z_shift);
     const Vec<S> dlo = b1.lo - b0.lo - shift, dhi = b1.hi - b0.hi - shift;
-    const S set_err = dlo.cwiseAbs().maxCoeff() > dhi.cwiseAbs().maxCoeff() ? S(dlo.cwiseAbs().maxCoeff())
-                                                                          : S(dhi.cwiseAbs().maxCoeff());
-    static const Tolerance kArgminSet{
-        "|argmin box of Z + 1c^T - (box of Z + c)|", "gamma_8 (||Z||_inf + ||c||_inf)",
-        "corners carry <= 3.1u x max entry each (see res_argmin_unique), plus the shift c's rounding"};
-    ExpectWithin(kArgminSet, ToDouble(set_err), bound);
-    if constexpr (ScalarTraits<S>::kExact) {
-      ExpectThat(diff.isZero(), "Res(Z + 1c^T) != Res(Z) exactly");
-      ExpectThat(set_err == 0, "argmin(Z + 1c^T) != argmin(Z) + c exactly");
-    }
+    static const Tolerance kArgminSet{"|argmin box of Z + 1c^T - (box of Z + c)|", "0 (an identity)",
+                                      "exact in rationals; certified by interval arithmetic elsewhere"};
+    ExpectWithin<S>(kArgminSet, max(collapse::VecMaxNorm<S>(dlo), collapse::VecMaxNorm<S>(dhi)), S(0));
   }
 };
-ATTNPROP_REGISTER(ResTranslationInvariance, double, Mpfr, Rational);
+ATTNPROP_REGISTER(ResTranslationInvariance, double, Mpfr, Rational, Interval);
 
 }  // namespace
 }  // namespace attnprop

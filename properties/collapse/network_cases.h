@@ -142,8 +142,8 @@ struct NetworkBuilders {
 /// Domain where the layers are computable in double: n, d <= 16, H, L <= 8
 /// (the axes' admitted extents), entries of X and every weight, and eta,
 /// finite with |.| <= 2^8: each layer grows ||X|| by <= 1 + H d 2^8 <=
-/// 2^15, so ||X_L|| <= 2^128, the scores <= 2^284 and the budgets stay
-/// finite (softmax subtracts the row maximum).
+/// 2^15, so ||X_L|| <= 2^128 and the scores <= 2^284 stay finite (softmax
+/// subtracts the row maximum).
 inline void NetworkFields(Domain& d, const NetworkParams& p, NetworkBuilders b = {}) {
   const Admit entries = Admit::Within(0x1p8);
   if (!b.x) b.x = [p](const Domain::Drawn& in) { return in.Param(p.x); };
@@ -199,51 +199,17 @@ std::vector<Head<S>> LayerHeads(const Case& c, int64_t l) {
   return heads;
 }
 
-/// Rounding budget for one computed layer output entry: the scores
-/// X Wq Wk^T X^T carry gamma_{2d+2}|.|, each softmax entry errs <= (2 s + n
-/// + 3)u with s = max |score|; P X Wv sums n d products (gamma_{n+d}), the
-/// skip and head sums H+1 more.
-template <class S>
-double LayerBudget(const Mat<S>& x, const std::vector<Head<S>>& heads) {
-  const double u = ScalarTraits<S>::UnitRoundoff();
-  const double n = double(x.rows()), d = double(x.cols()), nx = ToDouble(MaxNorm<S>(x));
-  double total = nx;
-  for (const Head<S>& h : heads) {
-    const double s = ToDouble(MaxNorm<S>(Mat<S>(x * h.wq * h.wk.transpose() * x.transpose())));
-    total += (1 + 2 * s) * n * d * nx * ToDouble(MaxNorm<S>(h.wv)) * (1 + n);
-  }
-  return Gamma(2 * n + 2 * d + double(heads.size()) + 8, u) * total;
-}
-
-/// X_l for l = 0..upto (X_0 = X), and the accumulated budget of each: the
-/// budget of layer l's input amplified by the layer's Lipschitz constant in
-/// the max norm, plus the layer's own. An input error delta moves the scores
-/// by <= 2 t delta (t = d^2 ||Wq Wk^T|| ||X||), each softmax entry by <= 4 t
-/// delta, so P X Wv by <= d ||Wv|| (1 + 4 n t ||X||) delta: the constant is
-/// 1 + sum_h d ||Wv_h|| (1 + 4 n t_h ||X||).
+/// X_l for l = 0..upto (X_0 = X).
 template <class S>
 struct Forward {
   std::vector<Mat<S>> xs;
-  std::vector<double> budgets;
 };
 
 template <class S>
 Forward<S> RunNetwork(const Case& c, int64_t upto) {
   Forward<S> f;
   f.xs.push_back(c.GetMat<S>("X"));
-  f.budgets.push_back(0);
-  for (int64_t l = 0; l < upto; ++l) {
-    const std::vector<Head<S>> heads = LayerHeads<S>(c, l);
-    const Mat<S>& x = f.xs.back();
-    double growth = 1;
-    for (const Head<S>& h : heads) {
-      const double d = double(x.cols()), nx = ToDouble(MaxNorm<S>(x));
-      const double t = d * d * ToDouble(MaxNorm<S>(Mat<S>(h.wq * h.wk.transpose()))) * nx;
-      growth += d * ToDouble(MaxNorm<S>(h.wv)) * (1 + 4 * double(x.rows()) * t * nx);
-    }
-    f.budgets.push_back(f.budgets.back() * growth + LayerBudget<S>(x, heads));
-    f.xs.push_back(Layer<S>(x, heads));
-  }
+  for (int64_t l = 0; l < upto; ++l) f.xs.push_back(Layer<S>(f.xs.back(), LayerHeads<S>(c, l)));
   return f;
 }
 

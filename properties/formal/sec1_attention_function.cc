@@ -10,11 +10,13 @@
 //   and phi = lse:
 //   (1) omega = softmax(sigma(x)) is grad lse at sigma(x): checked against an
 //       independent derivative, the central difference (lse(s + h e_j) -
-//       lse(s - h e_j)) / 2h in 512-bit MPFR with h = 2^-170;
-//   (2) omega is in the simplex (omega_j >= 0 exactly, sum 1 up to rounding);
+//       lse(s - h e_j)) / 2h (h = 2^-13 double, 2^-40 MPFR), within its
+//       truncation bound;
+//   (2) omega is in the simplex (omega_j >= 0, sum 1);
 //   (3) the softmax attention output (model/attention.h, values V = X) is
 //       sum_j omega_j x_j, against the same sum with the difference-quotient
-//       weights in 512 bits.
+//       weights.
+//   Certified by interval arithmetic: no rounding budget.
 //   Generated: k in [1,8] tokens (MPFR 6), m in [1,4], X, Wq, Wk in every
 //   regime (up to 2^2 x 2). Backends double, MPFR (exp, log).
 #include <cmath>
@@ -29,21 +31,19 @@
 namespace attnprop {
 namespace {
 
-constexpr int kReferenceBits = 512;
-constexpr double kStepLog2 = -170;  // h = 2^-170
+/// The difference step h: double 2^-13 (truncation h^2 against rounding/h),
+/// MPFR 2^-40; a field of the case, so the certificate evaluates the same h.
+template <class S>
+double Step() {
+  return std::is_same_v<S, double> ? std::ldexp(1.0, -13) : std::ldexp(1.0, -40);
+}
 
 /// max |lse'''| along a coordinate: p (1 - p)(1 - 2p) <= 1/(6 sqrt 3).
 constexpr double kThirdDerivative = 0.0963;
 
-/// v as an MPFR value (exact: a double, or an MPFR value of lower precision,
-/// fits the 512 bits of the reference).
-template <class S>
-Mpfr ToMpfr(const S& v) {
-  return Mpfr(v);
-}
-
 constexpr Axis kK{"k"}, kM{"m"};
 constexpr MatrixField kX{"X"}, kWq{"Wq"}, kWk{"Wk"};
+constexpr ScalarField kStep{"h"};
 
 template <class S>
 struct Scores {
@@ -71,8 +71,7 @@ struct AttentionFunctionSoftmax : ClaimId<"formal.def.attention_function_softmax
   // 6), m up to 4, every matrix in every regime (up to 2^2 x 2). Domain
   // where the check is computable in double: k, m <= 16, entries finite
   // with |.| <= 2^8, and max |sigma_j| <= 2^20 (checked in 256-bit MPFR):
-  // the scores, budgets and exp(s - max) stay finite, lse(s +- h e_j)
-  // distinguishes h at 512 bits.
+  // the scores and exp(s - max) stay finite. h the difference step.
   template <class S> static Domain Hypotheses() {
     const int64_t max_k = SizeBudget<S>::Pick(8, 6);
     gen::Regime r = gen::RegimeFor<S>(gen::Regime{});
@@ -88,6 +87,7 @@ struct AttentionFunctionSoftmax : ClaimId<"formal.def.attention_function_softmax
         if (abs(s.s[j]) > 0x1p20) return false;
       return true;
     });
+    d.Built(kStep, [](const Domain::Drawn&) { return Exact(Step<S>()); }, Admit::Within(1).Positive().Doubles());
     return d;
   }
   template <class S> static void Conclusion(const In<S>& in) {
@@ -95,78 +95,39 @@ struct AttentionFunctionSoftmax : ClaimId<"formal.def.attention_function_softmax
     const Scores<S> sc = ScoresOf<S>(in);
     const AttentionResult<S> att = Attention<S>(sc.q, sc.k, x, S(1));
     const Eigen::Index k = x.rows(), m = x.cols();
-    const double u = ScalarTraits<S>::UnitRoundoff();
-    // The independent derivative, central differences of lse at 512 bits,
-    // and the errors of omega and of the output against it (at 512 bits:
-    // S's values convert exactly).
-    std::vector<double> grad_err(static_cast<size_t>(k)), out_err(static_cast<size_t>(m)), ref_abs(static_cast<size_t>(m));
-    double smax = 0, e_lse = 0;
-    {
-      MpfrPrecisionScope precise(kReferenceBits);
-      const In<Mpfr> precise_in(in.value());
-      const Scores<Mpfr> ref = ScoresOf<Mpfr>(precise_in);
-      const Mpfr h = ldexp(Mpfr(1), int(kStepLog2));
-      const Mat<Mpfr> xr = precise_in[kX];
-      Vec<Mpfr> ref_out = Vec<Mpfr>::Zero(m);
-      for (Eigen::Index j = 0; j < k; ++j) {
-        Vec<Mpfr> plus = ref.s, minus = ref.s;
-        plus[j] += h, minus[j] -= h;
-        const Mpfr gj = (LogSumExp<Mpfr>(plus) - LogSumExp<Mpfr>(minus)) / (2 * h);
-        grad_err[size_t(j)] = ToDouble(Mpfr(abs(Mpfr(ToMpfr(att.weights(0, j)) - gj))));
-        for (Eigen::Index col = 0; col < m; ++col) ref_out[col] += gj * xr(j, col);
-        smax = std::max(smax, std::abs(ToDouble(ref.s[j])));
-      }
-      for (Eigen::Index col = 0; col < m; ++col) {
-        out_err[size_t(col)] = ToDouble(Mpfr(abs(Mpfr(ToMpfr(att.out(0, col)) - ref_out[col]))));
-        ref_abs[size_t(col)] = std::abs(ToDouble(ref_out[col]));
-      }
-      e_lse = Gamma(double(k) + 8, ScalarTraits<Mpfr>::UnitRoundoff()) * (1 + 2 * smax + std::log(double(k)));
-    }
-    // delta_s: the scores' rounding in S (q and K each a length-m sum, the
-    // dot product another): gamma_{3m+2} sum_l |x_k||Wq|_l (|X||Wk|)_jl.
-    const In<double> magnitudes(in.value());
-    const Mat<double> ax = magnitudes[kX].cwiseAbs(), awq = magnitudes[kWq].cwiseAbs(),
-                      awk = magnitudes[kWk].cwiseAbs();
-    const Mat<double> aq = Mat<double>(ax.row(k - 1)) * awq, ak = ax * awk;
-    double delta_s = 0;
-    for (Eigen::Index j = 0; j < k; ++j) delta_s = std::max(delta_s, (aq * ak.row(j).transpose())(0, 0));
-    delta_s *= Gamma(3 * double(m) + 2, u);
-    const double h = std::ldexp(1.0, int(kStepLog2));
-    const double grad_bound =
-        (2 * smax + double(k) + 3) * u + 2 * delta_s + kThirdDerivative / 6 * h * h + e_lse / h;
-    double worst = 0;
+    const S h = in[kStep];
+    // The independent derivative: central differences of lse at step h,
+    // within the truncation h^2/6 max|lse'''| of the gradient.
+    const S truncation = S(kThirdDerivative / 6) * h * h;
+    static const Tolerance kGradient{"|softmax(sigma)_j - (lse(sigma + h e_j) - lse(sigma - h e_j))/2h|",
+                                     "0.0161 h^2",
+                                     "the difference quotient's truncation h^2/6 max|lse'''|, lse''' <= 1/(6 sqrt 3) "
+                                     "(certified by interval arithmetic: no rounding budget)",
+                                     MetricKind::kClaim};
+    static const Tolerance kSimplex{"|sum_j omega_j - 1|", "0 (an identity)", "certified by interval arithmetic"};
+    static const Tolerance kOutput{"|attention(x)_c - sum_j g_j x_jc| (g: the difference-quotient weights)",
+                                   "0.0161 h^2 sum_j |x_jc|", "the weights differ by at most the gradient's bound",
+                                   MetricKind::kClaim};
+    Vec<S> g(k);
     S total = 0;
     for (Eigen::Index j = 0; j < k; ++j) {
-      ExpectThat(att.weights(0, j) >= 0, "omega_" + std::to_string(j) + " < 0: not in the simplex");
-      worst = std::max(worst, grad_err[size_t(j)]);
+      Vec<S> plus = sc.s, minus = sc.s;
+      plus[j] += h, minus[j] -= h;
+      g[j] = (LogSumExp<S>(plus) - LogSumExp<S>(minus)) / (2 * h);
+      ExpectThat(att.weights(0, j) >= S(0), "omega_" + std::to_string(j) + " < 0: not in the simplex");
+      ExpectWithin<S>(kGradient, abs(att.weights(0, j) - g[j]), truncation);
       total += att.weights(0, j);
     }
-    static const Tolerance kGradient{
-        "max_j |softmax(sigma)_j - (lse(sigma + h e_j) - lse(sigma - h e_j))/2h|",
-        "(2 smax + k + 3)u + 2 delta_s + 0.0161 h^2 + e_lse/h",
-        "softmax entries err <= (2 max|s| + k + 3)u; the scores (x_k Wq)(X Wk)^T carry gamma_{3m+2} |x_k||Wq||X||Wk| "
-        "(delta_s), which moves softmax entries by <= 2 delta_s; the difference quotient errs h^2/6 max|lse'''| "
-        "(lse''' <= 1/(6 sqrt 3)) plus its 512-bit rounding e_lse/h, e_lse = gamma_{k+8}(1 + 2 smax + log k)"};
-    ExpectWithin(kGradient, worst, grad_bound);
-    static const Tolerance kSimplex{"|sum_j omega_j - 1|", "gamma_{k+3}",
-                                           "each omega_j = e_j / sum errs (k + 2)u relative, their sum one more"};
-    ExpectWithin(kSimplex, std::abs(ToDouble(S(total - 1))), Gamma(double(k) + 3, u));
+    ExpectWithin<S>(kSimplex, abs(total - 1), S(0));
     for (Eigen::Index col = 0; col < m; ++col) {
-      double colsum = 0, weighted = 0;
-      for (Eigen::Index j = 0; j < k; ++j) {
-        colsum += std::abs(ToDouble(x(j, col)));
-        weighted += std::abs(ToDouble(att.weights(0, j))) * std::abs(ToDouble(x(j, col)));
-      }
-      static const Tolerance kOutput{
-          "max_c |attention(x)_c - sum_j g_j x_jc| (g: the difference-quotient weights)",
-          "sum_j |x_jc| (gradient bound) + gamma_{k+1} sum_j omega_j |x_jc|",
-          "the weights differ by at most the gradient metric's bound; the weighted sum of k terms gamma_{k+1}"};
-      ExpectWithin(kOutput, out_err[size_t(col)], colsum * grad_bound + Gamma(double(k) + 1, u) * weighted);
+      S reference = 0, colsum = 0;
+      for (Eigen::Index j = 0; j < k; ++j) reference += g[j] * x(j, col), colsum += abs(x(j, col));
+      ExpectWithin<S>(kOutput, abs(att.out(0, col) - reference), S(truncation * colsum));
     }
   }
 };
 
-ATTNPROP_REGISTER(AttentionFunctionSoftmax, double, Mpfr);
+ATTNPROP_REGISTER(AttentionFunctionSoftmax, double, Mpfr, Interval);
 
 }  // namespace
 }  // namespace attnprop

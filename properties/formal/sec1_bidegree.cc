@@ -82,13 +82,6 @@ BiaffinePoly<S> PolyOf(const In<S>& in) {
   return {in[kF], in[kG]};
 }
 
-/// Upper bound on |each product-form term| summed: sum_k (|f_k|.|u| + |f0_k|)(|g_k|.|v| + |g0_k|),
-/// evaluated in double from magnitudes (the standard running-error bound's scale).
-double PolyMagnitude(const Mat<double>& f, const Mat<double>& g, const Vec<double>& au, const Vec<double>& av) {
-  const BiaffinePoly<double> p{f.cwiseAbs(), g.cwiseAbs()};
-  return Evaluate<double>(p, au, av) * (1 + 0x1p-40);  // slack for the magnitude's own rounding
-}
-
 struct Bidegree11Decomposition : ClaimId<"formal.prop.bidegree11_decomposition"> {
   // The product form (ProductForm); the points u1, u2, v1, v2 rows of
   // length m (drawn as 4 x (m+1) regime rows, the last column dropped) and
@@ -109,53 +102,29 @@ struct Bidegree11Decomposition : ClaimId<"formal.prop.bidegree11_decomposition">
   }
 
   template <class S> static void Conclusion(const In<S>& in) {
+    using std::abs;
     const BiaffinePoly<S> p = PolyOf<S>(in);
     const Mat<S> pts = in[kPoints];
     const Vec<S> u1 = pts.row(0).transpose(), u2 = pts.row(1).transpose(), v1 = pts.row(2).transpose(),
                  v2 = pts.row(3).transpose();
     const S k = in[kC];
-    const Eigen::Index m = p.Dim();
-    const double u = ScalarTraits<S>::UnitRoundoff();
-    const double g = Gamma(static_cast<double>(m + p.f.rows() + 10), u);
-
-    // Magnitudes (double) for the error bounds.
-    const In<double> dv(in.value());
-    const Mat<double> fa = dv[kF], ga = dv[kG], pa = dv[kPoints].cwiseAbs();
-    const double ca = std::abs(dv[kC]);
-    const Vec<double> z = Vec<double>::Zero(m), au1 = pa.row(0).transpose(), au2 = pa.row(1).transpose(),
-                      av1 = pa.row(2).transpose(), av2 = pa.row(3).transpose();
-    const Vec<double> au12 = au1 + ca * au2, av12 = av1 + ca * av2;
-    auto mag = [&](const Vec<double>& a, const Vec<double>& b) { return PolyMagnitude(fa, ga, a, b); };
-    auto expect_zero = [&](const S& residual, double scale, const char* what) {
-      using std::abs;
+    // Identities: exact in rationals, certified by intervals elsewhere.
+    static const Tolerance kResidual{"|identity residual| (sum, linearity of L and R, bilinearity of B)",
+                                     "0 (an identity)", "exact in rationals; certified by interval arithmetic elsewhere"};
+    auto expect_zero = [&](const S& residual, const char* what) {
       if constexpr (ScalarTraits<S>::kExact) ExpectThat(residual == 0, std::string(what) + " fails exactly");
-      static const Tolerance kResidual{
-          "|identity residual| (sum, linearity of L and R, bilinearity of B)",
-          "gamma_{m+K+10} x sum over the identity's P-evaluations of |coefficient| x P_abs(point)",
-          "one evaluation of the product form errs <= gamma_{m+K+2} P_abs (dot of length m+1, one product, "
-          "K-term sum; P_abs = same form on |coefficients|, |point|); a rounded point u1 + c u2 moves P by "
-          "<= gamma_2 P_abs(|u1| + |c||u2|); the identity's <= 8 terms add gamma_8 more"};
-      ExpectWithin(kResidual, ToDouble(S(abs(residual))), g * scale);
+      ExpectWithin<S>(kResidual, abs(residual), S(0));
     };
-
     // P = B + L + R + D.
     expect_zero(Evaluate(p, u1, v1) - (FormulaB(p, u1, v1) + FormulaL(p, u1) + FormulaR(p, v1) + FormulaD(p)),
-                2 * (mag(au1, av1) + mag(au1, z) + mag(z, av1) + mag(z, z)), "P = B + L + R + D");
+                "P = B + L + R + D");
     // L and R linear.
     const Vec<S> u12 = u1 + k * u2, v12 = v1 + k * v2;
-    expect_zero(FormulaL(p, u12) - FormulaL(p, u1) - k * FormulaL(p, u2),
-                mag(au12, z) + mag(au1, z) + ca * mag(au2, z) + (1 + 2 * ca) * mag(z, z), "L linear");
-    expect_zero(FormulaR(p, v12) - FormulaR(p, v1) - k * FormulaR(p, v2),
-                mag(z, av12) + mag(z, av1) + ca * mag(z, av2) + (1 + 2 * ca) * mag(z, z), "R linear");
+    expect_zero(FormulaL(p, u12) - FormulaL(p, u1) - k * FormulaL(p, u2), "L linear");
+    expect_zero(FormulaR(p, v12) - FormulaR(p, v1) - k * FormulaR(p, v2), "R linear");
     // B bilinear: linear in u for fixed v1, and in v for fixed u1.
-    expect_zero(FormulaB(p, u12, v1) - FormulaB(p, u1, v1) - k * FormulaB(p, u2, v1),
-                mag(au12, av1) + mag(au12, z) + mag(au1, av1) + mag(au1, z) +
-                    ca * (mag(au2, av1) + mag(au2, z)) + (2 + 2 * ca) * (mag(z, av1) + mag(z, z)),
-                "B linear in u");
-    expect_zero(FormulaB(p, u1, v12) - FormulaB(p, u1, v1) - k * FormulaB(p, u1, v2),
-                mag(au1, av12) + mag(z, av12) + mag(au1, av1) + mag(z, av1) +
-                    ca * (mag(au1, av2) + mag(z, av2)) + (2 + 2 * ca) * (mag(au1, z) + mag(z, z)),
-                "B linear in v");
+    expect_zero(FormulaB(p, u12, v1) - FormulaB(p, u1, v1) - k * FormulaB(p, u2, v1), "B linear in u");
+    expect_zero(FormulaB(p, u1, v12) - FormulaB(p, u1, v1) - k * FormulaB(p, u1, v2), "B linear in v");
   }
 };
 
@@ -189,24 +158,18 @@ struct Bidegree11Uniqueness : ClaimId<"formal.prop.bidegree11_uniqueness"> {
   }
 
   template <class S> static void Conclusion(const In<S>& in) {
+    using std::abs;
+    using std::max;
     const BiaffinePoly<S> p = PolyOf<S>(in);
     const Mat<S> mix = in[kMix];
     const BiaffinePoly<S> q = Remix<S>(p, mix);
     const Bidegree11<S> d1 = ExpandProductForm<S>(p), d2 = ExpandProductForm<S>(q), d3 = DecomposeByEvaluation<S>(q);
-
-    const In<double> dv(in.value());
-    const Mat<double> fa = dv[kF].cwiseAbs(), ga = dv[kG].cwiseAbs(), ma = dv[kMix].cwiseAbs();
-    const Mat<double> mi = UnitLowerInverse<double>(dv[kMix]).cwiseAbs();
-    const double scale = ((ma.transpose() * fa).transpose() * (mi * ma * mi * ga)).maxCoeff() * (1 + 0x1p-40);
-    const double k = static_cast<double>(p.f.rows()), m = static_cast<double>(p.Dim());
-    const double bound = 4 * Gamma(4 * k + m + 10, ScalarTraits<S>::UnitRoundoff()) * scale;
-
+    // The largest coefficient difference, decision-free (max, not comparisons).
     auto diff = [](const Bidegree11<S>& a, const Bidegree11<S>& b) {
-      using std::abs;
       S worst = abs(a.d - b.d);
-      worst = std::max(worst, S((a.b - b.b).cwiseAbs().maxCoeff()));
-      worst = std::max(worst, S((a.l - b.l).cwiseAbs().maxCoeff()));
-      worst = std::max(worst, S((a.r - b.r).cwiseAbs().maxCoeff()));
+      for (Eigen::Index i = 0; i < a.b.size(); ++i) worst = max(worst, S(abs(a.b.data()[i] - b.b.data()[i])));
+      for (Eigen::Index i = 0; i < a.l.size(); ++i) worst = max(worst, S(abs(a.l.data()[i] - b.l.data()[i])));
+      for (Eigen::Index i = 0; i < a.r.size(); ++i) worst = max(worst, S(abs(a.r.data()[i] - b.r.data()[i])));
       return worst;
     };
     const S e12 = diff(d1, d2), e13 = diff(d1, d3);
@@ -214,19 +177,16 @@ struct Bidegree11Uniqueness : ClaimId<"formal.prop.bidegree11_uniqueness"> {
       ExpectThat(e12 == 0, "expansions of two product forms of the same P differ");
       ExpectThat(e13 == 0, "expansion and evaluation-formula decomposition of the same P differ");
     }
-    static const Tolerance kCoefficients{
-        "max |coefficient difference| between the three decompositions",
-        "4 gamma_{4K+m+10} max_entries((|M|^T|F|)^T (|M^-1||M||M^-1||G|))",
-        "M^T F and M^-1 G err <= gamma_K |M|^T|F| and gamma_{2K} |M^-1||M||M^-1||G| (triangular inverse, "
-        "Higham ASNA ch. 8 and 14); the expansions add gamma_{K+1}; the evaluation route adds 4 evaluations of "
-        "<= gamma_{m+K+2} x the same magnitudes"};
-    ExpectWithin(kCoefficients, ToDouble(e12), bound);
-    ExpectWithin(kCoefficients, ToDouble(e13), bound);
+    static const Tolerance kCoefficients{"max |coefficient difference| between the three decompositions",
+                                         "0 (an identity)",
+                                         "exact in rationals; certified by interval arithmetic elsewhere"};
+    ExpectWithin<S>(kCoefficients, e12, S(0));
+    ExpectWithin<S>(kCoefficients, e13, S(0));
   }
 };
 
-ATTNPROP_REGISTER(Bidegree11Decomposition, double, Mpfr, Rational);
-ATTNPROP_REGISTER(Bidegree11Uniqueness, double, Mpfr, Rational);
+ATTNPROP_REGISTER(Bidegree11Decomposition, double, Mpfr, Rational, Interval);
+ATTNPROP_REGISTER(Bidegree11Uniqueness, double, Mpfr, Rational, Interval);
 
 }  // namespace
 }  // namespace attnprop

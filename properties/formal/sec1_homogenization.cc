@@ -113,15 +113,9 @@ Mat<S> Homogenized(const In<S>& in) {
   return t;
 }
 
-/// Per (k, j): |x_j + p_j|^T |K|^T |Q| |x_k + p_k| with the absolute values
-/// of every part (u, alpha p for the off-chart points), in double.
-double AbsScore(const Vec<double>& key, const Vec<double>& query, const Mat<double>& q, const Mat<double>& k) {
-  return (q.cwiseAbs() * query).dot(k.cwiseAbs() * key);
-}
-
 constexpr const char* kScoreReason =
-    "each score is a sum of (m+1)^2 products of up to 4 factors, grouped differently on the two sides "
-    "(B^ from G = K^T Q and G p; Q(x+p) . K(x+p)): gamma_{4m+10} times the sum of their absolute values";
+    "each score is the same sum of (m+1)^2 products grouped differently on the two sides (B^ from G = K^T Q "
+    "and G p; Q(x+p) . K(x+p))";
 
 struct HomogenizationFamily {
   // Shapes: X, P (and U) l x m, Q, K, V, M m x m, alpha 1 x l (l, m >= 1).
@@ -144,85 +138,57 @@ struct HomogenizationFamily {
 };
 
 struct Homogenization : HomogenizationFamily, ClaimId<"formal.thm.homogenization"> {
+  // Identities, certified by interval arithmetic: no rounding budget.
   template <class S> static void Conclusion(const In<S>& in) {
+    using std::abs;
     const Mat<S> t = Transformer<S>(in), th = Homogenized<S>(in);
     const Eigen::Index l = t.rows(), m = t.cols();
-    for (Eigen::Index kk = 0; kk < l; ++kk)
-      ExpectThat(th(kk, m) == S(1), "the e-coordinate of T^(iota x)_" + std::to_string(kk) + " is not 1");
-    const double u = ScalarTraits<S>::UnitRoundoff();
-    const In<double> dv(in.value());
-    const Mat<double> x = dv[kX].cwiseAbs(), p = dv[kP].cwiseAbs(), q = dv[kQ], k = dv[kK], v = dv[kV].cwiseAbs(),
-                      mm = dv[kMap].cwiseAbs();
-    const double beta = 1 / std::sqrt(double(m)), xmax = x.maxCoeff();
-    const double vrow = v.rowwise().sum().maxCoeff(), mrow = mm.rowwise().sum().maxCoeff();
+    static const Tolerance kECoordinate{"|e-coordinate of T^(iota x)_k - 1|", "0 (an identity)",
+                                        "certified by interval arithmetic"};
+    static const Tolerance kAgree{"|T^(iota x)_kc - T(x)_kc| (c < m)", "0 (an identity)",
+                                  std::string(kScoreReason) + " (certified by interval arithmetic)"};
     for (Eigen::Index kk = 0; kk < l; ++kk) {
-      double ds = 0, smax = 0, xsum = 0;
-      const Vec<double> qk = Vec<double>(x.row(kk).transpose() + p.row(kk).transpose());
-      for (Eigen::Index j = 0; j <= kk; ++j) {
-        const double a = beta * AbsScore(Vec<double>(x.row(j).transpose() + p.row(j).transpose()), qk, q, k);
-        ds = std::max(ds, Gamma(4 * double(m) + 10, u) * a);
-        smax = std::max(smax, a);
-        xsum += x.row(j).maxCoeff();
-      }
-      const double e_w = 2 * ds + 2 * (2 * smax + double(kk) + 4) * u;
-      const double e_a = e_w * xsum + 2 * Gamma(double(kk) + 2, u) * xmax;
-      const double y = xmax + vrow * xmax;
-      const double e_y = vrow * e_a + 2 * Gamma(double(m) + 2, u) * y;
-      const double bound = (1 + mrow) * e_y + 2 * Gamma(double(m) + 2, u) * (y + mrow * y);
-      double err = 0;
-      for (Eigen::Index col = 0; col < m; ++col) err = std::max(err, std::abs(ToDouble(S(th(kk, col) - t(kk, col)))));
-      static const Tolerance kAgree{
-          "max_{k,c} |T^(iota x)_kc - T(x)_kc| (c < m)", "(1 + ||M||)(||V|| eps_A + gamma_{m+2}(|x| + |V||A|)) + ...",
-          std::string(kScoreReason) +
-              "; the scores' difference moves softmax by <= 2 max|ds|, each side's softmax errs (2 smax + k + 3)u; the "
-              "head sums k terms (gamma_{k+1}), V and M add m-term products (gamma_{m+2}) and one rounding each"};
-      ExpectWithin(kAgree, err, bound);
+      ExpectWithin<S>(kECoordinate, abs(th(kk, m) - 1), S(0));
+      for (Eigen::Index col = 0; col < m; ++col) ExpectWithin<S>(kAgree, abs(th(kk, col) - t(kk, col)), S(0));
     }
   }
 };
 
 struct ScoresOffChart : HomogenizationFamily, ClaimId<"formal.thm.homogenization_scores_off_chart"> {
+  // Identities, certified by interval arithmetic: no rounding budget.
   template <class S> static void Conclusion(const In<S>& in) {
+    using std::abs;
     const Mat<S> uu = in[kU], p = in[kP], q = in[kQ], k = in[kK], alpha = in[kAlpha];
     const Eigen::Index l = uu.rows(), m = uu.cols();
     const S beta = S(1 / sqrt(S(double(m))));
     const Mat<S> g = k.transpose() * q;
     Mat<S> x(l, m);
     for (Eigen::Index j = 0; j < l; ++j) x.row(j) = uu.row(j) + S(alpha(0, j) - 1) * p.row(j);
-    const double u = ScalarTraits<S>::UnitRoundoff();
-    const In<double> dv(in.value());
-    const Mat<double> ua = dv[kU].cwiseAbs(), pa = dv[kP].cwiseAbs(), qd = dv[kQ], kd = dv[kK];
-    const Mat<double> aa = dv[kAlpha].cwiseAbs();
-    auto abs_point = [&](Eigen::Index j) {
-      return Vec<double>(ua.row(j).transpose() + (aa(0, j) + 1) * pa.row(j).transpose());
-    };
+    static const Tolerance kScores{"|sigma^_k(u + alpha e)_j - sigma_k(x)_j|, x_j = u_j + (alpha_j - 1) p_j",
+                                   "0 (an identity)", std::string(kScoreReason) + " (certified by interval arithmetic)"};
+    static const Tolerance kSum{"|sum_j w_j - 1| (homogenised weights off the chart)", "0 (an identity)",
+                                "certified by interval arithmetic"};
     for (Eigen::Index kk = 0; kk < l; ++kk) {
       const Vec<S> s = Sigma<S>(x, p, q, k, beta, kk);
       const Vec<S> vk = Hat<S>(RowOf(uu, kk), alpha(0, kk));
       Vec<S> sh(kk + 1);
       for (Eigen::Index j = 0; j <= kk; ++j) {
         sh[j] = S(Hat<S>(RowOf(uu, j), alpha(0, j)).dot(Bhat<S>(g, RowOf(p, kk), RowOf(p, j), beta) * vk));
-        const double bound = Gamma(4 * double(m) + 12, u) * (1 / std::sqrt(double(m))) *
-                             AbsScore(abs_point(j), abs_point(kk), qd, kd) * 2;
-        static const Tolerance kScores{
-            "|sigma^_k(u + alpha e)_j - sigma_k(x)_j|, x_j = u_j + (alpha_j - 1) p_j",
-            "gamma_{4m+12} beta (|u_j| + |alpha_j||p_j| + |p_j|)^T |K|^T |Q| (same for k)",
-            std::string(kScoreReason) + "; x_j = u_j + (alpha_j - 1) p_j rounds twice (within the gamma)"};
-        ExpectWithin(kScores, std::abs(ToDouble(S(sh[j] - s[j]))), bound);
+        ExpectWithin<S>(kScores, abs(S(sh[j] - s[j])), S(0));
       }
       const Vec<S> w = Softmax<S>(sh);
       S total = 0;
       for (Eigen::Index j = 0; j <= kk; ++j) {
-        ExpectThat(w[j] >= 0, "homogenised weight < 0 off the chart");
+        ExpectThat(w[j] >= S(0), "homogenised weight < 0 off the chart");
         total += w[j];
       }
-      ExpectThat(std::abs(ToDouble(S(total - 1))) <= Gamma(double(kk) + 4, u), "homogenised weights do not sum to 1");
+      ExpectWithin<S>(kSum, abs(total - 1), S(0));
     }
   }
 };
 
-ATTNPROP_REGISTER(Homogenization, double, Mpfr);
-ATTNPROP_REGISTER(ScoresOffChart, double, Mpfr);
+ATTNPROP_REGISTER(Homogenization, double, Mpfr, Interval);
+ATTNPROP_REGISTER(ScoresOffChart, double, Mpfr, Interval);
 
 }  // namespace
 }  // namespace attnprop

@@ -48,7 +48,10 @@ void MetricAccumulator::Commit() {
     MetricStats& m = StatsFor(o.tolerance);
     const bool finite = std::isfinite(o.observed) && std::isfinite(o.bound);
     const double ratio = ObservationRatio(o);
-    m.nonfinite = m.nonfinite || !finite;
+    // A pair decided by intervals holds whatever the backend computed (its
+    // overflow included): non-finite there is not the check's failure.
+    m.nonfinite = m.nonfinite || (!finite && !o.certified);
+    if (o.certified) ++m.certified;
     m.ratios.push_back(ratio);
     ++m.count;
     m.mean_ratio += (ratio - m.mean_ratio) / static_cast<double>(m.count);

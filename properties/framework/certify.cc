@@ -145,10 +145,14 @@ void IntervalCheck(const Tolerance& tolerance, const Interval& observed, const I
     if (g_undecided.empty()) g_undecided = tolerance.metric + ": NaN in the enclosure";
     return;
   }
-  if (tolerance.kind == MetricKind::kRounding) {
-    // An identity: the observed error is 0 in exact arithmetic.
+  if (tolerance.kind == MetricKind::kRounding || IsExactlyZero(bound)) {
+    // An identity: the observed error is 0 in exact arithmetic. So is a
+    // claim whose bound is exactly 0 (observed <= 0 at equality, say a
+    // difference quotient of a constant column): no enclosure can prove an
+    // equality, so 0 inside the enclosure is consistent, outside a violation.
     if (mpfr_sgn(&observed.data()->left) > 0 || mpfr_sgn(&observed.data()->right) < 0)
-      throw Violation{tolerance.metric + " in " + observed.ToString() + ", which excludes 0 (an identity)"};
+      throw Violation{tolerance.metric + " in " + observed.ToString() + ", which excludes 0 (" +
+                      (tolerance.kind == MetricKind::kRounding ? "an identity" : "the bound is exactly 0") + ")"};
     return;
   }
   if (mpfr_cmp(&observed.data()->left, &bound.data()->right) > 0) {

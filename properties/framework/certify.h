@@ -4,7 +4,7 @@
 // the search, and a case that fails there is only a candidate. The
 // candidate's conclusion is evaluated again in Interval (model/interval.h)
 // at the exact stored input, at 128 bits, then 256, ... up to the cap
-// (CertifyMaxBits: 1,024 by default, ATTNPROP_CERTIFY_BITS), and is
+// (CertifyMaxBits: 4,096 by default, ATTNPROP_CERTIFY_BITS), and is
 //  - certainly violated: some check's enclosures are disjoint the wrong way
 //    (lhs in [a, b] > rhs in [c, d], a > d): a refutation, with that text as
 //    its certificate;
@@ -14,9 +14,10 @@
 //    pass (each property counts its undecided cases, and the report lists
 //    them).
 // A metric of kind kRounding is an identity (its observed value is 0 in
-// exact arithmetic): in intervals it is violated when 0 is outside the
-// enclosure of the observed value and consistent otherwise (no finite
-// precision can say more; exact rationals prove identities).
+// exact arithmetic), and so is a claim metric whose bound is exactly 0: in
+// intervals it is violated when 0 is outside the enclosure of the observed
+// value and consistent otherwise (no finite precision can say more; exact
+// rationals prove identities).
 #pragma once
 
 #include <functional>
@@ -38,7 +39,7 @@ struct Certificate {
 };
 
 inline constexpr int kCertifyStartBits = 128;
-inline constexpr int kDefaultCertifyMaxBits = 1024;
+inline constexpr int kDefaultCertifyMaxBits = 4096;
 /// The cap of the doubling (process-wide; set once at start-up).
 int CertifyMaxBits();
 void SetCertifyMaxBits(int bits);

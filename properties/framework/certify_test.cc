@@ -55,6 +55,21 @@ struct EqualValuesAtMost : ClaimId<"planted.equal_values_at_most"> {
   }
 };
 
+/// |attend2(s0, s1, v, v) - v| <= 0: an identity stated as a claim metric
+/// with bound exactly 0 (as a claim at equality whose bound vanishes, say a
+/// difference quotient of a constant column): double's rounding makes
+/// candidates, and the intervals treat it as an identity (consistent when
+/// the enclosure contains 0), never undecided.
+struct ZeroBoundIdentity : ClaimId<"planted.zero_bound_identity"> {
+  template <class S> static Domain Hypotheses() { return Attend2Domain(); }
+  template <class S> static void Conclusion(const In<S>& in) {
+    static const Tolerance kAverage{"|attend2(s0, s1, v, v) - v|", "0", "the planted claim", MetricKind::kClaim};
+    using std::abs;
+    const S v = in[kV0];
+    ExpectWithin<S>(kAverage, abs(Attend2<S>(in[kS0], in[kS1], v, v) - v), S(0));
+  }
+};
+
 /// x/2 <= (1 + x) - 1 with no budget: true for x >= 0, with equality only
 /// at x = 0; for tiny x double's cancellation (1 + x rounds to 1) makes
 /// candidates that the intervals dismiss.
@@ -142,6 +157,21 @@ TEST(Certify, TrueClaimAtEqualityIsNeverRefuted) {
   const PropertyResult in_double = RunProperty(Certified<EqualValuesAtMost, double>(), Quick());
   EXPECT_GT(in_double.undecided, 0);
   EXPECT_NE(in_double.undecided_example.find("overlaps"), std::string::npos) << in_double.undecided_example;
+}
+
+TEST(Certify, ABoundOfExactlyZeroIsAnIdentityAndTheAuditRecordsTheBackendsError) {
+  const PropertyResult r = RunProperty(Certified<ZeroBoundIdentity, double>(), Quick());
+  EXPECT_EQ(r.verdict, Verdict::kHolds) << r.message;
+  EXPECT_EQ(r.undecided, 0) << r.undecided_example;
+  ASSERT_EQ(r.metrics.size(), 1u);
+  const MetricStats& m = r.metrics[0];
+  // Double's rounding exceeded the bound 0 on some cases, which the
+  // intervals decided: recorded at ratio 1 with double's own error.
+  EXPECT_GT(m.certified, 0);
+  EXPECT_LE(m.certified, m.count);
+  EXPECT_EQ(m.max_ratio, 1.0);
+  EXPECT_GT(m.max_observed, 0.0);
+  EXPECT_LT(m.max_observed, 1e-6) << "the error of double against the exact value 0 (values below 2^20)";
 }
 
 TEST(Certify, RoundingCandidatesAreDismissed) {

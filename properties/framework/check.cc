@@ -16,6 +16,7 @@ void SetObservationSink(ObservationSink* sink) { g_sink = sink; }
 ObservationSink* CurrentObservationSink() { return g_sink; }
 
 double ObservationRatio(const Observation& o) {
+  if (o.certified) return 1;
   if (!std::isfinite(o.observed) || !std::isfinite(o.bound)) return HUGE_VAL;
   return o.bound > 0 ? o.observed / o.bound : (o.observed == 0 ? 0.0 : HUGE_VAL);
 }
@@ -42,12 +43,13 @@ void internal::CheckWithin(const Tolerance& tolerance, double observed, double b
                 std::isfinite(observed) && std::isfinite(bound) ? "" : " (NONFINITE)");
   if (CandidateScope* scope = CurrentCandidateScope()) {
     // A candidate: the certificate decides. When the intervals show the claim
-    // holds here (or cannot decide), the failure was this backend's rounding:
-    // recorded at ratio 1, as a comparison that holds.
+    // holds here, the failure was this backend's rounding: recorded at ratio
+    // 1 with the backend's own number (the audit's truthful error). Left
+    // undecided: recorded the same way, and counted as undecided.
     const Certificate& cert = scope->Get();
     if (cert.verdict != Certainty::kViolated) {
       if (g_sink) {
-        g_sink->Observe({tolerance, std::isfinite(bound) ? bound : observed, bound});
+        g_sink->Observe({tolerance, observed, bound, true});
         if (cert.verdict == Certainty::kUndecided) g_sink->NoteUndecided(CertificateLine(cert));
       }
       return;

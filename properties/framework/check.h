@@ -86,6 +86,11 @@ struct Observation {
   Tolerance tolerance;
   double observed;
   double bound;
+  /// The backend read observed > bound, and interval arithmetic decided that
+  /// the claim holds at this case (certify.h): observed is the backend's own
+  /// number (for an identity, its error against the exact value 0), the
+  /// comparison counts at ratio 1.
+  bool certified = false;
 };
 
 /// Where ExpectWithin records (set by the runner for the current thread;
@@ -115,7 +120,7 @@ class ScopedObservationSink {
 };
 
 /// observed/bound as the audit counts it: 0/0 = 0, x/0 = inf for x > 0, and
-/// inf for a non-finite error or bound.
+/// inf for a non-finite error or bound; 1 for a pair decided by intervals.
 double ObservationRatio(const Observation& o);
 
 }  // namespace attnprop

@@ -36,6 +36,7 @@ struct MetricStats {
   int64_t finite_count = 0;  // checks with finite error and bound
   std::vector<double> ratios;  // one per case, for histograms
   std::string worst_case;      // Case::ToText of the case with max_ratio
+  int64_t certified = 0;       // cases the backend failed and intervals decided hold (check.h)
   double search_max_ratio = 0; // the best ratio the targeted search reached
   std::string search_worst_case;  // the case that reached it
 };

@@ -38,7 +38,7 @@ constexpr MatrixField kX{"X"}, kY{"Y"}, kH{"H"}, kWQ{"W_Q"}, kWK{"W_K"}, kWV{"W_
     kDir{"h"};
 constexpr MatrixField kHeadWeights[] = {{"W_Q1"}, {"W_K1"}, {"W_V1"}, {"W_Q2"}, {"W_K2"}, {"W_V2"}};
 constexpr IntField kJ{"j"};
-constexpr ScalarField kScale{"scale"}, kC{"C"};
+constexpr ScalarField kScale{"scale"}, kC{"C"}, kStep{"t"};
 
 struct CausalComposition : ClaimId<"lecture4.ex12.causal_composition"> {
   // X is T x d (T >= 2), the six W's d x d, H 1 x d, 1 <= j < T. Domain:
@@ -103,64 +103,20 @@ ATTNPROP_REGISTER(CausalComposition, double, Mpfr);
 
 
 // ---------------------------------------------------------------------------
-// Computed attention against exact attention (used by Ex. 9 and Ex. 10).
-//
-// For computed inputs q^ (t_q x d_k), k^ (t_k x d_k), v^ (t_k x d_v) whose
-// exact values differ by at most score_extra (on the scores, t_q x t_k) and
-// nu (on V, t_k x d_v), the model's output o^ = Attention(q^, k^, v^, c)
-// satisfies |o^_il - o_il| <= E_il entrywise, o the exact attention:
-//   sigma_ij = gamma_{d_k+1} |c| sum_l |q^_il||k^_jl| + score_extra_ij (the
-//     sequential dot, the scaling, and the inputs' own errors);
-//   the weights: softmax of scores off by <= sigma_i = max_j sigma_ij moves
-//     each weight by a factor within e^{+-2 sigma_i}; the shift x_j - m
-//     rounds by u D_i (D_i = max_j (m - x_j)), exp (<= 1 ulp), the T-term
-//     sum and the division: |a^_j - a_j| <= eta_i a_j with eta_i =
-//     e^{2 sigma_i + 2u D_i}(1 + gamma_{T+3})^2 - 1, hence a_j <= a^_j/(1-eta_i);
-//   the output: gamma_T sum_j a^_j |v^_jl| for the sum, eta_i/(1-eta_i)
-//     sum_j a^_j |v^_jl| for the weights, sum_j a_j nu_jl for the values;
-//   weights below the normal range (relative model void): each is within
-//     2 min_normal of its exact value: + 2 T min_normal max_j |v_jl|.
-template <class S>
-Mat<Mpfr> OutputErrorBound(const Mat<S>& q, const Mat<S>& k, const Mat<S>& v, const S& scale,
-                           const Mat<Mpfr>& score_extra, const Mat<Mpfr>& nu) {
-  const double u = ScalarTraits<S>::UnitRoundoff(), t = static_cast<double>(k.rows());
-  const double tiny = ToDouble(S(std::numeric_limits<S>::min()));
-  const AttentionResult<S> r = Attention<S>(q, k, v, scale);
-  const Mat<S> x = MaskedScores<S>(q, k, scale, Mask::None());
-  const Mat<Mpfr> qa = q.template cast<Mpfr>().cwiseAbs(), ka = k.template cast<Mpfr>().cwiseAbs(),
-                  va = v.template cast<Mpfr>().cwiseAbs(), a = r.weights.template cast<Mpfr>();
-  const Mpfr cabs = abs(Mpfr(scale));
-  const Mat<Mpfr> sigma = Mat<Mpfr>(Gamma(double(q.cols() + 1), u) * cabs * Mat<Mpfr>(qa * ka.transpose())) + score_extra;
-  Mat<Mpfr> e(q.rows(), v.cols());
-  for (Eigen::Index i = 0; i < q.rows(); ++i) {
-    const double dmax = ToDouble(S(x.row(i).maxCoeff() - x.row(i).minCoeff()));
-    const double g = Gamma(t + 3, u);
-    const double eta = std::exp(2 * ToDouble(Mpfr(sigma.row(i).maxCoeff())) + 2 * u * dmax) * (1 + g) * (1 + g) - 1;
-    const double w = eta / (1 - eta) + Gamma(t, u);
-    for (Eigen::Index l = 0; l < v.cols(); ++l) {
-      Mpfr av = 0, anu = 0;
-      for (Eigen::Index j = 0; j < k.rows(); ++j) av += a(i, j) * va(j, l), anu += a(i, j) * nu(j, l);
-      e(i, l) = w * av + anu / (1 - eta) + 2 * t * tiny * Mpfr(va.col(l).maxCoeff());
-      e(i, l) *= 1 + 4 * u;
-    }
-  }
-  return e;
-}
-
-// ---------------------------------------------------------------------------
 // lecture4.ex10.query_differential (Ex. 10)
 //   Hypotheses: one unmasked output row y(q); K (T x d_k), V (T x d_v) in
 //   every regime (gen::Regime); q (grid 2^-6, |q| <= 2) and h (grid 2^-4,
-//   |h| <= 1) so that q +- t h is exact (t = 2^-13 double, 2^-30 MPFR).
+//   |h| <= 1) so that q +- t h is exact (t = 2^-13 double, 2^-30 MPFR; the
+//   step is a field of the case, so the certificate evaluates the same t).
 //   Check: the central difference (y(q + t h) - y(q - t h)) / (2t) against
-//   the printed formula, evaluated in MPFR from the exact weights, with
-//   c = the case's scale (fl(1/sqrt(d_k)), the same c on both sides).
-//   Truncation: along q + t h the logits move by g_j = c<h,k_j>; with G =
-//   max |g_j|, the third derivative of p_j is at most 16 G^3 p_j
+//   the printed formula c sum_j A_j <h,k_j> (v_j - y), with c = the case's
+//   scale (fl(1/sqrt(d_k)), the same c on both sides), within the
+//   truncation bound: along q + t h the logits move by g_j = c<h,k_j>; with
+//   G = max |g_j|, the third derivative of p_j is at most 16 G^3 p_j
 //   (cumulants, sec5_softmax_calculus.cc), and y''' = sum_j p_j''' (v_j -
 //   mid), so |y_l'''| <= 8 G^3 R_l (R_l the range of v_{.l}); the central
-//   difference errs by <= t^2/6 max|y'''| = (4/3) t^2 G^3 R_l. Rounding:
-//   (E(q+th) + E(q-th)) / (2t) with E from OutputErrorBound.
+//   difference errs by <= t^2/6 max|y'''| = (4/3) t^2 G^3 R_l. Certified by
+//   interval arithmetic: no rounding budget.
 
 template <class S>
 double DifferenceStep() {
@@ -169,11 +125,11 @@ double DifferenceStep() {
 
 struct QueryDifferential : ClaimId<"lecture4.ex10.query_differential"> {
   // K (T x d_k), V (T x d_v) in every regime (scales up to 2^2), q, h
-  // (1 x d_k), T, d_k, d_v >= 1, scale = fl(1/sqrt(d_k)) in (0, 1]. Domain:
-  // q +- t h exact in double (q on the 2^-6 grid with |q| <= 2^20, h on the
-  // 2^-4 grid with |h| <= 2^10: the sums need < 53 bits), |K|, |V| entries
-  // <= 2^60 (scores and outputs finite: |c q k| <= 2^90 d_k). The generator
-  // draws |q| <= 2, |h| <= 1.
+  // (1 x d_k), T, d_k, d_v >= 1, scale = fl(1/sqrt(d_k)) in (0, 1], t the
+  // step. Domain: q +- t h exact in double (q on the 2^-6 grid with |q| <=
+  // 2^20, h on the 2^-4 grid with |h| <= 2^10: the sums need < 53 bits),
+  // |K|, |V| entries <= 2^60 (scores and outputs finite: |c q k| <= 2^90
+  // d_k). The generator draws |q| <= 2, |h| <= 1.
   template <class S> static Domain Hypotheses() {
     gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
     regime.max_scale = 2;
@@ -186,40 +142,36 @@ struct QueryDifferential : ClaimId<"lecture4.ex10.query_differential"> {
     d.Built(
         kScale, [](const Domain::Drawn& in) { return Exact(1.0 / std::sqrt(static_cast<double>(in.Dim(kDk)))); },
         Admit::Within(1).Positive());
+    d.Built(
+        kStep, [](const Domain::Drawn&) { return Exact(DifferenceStep<S>()); },
+        Admit::Within(1).Positive().Doubles().OnGrid(0x1p-30));
     return d;
   }
 
   template <class S> static void Conclusion(const In<S>& in) {
+    using std::max;
     const Mat<S> k = in[kK], v = in[kV], q = in[kQuery], h = in[kDir];
-    const S scale = in[kScale];
-    const double t = DifferenceStep<S>();
-    const Mat<S> qp = q + S(t) * h, qm = q - S(t) * h;  // exact (grids)
-    const Mat<S> yp = Attention<S>(qp, k, v, scale).out, ym = Attention<S>(qm, k, v, scale).out;
-    const Mat<Mpfr> none_s = Mat<Mpfr>::Zero(1, k.rows()), none_v = Mat<Mpfr>::Zero(k.rows(), v.cols());
-    const Mat<Mpfr> ep = OutputErrorBound<S>(qp, k, v, scale, none_s, none_v),
-                    em = OutputErrorBound<S>(qm, k, v, scale, none_s, none_v);
-    // The printed differential, from the exact weights A = softmax(c q K^T).
-    const In<Mpfr> hi(in.value());
-    const Mat<Mpfr> kh = hi[kK], vh = hi[kV], hh = hi[kDir];
-    const Mpfr ch = hi[kScale];
-    const AttentionResult<Mpfr> exact = Attention<Mpfr>(hi[kQuery], kh, vh, ch);
-    Mpfr gmax = 0;
-    Mat<Mpfr> dy = Mat<Mpfr>::Zero(1, v.cols());
+    const S scale = in[kScale], t = in[kStep];
+    const Mat<S> yp = Attention<S>(Mat<S>(q + t * h), k, v, scale).out,
+                 ym = Attention<S>(Mat<S>(q - t * h), k, v, scale).out;
+    // The printed differential at q.
+    const AttentionResult<S> at = Attention<S>(q, k, v, scale);
+    S gmax = 0;
+    Mat<S> dy = Mat<S>::Zero(1, v.cols());
     for (Eigen::Index j = 0; j < k.rows(); ++j) {
-      const Mpfr g = ch * hh.row(0).dot(kh.row(j));
-      gmax = std::max(gmax, Mpfr(abs(g)));
-      dy += exact.weights(0, j) * g * (vh.row(j) - exact.out.row(0));
+      const S g = scale * h.row(0).dot(k.row(j));
+      gmax = max(gmax, S(abs(g)));
+      dy += at.weights(0, j) * g * (v.row(j) - at.out.row(0));
     }
+    static const Tolerance kDifferential{
+        "|(y(q+th) - y(q-th))/(2t) - c sum_j A_j <h,k_j> (v_j - y)|_l", "(4/3) t^2 G^3 R_l",
+        "central-difference truncation through the cumulant bound |y'''| <= 8 G^3 R_l, G = c max|<h,k_j>| "
+        "(certified by interval arithmetic: no rounding budget)",
+        MetricKind::kClaim};
     for (Eigen::Index l = 0; l < v.cols(); ++l) {
-      const Mpfr quotient = (Mpfr(yp(0, l)) - Mpfr(ym(0, l))) / (2 * t);
-      const Mpfr range = vh.col(l).maxCoeff() - vh.col(l).minCoeff();
-      const Mpfr bound = Mpfr(4) / 3 * t * t * gmax * gmax * gmax * range + (ep(0, l) + em(0, l)) / (2 * t);
-      static const Tolerance kDifferential{
-          "|(y(q+th) - y(q-th))/(2t) - c sum_j A_j <h,k_j> (v_j - y)|_l", "(4/3) t^2 G^3 R_l + (E_l(q+th) + E_l(q-th))/(2t)",
-          "central-difference truncation through the cumulant bound |y'''| <= 8 G^3 R_l, G = c max|<h,k_j>|; "
-          "the two outputs' rounding from OutputErrorBound; the formula in MPFR from exact weights (error < 2^-200 rel.)"};
-      ExpectWithin(kDifferential, ToDouble(Mpfr(abs(quotient - dy(0, l)))),
-                   ToDouble(Mpfr(bound * (1 + 0x1p-100) + 0x1p-200 * (abs(dy(0, l)) + 1))));
+      const S quotient = (yp(0, l) - ym(0, l)) / (2 * t);
+      const S range = v.col(l).maxCoeff() - v.col(l).minCoeff();
+      ExpectWithin<S>(kDifferential, abs(quotient - dy(0, l)), S(S(4) / 3 * t * t * gmax * gmax * gmax * range));
     }
   }
 };
@@ -331,7 +283,7 @@ struct LipschitzBoundedNotGlobal : ClaimId<"lecture4.ex9.lipschitz_bounded_not_g
   }
 };
 
-ATTNPROP_REGISTER(QueryDifferential, double, Mpfr);
+ATTNPROP_REGISTER(QueryDifferential, double, Mpfr, Interval);
 ATTNPROP_REGISTER(LipschitzBoundedNotGlobal, double, Mpfr, Interval);
 
 }  // namespace

@@ -40,22 +40,21 @@ constexpr ScalarField kScale{"scale"};
 /// X (T x d), W_Q, W_K (d x d_k) in every regime (gen::Regime), d_k drawn
 /// 1..kMaxWidth-1 so that it is often smaller than T and d (where the rank
 /// bound says something), and the claim's scale c = 1/sqrt(d_k) > 0 (the
-/// bound is written with c, not |c|). Domain (double, MPFR; rationals are
-/// exact): |entries| <= 2^200 and nonzero |entries| >= 2^-200, c in
-/// [2^-100, 2^100]: every product of four entries and the scale stays in
-/// double's normal range, where the relative rounding model of the bound
-/// (Higham 3.5) holds.
+/// bound is written with c, not |c|). Domain: |entries| <= 2^200 and c <=
+/// 2^100, so every product of four entries and the scale stays finite in
+/// double. No rounding budget: the factorization is proved exactly in
+/// rationals and certified by intervals.
 struct ProjectionFamily {
   template <class S> static Domain Hypotheses() {
     const int64_t len = SizeBudget<S>::Pick(12, 6), width = SizeBudget<S>::Pick(8, 4);
-    const Admit entries = Admit::Within(0x1p200).NonzeroAtLeast(0x1p-200);
+    const Admit entries = Admit::Within(0x1p200);
     const gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
     Domain d;
     d.Dim(kT, {1, len, len}).Dim(kD, {1, width, width}).Dim(kDk, {1, width - 1, width - 1});
     d.Matrix(kX, kT, kD, regime, entries).Matrix(kWQ, kD, kDk, regime, entries).Matrix(kWK, kD, kDk, regime, entries);
     d.Built(
         kScale, [](const Domain::Drawn& in) { return Exact(1.0 / std::sqrt(static_cast<double>(in.Dim(kDk)))); },
-        Admit::Within(0x1p100).NonzeroAtLeast(0x1p-100).Positive());
+        Admit::Within(0x1p100).Positive());
     return d;
   }
 };
@@ -68,22 +67,13 @@ struct ScoreFactorization : ProjectionFamily, ClaimId<"lecture4.prop2.4.score_fa
     const Mat<S> lhs = scale * Mat<S>(q * k.transpose());
     const Mat<S> g = wq * wk.transpose();
     const Mat<S> rhs = scale * Mat<S>(Mat<S>(x * g) * x.transpose());
-    const In<Mpfr> exact(in.value());
-    const Mat<Mpfr> xa = exact[kX].cwiseAbs(), qa = exact[kWQ].cwiseAbs(), ka = exact[kWK].cwiseAbs();
-    const Mat<Mpfr> m = Mat<Mpfr>(Mat<Mpfr>(xa * qa) * ka.transpose()) * xa.transpose();
-    const double gam = Gamma(static_cast<double>(2 * x.cols() + wq.cols() + 1), ScalarTraits<S>::UnitRoundoff());
-    const double cs = ToDouble(exact[kScale]);
-    static const Tolerance kEntry{
-        "|c QK^T - c X(W_Q W_K^T)X^T|_ij", "2 gamma_{2d+d_k+1}(u) c (|X||W_Q||W_K|^T|X|^T)_ij",
-        "each side is a product of four factors with inner sizes d, d_k, d (in either association) "
-        "and one scaling: |fl - exact| <= gamma_{2d+d_k+1} c M entrywise (Higham 3.5); the difference "
-        "of the two sides is at most twice that (0 in rationals)"};
+    static const Tolerance kEntry{"|c QK^T - c X(W_Q W_K^T)X^T|_ij", "0 (an identity)",
+                                  "exact in rationals; certified by interval arithmetic elsewhere"};
     for (Eigen::Index i = 0; i < lhs.rows(); ++i)
-      for (Eigen::Index j = 0; j < lhs.cols(); ++j)
-        ExpectWithin(kEntry, ToDouble(Mpfr(abs(Mpfr(lhs(i, j)) - Mpfr(rhs(i, j))))), 2 * gam * cs * ToDouble(m(i, j)));
+      for (Eigen::Index j = 0; j < lhs.cols(); ++j) ExpectWithin<S>(kEntry, abs(lhs(i, j) - rhs(i, j)), S(0));
   }
 };
-ATTNPROP_REGISTER(ScoreFactorization, double, Mpfr, Rational);
+ATTNPROP_REGISTER(ScoreFactorization, double, Mpfr, Rational, Interval);
 
 struct ScoreRank : ProjectionFamily, ClaimId<"lecture4.prop2.4.score_rank_le_dk"> {
   template <class S> static void Conclusion(const In<S>& in) {
@@ -101,7 +91,8 @@ constexpr MatrixField kWitness{"x"};
 struct SoftmaxRaisesRank : ClaimId<"lecture4.rem2.5.softmax_can_raise_rank"> {
   // The witness family: x is 2 x 1 with x_1 != x_2 (T = 2 > d_k = 1), drawn
   // on the 2^-3 grid with |x| <= 2. Domain: the grid with |x| <= 2^3, where
-  // the tolerance's reason has the scores x_i x_j exact in double.
+  // the scores x_i x_j are exact in double (the minor below is compared
+  // with 0 exactly).
   template <class S> static Domain Hypotheses() {
     Domain d;
     d.Dim(kTwo, {2, 2, 2}, 2).Dim(kOne, {1, 1, 1}, 1);
@@ -118,20 +109,13 @@ struct SoftmaxRaisesRank : ClaimId<"lecture4.rem2.5.softmax_can_raise_rank"> {
     const Mat<S> scores = x * x.transpose();
     ExpectThat(scores(0, 0) * scores(1, 1) - scores(0, 1) * scores(1, 0) == 0, "rank(QK^T) > 1");
     const Mat<S> a = Attention<S>(x, x, Mat<S>::Zero(t, 1), S(1)).weights;
-    const Mpfr det = Mpfr(a(0, 0)) * Mpfr(a(1, 1)) - Mpfr(a(0, 1)) * Mpfr(a(1, 0));
-    const double g = Gamma(static_cast<double>(t + 3), ScalarTraits<S>::UnitRoundoff());
-    const double err = 2 * (2 * g + g * g) + 4 * ScalarTraits<Mpfr>::UnitRoundoff();
-    static const Tolerance kDeterminant{
-        "det A certified nonzero", "|det fl(A) - det A| <= 2 (2 gamma_{T+3}(u) + gamma_{T+3}(u)^2)",
-        "scores are exact (products and differences of 2^-3-grid values below 2^3); each weight "
-        "exp(s_j - m)/Z has relative error <= gamma_{T+3} (exp <= 1 ulp, T-term sum, one division); "
-        "det = a11 a22 - a12 a21 with entries <= 1 moves by at most twice the product error", MetricKind::kClaim};
-    // The audit metric: the error bound relative to |det|, which must be < 1
-    // for the sign (hence rank 2 > d_k) to be certified.
-    ExpectWithin(kDeterminant, err / ToDouble(Mpfr(abs(det))), 1.0);
+    // rank(A) = 2 > d_k: det A != 0 (decided: in intervals != is certain
+    // or undecided).
+    const S det = a(0, 0) * a(1, 1) - a(0, 1) * a(1, 0);
+    ExpectThat(det != S(0), "det softmax(QK^T) = 0: rank not raised");
   }
 };
-ATTNPROP_REGISTER(SoftmaxRaisesRank, double, Mpfr);
+ATTNPROP_REGISTER(SoftmaxRaisesRank, double, Mpfr, Interval);
 
 }  // namespace
 }  // namespace attnprop

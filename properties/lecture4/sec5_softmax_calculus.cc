@@ -40,7 +40,9 @@ namespace {
 template <class S> constexpr int64_t kMaxLen = SizeBudget<S>::Pick(16, 8);
 
 /// Step: double 2^-13 (balances t^2 truncation against rounding/t and
-/// rounding/t^2); MPFR 2^-30 (s + t h needs < 40 bits, far below its precision).
+/// rounding/t^2, so that the double comparison rarely needs certifying);
+/// MPFR 2^-30 (s + t h needs < 40 bits, far below its precision). The step
+/// is a field of the case: the certificate evaluates the same t.
 template <class S>
 double Step() {
   return std::is_same_v<S, double> ? std::ldexp(1.0, -13) : std::ldexp(1.0, -30);
@@ -48,41 +50,34 @@ double Step() {
 
 constexpr Axis kLen{"T"}, kOne{"1"};
 constexpr MatrixField kScores{"s"}, kDir{"h"}, kW{"w"}, kU{"u"}, kA{"a"}, kP{"p"};
-constexpr ScalarField kShift{"c"}, kTau{"tau"};
+constexpr ScalarField kShift{"c"}, kTau{"tau"}, kStep{"t"};
 
 template <class S>
 Vec<S> Col(const In<S>& in, MatrixField f) {
   return in[f].col(0);
 }
 
-/// Absolute error bound of the computed lse: Z = sum exp(s_j - m) has
-/// relative error gamma_T (exp <= 1 ulp, T-term sum), log turns it into an
-/// absolute gamma_T/(1-gamma_T) plus u|log Z|, the final addition u|lse|.
-template <class S>
-double LseError(const Vec<S>& x) {
-  const double u = ScalarTraits<S>::UnitRoundoff(), t = static_cast<double>(x.size());
-  const double m = ToDouble(x.maxCoeff());
-  return Gamma(t + 3, u) * (2 + 2 * std::abs(m) + 2 * std::log(t + 1));
-}
-
-/// The three derivative claims share their cases: scores s and a direction h.
+/// The three derivative claims share their cases: scores s, a direction h
+/// and the difference step t. Certified (no rounding budget): each states
+/// the central difference's truncation bound, a theorem of calculus.
 struct DerivativeFamily {
   // s and h are T x 1 (T >= 1), finite, drawn as s (|s| <= 8, grid 2^-6)
-  // and h (|h| <= 1, grid 2^-4). Domain: s, h doubles with s +- t h exact in
-  // the backend (t = Step<S>(): the truncation bounds assume the
-  // differences are taken at exactly s +- t h; double 53 bits, MPFR its
-  // precision), |h| <= 2^20, and |s| <= 2^20 so the lse error bound (linear
-  // in |max s|) stays below the quotients' scale.
+  // and h (|h| <= 1, grid 2^-4); t = Step<S>(). Domain: s, h doubles with
+  // s +- t h exact in the backend (the truncation bounds are about the
+  // differences at exactly s +- t h; double 53 bits, MPFR its precision,
+  // intervals at least 128), |s|, |h| <= 2^20.
   template <class S> static Domain Hypotheses() {
     Domain d;
     d.Dim(kLen, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kOne, {1, 1, 1}, 1);
     d.Matrix(kScores, kLen, kOne, gen::Dyadic(8, 6), Admit::Within(0x1p20).Doubles());
     d.Matrix(kDir, kLen, kOne, gen::Dyadic(1, 4), Admit::Within(0x1p20).Doubles());
+    d.Built(kStep, [](const Domain::Drawn&) { return Exact(Step<S>()); }, Admit::Finite().Positive().Doubles());
     d.Assume("s +- t h exact in the backend (t the difference step)", [](const Values& v) {
       const ExactMatrix &s = v[kScores], &h = v[kDir];
       const int bits = std::is_same_v<S, double> ? 53 : static_cast<int>(MpfrPrecisionBits());
+      const double t = v[kStep].ToDouble();
       for (int64_t i = 0; i < s.rows; ++i) {
-        const double a = s(i, 0).ToDouble(), th = Step<S>() * h(i, 0).ToDouble();
+        const double a = s(i, 0).ToDouble(), th = t * h(i, 0).ToDouble();
         if (!hyp::SumExactIn(a, th, bits) || !hyp::SumExactIn(a, -th, bits)) return false;
       }
       return true;
@@ -91,92 +86,64 @@ struct DerivativeFamily {
   }
 };
 
+// Truncation bounds through cumulants (file header): H = max|h_j|.
 struct LseGradient : DerivativeFamily, ClaimId<"lecture4.prop5.1.lse_gradient_is_softmax"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Vec<S> s = Col<S>(in, kScores), h = Col<S>(in, kDir);
-    const S t = S(Step<S>());
-    const Vec<S> sp = s + t * h, sm = s - t * h;
-    const Mpfr fd = (Mpfr(LogSumExp<S>(sp)) - Mpfr(LogSumExp<S>(sm))) / (2 * Mpfr(t));
-    const Vec<Mpfr> p = Softmax<S>(s).template cast<Mpfr>();
-    const Mpfr dir = p.dot(h.template cast<Mpfr>());
-    const double hmax = ToDouble(h.cwiseAbs().maxCoeff()), td = Step<S>();
-    const double e_lse = std::max(LseError<S>(sp), LseError<S>(sm));
-    const double tol = td * td * hmax * hmax * hmax / 3 + e_lse / td +
-                       Gamma(static_cast<double>(s.size() + 3), ScalarTraits<S>::UnitRoundoff()) *
-                           ToDouble(h.cwiseAbs().sum()) +
-                       1e-25;  // MPFR checker
+    const S t = in[kStep], hmax = h.cwiseAbs().maxCoeff();
+    const S fd = (LogSumExp<S>(Vec<S>(s + t * h)) - LogSumExp<S>(Vec<S>(s - t * h))) / (2 * t);
+    const S dir = Softmax<S>(s).dot(h);
     static const Tolerance kGradient{
-        "|(lse(s+th)-lse(s-th))/2t - <softmax(s),h>|", "t^2 H^3 / 3 + 2 e_lse / (2t) + gamma_{T+3}(u) sum|h|",
-        "central difference truncation t^2/6 |lse'''| <= t^2/6 * 2H^3; each lse has absolute error "
-        "e_lse = gamma_{T+3}(2 + 2|max s| + 2 log(T+1)); each p_j relative error gamma_{T+3}"};
-    ExpectWithin(kGradient, ToDouble(Mpfr(abs(fd - dir))), tol);
+        "|(lse(s+th)-lse(s-th))/2t - <softmax(s),h>|", "t^2 H^3 / 3",
+        "central difference truncation t^2/6 |lse'''| <= t^2/6 * 2H^3 (certified: no rounding budget)",
+        MetricKind::kClaim};
+    ExpectWithin<S>(kGradient, abs(fd - dir), S(t * t * hmax * hmax * hmax / 3));
   }
 };
-ATTNPROP_REGISTER(LseGradient, double, Mpfr);
+ATTNPROP_REGISTER(LseGradient, double, Mpfr, Interval);
 
 struct LseHessian : DerivativeFamily, ClaimId<"lecture4.prop5.1.lse_hessian"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Vec<S> s = Col<S>(in, kScores), h = Col<S>(in, kDir);
-    const S t = S(Step<S>());
-    const Vec<S> sp = s + t * h, sm = s - t * h;
-    const Mpfr fd = (Mpfr(LogSumExp<S>(sp)) - 2 * Mpfr(LogSumExp<S>(s)) + Mpfr(LogSumExp<S>(sm))) / (Mpfr(t) * Mpfr(t));
-    const Vec<Mpfr> p = Softmax<S>(s).template cast<Mpfr>(), hh = h.template cast<Mpfr>();
-    const Mat<Mpfr> hess = Mat<Mpfr>(p.asDiagonal()) - p * p.transpose();
-    const Mpfr quad = hh.dot(hess * hh);
-    const double hmax = ToDouble(h.cwiseAbs().maxCoeff()), td = Step<S>();
-    const double e_lse = std::max({LseError<S>(sp), LseError<S>(sm), LseError<S>(s)});
-    const double tol = td * td * 7 * std::pow(hmax, 4) / 12 + 4 * e_lse / (td * td) +
-                       3 * Gamma(static_cast<double>(s.size() + 3), ScalarTraits<S>::UnitRoundoff()) *
-                           ToDouble(h.squaredNorm()) +
-                       1e-25;
+    const S t = in[kStep], hmax = h.cwiseAbs().maxCoeff();
+    const S fd = (LogSumExp<S>(Vec<S>(s + t * h)) - 2 * LogSumExp<S>(s) + LogSumExp<S>(Vec<S>(s - t * h))) / (t * t);
+    const Vec<S> p = Softmax<S>(s);
+    const Mat<S> hess = Mat<S>(p.asDiagonal()) - p * p.transpose();
+    const S quad = h.dot(hess * h);
     static const Tolerance kQuadraticForm{
-        "|(lse(s+th)-2lse(s)+lse(s-th))/t^2 - h^T(diag p - pp^T)h|",
-        "t^2 7H^4/12 + 4 e_lse / t^2 + 3 gamma_{T+3}(u) sum_j h_j^2",
-        "second difference truncation t^2/12 |lse''''| <= t^2/12 * 7H^4; three lse values with "
-        "absolute error e_lse each; p_j relative error gamma_{T+3} in sum p h^2 - (sum p h)^2. "
-        "Random h determine the symmetric Hessian through its quadratic form"};
-    ExpectWithin(kQuadraticForm, ToDouble(Mpfr(abs(fd - quad))), tol);
+        "|(lse(s+th)-2lse(s)+lse(s-th))/t^2 - h^T(diag p - pp^T)h|", "t^2 7H^4/12",
+        "second difference truncation t^2/12 |lse''''| <= t^2/12 * 7H^4 (certified: no rounding budget). "
+        "Random h determine the symmetric Hessian through its quadratic form",
+        MetricKind::kClaim};
+    ExpectWithin<S>(kQuadraticForm, abs(fd - quad), S(t * t * 7 * hmax * hmax * hmax * hmax / 12));
   }
 };
-ATTNPROP_REGISTER(LseHessian, double, Mpfr);
+ATTNPROP_REGISTER(LseHessian, double, Mpfr, Interval);
 
 struct SoftmaxJacobian : DerivativeFamily, ClaimId<"lecture4.sec5.softmax_jacobian"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Vec<S> s = Col<S>(in, kScores), h = Col<S>(in, kDir);
-    const S t = S(Step<S>());
-    const Vec<Mpfr> pp = Softmax<S>(Vec<S>(s + t * h)).template cast<Mpfr>(),
-                    pm = Softmax<S>(Vec<S>(s - t * h)).template cast<Mpfr>();
-    const Vec<S> ps = Softmax<S>(s);
-    const Vec<Mpfr> p = ps.template cast<Mpfr>(), hh = h.template cast<Mpfr>();
-    const Mpfr mean = p.dot(hh);
-    // The two printed forms in the backend's own arithmetic.
-    const Mat<S> jac = Mat<S>(ps.asDiagonal()) - ps * ps.transpose();
+    const S t = in[kStep], hmax = h.cwiseAbs().maxCoeff();
+    const Vec<S> pp = Softmax<S>(Vec<S>(s + t * h)), pm = Softmax<S>(Vec<S>(s - t * h)), p = Softmax<S>(s);
+    const S mean = p.dot(h);
+    const Mat<S> jac = Mat<S>(p.asDiagonal()) - p * p.transpose();
     const Vec<S> jh = jac * h;
-    const S mean_s = ps.dot(h);
-    const double hmax = ToDouble(h.cwiseAbs().maxCoeff()), td = Step<S>();
-    const double g = Gamma(static_cast<double>(s.size() + 3), ScalarTraits<S>::UnitRoundoff());
-    const double tol = 16 * td * td * hmax * hmax * hmax / 6 + g / td + 3 * g * hmax + 1e-25;
     for (Eigen::Index i = 0; i < s.size(); ++i) {
-      const Mpfr fd = (pp[i] - pm[i]) / (2 * Mpfr(t));
-      const Mpfr formula = p[i] * (hh[i] - mean);
+      const S fd = (pp[i] - pm[i]) / (2 * t);
+      const S formula = p[i] * (h[i] - mean);
       static const Tolerance kDifferenceQuotient{
-          "|(p(s+th)-p(s-th))_i/2t - p_i(h_i - sum_j p_j h_j)|",
-          "16 t^2 H^3 / 6 + 2 gamma_{T+3}(u) / (2t) + 3 gamma_{T+3}(u) H",
-          "central difference truncation t^2/6 |p_i'''| <= t^2/6 * 16 H^3; each computed p_i has "
-          "relative error gamma_{T+3} (p_i <= 1); the formula side p_i(h_i - E h) inherits 3 gamma H"};
-      ExpectWithin(kDifferenceQuotient, ToDouble(Mpfr(abs(fd - formula))), tol);
-      using std::abs;
-      static const Tolerance kTwoForms{
-          "|(diag p - pp^T)h - p o (h - <p,h>1)|_i", "4 gamma_{T+3}(u) (H + 1)",
-          "the two printed forms of the Jacobian, both evaluated in the backend from the same p: the "
-          "matrix-vector form errs by gamma_{T+3} sum_j |J_ij||h_j| <= 2 gamma_{T+3} H (sum p <= 1 + "
-          "gamma_T), the formula by gamma_{T+2}(|h_i| + H) <= 2 gamma_{T+2} H; the +1 covers p's sum above 1"};
-      ExpectWithin(kTwoForms, ToDouble(S(abs(S(jh[i] - ps[i] * S(h[i] - mean_s))))),
-                   4 * Gamma(static_cast<double>(s.size() + 3), ScalarTraits<S>::UnitRoundoff()) * (hmax + 1));
+          "|(p(s+th)-p(s-th))_i/2t - p_i(h_i - sum_j p_j h_j)|", "16 t^2 H^3 / 6",
+          "central difference truncation t^2/6 |p_i'''| <= t^2/6 * 16 H^3 (certified: no rounding budget)",
+          MetricKind::kClaim};
+      ExpectWithin<S>(kDifferenceQuotient, abs(fd - formula), S(16 * t * t * hmax * hmax * hmax / 6));
+      // The two printed forms are one identity.
+      static const Tolerance kTwoForms{"|(diag p - pp^T)h - p o (h - <p,h>1)|_i", "0 (an identity)",
+                                       "certified by interval arithmetic"};
+      ExpectWithin<S>(kTwoForms, abs(jh[i] - formula), S(0));
     }
   }
 };
-ATTNPROP_REGISTER(SoftmaxJacobian, double, Mpfr);
+ATTNPROP_REGISTER(SoftmaxJacobian, double, Mpfr, Interval);
 
 /// A positive probability vector p = w / sum w (w_j in 1..8) and a vector u
 /// (rational grid). Any positive p is softmax(log p): the Hessian claim's
@@ -263,10 +230,7 @@ bool SumsToOne(const ExactMatrix& x) {
 struct GibbsFamily {
   // a, p, s are T x 1 (T >= 1); a in the simplex (a_j >= 0, sum a = 1
   // exactly), p in its interior (p_j > 0, sum p = 1); tau > 0 finite, s
-  // finite. Domain: the "iff" certification needs a = p or ||a - p||_1 >=
-  // 1/48^2 (then KL >= 9e-8 by Pinsker, above the rounding bound; the
-  // generator's grid w/sum w, w in 0..8, T <= 6, guarantees it); and
-  // |s_j| / tau <= 350, so Z = sum_j e^{s_j/tau} (summed without a shift)
+  // finite. Domain: |s_j| / tau <= 350, so Z = sum_j e^{s_j/tau} (summed without a shift)
   // is a finite double and no p_j = softmax(s/tau)_j underflows (the
   // identity's log(a_j/p_j) needs p_j > 0 in double: spread <= 700).
   template <class S> static Domain Hypotheses() {
@@ -298,15 +262,6 @@ struct GibbsFamily {
     d.Assume("a in the simplex, p in its interior (sum a = sum p = 1)", [](const Values& v) {
       return SumsToOne(v[kA]) && SumsToOne(v[kP]);
     });
-    d.Assume("a = p or ||a - p||_1 >= 1/48^2 (the 'iff' certified)", [](const Values& v) {
-      const ExactMatrix &a = v[kA], &p = v[kP];
-      attnprop::Rational l1 = 0;
-      for (int64_t j = 0; j < a.rows; ++j) {
-        const attnprop::Rational aj = a(j, 0).ToRational(), pj = p(j, 0).ToRational();
-        l1 += aj > pj ? attnprop::Rational(aj - pj) : attnprop::Rational(pj - aj);
-      }
-      return a == p || l1 * 2304 >= 1;
-    });
     d.Assume("|s_j| / tau <= 350 (Z and p finite and normal)", [](const Values& v) {
       const double tv = v[kTau].ToDouble();
       for (const Exact& e : v[kScores].data)
@@ -319,38 +274,29 @@ struct GibbsFamily {
 
 struct GibbsInequality : GibbsFamily, ClaimId<"lecture4.sec5.1.gibbs_inequality"> {
   // KL(a||p) >= 0 as H(a) <= H(a, p): the entropy against the cross-entropy
-  // (lhs against rhs, attained at a = p), not as a difference.
-
+  // (lhs against rhs, attained at a = p), not as a difference. Certified: no
+  // rounding budget.
   template <class S> static void Conclusion(const In<S>& in) {
     using std::log;
     const Vec<S> a = Col<S>(in, kA), p = Col<S>(in, kP);
-    S h = 0, cross = 0, kl = 0, mag = 0, kl_mag = 0;
+    S h = 0, cross = 0, kl = 0;
     for (Eigen::Index j = 0; j < a.size(); ++j) {
-      if (a[j] == 0) continue;  // 0 log 0 = 0
-      const S la = log(a[j]), lp = log(p[j]);
-      h -= a[j] * la;
-      cross -= a[j] * lp;
-      mag += a[j] * (abs(la) + abs(lp));
-      const S term = a[j] * log(a[j] / p[j]);
-      kl += term;
-      kl_mag += abs(term);
+      if (IsExactlyZero(a[j])) continue;  // 0 log 0 = 0
+      h -= a[j] * log(a[j]);
+      cross -= a[j] * log(p[j]);
+      kl += a[j] * log(a[j] / p[j]);
     }
-    const double u = ScalarTraits<S>::UnitRoundoff(), t = static_cast<double>(a.size());
-    static const Tolerance kGibbs{
-        "H(a) against the cross-entropy H(a, p)", "H(a, p) + gamma_{T+6}(u) (1 + sum_j a_j (|log a_j| + |log p_j|))",
-        "a, p rounded to the backend (u each), log turns relative error 2u into absolute 2u, times a_j (u) "
-        "and a T-term sum (gamma_T): each side errs <= gamma_{T+4} (1 + sum_j a_j |log .|)",
-        MetricKind::kClaim};
-    ExpectWithin(kGibbs, h, S(cross + S(Gamma(t + 6, u) * (1 + ToDouble(mag)))));
-    // The 'iff': a = p gives a_j / p_j = 1 and log 1 = 0 exactly (IEEE and
-    // MPFR); a != p (on this grid ||a-p||_1 >= 1/48^2, so KL >= 9e-8 by
-    // Pinsker) must give a KL above its rounding.
-    const double tol = Gamma(t + 6, u) * (1 + ToDouble(kl_mag));
-    if (in.exact(kA) == in.exact(kP)) ExpectThat(kl == 0, "a = p but KL(a||p) = " + std::to_string(ToDouble(kl)));
-    else ExpectThat(ToDouble(kl) > tol, "KL(a||p) = " + std::to_string(ToDouble(kl)) + " not > 0 with a != p");
+    static const Tolerance kGibbs{"H(a) against the cross-entropy H(a, p)", "H(a, p)",
+                                  "Gibbs' inequality as stated (certified by interval arithmetic)",
+                                  MetricKind::kClaim};
+    ExpectWithin<S>(kGibbs, h, cross);
+    // The 'iff': a = p gives a_j / p_j = 1 and log 1 = 0 exactly (IEEE, MPFR
+    // and MPFI); a != p must give KL(a||p) > 0.
+    if (in.exact(kA) == in.exact(kP)) ExpectThat(IsExactlyZero(kl), "a = p but KL(a||p) = " + std::to_string(ToDouble(kl)));
+    else ExpectThat(kl > S(0), "KL(a||p) = " + std::to_string(ToDouble(kl)) + " not > 0 with a != p");
   }
 };
-ATTNPROP_REGISTER(GibbsInequality, double, Mpfr);
+ATTNPROP_REGISTER(GibbsInequality, double, Mpfr, Interval);
 
 struct GibbsIdentity : GibbsFamily, ClaimId<"lecture4.prop5.2.gibbs_identity"> {
   template <class S> static void Conclusion(const In<S>& in) {
@@ -362,29 +308,20 @@ struct GibbsIdentity : GibbsFamily, ClaimId<"lecture4.prop5.2.gibbs_identity"> {
     const Vec<S> p = Softmax<S>(st);
     S z = 0;
     for (Eigen::Index j = 0; j < s.size(); ++j) z += exp(st[j]);
-    S lin = 0, ent = 0, kl = 0, m1 = 0, m2 = 0, m3 = 0;
+    S lin = 0, ent = 0, kl = 0;
     for (Eigen::Index j = 0; j < a.size(); ++j) {
       lin += a[j] * s[j];
-      m1 += abs(a[j] * s[j]);
-      if (a[j] == 0) continue;
+      if (IsExactlyZero(a[j])) continue;  // 0 log 0 = 0
       ent -= a[j] * log(a[j]);
-      m2 += abs(a[j] * log(a[j]));
       kl += a[j] * log(a[j] / p[j]);
-      m3 += abs(a[j] * log(a[j] / p[j]));
     }
     const S lhs = lin + tau * ent, rhs = tau * log(z) - tau * kl;
-    const double tol = Gamma(static_cast<double>(a.size() + 10), ScalarTraits<S>::UnitRoundoff()) *
-                       ToDouble(S(m1 + tau * m2 + tau * abs(log(z)) + tau * m3 + 2 * tau));
-    static const Tolerance kIdentity{
-        "|<a,s> + tau H(a) - (tau log Z - tau KL(a||p))|",
-        "gamma_{T+10}(u) (sum a|s| + tau sum a|log a| + tau |log Z| + tau sum a|log(a/p)| + 2 tau)",
-        "every product, quotient, exp and sum carries relative error; with p = softmax(s/tau) "
-        "(relative error gamma_{T+3}) and Z (gamma_{T+1}) the logs carry absolute errors of that size "
-        "(the 2 tau term, weighted by sum a = 1); all sums have at most T terms"};
-    ExpectWithin(kIdentity, ToDouble(Mpfr(abs(Mpfr(lhs) - Mpfr(rhs)))), tol);
+    static const Tolerance kIdentity{"|<a,s> + tau H(a) - (tau log Z - tau KL(a||p))|", "0 (an identity)",
+                                     "certified by interval arithmetic"};
+    ExpectWithin<S>(kIdentity, abs(lhs - rhs), S(0));
   }
 };
-ATTNPROP_REGISTER(GibbsIdentity, double, Mpfr);
+ATTNPROP_REGISTER(GibbsIdentity, double, Mpfr, Interval);
 
 // ---------------------------------------------------------------------------
 // lecture4.prop5.2.temperature_variational (Prop 5.2)
@@ -396,24 +333,9 @@ ATTNPROP_REGISTER(GibbsIdentity, double, Mpfr);
 //   scales 2^-20..2^3, ties and dominant entries), tau > 0, a in the simplex:
 //   sparse (weights 0..8 normalised), a vertex at argmax s (H = 0), or the
 //   maximiser quantised to 2^-12 or 2^-40 (a near the maximiser).
-//   Checks: (1) the inequality within the evaluation budget B(a); (2) at the
-//   computed p = softmax(s/tau): |F(p) - tau lse(s/tau)| within its bound;
-//   (3) uniqueness certified: where the exact gap tau KL(a || p*) (MPFR at
-//   twice the precision) exceeds 2 B(a), the backend's F(a) < tau lse(s/tau)
-//   strictly.
-//
-// Evaluation budget B(a) of tau H(a) and tau lse(x) - <a,s>, x = fl(s/tau):
-//   <a,s>: a, s exact inputs, products and a T-term sum: gamma_T sum a|s|;
-//   tau H(a): log within 2u |log a_j| (1 ulp), times a_j, T-term sum, times
-//     tau: tau gamma_{T+3} sum a |log a|;
-//   tau lse(x): |x - s/tau| <= u|x| moves lse by <= u max|x| (lse is
-//     1-Lipschitz in the max norm); LseError(x) for the evaluation; times
-//     tau: u tau |lse|;  the final subtraction: u |rhs|.
-// Equality bound at p: each computed p_j = p*_j (1 + eta_j) with |eta| <=
-//   eta = e^{2u X + u D}(1 + gamma_{T+3})^2 - 1 (X = max|x|, D = max - min of
-//   x: the rounded scores and the rounded shifts x_j - m), so |F(p) - F(p*)|
-//   <= eta' (sum p|s| + tau sum p (|log p| + 1) + 1.02 tau), eta' =
-//   eta/(1-eta); F(p*) = tau lse exactly; plus the evaluation budget at p.
+//   Checks, certified by interval arithmetic (no rounding budget): (1) the
+//   inequality; (2) F(p) = tau lse(s/tau) at p = softmax(s/tau); (3)
+//   uniqueness: where a certainly differs from p, F(a) < tau lse(s/tau).
 
 /// The drawn a: mode 0 sparse (w / sum w, w in 0..8, at least one
 /// positive), 1 the vertex at argmax s, 2 and 3 the maximiser softmax(s/tau)
@@ -481,85 +403,60 @@ struct TemperatureVariational : ClaimId<"lecture4.prop5.2.temperature_variationa
     return d;
   }
 
-  /// F's two sides at a: tau H(a) and tau lse(x) - <a,s>, and the budget B(a).
+  /// F's two sides at a: tau H(a) and tau lse(s/tau) - <a,s>, the latter
+  /// as (max s - <a,s>) + tau log sum_j e^{(s_j - max s)/tau} (the same
+  /// number; its enclosure is the point 0 at a vertex of a one-term sum,
+  /// where the claim holds with equality).
   template <class S>
   struct Sides {
-    S lhs, rhs, lin, lse;
-    double budget;
+    S lhs, rhs;
   };
   template <class S>
-  static Sides<S> Evaluate(const Vec<S>& a, const Vec<S>& s, const S& tau, const Vec<S>& x) {
+  static Sides<S> Evaluate(const Vec<S>& a, const Vec<S>& s, const S& tau) {
+    using std::exp;
     using std::log;
-    const double u = ScalarTraits<S>::UnitRoundoff(), t = static_cast<double>(a.size());
-    S lin = 0, ent = 0, m1 = 0, m2 = 0;
+    using std::max;
+    S lin = 0, ent = 0, top = s[0], z = 0;
     for (Eigen::Index j = 0; j < a.size(); ++j) {
       lin += a[j] * s[j];
-      m1 += abs(a[j] * s[j]);
-      if (a[j] == 0) continue;  // 0 log 0 = 0
-      const S la = log(a[j]);
-      ent -= a[j] * la;
-      m2 += abs(a[j] * la);
+      top = max(top, s[j]);
+      if (IsExactlyZero(a[j])) continue;  // 0 log 0 = 0
+      ent -= a[j] * log(a[j]);
     }
-    const S lse = LogSumExp<S>(x);
-    const S lhs = tau * ent, rhs = tau * lse - lin;
-    const double tv = ToDouble(tau), xmax = ToDouble(S(x.cwiseAbs().maxCoeff()));
-    const double budget = (Gamma(t, u) * ToDouble(m1) + tv * Gamma(t + 3, u) * ToDouble(m2) +
-                           tv * (u * xmax * (1 + u) + LseError<S>(x) + u * std::abs(ToDouble(lse))) +
-                           u * std::abs(ToDouble(rhs))) * (1 + 4 * u);
-    return {lhs, rhs, lin, lse, budget};
+    for (Eigen::Index j = 0; j < s.size(); ++j) z += exp(S((s[j] - top) / tau));
+    return {tau * ent, (top - lin) + tau * log(z)};
   }
 
   template <class S> static void Conclusion(const In<S>& in) {
-    using std::exp;
-    using std::log;
     const Vec<S> s = Col<S>(in, kScores), a = Col<S>(in, kA);
     const S tau = in[kTau];
     const Vec<S> x = s / tau;
-    const double u = ScalarTraits<S>::UnitRoundoff(), t = static_cast<double>(s.size());
-    // (1) F(a) <= tau lse(s/tau).
-    const Sides<S> at_a = Evaluate<S>(a, s, tau, x);
-    static const Tolerance kVariational{
-        "tau H(a) against tau lse(s/tau) - <a,s>", "tau lse(s/tau) - <a,s> + B(a)",
-        "B(a) = gamma_T sum a|s| + tau gamma_{T+3} sum a|log a| + tau (u max|x| + LseError(x) + u|lse|) + u|rhs| "
-        "(derivation above the generator)", MetricKind::kClaim};
-    ExpectWithin(kVariational, at_a.lhs, S(at_a.rhs + S(at_a.budget)));
-    // (2) the maximum is attained at p = softmax(s/tau).
     const Vec<S> p = Softmax<S>(x);
-    const Sides<S> at_p = Evaluate<S>(p, s, tau, x);
-    const double xmax = ToDouble(S(x.cwiseAbs().maxCoeff())), spread = ToDouble(S(x.maxCoeff() - x.minCoeff()));
-    const double g = Gamma(t + 3, u), eta = std::exp(2 * u * xmax + u * spread) * (1 + g) * (1 + g) - 1,
-                 eta1 = eta / (1 - eta);
-    S mag = 0;
-    for (Eigen::Index j = 0; j < p.size(); ++j) mag += abs(p[j] * s[j]) + tau * p[j] * (abs(log(p[j])) + 1);
-    const double eq_bound = eta1 * (ToDouble(mag) + 1.02 * ToDouble(tau)) * (1 + 4 * u) + at_p.budget;
-    static const Tolerance kMaximum{
-        "|F(softmax(s/tau)) - tau lse(s/tau)|", "eta' (sum p|s| + tau sum p(|log p| + 1) + 1.02 tau) + B(p)",
-        "computed p within relative eta of the maximiser (rounded scores and shifts, exp, sum, division); "
-        "F moves by eta' times its magnitude; F(p*) = tau lse exactly"};
-    // F(p) - tau lse = lhs(p) - rhs(p) (rearranged), compared in MPFR.
-    ExpectWithin(kMaximum, ToDouble(Mpfr(abs(Mpfr(at_p.lhs) - Mpfr(at_p.rhs)))), eq_bound);
-    // (3) uniqueness: the exact gap tau KL(a || p*), in MPFR at twice the
-    // precision from the exact s, tau and a, certifies a strict inequality
-    // wherever it exceeds twice the evaluation budget.
-    double gap = 0;
-    {
-      MpfrPrecisionScope hi(2 * MpfrPrecisionBits());
-      const In<Mpfr> exact(in.value());
-      const Vec<Mpfr> sh = Col<Mpfr>(exact, kScores), ah = Col<Mpfr>(exact, kA);
-      const Mpfr th = exact[kTau];
-      const Vec<Mpfr> xh = sh / th;
-      const Mpfr lse = LogSumExp<Mpfr>(xh);
-      Mpfr kl = 0;
-      for (Eigen::Index j = 0; j < ah.size(); ++j)
-        if (ah[j] != 0) kl += ah[j] * (log(ah[j]) - (xh[j] - lse));
-      gap = ToDouble(Mpfr(th * kl));
+    // Where a is certainly the maximiser (every a_j - p_j the point 0: p is
+    // exact, uniform scores say), (1) is the equality of (2), which no
+    // enclosure can prove as an inequality; where a certainly differs, (3).
+    bool distinct = false, equal = true;
+    for (Eigen::Index j = 0; j < a.size(); ++j) {
+      const S diff = a[j] - p[j];
+      distinct = distinct || CertainlyNonzero(diff);
+      equal = equal && IsExactlyZero(diff);
     }
-    if (gap > 2 * at_a.budget)
-      ExpectThat(at_a.lhs < at_a.rhs, "a != softmax(s/tau) (gap tau KL = " + std::to_string(gap) +
-                                          ") but F(a) is not below tau lse(s/tau)");
+    // (1) F(a) <= tau lse(s/tau).
+    const Sides<S> at_a = Evaluate<S>(a, s, tau);
+    static const Tolerance kVariational{"tau H(a) against tau lse(s/tau) - <a,s>", "tau lse(s/tau) - <a,s>",
+                                        "Prop 5.2 as stated (certified by interval arithmetic)", MetricKind::kClaim};
+    if (!equal) ExpectWithin<S>(kVariational, at_a.lhs, at_a.rhs);
+    // (2) the maximum is attained at p = softmax(s/tau): F(p) = tau lse.
+    const Sides<S> at_p = Evaluate<S>(p, s, tau);
+    static const Tolerance kMaximum{"|F(softmax(s/tau)) - tau lse(s/tau)|", "0 (an identity)",
+                                    "certified by interval arithmetic (F(p) - tau lse = lhs(p) - rhs(p))"};
+    ExpectWithin<S>(kMaximum, abs(at_p.lhs - at_p.rhs), S(0));
+    // (3) uniqueness: where a differs from the maximiser (certainly, in
+    // intervals: some a_j - p_j excludes 0), F(a) < tau lse(s/tau) strictly.
+    if (distinct) ExpectThat(at_a.lhs < at_a.rhs, "a != softmax(s/tau) but F(a) is not below tau lse(s/tau)");
   }
 };
-ATTNPROP_REGISTER(TemperatureVariational, double, Mpfr);
+ATTNPROP_REGISTER(TemperatureVariational, double, Mpfr, Interval);
 
 }  // namespace
 }  // namespace attnprop

@@ -62,31 +62,19 @@ bool UniqueArgmax(const Values& v) {
   return count == 1;
 }
 
-/// The range R = max s - min s <= 700: the tau -> infinity rate
-/// (e^{R/tau} - 1)/T at tau = 1 must be a finite double to be compared
-/// (the generator's range is at most 6).
-bool RangeWithin700(const Values& v) {
-  double lo = HUGE_VAL, hi = -HUGE_VAL;
-  for (const Exact& e : v[kScores].data) lo = std::min(lo, e.ToDouble()), hi = std::max(hi, e.ToDouble());
-  return hi - lo <= 700;
-}
-
 /// Both limits of Rem 5.4 run along coarse scores.
 struct CoarseScoresFamily {
   template <class S> static Domain Hypotheses() { return CoarseScores<S>(); }
 };
 
-template <class S>
-double G(double extra) {
-  return Gamma(extra, ScalarTraits<S>::UnitRoundoff());
-}
-
 struct TauToZero : CoarseScoresFamily, ClaimId<"lecture4.rem5.4.tau_to_zero"> {
+  // Certified by interval arithmetic: no rounding budget. All scores tied
+  // (m = T) make the rate 0 and the claim an identity.
   template <class S> static void Conclusion(const In<S>& in) {
     using std::exp;
     const Vec<S> s = in[kScores].col(0);
     const Eigen::Index t = s.size();
-    const S top = s.maxCoeff();
+    const S top = s.maxCoeff();  // the scores are exact: comparisons decide
     Eigen::Index m = 0;
     S second = top;
     bool has_second = false;
@@ -97,54 +85,46 @@ struct TauToZero : CoarseScoresFamily, ClaimId<"lecture4.rem5.4.tau_to_zero"> {
         second = s[j], has_second = true;
       }
     }
-    const Mpfr g = has_second ? Mpfr(Mpfr(top) - Mpfr(second)) : Mpfr(0);
-    const double tol = G<S>(static_cast<double>(t + 3));
+    static const Tolerance kExcess{"|p_j - 1/m| (top j) or p_j (others) against the rate",
+                                   "(T - m) e^{-g/tau} / m^2 (top j) or e^{-g/tau}",
+                                   "Rem 5.4's tau -> 0 limit at its rate (g the gap below the top score)",
+                                   MetricKind::kClaim};
     for (int n = 0; n <= 8; ++n) {
       const S tau = S(std::ldexp(1.0, -n));
       const Vec<S> p = Softmax<S>(Vec<S>(s / tau));
-      const Mpfr decay = has_second ? Mpfr(exp(Mpfr(-g / Mpfr(tau)))) : Mpfr(0);
+      const S decay = has_second ? S(exp(S(-(top - second) / tau))) : S(0);
       for (Eigen::Index j = 0; j < t; ++j) {
-        const Mpfr pj = p[j];
-        // Top weights: |p_j - 1/m| <= (T - m) e^{-g/tau} / m^2; the others: p_j <= e^{-g/tau}.
-        const Mpfr lhs = s[j] == top ? Mpfr(abs(pj - Mpfr(1) / Mpfr(double(m)))) : pj;
-        const Mpfr rate = s[j] == top ? Mpfr(Mpfr(double(t - m)) * decay / Mpfr(double(m * m))) : decay;
-        static const Tolerance kExcess{"|p_j - 1/m| (top j) or p_j (others) against the rate",
-                                              "rate + gamma_{T+3}(u)",
-                                              "the computed p_j errs by <= gamma_{T+3} p_j (relative); p_j <= 1", MetricKind::kClaim};
-        ExpectWithin(kExcess, lhs, Mpfr(rate + tol));
+        if (s[j] == top)
+          ExpectWithin<S>(kExcess, abs(p[j] - S(1) / S(double(m))), S(S(double(t - m)) * decay / S(double(m * m))));
+        else
+          ExpectWithin<S>(kExcess, p[j], decay);
       }
     }
   }
 };
-ATTNPROP_REGISTER(TauToZero, double, Mpfr);
+ATTNPROP_REGISTER(TauToZero, double, Mpfr, Interval);
 
 struct TauToInfinity : CoarseScoresFamily, ClaimId<"lecture4.rem5.4.tau_to_infinity"> {
-  template <class S> static Domain Hypotheses() {
-    Domain d = CoarseScores<S>();
-    d.Assume("R = max s - min s <= 700 (the rate at tau = 1 a finite double)", RangeWithin700);
-    return d;
-  }
-
+  // Certified by interval arithmetic: no rounding budget (a rate that
+  // overflows in double is a candidate the intervals decide). Equal scores
+  // (R = 0) make the claim an identity.
   template <class S> static void Conclusion(const In<S>& in) {
-    using std::exp;
+    using std::expm1;
     const Vec<S> s = in[kScores].col(0);
     const Eigen::Index t = s.size();
-    const Mpfr r = Mpfr(s.maxCoeff()) - Mpfr(s.minCoeff());
-    const double tol = G<S>(static_cast<double>(t + 3));
+    const S r = s.maxCoeff() - s.minCoeff();  // exact scores: comparisons decide
+    static const Tolerance kExcess{"|p_j - 1/T| against the rate (e^{R/tau}-1)/T", "(e^{R/tau}-1)/T",
+                                   "Rem 5.4's tau -> infinity limit at its rate (R the range of the scores)",
+                                   MetricKind::kClaim};
     for (int n = 0; n <= 20; ++n) {
       const S tau = S(std::ldexp(1.0, n));
       const Vec<S> p = Softmax<S>(Vec<S>(s / tau));
-      const Mpfr rate = (exp(Mpfr(r / Mpfr(tau))) - 1) / Mpfr(double(t));
-      static const Tolerance kExcess{"|p_j - 1/T| against the rate (e^{R/tau}-1)/T",
-                                            "rate + gamma_{T+3}(u)",
-                                            "the computed p_j errs by <= gamma_{T+3} p_j (relative); p_j <= 1",
-                                            MetricKind::kClaim};
-      for (Eigen::Index j = 0; j < t; ++j)
-        ExpectWithin(kExcess, Mpfr(abs(Mpfr(p[j]) - Mpfr(1) / Mpfr(double(t)))), Mpfr(rate + tol));
+      const S rate = expm1(S(r / tau)) / S(double(t));
+      for (Eigen::Index j = 0; j < t; ++j) ExpectWithin<S>(kExcess, abs(p[j] - S(1) / S(double(t))), rate);
     }
   }
 };
-ATTNPROP_REGISTER(TauToInfinity, double, Mpfr);
+ATTNPROP_REGISTER(TauToInfinity, double, Mpfr, Interval);
 
 struct SaturatedJacobian : ClaimId<"lecture4.rem5.6.saturated_jacobian_vanishes"> {
   template <class S> static Domain Hypotheses() {
@@ -153,35 +133,39 @@ struct SaturatedJacobian : ClaimId<"lecture4.rem5.6.saturated_jacobian_vanishes"
     return d;
   }
 
+  // Certified by interval arithmetic: no rounding budget.
   template <class S> static void Conclusion(const In<S>& in) {
     using std::exp;
+    using std::max;
     const Vec<S> s = in[kScores].col(0);
     const Eigen::Index t = s.size();
-    const S top = s.maxCoeff();
+    const S top = s.maxCoeff();  // exact scores: comparisons decide
     S second = top;
     bool has_second = false;
     for (Eigen::Index j = 0; j < t; ++j)
       if (s[j] != top && (!has_second || s[j] > second)) second = s[j], has_second = true;
-    const double tol = G<S>(static_cast<double>(t + 3));
+    static const Tolerance kJacobian{"max|diag(p)-pp^T| against 1 - max p", "1 - max p",
+                                     "|p_i(delta_ij - p_j)| <= 1 - max p (rows and columns of a probability vector)",
+                                     MetricKind::kClaim};
+    static const Tolerance kTopWeight{
+        "1 - max p against (T-1) e^{-2^n g}", "(T-1) e^{-2^n g}",
+        "the top weight 1/(1 + sum_l e^{-(top - s_l)2^n}) has 1 - p_top <= sum_l e^{-2^n g}", MetricKind::kClaim};
     for (int n = 0; n <= 6; ++n) {
       const S scale = S(std::ldexp(1.0, n));
-      const Vec<Mpfr> p = Softmax<S>(Vec<S>(s * scale)).template cast<Mpfr>();
-      const Mat<Mpfr> jac = Mat<Mpfr>(p.asDiagonal()) - p * p.transpose();
-      const Mpfr gap = Mpfr(1) - p.maxCoeff();
-      static const Tolerance kJacobian{
-          "max|diag(p)-pp^T| against 1 - max p", "(1 - max p) + 3 gamma_{T+3}(u)",
-          "both sides from the computed p (relative error gamma_{T+3}); entries are products of two p's", MetricKind::kClaim};
-      ExpectWithin(kJacobian, Mpfr(jac.cwiseAbs().maxCoeff()), Mpfr(gap + 3 * tol));
-      const Mpfr rate = has_second ? Mpfr(Mpfr(double(t - 1)) * exp(Mpfr(-(Mpfr(top) - Mpfr(second)) * Mpfr(scale))))
-                                   : Mpfr(0);
-      static const Tolerance kTopWeight{
-          "1 - max p against (T-1) e^{-2^n g}", "(T-1) e^{-2^n g} + gamma_{T+3}(u)",
-          "the top weight 1/(1 + sum_l e^{-(top - s_l)2^n}) has 1 - p_top <= sum_l e^{-2^n g}", MetricKind::kClaim};
-      ExpectWithin(kTopWeight, gap, Mpfr(rate + tol));
+      const Vec<S> p = Softmax<S>(Vec<S>(s * scale));
+      S pmax = p[0], jmax = 0;  // decision-free maxima (max, not comparisons)
+      for (Eigen::Index i = 0; i < t; ++i) {
+        pmax = max(pmax, p[i]);
+        for (Eigen::Index j = 0; j < t; ++j) jmax = max(jmax, S(abs(S((i == j ? p[i] : S(0)) - p[i] * p[j]))));
+      }
+      const S gap = 1 - pmax;
+      ExpectWithin<S>(kJacobian, jmax, gap);
+      const S rate = has_second ? S(S(double(t - 1)) * exp(S(-(top - second) * scale))) : S(0);
+      ExpectWithin<S>(kTopWeight, gap, rate);
     }
   }
 };
-ATTNPROP_REGISTER(SaturatedJacobian, double, Mpfr);
+ATTNPROP_REGISTER(SaturatedJacobian, double, Mpfr, Interval);
 
 }  // namespace
 }  // namespace attnprop

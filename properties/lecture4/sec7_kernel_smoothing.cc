@@ -33,7 +33,6 @@
 #include "generators/scalars.h"
 #include "generators/shape.h"
 #include "model/attention.h"
-#include "properties/framework/hypotheses_checks.h"
 #include "properties/framework/property.h"
 
 namespace attnprop {
@@ -48,13 +47,12 @@ constexpr IntField kT{"T"}, kLog2H{"log2 h"};
 struct UniformScoresMean : ClaimId<"lecture4.sec7.1.uniform_scores_mean"> {
   // K (T x d), V (T x d_v), T, d, d_v >= 1, K any finite matrix (the
   // queries are 0, so every score is 0 whatever K is). Domain: |v| <= 2^900
-  // and nonzero |v| >= 2^-900: the products v_jl / T stay normal doubles,
-  // where the relative bound (relative to mean_j |v_j|) holds.
+  // (the sums stay finite).
   template <class S> static Domain Hypotheses() {
     Domain d;
     d.Dim(kLen, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kD, {1, 6, 6}).Dim(kDv, {1, 6, 6});
     d.Matrix(kK, kLen, kD, gen::Dyadic(4, 4), Admit::Finite());
-    d.Matrix(kV, kLen, kDv, gen::Dyadic(8, 6), Admit::Within(0x1p900).NonzeroAtLeast(0x1p-900));
+    d.Matrix(kV, kLen, kDv, gen::Dyadic(8, 6), Admit::Within(0x1p900));
     return d;
   }
 
@@ -63,18 +61,10 @@ struct UniformScoresMean : ClaimId<"lecture4.sec7.1.uniform_scores_mean"> {
     const Eigen::Index t = k.rows();
     const Mat<S> q = Mat<S>::Zero(3, k.cols());  // three queries, all scores 0
     const Mat<S> out = Attention<S>(q, k, v, S(1)).out;
-    const Mat<Mpfr> vm = v.template cast<Mpfr>();
-    const double tol = Gamma(static_cast<double>(t + 3), ScalarTraits<S>::UnitRoundoff()) +
-                       Gamma(static_cast<double>(t + 1), ScalarTraits<Mpfr>::UnitRoundoff());
     for (Eigen::Index i = 0; i < out.rows(); ++i)
       for (Eigen::Index l = 0; l < v.cols(); ++l) {
-        const Mpfr mean = vm.col(l).sum() / Mpfr(double(t)), mag = vm.col(l).cwiseAbs().sum() / Mpfr(double(t));
-        const Mpfr diff = abs(Mpfr(out(i, l)) - mean);
-        static const Tolerance kMean{
-            "|out_i - mean_j v_j| / mean_j |v_j|", "gamma_{T+3}(u) + gamma_{T+1}(u_mpfr)",
-            "weights exp(0)/T rounded once (1/T has relative error <= u after the T-term sum of ones, "
-            "exact); products u, T-term sum gamma_{T-1}; the checker's mean in MPFR"};
-        ExpectWithin(kMean, mag > 0 ? ToDouble(Mpfr(diff / mag)) : ToDouble(diff), tol);
+        static const Tolerance kMean{"|out_il - mean_j v_jl|", "0 (an identity)", "certified by interval arithmetic"};
+        ExpectWithin<S>(kMean, abs(out(i, l) - v.col(l).sum() / S(double(t))), S(0));
       }
   }
 };
@@ -106,25 +96,23 @@ struct GaussianLimits : ClaimId<"lecture4.ex7.4.gaussian_kernel_limits"> {
 
   template <class S> static void Conclusion(const In<S>& in) {
     const Eigen::Index t = in[kT];
-    const double tol = Gamma(static_cast<double>(t + 3), ScalarTraits<S>::UnitRoundoff());
-    static const Tolerance kExcess{"1 - A_ii (h -> 0) or |A_ij - 1/(i+1)| (h -> inf) against the rate",
-                                          "rate + gamma_{T+3}(u)",
-                                          "computed weights have relative error gamma_{T+3} (scores exact); weights <= 1", MetricKind::kClaim};
-    for (int n = 0; n <= 4; ++n) {  // h -> 0
-      const double h = std::ldexp(1.0, -n);
-      const Mat<S> a = GaussianWeights<S>(t, S(h));
-      for (Eigen::Index i = 0; i < t; ++i) {
-        const Mpfr rate = Mpfr(double(i)) * exp(Mpfr(-1) / Mpfr(2 * h * h));
-        ExpectWithin(kExcess, Mpfr(Mpfr(1) - Mpfr(a(i, i))), Mpfr(rate + tol));
-      }
+    using std::exp;
+    using std::expm1;
+    static const Tolerance kExcess{"1 - A_ii (h -> 0) or |A_ij - 1/(i+1)| (h -> inf) against the rate", "the rate",
+                                   "Example 7.4's limits at their rates (certified by interval arithmetic)",
+                                   MetricKind::kClaim};
+    for (int n = 0; n <= 4; ++n) {  // h -> 0: 1 - A_ii <= i e^{-1/(2h^2)}
+      const S h = S(std::ldexp(1.0, -n));
+      const Mat<S> a = GaussianWeights<S>(t, h);
+      for (Eigen::Index i = 0; i < t; ++i)
+        ExpectWithin<S>(kExcess, S(1 - a(i, i)), S(S(double(i)) * exp(S(-1) / (2 * h * h))));
     }
-    for (int n = 0; n <= 16; ++n) {  // h -> infinity
-      const double h = std::ldexp(1.0, n);
-      const Mat<S> a = GaussianWeights<S>(t, S(h));
+    for (int n = 0; n <= 16; ++n) {  // h -> infinity: |A_ij - 1/(i+1)| <= (e^{i^2/(2h^2)} - 1)/(i+1)
+      const S h = S(std::ldexp(1.0, n));
+      const Mat<S> a = GaussianWeights<S>(t, h);
       for (Eigen::Index i = 0; i < t; ++i) {
-        const Mpfr rate = (exp(Mpfr(double(i * i)) / Mpfr(2 * h * h)) - 1) / Mpfr(double(i + 1));
-        for (Eigen::Index j = 0; j <= i; ++j)
-          ExpectWithin(kExcess, Mpfr(abs(Mpfr(a(i, j)) - Mpfr(1) / Mpfr(double(i + 1)))), Mpfr(rate + tol));
+        const S rate = expm1(S(double(i * i)) / (2 * h * h)) / S(double(i + 1));
+        for (Eigen::Index j = 0; j <= i; ++j) ExpectWithin<S>(kExcess, abs(a(i, j) - S(1) / S(double(i + 1))), rate);
       }
     }
   }
@@ -153,26 +141,16 @@ struct GaussianAsDotProduct : ClaimId<"lecture4.ex7.4.gaussian_kernel_as_dot_pro
     }
     const Mat<S> dot = Attention<S>(q, k, Mat<S>::Zero(t, 1), S(1) / root2, Mask::Causal()).weights;
     const Mat<S> gauss = GaussianWeights<S>(t, h);
-    const double u = ScalarTraits<S>::UnitRoundoff(), ti = double(t - 1);
-    const double e = Gamma(8, u) * (ti * ti + ti * ti / 2) / (hd * hd) * 2;
-    const double tol = 2 * e * (1 + 2 * e) + 2 * Gamma(double(t + 3), u);
     for (Eigen::Index i = 0; i < t; ++i)
       for (Eigen::Index j = 0; j < t; ++j) {
         if (j > i) {
-          ExpectThat(dot(i, j) == 0 && gauss(i, j) == 0, "weight above the diagonal");
+          ExpectThat(IsExactlyZero(dot(i, j)) && IsExactlyZero(gauss(i, j)), "weight above the diagonal");
           continue;
         }
-        if (gauss(i, j) == 0) {  // both underflow (h = 1/4, far offsets)
-          ExpectThat(dot(i, j) == 0 || ToDouble(dot(i, j)) < 1e-300, "dot weight where the Gaussian one underflows");
-          continue;
-        }
-        static const Tolerance kRelative{
-            "|A_dot - A_gauss| / A_gauss", "2E(1 + 2E) + 2 gamma_{T+3}(u), E = gamma_8(u) (i j + j^2/2)_max / h^2",
-            "the dot-product scores equal the Gaussian ones up to a per-row constant, within E (sqrt(2) "
-            "rounded, q and k entries, the 2-term dot, the scale: 8 roundings of terms <= (ij + j^2/2)/h^2 "
-            "times sqrt(2)/sqrt(2)); score errors <= E move a softmax weight by a factor within e^{+-2E}; "
-            "both weights carry gamma_{T+3}"};
-        ExpectWithin(kRelative, ToDouble(Mpfr(abs(Mpfr(dot(i, j)) - Mpfr(gauss(i, j))) / Mpfr(gauss(i, j)))), tol);
+        static const Tolerance kWeights{"|A_dot - A_gauss|", "0 (an identity)",
+                                        "the dot-product scores equal the Gaussian ones up to a per-row constant, "
+                                        "which softmax ignores (certified by interval arithmetic)"};
+        ExpectWithin<S>(kWeights, abs(dot(i, j) - gauss(i, j)), S(0));
       }
   }
 };
@@ -186,8 +164,7 @@ struct KernelAsymmetric : ClaimId<"lecture4.sec7.kernel_can_be_asymmetric"> {
   // W_Q, W_K (d x d) with W_Q W_K^T not symmetric (the witness's
   // hypothesis; it needs d >= 2, a 1 x 1 product is symmetric). Domain:
   // entries on the 2^-3 grid with |entry| <= 2^3, where the tolerance's
-  // reason has the products W_Q W_K^T exact in double (and NonSymmetric reads
-  // them exactly); the generator draws |entry| <= 2, d in 2..5.
+  // products W_Q W_K^T are exact in double (NonSymmetric reads them exactly); the generator draws |entry| <= 2, d in 2..5.
   template <class S> static Domain Hypotheses() {
     const Admit grid = Admit::Within(8).Doubles().OnGrid(0x1p-3);
     Domain d;
@@ -212,15 +189,8 @@ struct KernelAsymmetric : ClaimId<"lecture4.sec7.kernel_can_be_asymmetric"> {
     for (Eigen::Index i = 0; i < d; ++i)
       for (Eigen::Index j = 0; j < d; ++j)
         if (abs(Mpfr(m(i, j) - m(j, i))) > best) best = abs(Mpfr(m(i, j) - m(j, i))), bi = i, bj = j;
-    const double g = Gamma(2, ScalarTraits<S>::UnitRoundoff());
-    const Mpfr c_hi = Mpfr(1) / sqrt(Mpfr(double(d)));
-    const Mpfr err = Mpfr(g) * c_hi * (abs(m(bi, bj)) + abs(m(bj, bi)));
-    static const Tolerance kSeparation{
-        "score rounding / |s_ij - s_ji|", "1",
-        "the products W_Q W_K^T are exact on the grid; each computed score c M_ij is within gamma_2(u)|c M_ij| "
-        "(scale rounded, one product); the exact gap must exceed both errors so that exp (monotone, "
-        "gap >= 2^-6/sqrt(d) >> u) separates the kernel values", MetricKind::kClaim};
-    ExpectWithin(kSeparation, ToDouble(Mpfr(err / (c_hi * best))), 1.0);
+    // The pair is chosen on the exact products; kappa's values there must
+    // differ (decided: in intervals != is certain or undecided).
     const S kij = exp(s(bi, bj)), kji = exp(s(bj, bi));
     ExpectThat(kij != kji, "kappa(x_i,x_j) == kappa(x_j,x_i) although the scores differ");
   }
@@ -240,9 +210,7 @@ struct LowTemperatureRetrieval : ClaimId<"lecture4.sec7.1.low_temperature_retrie
   // q (1 x d), K (T x d), V (T x d_v), T, d, d_v >= 1, a unique top score
   // (the claim's hypothesis). Domain: q and K on the 2^-10 grid with |entry|
   // <= 2^10, so the scores <q, k_j> and their power-of-two multiples are
-  // exact in double (the tolerance's reason; UniqueTop reads them exactly);
-  // |v| <= 2^900 and max|v| >= 2^-900 or V = 0, so the bound relative to
-  // max|v| is not swamped by underflow. The generator draws the 2^-2 grid,
+  // exact in double (UniqueTop reads them exactly); |v| <= 2^900. The generator draws the 2^-2 grid,
   // d <= 4, d_v <= 4.
   template <class S> static Domain Hypotheses() {
     const Admit grid = Admit::Within(0x1p10).Doubles().OnGrid(0x1p-10);
@@ -250,10 +218,6 @@ struct LowTemperatureRetrieval : ClaimId<"lecture4.sec7.1.low_temperature_retrie
     d.Dim(kLen, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kD, {1, 4, 4}).Dim(kOne, {1, 1, 1}, 1).Dim(kDv, {1, 4, 4});
     d.Matrix(kQuery, kOne, kD, gen::Dyadic(2, 2), grid).Matrix(kK, kLen, kD, gen::Dyadic(2, 2), grid);
     d.Matrix(kV, kLen, kDv, gen::Dyadic(8, 4), Admit::Within(0x1p900));
-    d.Assume("max|v| >= 2^-900 or V = 0 (the bound relative to max|v|)", [](const Values& v) {
-      const double vmax = hyp::MaxAbs(v[kV]);
-      return vmax == 0 || vmax >= 0x1p-900;
-    });
     d.Assume("a unique top key", UniqueTop);
     return d;
   }
@@ -270,32 +234,31 @@ struct LowTemperatureRetrieval : ClaimId<"lecture4.sec7.1.low_temperature_retrie
     Mpfr gap = -1;
     for (Eigen::Index j = 0; j < t; ++j)
       if (j != top && (gap < 0 || sc[top] - sc[j] < gap)) gap = sc[top] - sc[j];
-    const Mpfr vmax = v.template cast<Mpfr>().cwiseAbs().maxCoeff();
-    const double tol = Gamma(double(t + 3), ScalarTraits<S>::UnitRoundoff()) + Gamma(double(t), ScalarTraits<S>::UnitRoundoff());
+    // The gap is exact in double (grid products), and so is vmax.
+    const S g = S(ToDouble(gap)), vmax = v.cwiseAbs().maxCoeff();
+    static const Tolerance kRetrieval{
+        "|out - v_top|", "2 (T-1) e^{-g/tau} max|v|",
+        "|out - v*| <= (1 - a*)|v*| + sum_{j != *} a_j |v_j| <= 2 (1 - a*) max|v|, 1 - a* <= (T-1) e^{-g/tau} "
+        "(certified by interval arithmetic)", MetricKind::kClaim};
+    // out - v_top is the attention output of the values v_j - v_top (the
+    // weights sum to 1): the same number, computed without cancelling
+    // v_top, so the intervals stay narrow where the rate is attained.
+    Mat<S> shifted = v;
+    for (Eigen::Index j = 0; j < t; ++j) shifted.row(j) -= v.row(top);
     for (int n = 0; n <= 8; ++n) {
       const S inv_tau = S(std::ldexp(1.0, n));
-      const Mat<S> out = Attention<S>(q, k, v, inv_tau).out;
-      // Relative to max|v| (V = 0: both sides absolute, the lhs exactly 0).
-      const Mpfr unit = vmax > 0 ? vmax : Mpfr(1);
-      const Mpfr rate = gap < 0 ? Mpfr(0) : Mpfr(2 * Mpfr(double(t - 1)) * exp(Mpfr(-gap * Mpfr(inv_tau))));
-      for (Eigen::Index l = 0; l < v.cols(); ++l) {
-        const Mpfr lhs = abs(Mpfr(out(0, l)) - Mpfr(v(top, l))) / unit;
-        static const Tolerance kRetrieval{
-            "|out - v_top| / max|v|", "2 (T-1) e^{-g/tau} + gamma_{T+3}(u) + gamma_T(u)",
-            "scores exact (grid products, power-of-two 1/tau); weights relative gamma_{T+3}, output sum gamma_T; "
-            "exact: |out - v*| <= (1 - a*)|v*| + sum_{j != *} a_j |v_j| <= 2 (1 - a*) max|v|, "
-            "1 - a* <= (T-1) e^{-g/tau}", MetricKind::kClaim};
-        ExpectWithin(kRetrieval, lhs, Mpfr(rate + Mpfr(tol)));
-      }
+      const Mat<S> out = Attention<S>(q, k, shifted, inv_tau).out;
+      const S rate = gap < 0 ? S(0) : S(2 * S(double(t - 1)) * exp(S(-g * inv_tau)));
+      for (Eigen::Index l = 0; l < v.cols(); ++l) ExpectWithin<S>(kRetrieval, abs(out(0, l)), S(rate * vmax));
     }
   }
 };
 
-ATTNPROP_REGISTER(UniformScoresMean, double, Mpfr);
-ATTNPROP_REGISTER(LowTemperatureRetrieval, double, Mpfr);
-ATTNPROP_REGISTER(KernelAsymmetric, double, Mpfr);
-ATTNPROP_REGISTER(GaussianLimits, double, Mpfr);
-ATTNPROP_REGISTER(GaussianAsDotProduct, double, Mpfr);
+ATTNPROP_REGISTER(UniformScoresMean, double, Mpfr, Interval);
+ATTNPROP_REGISTER(LowTemperatureRetrieval, double, Mpfr, Interval);
+ATTNPROP_REGISTER(KernelAsymmetric, double, Mpfr, Interval);
+ATTNPROP_REGISTER(GaussianLimits, double, Mpfr, Interval);
+ATTNPROP_REGISTER(GaussianAsDotProduct, double, Mpfr, Interval);
 
 }  // namespace
 }  // namespace attnprop

@@ -11,8 +11,8 @@
 // profile.pythagoras_normalized
 //   Statement: for L != 0, ||S||^2/||L||^2 + ||T||^2/||L||^2 = 1.
 // Hypotheses: L square (the normalised form: L != 0, generated nonzero).
-// Cases: L in every regime (SquareDomain: scales, full-mantissa entries, so
-// the rounding bounds are tested; inputs are doubles, exact in MPFR and
+// Cases: L in every regime (SquareDomain: scales, full-mantissa entries,
+// where double rounds and the intervals decide; inputs are doubles, exact in MPFR and
 // rationals), N in [1,8] (MPFR [1,5]), five shapes
 // (general, symmetric, antisymmetric, rank one, zero for the unnormalised
 // claims) so that S = 0 and T = 0 are visited.
@@ -63,74 +63,48 @@ struct SplitFamily {
   }
 };
 
+// Identities: exact in rationals, certified by interval arithmetic in double
+// and MPFR (no rounding budget).
 struct SymAntisymSplit : SplitFamily<true>, ClaimId<"profile.sym_antisym_split"> {
   template <class S> static void Conclusion(const In<S>& in) {
+    using std::abs;
     const Mat<S> l = in[kL];
     const Mat<S> s = SymmetricPart<S>(l), t = AntisymmetricPart<S>(l);
-    ExpectThat(s == s.transpose(), "S is not symmetric");
-    ExpectThat(t == Mat<S>(-t.transpose()), "T is not antisymmetric");
-    using std::abs;
-    double worst = 0;
+    static const Tolerance kSymmetric{"|S_ij - S_ji|", "0 (S symmetric)", "an identity"};
+    static const Tolerance kAntisymmetric{"|T_ij + T_ji|", "0 (T antisymmetric)", "an identity"};
+    static const Tolerance kSplit{"|S + T - L|_ij", "0 (an identity)", "an identity"};
     for (Eigen::Index i = 0; i < l.rows(); ++i)
       for (Eigen::Index j = 0; j < l.cols(); ++j) {
-        const double scale = std::max(ToDouble(S(abs(l(i, j)))), ToDouble(S(abs(l(j, i)))));
-        const S err = abs(S(s(i, j) + t(i, j)) - l(i, j));
-        if constexpr (ScalarTraits<S>::kExact) ExpectThat(err == 0, "S + T != L");
-        if (scale > 0) worst = std::max(worst, ToDouble(err) / scale);
-        else ExpectThat(err == 0, "S + T != L at a zero pair");
+        ExpectWithin<S>(kSymmetric, abs(s(i, j) - s(j, i)), S(0));
+        ExpectWithin<S>(kAntisymmetric, abs(t(i, j) + t(j, i)), S(0));
+        ExpectWithin<S>(kSplit, abs(S(s(i, j) + t(i, j)) - l(i, j)), S(0));
       }
-    static const Tolerance kSplit{
-        "max_ij |S + T - L|_ij / max(|L_ij|, |L_ji|)", "gamma_2 (0 in rationals)",
-        "S_ij = fl(L_ij + L_ji)/2 and T_ij = fl(L_ij - L_ji)/2 err by u (|L_ij| +- |L_ji|)/2 each "
-        "(halving is exact), their sum by u more: <= (2u + u^2) max(|L_ij|, |L_ji|)"};
-    ExpectWithin(kSplit, worst, Gamma(2, ScalarTraits<S>::UnitRoundoff()));
   }
 };
-ATTNPROP_REGISTER(SymAntisymSplit, double, Mpfr, Rational);
-
-/// Error of a computed ||X||^2 for X = sym/antisym part of L: entries carry
-/// relative error u, squares gamma_2 more, the sum of N^2 terms gamma_{N^2}.
-double PythagorasBound(int64_t n, double u) {
-  return 2 * Gamma(static_cast<double>(n * n) + 5, u);
-}
+ATTNPROP_REGISTER(SymAntisymSplit, double, Mpfr, Rational, Interval);
 
 struct Pythagoras : SplitFamily<true>, ClaimId<"profile.pythagoras"> {
   template <class S> static void Conclusion(const In<S>& in) {
-    const Mat<S> l = in[kL];
-    const S ll = FrobeniusSq<S>(l);
-    const S diff = ll - FrobeniusSq<S>(SymmetricPart<S>(l)) - FrobeniusSq<S>(AntisymmetricPart<S>(l));
     using std::abs;
-    if constexpr (ScalarTraits<S>::kExact) ExpectThat(diff == 0, "‖L‖² != ‖S‖² + ‖T‖²: diff " + diff.str());
-    if (ll == 0) {
-      ExpectThat(diff == 0, "L = 0 but ‖S‖² + ‖T‖² != 0");
-      return;
-    }
-    static const Tolerance kPythagoras{
-        "|‖L‖² - ‖S‖² - ‖T‖²| / ‖L‖²", "2 gamma_{N^2+5} (0 in rationals)",
-        "each of the three sums of N^2 nonnegative squares errs by gamma_{N^2+3} relative (entries of S, T "
-        "err by u, squaring by u, summation gamma_{N^2}); ‖S‖² + ‖T‖² = ‖L‖², so the three errors and "
-        "the final add and subtract total <= 2 gamma_{N^2+5} ‖L‖²"};
-    ExpectWithin(kPythagoras, ToDouble(S(abs(diff) / ll)), PythagorasBound(l.rows(), ScalarTraits<S>::UnitRoundoff()));
+    const Mat<S> l = in[kL];
+    const S diff = FrobeniusSq<S>(l) - FrobeniusSq<S>(SymmetricPart<S>(l)) - FrobeniusSq<S>(AntisymmetricPart<S>(l));
+    static const Tolerance kPythagoras{"|‖L‖² - ‖S‖² - ‖T‖²|", "0 (an identity)", "an identity"};
+    ExpectWithin<S>(kPythagoras, abs(diff), S(0));
   }
 };
-ATTNPROP_REGISTER(Pythagoras, double, Mpfr, Rational);
+ATTNPROP_REGISTER(Pythagoras, double, Mpfr, Rational, Interval);
 
 struct PythagorasNormalized : SplitFamily<false>, ClaimId<"profile.pythagoras_normalized"> {
   template <class S> static void Conclusion(const In<S>& in) {
+    using std::abs;
     const Mat<S> l = in[kL];
     const S ll = FrobeniusSq<S>(l);
     const S sum = FrobeniusSq<S>(SymmetricPart<S>(l)) / ll + FrobeniusSq<S>(AntisymmetricPart<S>(l)) / ll;
-    using std::abs;
-    if constexpr (ScalarTraits<S>::kExact) ExpectThat(sum == 1, "ratios sum to " + sum.str());
-    const double n = static_cast<double>(l.rows());
-    static const Tolerance kRatios{
-        "|‖S‖²/‖L‖² + ‖T‖²/‖L‖² - 1|", "gamma_{2N^2+8} (0 in rationals)",
-        "each ratio errs by gamma_{N^2+3} (numerator) + gamma_{N^2} (denominator) + u (division) relative; "
-        "the two exact ratios sum to 1, plus u for the sum"};
-    ExpectWithin(kRatios, ToDouble(S(abs(sum - 1))), Gamma(2 * n * n + 8, ScalarTraits<S>::UnitRoundoff()));
+    static const Tolerance kRatios{"|‖S‖²/‖L‖² + ‖T‖²/‖L‖² - 1|", "0 (an identity)", "an identity"};
+    ExpectWithin<S>(kRatios, abs(sum - 1), S(0));
   }
 };
-ATTNPROP_REGISTER(PythagorasNormalized, double, Mpfr, Rational);
+ATTNPROP_REGISTER(PythagorasNormalized, double, Mpfr, Rational, Interval);
 
 }  // namespace
 }  // namespace attnprop
