@@ -109,6 +109,7 @@ class Interval {
   friend Interval expm1(const Interval& x);
   friend Interval log(const Interval& x);
   friend Interval log1p(const Interval& x);
+  friend Interval atanh(const Interval& x);
   friend Interval tanh(const Interval& x);
   friend Interval cos(const Interval& x);
   friend Interval sin(const Interval& x);

@@ -111,7 +111,31 @@ Certificate Certify(const std::function<void(const Case&)>& interval_conclusion,
   }
 }
 
+std::optional<Certificate> CertifyExactly(const std::function<void(const Case&)>& exact_conclusion, const Case& c) {
+  // No sink, no candidate scope: the rational comparisons decide by
+  // themselves.
+  CandidateScope* const saved = g_scope;
+  g_scope = nullptr;
+  const Outcome o = [&] {
+    ScopedObservationSink sink(nullptr);
+    return Evaluate(exact_conclusion, c);
+  }();
+  g_scope = saved;
+  switch (o.kind) {
+    case Outcome::Kind::kPasses: return Certificate{Certainty::kHolds, 0, ""};
+    case Outcome::Kind::kFails: return Certificate{Certainty::kViolated, 0, o.message};
+    default: return std::nullopt;
+  }
+}
+
 std::string CertificateLine(const Certificate& cert) {
+  if (cert.bits == 0) {
+    switch (cert.verdict) {
+      case Certainty::kViolated: return "certified by exact rational arithmetic: " + cert.text;
+      case Certainty::kHolds: return "holds in exact rational arithmetic";
+      case Certainty::kUndecided: break;
+    }
+  }
   const std::string bits = std::to_string(cert.bits) + " bits";
   switch (cert.verdict) {
     case Certainty::kViolated: return "certified by interval arithmetic (" + bits + "): " + cert.text;

@@ -13,6 +13,9 @@
 //  - undecided at the cap: neither; never a refutation, never silently a
 //    pass (each property counts its undecided cases, and the report lists
 //    them).
+// A claim registered with Rational too (algebraic) has its candidates
+// decided exactly in rationals wherever its rational conclusion reads the
+// case (CertifyExactly): an equality there is proved, never undecided.
 // A metric of kind kRounding is an identity (its observed value is 0 in
 // exact arithmetic), and so is a claim metric whose bound is exactly 0: in
 // intervals it is violated when 0 is outside the enclosure of the observed
@@ -34,7 +37,7 @@ enum class Certainty { kHolds, kViolated, kUndecided };
 
 struct Certificate {
   Certainty verdict = Certainty::kUndecided;
-  int bits = 0;      // the precision that decided it (the cap when undecided)
+  int bits = 0;      // the precision that decided it (the cap when undecided; 0: exact rationals)
   std::string text;  // violated: the enclosures of the violated check; undecided: why
 };
 
@@ -48,7 +51,14 @@ void SetCertifyMaxBits(int bits);
 /// at doubling precisions until its checks decide, with no observation sink.
 Certificate Certify(const std::function<void(const Case&)>& interval_conclusion, const Case& c);
 
-/// "certified by interval arithmetic (128 bits): <text>" (for messages).
+/// Decides c exactly when the claim is algebraic: `exact_conclusion` is the
+/// claim's conclusion in rationals, run on the same case (bits 0 in the
+/// certificate). Nullopt when it cannot read the case or stops otherwise
+/// (the rational backend declares other fields, say): intervals decide then.
+std::optional<Certificate> CertifyExactly(const std::function<void(const Case&)>& exact_conclusion, const Case& c);
+
+/// "certified by interval arithmetic (128 bits): <text>" (for messages);
+/// "certified by exact rational arithmetic: <text>" for an exact one.
 std::string CertificateLine(const Certificate& cert);
 
 /// While alive, failures of the fast backend's checks on this thread are

@@ -1,8 +1,9 @@
 // Certification by interval arithmetic (certify.h) on planted claims: a
 // false claim whose constant errs by 1e-30 relative is refuted and certified
 // in MPFR (256 bits), not in double; a true claim attained with equality is
-// never refuted (its double candidates stay undecided); a candidate that
-// rounding made is dismissed; a conclusion that compares doubles cannot
+// never refuted (its double candidates stay undecided), and an algebraic one
+// at equality is decided exactly in rationals; a bound of exactly 0 is an
+// identity; a candidate that rounding made is dismissed; a conclusion that compares doubles cannot
 // certify anything. And the Interval scalar: enclosures and decided
 // comparisons.
 #include <gtest/gtest.h>
@@ -70,6 +71,22 @@ struct ZeroBoundIdentity : ClaimId<"planted.zero_bound_identity"> {
   }
 };
 
+/// (x/7) 7 <= x: true, with equality everywhere; algebraic, so a claim
+/// registered with Rational has its candidates decided exactly (an equality
+/// is proved), where intervals can only leave them undecided.
+struct SeventhTimesSeven : ClaimId<"planted.seventh_times_seven"> {
+  template <class S> static Domain Hypotheses() {
+    Domain d;
+    d.Scalar(kX, gen::Dyadic(1 << 20, 20), Admit::Within(0x1p20));
+    return d;
+  }
+  template <class S> static void Conclusion(const In<S>& in) {
+    static const Tolerance kSeventh{"(x/7) 7", "x", "the planted claim", MetricKind::kClaim};
+    const S x = in[kX];
+    ExpectWithin<S>(kSeventh, S(S(x / S(7)) * S(7)), x);
+  }
+};
+
 /// x/2 <= (1 + x) - 1 with no budget: true for x >= 0, with equality only
 /// at x = 0; for tiny x double's cancellation (1 + x rounds to 1) makes
 /// candidates that the intervals dismiss.
@@ -95,10 +112,10 @@ struct ComparesDoubles : ClaimId<"planted.compares_doubles"> {
   }
 };
 
-template <class Claim, class S>
+template <class Claim, class S, bool kExactToo = false>
 PropertyDef Certified() {
   PropertyDef d = internal::MakeDef<Claim, S>(__FILE__);
-  internal::CertifyByIntervals<Claim>(d);
+  internal::CertifyByIntervals<Claim, kExactToo>(d);
   return d;
 }
 
@@ -172,6 +189,18 @@ TEST(Certify, ABoundOfExactlyZeroIsAnIdentityAndTheAuditRecordsTheBackendsError)
   EXPECT_EQ(m.max_ratio, 1.0);
   EXPECT_GT(m.max_observed, 0.0);
   EXPECT_LT(m.max_observed, 1e-6) << "the error of double against the exact value 0 (values below 2^20)";
+}
+
+TEST(Certify, AnAlgebraicClaimIsDecidedExactlyAtEquality) {
+  const PropertyResult by_intervals = RunProperty(Certified<SeventhTimesSeven, double>(), Quick());
+  EXPECT_EQ(by_intervals.verdict, Verdict::kHolds) << by_intervals.message;
+  EXPECT_GT(by_intervals.undecided, 0) << "double must round (x/7)7 above x somewhere for the test to mean anything";
+  const PropertyResult exactly = RunProperty(Certified<SeventhTimesSeven, double, true>(), Quick());
+  EXPECT_EQ(exactly.verdict, Verdict::kHolds) << exactly.message;
+  EXPECT_EQ(exactly.undecided, 0) << exactly.undecided_example;
+  const Certificate cert = Certified<SeventhTimesSeven, double, true>().certify(Case().Scalar("x", 0.1));
+  EXPECT_EQ(cert.verdict, Certainty::kHolds);
+  EXPECT_EQ(cert.bits, 0) << "decided in rationals, not intervals";
 }
 
 TEST(Certify, RoundingCandidatesAreDismissed) {

@@ -221,10 +221,20 @@ PropertyDef MakeDef(const char* file) {
 }
 
 /// A claim certified by intervals (certify.h): failures of `d`'s backend are
-/// candidates that the conclusion in Interval decides.
-template <class Claim>
+/// candidates that the conclusion in Interval decides; an algebraic claim
+/// (kExactToo: registered with Rational) decides them in rationals first,
+/// wherever its rational conclusion reads the case and its hypotheses hold.
+template <class Claim, bool kExactToo = false>
 void CertifyByIntervals(PropertyDef& d) {
-  d.certify = [](const Case& c) { return Certify([](const Case& k) { Conclude<Claim, Interval>(k); }, c); };
+  d.certify = [](const Case& c) {
+    if constexpr (kExactToo) {
+      static const PropertyDef exact = MakeDef<Claim, Rational>("");
+      if (!(exact.misfit && exact.misfit(c)) && !(exact.why_outside && exact.why_outside(c)) &&
+          exact.hypotheses_hold(c))
+        if (const std::optional<Certificate> cert = CertifyExactly(exact.conclusion, c)) return *cert;
+    }
+    return Certify([](const Case& k) { Conclude<Claim, Interval>(k); }, c);
+  };
   d.conclusion = [certify = d.certify, fast = d.conclusion](const Case& c) {
     CandidateScope candidates([&] { return certify(c); });
     fast(c);
@@ -238,14 +248,14 @@ void CertifyByIntervals(PropertyDef& d) {
 /// One PropertyDef per scalar. `Interval` among the scalars is not a
 /// property of its own: it certifies the others' refutations (certify.h);
 /// an exact backend needs no certificate (its own comparison is exact).
-template <class Claim, class S, bool kCertified>
+template <class Claim, class S, bool kCertified, bool kExactToo>
 void AddDef(const char* file) {
   if constexpr (!std::is_same_v<S, Interval>) {
     PropertyDef d = MakeDef<Claim, S>(file);
     // The model's floating-point backends are certified; an exact backend
     // needs no certificate, and a kernel is judged by its error model.
     if constexpr (kCertified && (std::is_same_v<S, double> || std::is_same_v<S, float> || std::is_same_v<S, Mpfr>))
-      CertifyByIntervals<Claim>(d);
+      CertifyByIntervals<Claim, kExactToo>(d);
     Registry().push_back(std::move(d));
   }
 }
@@ -255,7 +265,8 @@ template <class Claim, class... Scalars>
 struct Register {
   explicit Register(const char* file) {
     constexpr bool kCertified = (std::is_same_v<Scalars, Interval> || ...);
-    (internal::AddDef<Claim, Scalars, kCertified>(file), ...);
+    constexpr bool kExactToo = (std::is_same_v<Scalars, Rational> || ...);
+    (internal::AddDef<Claim, Scalars, kCertified, kExactToo>(file), ...);
   }
 };
 
