@@ -141,7 +141,9 @@ struct ScalarTraits<Interval> {
 };
 
 /// The point 0 only (a decision, never Undecided).
-inline bool IsExactlyZero(const Interval& x) { return x.IsPoint() && !x.HasNan() && x.LowerDouble() == 0; }
+// Read in MPFR, not through a double: a point below double's range (1e-350,
+// a bound on subnormal inputs) is not 0.
+inline bool IsExactlyZero(const Interval& x) { return x.IsPoint() && !x.HasNan() && mpfr_zero_p(&x.data()->left) != 0; }
 inline bool CertainlyNonzero(const Interval& x) { return !x.HasNan() && !x.ContainsZero(); }
 
 /// The midpoint (for records and messages, never for verdicts).
