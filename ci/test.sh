@@ -12,9 +12,12 @@
 #      have is refused;
 #   3. the same example with its planted bug: ctest fails naming
 #      abi.empty_rows, and the printed replay command reproduces the failure;
+#   3b. examples/user_claim (find_package + attnprop_add_claims: a user's own
+#      claims, ci/user_claim_check.sh) and every command of
+#      docs/adding-a-claim.md;
 #   4. the Debian package (cpack): its dependencies resolve (apt-get -s), it
 #      unpacks into a fresh tree (dpkg -x), its attnprop runs (--version, the
-#      example, and `attnprop audit` with this source tree hidden when a
+#      two examples, and `attnprop audit` with this source tree hidden when a
 #      mount namespace is available).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -116,6 +119,17 @@ rc=0
   { cat "$tmp/replay.log"; fail "the replay command (exit $rc) did not reproduce the failure"; }
 echo "replay: exit 1, the stored case fails again"
 
+step "3b. examples/user_claim against the installed attnprop (find_package + attnprop_add_claims)"
+# A theorem's author's project: configure + build in under 60 s, exactly its
+# own four tests, the false claim's two fail with a certified counterexample
+# shrunk to two entries and a replay line that reproduces it; with its
+# registry saying the claim is false, every test passes; the guide's
+# commands (docs/adding-a-claim.md) all run.
+bash ci/user_claim_check.sh "$prefix" examples/user_claim "$tmp/claim"
+bash tools/doc_commands_test.sh docs/adding-a-claim.md "$prefix" > "$tmp/doc.log" 2>&1 ||
+  { cat "$tmp/doc.log"; fail "a command of docs/adding-a-claim.md"; }
+tail -1 "$tmp/doc.log"
+
 step "4. the Debian package"
 (cd build/release && cpack -G DEB -B "$tmp/deb") >/dev/null
 deb=$tmp/deb/attnprop_${version}_$(dpkg --print-architecture).deb
@@ -133,6 +147,7 @@ cmake -S "$root/usr/share/doc/attnprop/examples/user_kernel" -B "$debex" -DCMAKE
 grep -q "from $root/usr/lib/cmake/attnprop" "$tmp/debex.log" || { cat "$tmp/debex.log"; fail "the example did not find the packaged attnprop"; }
 cmake --build "$debex" >/dev/null
 ctest --test-dir "$debex" --output-on-failure -j2
+bash ci/user_claim_check.sh "$root/usr" "$root/usr/share/doc/attnprop/examples/user_claim" "$tmp/claim-deb"
 # The packaged attnprop needs nothing from the tree it was built in: audit with
 # the source tree hidden (an empty tmpfs over it) where a mount namespace can
 # be had, and from outside it otherwise. Its store is the packaged one. The

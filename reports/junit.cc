@@ -16,6 +16,7 @@
 // The file validates against reports/junit.xsd (test reports.junit_xsd).
 #include <sstream>
 
+#include "properties/framework/program.h"
 #include "reports/format.h"
 #include "reports/report.h"
 #include "reports/summary.h"
@@ -81,7 +82,7 @@ std::string ToJUnit(const Report& r) {
       << Seconds(p.seconds) << "\" file=\"" << Escape(e.file) << "\">\n";
     std::string detail = p.message;
     if (!p.counterexample.empty()) detail += "\ncounterexample:\n" + p.counterexample;
-    if (!p.reproduce.empty()) detail += "\nreproduce: attnprop reproduce " + p.id + "/" + p.backend + " " + p.reproduce;
+    if (!p.reproduce.empty()) detail += "\nreproduce: " + ShellWord(ThisProgram().command) + " reproduce " + p.id + "/" + p.backend + " " + p.reproduce;
     const std::string summary = std::string("expected ") + ExpectationName(e.expect) + ", got " + VerdictName(p.verdict);
     constexpr size_t kMessageLimit = 2000;
     // The property the diagnosis ranks first names the bug class first

@@ -3,6 +3,7 @@
 #include <set>
 #include <sstream>
 
+#include "properties/framework/program.h"
 #include "reports/format.h"
 #include "reports/report.h"
 #include "reports/summary.h"
@@ -216,7 +217,7 @@ std::string ToMarkdown(const Report& r) {
          << p.counterexample << "```\n\n";
     }
     if (!p.reproduce.empty())
-      md << "Reproduce: `attnprop reproduce " << p.id << "/" << p.backend << " " << p.reproduce << "`\n\n";
+      md << "Reproduce: `" << ShellWord(ThisProgram().command) << " reproduce " << p.id << "/" << p.backend << " " << p.reproduce << "`\n\n";
     if (!p.saved_to.empty()) md << "Saved to the store: `" << p.saved_to << "`\n\n";
     for (const auto& o : p.replayed)
       md << "- stored case `" << o.name << "` (" << o.origin << ", expect " << ExpectName(o.expect)

@@ -7,6 +7,7 @@
 
 #include "properties/framework/backend.h"
 #include "properties/framework/catalog.h"
+#include "properties/framework/program.h"
 #include "properties/framework/registry.h"
 #include "reports/format.h"
 
@@ -96,7 +97,7 @@ std::string FirstLine(const std::string& text, size_t limit) {
 
 std::string ReproduceCommand(const Report& r, const Entry& e) {
   const PropertyResult& p = e.result;
-  std::string cmd = "attnprop reproduce " + ShellWord(p.id + "/" + p.backend);
+  std::string cmd = ShellWord(ThisProgram().command) + " reproduce " + ShellWord(p.id + "/" + p.backend);
   // A plain kernel backend (no @target) is the --kernel library of the run.
   if (!r.run.kernel_path.empty() && BaseBackend(p.backend) == p.backend && FindBackend(p.backend) &&
       FindBackend(p.backend)->kernel)

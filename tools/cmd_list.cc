@@ -17,7 +17,7 @@ namespace attnprop::cli {
 namespace {
 
 constexpr const char* kUsage =
-    "usage: attnprop list [--store DIR] [--gaps] [--json]\n"
+    "usage: attnprop list [--store DIR] [--gaps] [--json] [--names]\n"
     "  Lists every registered property: id/backend, kind (from the claim catalogue claims/claims.tsv:\n"
     "  identity, inequality, ...; for a claim of ours, registry.tsv's kind: 'ours' or 'new'),\n"
     "  expectation (registry.tsv), stored cases (counterexample store), source file, and where the\n"
@@ -30,12 +30,15 @@ constexpr const char* kUsage =
     "  --json        the same as JSON, for tools: {\"properties\": [{id, backend, name, kind, expect, labels,\n"
     "                stored, file, source, statement}], \"gaps\": [{id, kind, source, statement}]}\n";
 
+/// The property's registry row (a user's claim without one has its default).
+const RegistryRow* RowOf(const PropertyDef& d) { return d.row ? d.row : FindRow(d.id); }
+
 /// The claim's kind: the catalogue's (identity, inequality, ...) for a claim
 /// as stated; "ours" or "new" (registry.tsv) for a claim of ours.
-std::string KindOf(const std::string& id) {
-  const RegistryRow* row = FindRow(id);
+std::string KindOf(const PropertyDef& d) {
+  const RegistryRow* row = RowOf(d);
   if (row && row->kind != ClaimKind::kAsStated) return ClaimKindName(row->kind);
-  if (const CatalogClaim* c = FindClaim(id)) return c->kind;
+  if (const CatalogClaim* c = FindClaim(d.id)) return c->kind;
   return "-";
 }
 
@@ -81,7 +84,7 @@ int ListJson(const std::string& store) {
   std::cout << "{\n  \"properties\": [";
   bool first = true;
   for (const auto& d : Registry()) {
-    const RegistryRow* row = FindRow(d.id);
+    const RegistryRow* row = RowOf(d);
     const CatalogClaim* claim = FindAnyClaim(d.id);
     size_t stored = 0;
     for (const auto& c : LoadStore(store, d.id)) stored += c.AppliesTo(d.backend);
@@ -89,7 +92,7 @@ int ListJson(const std::string& store) {
     if (row)
       for (const auto& l : row->labels) labels += (labels.empty() ? "" : ", ") + J(l);
     std::cout << (first ? "\n" : ",\n") << "    {\"id\": " << J(d.id) << ", \"backend\": " << J(d.backend)
-              << ", \"name\": " << J(d.Name()) << ", \"kind\": " << J(KindOf(d.id)) << ", \"expect\": "
+              << ", \"name\": " << J(d.Name()) << ", \"kind\": " << J(KindOf(d)) << ", \"expect\": "
               << J(row && row->expect == Expectation::kRefuted ? "refuted" : "holds") << ", \"labels\": [" << labels
               << "], \"stored\": " << stored << ", \"file\": " << J(report::RelativeSource(d.file))
               << ", \"source\": " << J(claim ? claim->source : "")
@@ -113,7 +116,7 @@ int ListJson(const std::string& store) {
 
 int List(const std::vector<std::string>& args) {
   std::string store = DefaultStoreDir();
-  bool gaps = false, json = false;
+  bool gaps = false, json = false, names = false;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--help" || args[i] == "-h") {
       std::cout << kUsage;
@@ -122,6 +125,8 @@ int List(const std::vector<std::string>& args) {
       gaps = true;
     } else if (args[i] == "--json") {
       json = true;
+    } else if (args[i] == "--names") {
+      names = true;
     } else if (args[i] == "--store" && i + 1 < args.size()) {
       store = args[++i];
       if (const std::string e = CheckStoreDir(store, false); !e.empty()) return UsageError("list", e, kUsage);
@@ -129,20 +134,25 @@ int List(const std::vector<std::string>& args) {
       return UsageError("list", "unknown argument '" + args[i] + "'", kUsage);
     }
   }
+  if (names) {
+    for (const auto& d : Registry()) std::cout << d.Name() << "\n";
+    return kOk;
+  }
   if (json) return ListJson(store);
   if (gaps) return Gaps();
   std::cout << std::left << std::setw(56) << "property" << " " << std::setw(12) << "kind" << " " << std::setw(8)
             << "expect" << " " << std::setw(6) << "stored" << " source\n";
   for (const auto& d : Registry()) {
-    const RegistryRow* row = FindRow(d.id);
+    const RegistryRow* row = RowOf(d);
     const CatalogClaim* claim = FindAnyClaim(d.id);
     const std::string stated = claim ? claim->source : "";
     size_t stored = 0;
     for (const auto& c : LoadStore(store, d.id)) stored += c.AppliesTo(d.backend);
-    std::cout << std::left << std::setw(56) << d.Name() << " " << std::setw(12) << KindOf(d.id) << " " << std::setw(8)
+    std::cout << std::left << std::setw(56) << d.Name() << " " << std::setw(12) << KindOf(d) << " " << std::setw(8)
               << (row && row->expect == Expectation::kRefuted ? "refuted" : "holds") << " " << std::setw(6) << stored
               << " " << report::RelativeSource(d.file) << (stated.empty() ? "" : "  (" + stated + ")") << "\n";
   }
+  if (Catalog().empty()) return kOk;  // a user's claim runner: no catalogue to cover
   const auto covered = CoveredIds();
   size_t have = 0;
   for (const auto& c : Catalog()) have += covered.count(c.id);

@@ -13,12 +13,14 @@
 #include <set>
 #include <sstream>
 
+#include "properties/framework/program.h"
 #include "properties/framework/catalog.h"
 #include "properties/framework/judge.h"
 #include "properties/framework/options.h"
 #include "properties/framework/registry.h"
 #include "properties/framework/run.h"
 #include "properties/framework/store.h"
+#include "reports/format.h"
 #include "reports/report.h"
 #include "reports/summary.h"
 #include "tools/cli.h"
@@ -145,7 +147,9 @@ void CheckStores(const std::vector<PropertyDef>& defs, const std::vector<RunOpti
     for (const auto& e : std::filesystem::directory_iterator(dir, ec)) {
       if (e.path().extension() != ".txt") continue;
       const std::string id = e.path().stem().string();
-      if (!FindRow(id)) std::cerr << "attnprop: warning: " << e.path().string() << " names no registered claim\n";
+      const bool registered =
+          std::any_of(Registry().begin(), Registry().end(), [&](const PropertyDef& d) { return d.id == id; });
+      if (!registered) std::cerr << "attnprop: warning: " << e.path().string() << " names no registered claim\n";
     }
   }
 }
@@ -186,9 +190,9 @@ void PrintDetails(std::ostream& out, const PropertyDef& d, const PropertyResult&
   for (const auto& rep : r.replayed)
     if (file.empty() && rep.regression) file = StorePath(o.store_dir, d.id);
   if (!file.empty())
-    out << "    replay: attnprop reproduce " << ShellQuote(d.Name()) << kernel << " " << ShellQuote(file) << "\n";
+    out << "    replay: " << report::ShellWord(ThisProgram().command) << " reproduce " << ShellQuote(d.Name()) << kernel << " " << ShellQuote(file) << "\n";
   if (!r.reproduce.empty())
-    out << "    rerun:  attnprop reproduce " << ShellQuote(d.Name()) << kernel << " " << r.reproduce << "\n";
+    out << "    rerun:  " << report::ShellWord(ThisProgram().command) << " reproduce " << ShellQuote(d.Name()) << kernel << " " << r.reproduce << "\n";
   if (!r.saved_to.empty() || o.save_dir.empty() || r.store_entry.empty()) return;
   out << "    as a store entry:\n" << Indent(r.store_entry, "      ");
 }

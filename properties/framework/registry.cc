@@ -1,8 +1,10 @@
 #include "properties/framework/registry.h"
 
 #include "properties/framework/catalog.h"
+#include "properties/framework/program.h"
 
 #include <algorithm>
+#include <deque>
 #include <set>
 #include <sstream>
 #include <stdexcept>
@@ -112,8 +114,12 @@ std::vector<std::string> JoinRegistry() {
     switch (r.kind) {
       case ClaimKind::kAsStated:
         if (!FindClaim(r.id))
-          problems.push_back(at + r.id + " is not in claims/claims.tsv (ids are verbatim; a claim we add is "
-                             "of kind new, our variant of kind ours)");
+          problems.push_back(at + r.id +
+                             (ThisProgram().user_claims
+                                  ? " is of kind as-stated, which names a claim of attnprop's documents: a claim of "
+                                    "yours is of kind new"
+                                  : " is not in claims/claims.tsv (ids are verbatim; a claim we add is "
+                                    "of kind new, our variant of kind ours)"));
         break;
       case ClaimKind::kOurs:
         if (!suffix || !FindClaim(r.id.substr(0, r.id.size() - 5)))
@@ -124,12 +130,21 @@ std::vector<std::string> JoinRegistry() {
           problems.push_back(at + r.id + " is of kind new but its id is a catalogue claim's (or ends .ours)");
         break;
     }
-    if (r.kind != ClaimKind::kAsStated && !FindOurClaim(r.id))
+    // A user's runner has no catalogue of statements: its claims are its own.
+    if (r.kind != ClaimKind::kAsStated && !FindOurClaim(r.id) && !ThisProgram().user_claims)
       problems.push_back(at + r.id + " is a claim of ours without its statement in claims/ours.tsv");
     if (!registered.count(r.id)) problems.push_back(at + r.id + " has a row but no property is registered under it");
   }
+  // A user's claim without a row is its author's claim, expected to hold.
+  static std::deque<RegistryRow> unlisted;
   for (auto& d : Registry()) {
     d.row = FindRow(d.id);
+    if (!d.row && ThisProgram().user_claims) {
+      for (const auto& u : unlisted)
+        if (u.id == d.id) d.row = &u;
+      if (!d.row) d.row = &unlisted.emplace_back(RegistryRow{d.id, ClaimKind::kNew, Expectation::kHolds, {},
+                                                              "no registry row: expected to hold", 0});
+    }
     // A statistical claim states its false-alarm rate and power where its
     // test is (Claim::kStatistics), and only a statistical claim does.
     const bool labelled = d.row && std::find(d.row->labels.begin(), d.row->labels.end(), "statistical") != d.row->labels.end();

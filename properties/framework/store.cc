@@ -1,5 +1,7 @@
 #include "properties/framework/store.h"
 
+#include "properties/framework/program.h"
+
 #include "properties/framework/atomic_file.h"
 #include "properties/framework/backend.h"
 
@@ -336,10 +338,11 @@ const std::string& InstalledStore() {
 }  // namespace
 
 std::string DefaultStoreDir() {
+  if (!ThisProgram().store.empty()) return ThisProgram().store;
   if (!InstalledStore().empty()) return InstalledStore();
   return std::string(ATTNPROP_SOURCE_DIR) + "/properties/counterexamples";
 }
 
-std::string DefaultSaveDir() { return InstalledStore().empty() ? DefaultStoreDir() : "attnprop-counterexamples"; }
+std::string DefaultSaveDir() { return !ThisProgram().store.empty() || InstalledStore().empty() ? DefaultStoreDir() : "attnprop-counterexamples"; }
 
 }  // namespace attnprop

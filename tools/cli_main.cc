@@ -1,4 +1,5 @@
-// The attnprop command.
+// The attnprop command line (tools/main.cc; a user's claim runner,
+// cmake/AttnpropClaims.cmake, runs the same).
 //   attnprop list                      properties: id/backend, kind, expectation, stored cases, source
 //   attnprop run [options]             run properties, one line each
 //   attnprop audit [--out DIR] [...]   the main job: run everything, write the report
@@ -16,8 +17,10 @@
 
 #include "kernels/attnprop_kernel.h"
 #include "properties/framework/options.h"
+#include "properties/framework/program.h"
 #include "properties/framework/registry.h"
 #include "tools/cli.h"
+#include "tools/cli_main.h"
 
 namespace {
 
@@ -38,15 +41,16 @@ constexpr const char* kUsage =
     "  --version                    attnprop's version and the kernel ABI version it checks\n"
     "\n"
     "environment: ATTNPROP_MPFR_BITS (MPFR precision, default 256), ATTNPROP_CERTIFY_BITS (the interval\n"
-    "             precision up to which a candidate refutation is certified, default 1024),\n"
+    "             precision up to which a candidate refutation is certified, default 4096),\n"
     "             RC_PARAMS (seed, max_success, ...),\n"
     "             GTEST_TOTAL_SHARDS, GTEST_SHARD_INDEX (run, audit, check-kernel: one shard of the run)\n"
     "exit status: 0 everything as registry.tsv expects, 1 some verdict differs, 2 bad usage or input\n";
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  using namespace attnprop;
+namespace attnprop::cli {
+
+int Main(int argc, char** argv) {
   // A file size limit (ulimit -f) makes a write fail with EFBIG, reported as
   // an error (exit 2), instead of killing the process half-way.
   std::signal(SIGXFSZ, SIG_IGN);
@@ -67,6 +71,10 @@ int main(int argc, char** argv) {
     args.erase(args.begin());
     args = cli::SplitOptionValues(args);  // --opt=value is --opt value everywhere
     if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+      // A user's claim runner (attnprop_add_claims) says what it is.
+      if (ThisProgram().user_claims)
+        std::cout << ThisProgram().command << ": your claims with attnprop's command line (the commands "
+                  << "below; `attnprop` in them is this program)\n\n";
       std::cout << kUsage;
       return cli::kOk;
     }
@@ -84,3 +92,5 @@ int main(int argc, char** argv) {
     return cli::kBadInput;
   }
 }
+
+}  // namespace attnprop::cli
