@@ -195,9 +195,7 @@ void FalseSection(std::ostringstream& h, const Summary& s) {
        "about the documents, not problems of the run.</p>\n<ul>\n";
   if (s.refuted.empty()) h << "<li>None in this run.</li>\n";
   for (const auto& c : s.refuted) {
-    h << "<li>" << LinkTo(c.id) << " (";
-    for (size_t i = 0; i < c.backends.size(); ++i) h << (i ? ", " : "") << Escape(c.backends[i]);
-    h << (c.found_by.empty() ? "" : "; found by " + Escape(c.found_by)) << "): " << Escape(c.statement) << "</li>\n";
+    h << "<li>" << LinkTo(c.id) << " (" << Escape(BackendsAndProvenance(c)) << "): " << Escape(c.statement) << "</li>\n";
   }
   h << "</ul>\n";
 }

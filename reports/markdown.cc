@@ -85,9 +85,8 @@ std::string ToMarkdown(const Report& r) {
   md << "\n## Claims false as stated\n\n";
   if (sum.refuted.empty()) md << "None in this run.\n";
   for (const auto& c : sum.refuted) {
-    md << "- " << Code(c.id) << " (";
-    for (size_t i = 0; i < c.backends.size(); ++i) md << (i ? ", " : "") << c.backends[i];
-    md << (c.found_by.empty() ? "" : "; found by " + c.found_by) << "): " << (c.statement.empty() ? "*(no statement)*" : Cell(c.statement))
+    md << "- " << Code(c.id) << " (" << BackendsAndProvenance(c)
+       << "): " << (c.statement.empty() ? "*(no statement)*" : Cell(c.statement))
        << "\n";
   }
   md << "\n";

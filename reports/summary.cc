@@ -30,6 +30,18 @@ unsigned ProblemFlags(const Entry& e, const MetricStats& m) {
   return f;
 }
 
+std::string BackendsAndProvenance(const RefutedClaim& c) {
+  const bool same = std::all_of(c.found_by.begin(), c.found_by.end(),
+                                [&](const std::string& f) { return f == c.found_by.front(); });
+  std::string out;
+  for (size_t i = 0; i < c.backends.size(); ++i) {
+    out += (i ? same ? ", " : "; " : "") + c.backends[i];
+    if (!same && !c.found_by[i].empty()) out += ": " + c.found_by[i];
+  }
+  if (same && !c.found_by.empty() && !c.found_by.front().empty()) out += "; found by " + c.found_by.front();
+  return out;
+}
+
 Summary Summarize(const Report& r) {
   Summary s;
   s.properties = r.entries.size();
@@ -41,8 +53,9 @@ Summary Summarize(const Report& r) {
     if (!e.as_expected()) s.unexpected.push_back(&e);
     if (e.as_expected() && e.expect == Expectation::kRefuted && e.result.verdict == Verdict::kRefuted) {
       auto [it, fresh] = refuted_at.emplace(e.result.id, s.refuted.size());
-      if (fresh) s.refuted.push_back({e.result.id, StatementOf(e.result.id), {}, FoundByText(e.result)});
+      if (fresh) s.refuted.push_back({e.result.id, StatementOf(e.result.id), {}, {}});
       s.refuted[it->second].backends.push_back(e.result.backend);
+      s.refuted[it->second].found_by.push_back(FoundByText(e.result));
     }
     for (const auto& m : e.result.metrics) {
       ++s.metrics;
@@ -126,9 +139,7 @@ std::string ConsoleSummary(const Report& r) {
     o << "\n" << s.refuted.size() << (s.refuted.size() == 1 ? " claim is" : " claims are")
       << " false as stated (registry.tsv expects it; each refutation confirmed):\n";
     for (const auto& c : s.refuted) {
-      o << "  " << c.id << " (";
-      for (size_t i = 0; i < c.backends.size(); ++i) o << (i ? ", " : "") << c.backends[i];
-      o << ")" << (c.found_by.empty() ? "" : ", found by " + c.found_by) << "\n";
+      o << "  " << c.id << " (" << BackendsAndProvenance(c) << ")\n";
       if (!c.statement.empty()) o << "      " << c.statement << "\n";
     }
   }

@@ -23,8 +23,13 @@ struct RefutedClaim {
   std::string id;
   std::string statement;              // StatementOf(id)
   std::vector<std::string> backends;  // in report order
-  std::string found_by;               // FoundByText of its first backend
+  std::vector<std::string> found_by;  // FoundByText of each backend, in the same order
 };
+
+/// "double, mpfr; found by random" when every backend found it the same
+/// way, else "double: search (12 candidates); mpfr: pin only": each
+/// backend's own provenance, never the first one's for all.
+std::string BackendsAndProvenance(const RefutedClaim& c);
 
 struct Summary {
   size_t properties = 0;

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <utility>
+
 namespace attnprop::report {
 namespace {
 
@@ -74,6 +76,27 @@ TEST(Summary, CountsAndHeadline) {
   const std::string text = ConsoleSummary(r);
   EXPECT_NE(text.find("Unexpected results (1)"), std::string::npos) << text;
   EXPECT_NE(text.find("1 claim is false as stated"), std::string::npos) << text;
+}
+
+// Each backend's own provenance (issue 37: the first backend's was printed
+// for all, "found by search" where MPFR had only its pin).
+TEST(Summary, ProvenancePerBackend) {
+  Report r;
+  for (const auto& [backend, found] : {std::pair{"double", FoundBy::kSearch}, std::pair{"mpfr", FoundBy::kStore}}) {
+    Entry e = Make("c", Verdict::kRefuted, Expectation::kRefuted, true, {});
+    e.result.backend = backend;
+    e.result.found_by = found;
+    e.result.search_tried = 12;
+    e.result.pinned_refutation = true;
+    r.entries.push_back(e);
+  }
+  Summary s = Summarize(r);
+  ASSERT_EQ(s.refuted.size(), 1u);
+  EXPECT_EQ(BackendsAndProvenance(s.refuted[0]), "double: search (12 candidates); mpfr: pin only");
+  // One provenance for all: said once.
+  r.entries[1].result.found_by = FoundBy::kSearch;
+  s = Summarize(r);
+  EXPECT_EQ(BackendsAndProvenance(s.refuted[0]), "double, mpfr; found by search (12 candidates)");
 }
 
 TEST(Summary, StatementsComeFromTheCatalogue) {

@@ -118,6 +118,9 @@ bool ParseSelection(const std::vector<std::string>& args, Mode mode, Selection* 
       s->create_store = true;
     } else if (a == "--junit") {
       if (!value(&s->junit) || s->junit.empty()) return *error = "--junit needs a file name", false;
+    } else if (a == "--expect") {
+      if (!value(&s->expect) || (s->expect != "holds" && s->expect != "refuted"))
+        return *error = "--expect needs holds or refuted", false;
     } else if (a == "--backend") {
       if (!value(&s->backend)) return *error = "--backend needs a name", false;
       if (!FindBackend(s->backend)) return *error = "unknown backend '" + s->backend + "' (" + BackendNames() + ")", false;
@@ -206,6 +209,10 @@ std::vector<PropertyDef> Select(const Selection& s, const std::vector<ksuite::Ke
     if (any(s.excludes)) continue;
     if (s.rerun_failed && std::find(s.rerun.begin(), s.rerun.end(), d.Name()) == s.rerun.end()) continue;
     if (!s.backend.empty() && d.backend != s.backend && BaseBackend(d.backend) != s.backend) continue;
+    if (!s.expect.empty()) {
+      const RegistryRow* row = d.row ? d.row : FindRow(d.id);
+      if ((s.expect == "refuted") != (row && row->expect == Expectation::kRefuted)) continue;
+    }
     out.push_back(std::move(d));
   }
   return out;
@@ -249,6 +256,7 @@ std::string SelectionText(const Selection& s) {
   for (const auto& f : s.filters) add("--filter", f, true);
   for (const auto& f : s.excludes) add("--exclude", f, true);
   if (!s.backend.empty()) add("--backend", s.backend, false);
+  if (!s.expect.empty()) add("--expect", s.expect, false);
   if (s.rerun_failed) add("--rerun-failed", "", false);
   return t.empty() ? "the selection" : t;
 }

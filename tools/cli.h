@@ -39,6 +39,7 @@ struct Selection {
   std::vector<std::string> filters;   // --filter (repeatable, union; none = everything)
   std::vector<std::string> excludes;  // --exclude (repeatable): removed from the selection
   std::string backend;
+  std::string expect;        // --expect holds|refuted: only claims registered so ("" = both)
   std::string out;           // report directory ("" = none)
   std::string json;          // check-kernel --json FILE: report.json also written there
   std::string junit;         // --junit FILE: junit.xml also written there

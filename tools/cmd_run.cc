@@ -37,7 +37,8 @@ namespace {
 constexpr int kAuditSearchSteps = 300;
 constexpr double kAuditBudgetSeconds = 900;
 constexpr const char* kRunUsage =
-    "usage: attnprop run [--filter PATTERN]... [--exclude PATTERN]... [--backend B] [--cases N] [--seed S]\n"
+    "usage: attnprop run [--filter PATTERN]... [--exclude PATTERN]... [--backend B] [--expect E] [--cases N]\n"
+    "                    [--seed S]\n"
     "                    [--store DIR [--create-store]] [--no-store] [--no-save] [--out DIR] [--junit FILE]\n"
     "                    [--kernel PATH.so] [--timeout S] [--search N] [--budget S] [--deep]\n"
     "                    [-q|-v] [--fail-fast] [--rerun-failed] [--shard INDEX/TOTAL] [--list]\n"
@@ -51,6 +52,8 @@ constexpr const char* kRunUsage =
     "  --backend B      only backend B (double, float, mpfr, rational, kernel-f32, kernel-f64, kernel-bf16,\n"
     "                   kernel-f16, or a full\n"
     "                   name such as kernel-f32@avx2)\n"
+    "  --expect E       only the claims registry.tsv expects to E (holds or refuted): `--expect refuted\n"
+    "                   --store EMPTY --no-save` checks that every known-false claim is found from scratch\n"
     "  --cases N        random cases per property (default 100)\n"
     "  --seed S         base seed (default 20261129; same seed, same cases)\n"
     "  --store DIR      counterexample store (default: the source tree's properties/counterexamples;\n"
@@ -86,7 +89,8 @@ constexpr const char* kRunUsage =
     "exit status: 0 every verdict as registry.tsv expects, 1 some verdict differs, 2 bad usage or input\n";
 
 constexpr const char* kAuditUsage =
-    "usage: attnprop audit [--out DIR] [--filter PATTERN]... [--exclude PATTERN]... [--backend B] [--cases N]\n"
+    "usage: attnprop audit [--out DIR] [--filter PATTERN]... [--exclude PATTERN]... [--backend B] [--expect E]\n"
+    "                      [--cases N]\n"
     "                      [--seed S] [--store DIR [--create-store]] [--no-store] [--no-save] [--junit FILE]\n"
     "                      [--kernel PATH.so] [--timeout S] [--search N] [--budget S] [--deep]\n"
     "                      [-q|-v] [--fail-fast] [--rerun-failed] [--shard INDEX/TOTAL] [--list]\n"

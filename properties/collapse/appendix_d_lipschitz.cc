@@ -7,11 +7,12 @@
 //   ||Y - X|| <= 2||X||, K1 = 12||X|| ||W|| => ||softm(X) - softm(Y)|| <= K1 ||X - Y||.
 // collapse.lemmaD.5.part2
 //   same, K2 = K1 ||X|| ||Wv|| + ||Wv|| => ||softmv(X) - softmv(Y)|| <= K2 ||X - Y||.
-//   Both proofs use the false Fact 3.3 (2); whether they fail is left to the
-//   search (registered holds unless a refutation is pinned).
+//   Both proofs use the false Fact 3.3 (2) (the true factor is d): expected
+//   REFUTED, for d >= 3.
 //   Generated (PairCase): n, d up to 5 (MPFR 4), X and the weights in every
 //   regime (weights at scales 2^-20..2^6), Y = X + Delta with Delta = 2||X|| r,
-//   r in [-1,1].
+//   r in [-1,1]; in a third of the cases the aligned family (rows of X at +-1,
+//   Wq = Wk = 2^-t J, Y = (1 + 2 rho) X), where the factor d shows.
 //
 // collapse.lemmaD.6.layer_lipschitz
 //   X_l the l-th layer output of a network with ||X_0|| <= phi0 and all
@@ -57,14 +58,39 @@ Domain PairCase() {
   const Admit entries = Admit::Within(0x1p60);
   Domain d;
   d.Dim(kN, {1, max_n, max_n}, 64).Dim(kD, {1, max_d, max_d}, 64);
-  d.Matrix(kX, kN, kD, xr, entries);
+  const int xp = d.Param(kN, kD, xr);
   const int wq = d.Param(kD, kD, wr), wk = d.Param(kD, kD, wr), wv = d.Param(kD, kD, wr);
   const int r = d.Param(kN, kD, rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 6)));
+  // A third of the cases are the aligned family, where the proofs' false
+  // step (Fact 3.3 (2)) loses its factor d: rows of X at +-1 (the sign of
+  // each drawn row's first entry), Wq = Wk = 2^-t J (t in [4,11]: small
+  // scores, where softmax is steepest), Y = (1 + 2 rho) X (rho in {1/4, 1/2,
+  // 1}: ||Y - X|| = 2 rho ||X||). There ||softm(X) - softm(Y)|| / (K1 ||X -
+  // Y||) reaches about d^2/6 at rho = 1 (1.5 at d = 3).
+  const int aligned = d.ScalarParam(rc::gen::element(Exact(0.0), Exact(0.0), Exact(1.0)));
+  const int t = d.ScalarParam(gen::UniformInteger(4, 11));
+  const int rho = d.ScalarParam(rc::gen::element(Exact(1.0), Exact(0.5), Exact(0.25)));
+  const auto is_aligned = [aligned](const Domain::Drawn& in) { return in.ScalarParam(aligned).ToDouble() != 0; };
+  d.Built(
+      kX, kN, kD,
+      [xp, is_aligned](const Domain::Drawn& in) {
+        ExactMatrix x = in.Param(xp);
+        if (!is_aligned(in)) return x;
+        const ExactMatrix drawn = x;
+        for (int64_t i = 0; i < x.rows; ++i)
+          for (int64_t j = 0; j < x.cols; ++j) x(i, j) = Exact(drawn(i, 0).ToDouble() < 0 ? -1.0 : 1.0);
+        return x;
+      },
+      entries);
   d.Built(
       kY, kN, kD,
-      [r](const Domain::Drawn& in) {
+      [r, rho, is_aligned](const Domain::Drawn& in) {
         const ExactMatrix& x = in.fields()[kX];
-        const ExactMatrix rm = in.Param(r);
+        ExactMatrix rm = in.Param(r);
+        if (is_aligned(in)) {
+          const double step = in.ScalarParam(rho).ToDouble();
+          for (size_t k = 0; k < rm.data.size(); ++k) rm.data[k] = Exact(x.data[k].ToDouble() < 0 ? -step : step);
+        }
         Rational nx = 0;
         for (const Exact& e : x.data) nx = std::max(nx, Rational(abs(e.ToRational())));
         Mat<Rational> y(x.rows, x.cols);
@@ -73,8 +99,17 @@ Domain PairCase() {
         return gen::FromRationals(y, gen::DerivedArithFor<S>());
       },
       entries);
-  for (const auto& [w, m] : {std::pair{kWq, wq}, std::pair{kWk, wk}, std::pair{kWv, wv}})
-    d.Built(w, kD, kD, [m = m](const Domain::Drawn& in) { return in.Param(m); }, entries);
+  for (const auto& [w, m] : {std::pair{kWq, wq}, std::pair{kWk, wk}})
+    d.Built(
+        w, kD, kD,
+        [m = m, t, is_aligned](const Domain::Drawn& in) {
+          ExactMatrix weight = in.Param(m);
+          if (is_aligned(in))
+            for (Exact& e : weight.data) e = Exact(std::ldexp(1.0, -static_cast<int>(in.ScalarParam(t).ToDouble())));
+          return weight;
+        },
+        entries);
+  d.Built(kWv, kD, kD, [wv](const Domain::Drawn& in) { return in.Param(wv); }, entries);
   d.Assume("||Y - X|| <= 2||X||", [](const Values& v) {
     const Mat<Rational> x = v[kX].As<Rational>(), y = v[kY].As<Rational>();
     return MaxNorm<Rational>(Mat<Rational>(y - x)) <= 2 * MaxNorm<Rational>(x);

@@ -22,8 +22,10 @@
 //   family: d <= 2 holds there, d >= 3 refutes for small theta.
 //   Generated: n up to 6, d up to 6 (MPFR 4), X and the weights in every
 //   regime (tiny Wq, Wk beside large Wv; all-equal, rank-one, sign
-//   structures). Backends double, MPFR (exp).
+//   structures) and, in a third of the cases, the aligned family above
+//   (rows of X at +-1, Wq = Wk = 2^-t I, Wv = J). Backends double, MPFR (exp).
 #include <cmath>
+#include <utility>
 
 #include "properties/collapse/network_cases.h"
 #include "properties/framework/property.h"
@@ -59,10 +61,47 @@ struct Lemma51 : ClaimId<"collapse.lemma5.1.res_satt_contraction"> {
     const Admit entries = Admit::Within(0x1p8);
     Domain d;
     d.Dim(kN, {1, max_n, max_n}, 16).Dim(kD, {1, max_d, max_d}, 16);
-    d.Matrix(kX, kN, kD, xr, entries)
-        .Matrix(kWq, kD, kD, wr, entries)
-        .Matrix(kWk, kD, kD, wr, entries)
-        .Matrix(kWv, kD, kD, wr, entries);
+    const int xp = d.Param(kN, kD, xr), wqp = d.Param(kD, kD, wr), wkp = d.Param(kD, kD, wr),
+              wvp = d.Param(kD, kD, wr);
+    // A third of the cases are the aligned family, where the proof's false
+    // step (Fact 3.3 (2)) loses its factor d: rows of X at +-1 (the sign of
+    // each drawn row's first entry), Wq = Wk = 2^-t I (t in [1,8]: small
+    // theta), Wv = J. The ratio there is d/(e^theta + 1).
+    const int aligned = d.ScalarParam(rc::gen::element(Exact(0.0), Exact(0.0), Exact(1.0)));
+    const int t = d.ScalarParam(gen::UniformInteger(1, 8));
+    const auto is_aligned = [aligned](const Domain::Drawn& in) { return in.ScalarParam(aligned).ToDouble() != 0; };
+    d.Built(
+        kX, kN, kD,
+        [xp, is_aligned](const Domain::Drawn& in) {
+          ExactMatrix x = in.Param(xp);
+          if (!is_aligned(in)) return x;
+          const ExactMatrix drawn = x;
+          for (int64_t i = 0; i < x.rows; ++i)
+            for (int64_t j = 0; j < x.cols; ++j) x(i, j) = Exact(drawn(i, 0).ToDouble() < 0 ? -1.0 : 1.0);
+          return x;
+        },
+        entries);
+    for (const auto& [field, param] : {std::pair{kWq, wqp}, std::pair{kWk, wkp}})
+      d.Built(
+          field, kD, kD,
+          [param = param, t, is_aligned](const Domain::Drawn& in) {
+            ExactMatrix w = in.Param(param);
+            if (!is_aligned(in)) return w;
+            const double diag = std::ldexp(1.0, -static_cast<int>(in.ScalarParam(t).ToDouble()));
+            for (int64_t i = 0; i < w.rows; ++i)
+              for (int64_t j = 0; j < w.cols; ++j) w(i, j) = Exact(i == j ? diag : 0.0);
+            return w;
+          },
+          entries);
+    d.Built(
+        kWv, kD, kD,
+        [wvp, is_aligned](const Domain::Drawn& in) {
+          ExactMatrix w = in.Param(wvp);
+          if (is_aligned(in))
+            for (Exact& e : w.data) e = Exact(1.0);
+          return w;
+        },
+        entries);
     d.Assume("theta <= 600 (computability: e^theta finite in double)", [](const Values& v) {
       MpfrPrecisionScope precise(256);
       const Mat<Mpfr> r = Res<Mpfr>(v[kX].As<Mpfr>());
