@@ -39,6 +39,9 @@
  *    (ATTNPROP_FORMAT_BF16 or ATTNPROP_FORMAT_F16), or 0 for a format it does
  *    not implement. Absent, the accumulation is ATTNPROP_FORMAT_F32 for both
  *    (the common case: convert to float, compute, round out once).
+ *    ATTNPROP_FORMAT_MIXED: f32 arithmetic except that each weight P_ij is
+ *    rounded once, to nearest, to the storage format before it multiplies V
+ *    (the row sums may use either P); nothing else is rounded to the format.
  *  - out is rounded once, to nearest (ties to even), from the accumulation
  *    format to the storage format. attnprop's bound allows exactly that much
  *    beyond the declared accumulation's error (properties/operator/
@@ -64,6 +67,10 @@ extern "C" {
 #define ATTNPROP_FORMAT_F64 2  /* IEEE binary64, 53-bit significand */
 #define ATTNPROP_FORMAT_BF16 3 /* bfloat16, 8-bit significand */
 #define ATTNPROP_FORMAT_F16 4  /* IEEE binary16, 11-bit significand */
+/* f32 scores, max and sums, with the weights P rounded once to the storage
+ * format before P V (FlashAttention-style half kernels, tensor-core and AMX
+ * paths); for attnprop_kernel_accumulation only. */
+#define ATTNPROP_FORMAT_MIXED 5
 
 typedef struct attnprop_attention_args {
   size_t struct_size; /* sizeof(attnprop_attention_args) as the caller compiled it */

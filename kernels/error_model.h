@@ -93,6 +93,14 @@ constexpr double MinNormalOf() {
 /// gamma_n = n u / (1 - n u); +inf when n u >= 1 (no bound).
 inline double Gamma(double n, double u) { return n * u < 1 ? n * u / (1 - n * u) : HUGE_VAL; }
 
+/// theta_n = (1 - u)^-n - 1: the relative error of n roundings, each a
+/// factor (1 + d)^(+-1) with |d| <= u, for every n (a product of them lies
+/// in [(1 - u)^n, (1 - u)^-n], and (1 - u)^n >= 1 - theta_n). theta_n <=
+/// gamma_n (Bernoulli: (1 - u)^n >= 1 - n u), and unlike it theta_n stays
+/// finite when n u >= 1: with u = 2^-8 (bf16 arithmetic) a row of a few
+/// hundred keys has n u > 1, where gamma_n gave no bound at all.
+inline double Theta(double n, double u) { return std::expm1(-n * std::log1p(-u)); }
+
 /// What the bounds of one output row depend on.
 struct AttentionRow {
   double u = 0;           // unit roundoff of the arithmetic
@@ -111,6 +119,7 @@ struct AttentionRowBound {
   double n = 0;          // roundings per sum
   double rho = 0;        // relative bound on each computed weight: exp(2 delta)(1+gamma_n)^2 - 1
   double lse = 0;        // |lse^ - lse| <= delta + 2 gamma_n
+  double theta = 0;      // theta_n (Theta): the relative error of one sum's n roundings
   double underflow = 0;  // 2 t_k lambda
   double subnormal = 0;  // n eta: absolute, added to out's bound
 };
@@ -119,11 +128,12 @@ inline AttentionRowBound BoundAttentionRow(const AttentionRow& row) {
   const double e = row.exp_ulps, u = row.u, tk = row.t_k;
   const double r = row.rescales < 0 ? tk : row.rescales;
   AttentionRowBound b;
-  b.delta = Gamma(row.d_k + 2, u) * row.smax + u * (8 * row.smax + (e + 1) * (std::log(tk) + 1)) +
+  b.delta = Theta(row.d_k + 2, u) * row.smax + u * (8 * row.smax + (e + 1) * (std::log(tk) + 1)) +
             (row.d_k + 2) * row.eta;
   b.n = (e + 1) * r + tk + e + 4;
   b.subnormal = b.n * row.eta;
-  const double g = Gamma(b.n, u);
+  const double g = Theta(b.n, u);
+  b.theta = g;
   // exp(2 delta)(1 + g)^2 - 1 without cancellation (u may be 2^-257: MPFR).
   b.rho = std::expm1(2 * b.delta + 2 * std::log1p(g));
   b.lse = b.delta + 2 * g;
@@ -134,6 +144,20 @@ inline AttentionRowBound BoundAttentionRow(const AttentionRow& row) {
 /// |out^_ic - out*_ic| <= rho sum_j a*_ij |v_jc| + underflow max_j |v_jc| (+ subnormal).
 inline double AttentionOutBound(const AttentionRowBound& b, double weighted_abs_v, double max_abs_v) {
   return b.rho * weighted_abs_v + b.underflow * max_abs_v + b.subnormal;
+}
+
+/// The convex-hull bound, finite for every finite input however large the
+/// scores: a kernel's weights are nonnegative (exponentials, their sums and
+/// quotients), so out^_ic = sum_j w_j v_jc with w_j >= 0 and sum_j w_j
+/// within the numerator's and the denominator's n roundings and the
+/// division's: sum_j w_j in [(1 - u)^(3n), (1 - u)^(-3n)]. With out*_ic in
+/// [min_j v_jc, max_j v_jc] (visible j) and spread = max_j v_jc - min_j v_jc,
+///   |out^_ic - out*_ic| <= spread + theta_{3n} max_j |v_jc| (+ subnormal).
+/// Where delta is large (scores of thousands in bf16 arithmetic: exp(2
+/// delta) overflows) this is the truth: the computed weights may be any
+/// point of the simplex. The bound used is the smaller of the two.
+inline double AttentionOutCap(const AttentionRowBound& b, double u, double spread, double max_abs_v) {
+  return spread + Theta(3 * b.n, u) * max_abs_v + b.subnormal;
 }
 
 /// Storage in a narrower format after the arithmetic (ABI v2: bf16 / f16

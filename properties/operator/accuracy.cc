@@ -56,8 +56,21 @@ RowBound BoundForRow(const Problem& p, const Operator& op, int64_t b, int64_t i)
   r.lse = bound.lse;
   r.underflow = bound.underflow;
   r.subnormal = bound.subnormal;
+  r.hull = numerics::Theta(3 * bound.n, row.u);
   if (op.IsKernel() && IsHalf(op.dtype) && op.accumulation == DType::kF64)
     r.lse += 0x1p-24 * (std::fabs(p.scale.ToDouble()) * mag + std::log(row.t_k)) * 2;  // lse rounded to f32 once
+  if (op.IsKernel() && IsHalf(op.dtype) && op.mixed) {
+    // ATTNPROP_FORMAT_MIXED: the weights P rounded once to the storage
+    // format before P V (the numerator's weights only, or the denominator's
+    // too): each normalised weight within a factor (1 - u_s)^-2 more, and a
+    // weight in the format's subnormal range errs by eta_s / 2 absolute, over
+    // t_k keys and a denominator >= 1 (its largest term is exp(0)).
+    const HalfFormat& f = op.dtype == DType::kBF16 ? kBF16 : kF16;
+    const double storage = -2 * std::log1p(-f.UnitRoundoff());
+    r.rho = std::expm1(std::log1p(r.rho) + storage);
+    r.hull = std::expm1(std::log1p(r.hull) + storage);
+    r.underflow += row.t_k * f.MinSubnormal();
+  }
   return r;
 }
 
@@ -84,11 +97,33 @@ std::pair<double, double> WeightedAbsV(const Problem& p, const AttentionResult<M
   return {wsum, vmax};
 }
 
-double OutBound(const Problem& p, const Operator& op, const AttentionResult<Mpfr>& r, int64_t b, int64_t i, int64_t c) {
-  const RowBound rb = BoundForRow(p, op, b, i);
+namespace {
+/// max_j v_jc - min_j v_jc over the visible keys (0 for none).
+double VisibleSpread(const Problem& p, int64_t b, int64_t i, int64_t c) {
+  double lo = HUGE_VAL, hi = -HUGE_VAL;
+  for (int64_t j = 0; j < p.t_k; ++j) {
+    if (!p.Visible(i, j)) continue;
+    const double vj = p.v(b * p.t_k + j, c).ToDouble();
+    lo = std::min(lo, vj), hi = std::max(hi, vj);
+  }
+  return hi >= lo ? hi - lo : 0;
+}
+
+/// OutBound with the row's bound already computed (accuracy.h says which).
+double ElementBound(const Problem& p, const Operator& op, const RowBound& rb, const AttentionResult<Mpfr>& r, int64_t b,
+                    int64_t i, int64_t c) {
   const auto [wsum, vmax] = WeightedAbsV(p, r, b, i, c);
-  return Stored(op, rb.rho * wsum * (1 + 1e-12) + rb.underflow * vmax + SubnormalTerm(rb, vmax),
-                ToDouble(r.out(i, c)));
+  const double absolute = rb.underflow * vmax + SubnormalTerm(rb, vmax);
+  // Both computed in double from exact inputs: 1e-12 covers their own rounding.
+  const double relative = rb.rho * wsum * (1 + 1e-12);  // NaN where rho = inf and wsum = 0
+  const double cap = (VisibleSpread(p, b, i, c) + rb.hull * vmax) * (1 + 1e-12);
+  const double arithmetic = (std::isfinite(relative) ? std::min(relative, cap) : cap) + absolute;
+  return Stored(op, arithmetic, ToDouble(r.out(i, c)));
+}
+}  // namespace
+
+double OutBound(const Problem& p, const Operator& op, const AttentionResult<Mpfr>& r, int64_t b, int64_t i, int64_t c) {
+  return ElementBound(p, op, BoundForRow(p, op, b, i), r, b, i, c);
 }
 
 double AbsDiff(const Mpfr& x, const Mpfr& y) {
@@ -105,9 +140,8 @@ void ExpectOutputsNearReference(const Problem& p, const Operator& op, const std:
       const RowBound rb = BoundForRow(p, op, b, i);
       const size_t row = static_cast<size_t>(b * p.t_q + i);
       for (int64_t c = 0; c < p.d_v; ++c) {
-        const auto [wsum, vmax] = WeightedAbsV(p, r, b, i, c);
-        const double bound =
-            Stored(op, rb.rho * wsum * (1 + 1e-12) + rb.underflow * vmax + SubnormalTerm(rb, vmax), ToDouble(r.out(i, c)));
+        const double wsum = WeightedAbsV(p, r, b, i, c).first;
+        const double bound = ElementBound(p, op, rb, r, b, i, c);
         const Mpfr& got = out[row * static_cast<size_t>(p.d_v) + static_cast<size_t>(c)];
         const double err = AbsDiff(got, r.out(i, c));
         char buf[512];
@@ -130,6 +164,10 @@ void ExpectOutputsNearReference(const Problem& p, const Operator& op, const std:
 }
 
 void Worst::Check(double observed, double bound, const std::string& where) {
+  // A bound that is not a number is attnprop's failure, never the kernel's.
+  if (!(bound >= 0) || std::isinf(bound))
+    RC_FAIL("attnprop error (not the kernel's): the bound of " + tolerance_.metric + " at " + where + " is " +
+            std::to_string(bound) + "; please report this case");
   if (!(observed <= bound)) {
     char buf[160];
     std::snprintf(buf, sizeof buf, ": |error| %.6e > bound %.6e", observed, bound);

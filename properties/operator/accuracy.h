@@ -26,6 +26,7 @@ struct RowBound {
   double lse = 0;        // |lse^ - lse| <= delta + 2 gamma_n
   double underflow = 0;  // 2 t_k lambda: weights below lambda may be flushed to 0
   double subnormal = 0;  // n eta: gradual underflow of the arithmetic (absolute)
+  double hull = 0;       // theta_{3n} (times 1/(1 - u_s)^2 for mixed): the convex-hull cap's factor
 };
 RowBound BoundForRow(const Problem& p, const Operator& op, int64_t b, int64_t i);
 
@@ -38,22 +39,27 @@ inline double SubnormalTerm(const RowBound& rb, double vmax) { return vmax > 0 ?
 /// sum_j a*_ij |v_jc| and max_j |v_jc| over the visible keys (the scale of out's error).
 std::pair<double, double> WeightedAbsV(const Problem& p, const AttentionResult<Mpfr>& r, int64_t b, int64_t i,
                                        int64_t c);
-/// |out^_ic - out*_ic| <= OutBound: rho_i sum_j a*_ij |v_jc| + underflow max_j |v_jc|
-/// + n eta (the arithmetic's gradual underflow); for half-precision storage
-/// (ABI v2) plus the rounding of out to the storage format
-/// (numerics::StoredOutBound).
+/// |out^_ic - out*_ic| <= OutBound: the smaller of rho_i sum_j a*_ij |v_jc| +
+/// underflow max_j |v_jc| + n eta (the arithmetic's gradual underflow) and
+/// the convex-hull cap spread_c + theta_{3n} max_j |v_jc| (numerics::
+/// AttentionOutCap: finite for every finite input, where exp(2 delta)
+/// overflows); for half-precision storage (ABI v2) plus the rounding of out
+/// to the storage format (numerics::StoredOutBound). Finite whenever the
+/// inputs are: a non-finite bound would be attnprop's error, and fails as
+/// one, naming the case.
 double OutBound(const Problem& p, const Operator& op, const AttentionResult<Mpfr>& r, int64_t b, int64_t i, int64_t c);
 
 // The tolerances every accuracy check uses. Inline (initialised before the
 // registrations of any file that includes this header, which copy them).
 /// |out - out*|.
 inline const Tolerance kOutTolerance{
-    "|out - out*|", "rho_i sum_j a*_ij |v_jc| + 2 t_k lambda max_j |v_jc| + n eta",
+    "|out - out*|", "min(rho_i sum_j a*_ij |v_jc|, spread_c + theta_3n max_j |v_jc|) + 2 t_k lambda max_j |v_jc| + n eta",
     "rho_i = exp(2 delta_i)(1+gamma_n)^2 - 1, delta_i = gamma_{d_k+2} smax_i + u(8 smax_i + 5(ln t_k + 1)), "
     "smax_i = |c| max_j sum_l |q_il k_jl|, n = 6 t_k + 8 (exp within 4 ulp, <= t_k rescales, two sums, "
     "division); softmax moves each weight by at most exp(2 max score error); lambda = smallest normal "
     "(flushed weights); eta = smallest subnormal (gradual underflow: n eta per sum, (d_k + 2) eta per "
-    "score; a subnormal v times a weight errs absolutely); see accuracy.cc"};
+    "score; a subnormal v times a weight errs absolutely); or the convex-hull cap: computed weights are "
+    "nonnegative and sum to within theta_3n of 1, spread_c = max_j v_jc - min_j v_jc; see accuracy.cc"};
 
 /// |out - out*| for bf16 / f16 storage (ABI v2): the bound above in the
 /// kernel's declared accumulation (u, lambda, eta of it), then one rounding
@@ -62,7 +68,9 @@ inline const Tolerance kHalfOutTolerance{
     "|out - out*| (half storage)", "B_ic + u_s (|out*_ic| + B_ic) + eta_s / 2",
     "B_ic = rho_i sum_j a*_ij |v_jc| + 2 t_k lambda max_j |v_jc| + n eta: the f32/f64 bound with u, lambda "
     "and eta (smallest subnormal) of the declared accumulation (kernels/error_model.h, gradual underflow: "
-    "<= (d_k + 2) eta more per score, n eta per sum); out rounded once to the storage format: "
+    "<= (d_k + 2) eta more per score, n eta per sum), or its convex-hull cap; mixed (ATTNPROP_FORMAT_MIXED: "
+    "f32 arithmetic, P rounded once to the storage format before P V): each weight within (1 - u_s)^-2 more "
+    "and t_k eta_s absolute; out rounded once to the storage format: "
     "|fl_s(x) - x| <= u_s |x| + eta_s / 2, u_s = 2^-8 (bf16) or 2^-11 (f16), eta_s = 2^-133 or 2^-24"};
 
 /// |lse - lse*|.

@@ -25,6 +25,9 @@ struct Operator {
   /// (attnprop_kernel_accumulation; f32 when it does not say): the bounds'
   /// u and lambda. Unused for f32 and f64.
   DType accumulation = DType::kF32;
+  /// ATTNPROP_FORMAT_MIXED: f32 arithmetic, the weights P rounded once to
+  /// the storage format before P V (accumulation is then kF32).
+  bool mixed = false;
   double timeout_s = 5;                    // kKernel: per call
 
   bool IsKernel() const { return kind == Kind::kKernel; }

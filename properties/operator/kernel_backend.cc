@@ -47,7 +47,7 @@ DType FormatType(int format) {
     case ATTNPROP_FORMAT_F64: return DType::kF64;
     case ATTNPROP_FORMAT_BF16: return DType::kBF16;
     case ATTNPROP_FORMAT_F16: return DType::kF16;
-    default: return DType::kF32;  // ATTNPROP_FORMAT_F32 (LoadKernel refuses other values)
+    default: return DType::kF32;  // ATTNPROP_FORMAT_F32 and _MIXED (LoadKernel refuses other values)
   }
 }
 
@@ -60,6 +60,8 @@ Operator KernelOperator(DType t) {
   op.dtype = t;
   if (t == DType::kBF16) op.accumulation = FormatType(k.library.accumulation_bf16);
   if (t == DType::kF16) op.accumulation = FormatType(k.library.accumulation_f16);
+  op.mixed = (t == DType::kBF16 && k.library.accumulation_bf16 == ATTNPROP_FORMAT_MIXED) ||
+             (t == DType::kF16 && k.library.accumulation_f16 == ATTNPROP_FORMAT_MIXED);
   op.library = &k.library;
   op.timeout_s = k.timeout_s;
   return op;

@@ -147,7 +147,7 @@ LoadResult LoadKernel(const std::string& path, double timeout_s) {
   const bool declines_f16 = probe->has_f16 && probe->accumulation_f16 == 0;
   for (const auto& [has, acc, name] : {std::tuple{probe->has_bf16 && !declines_bf16, probe->accumulation_bf16, "BF16"},
                                        std::tuple{probe->has_f16 && !declines_f16, probe->accumulation_f16, "F16"}})
-    if (has && (acc < ATTNPROP_FORMAT_F32 || acc > ATTNPROP_FORMAT_F16)) {
+    if (has && (acc < ATTNPROP_FORMAT_F32 || acc > ATTNPROP_FORMAT_MIXED)) {
       r.status = LoadStatus::kProbeFailed;
       r.error = path + ": attnprop_kernel_accumulation(ATTNPROP_FORMAT_" + std::string(name) +
                 ") returned " + std::to_string(acc) + ", not an ATTNPROP_FORMAT_* (kernels/attnprop_kernel.h)";
