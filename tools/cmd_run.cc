@@ -36,6 +36,12 @@ namespace {
 /// stops says so, and its bytes then depend on the machine).
 constexpr int kAuditSearchSteps = 300;
 constexpr double kAuditBudgetSeconds = 900;
+/// check-kernel searches by default too (issue 34): 100 candidates per
+/// property after its random cases pass, at most 30 s of searching in all
+/// (attnprop's own kernel: 25 s of random cases + about 20 s of search on
+/// the 2-core machine, under the 60 s a kernel check may take).
+constexpr int kCheckKernelSearchSteps = 100;
+constexpr double kCheckKernelBudgetSeconds = 30;
 constexpr const char* kRunUsage =
     "usage: attnprop run [--filter PATTERN]... [--exclude PATTERN]... [--backend B] [--expect E] [--cases N]\n"
     "                    [--seed S]\n"
@@ -117,7 +123,9 @@ constexpr const char* kCheckUsage =
     "  --backend B      only kernel-f32, kernel-f64, kernel-bf16 or kernel-f16 (the last two: ABI v2)\n"
     "  --timeout S      time limit of one kernel call (default 5)\n"
     "  --shrink-budget S  time spent shrinking one failure (default 20)\n"
-    "  --search N, --budget S, --deep   the targeted search and its tier, as for `attnprop run`\n"
+    "  --search N       after a property's random cases pass, a targeted search of N candidates\n"
+    "                   (default 100; 0 for none), at most --budget S seconds in all (default 30)\n"
+    "  --deep           the deep tier, as for `attnprop run`\n"
     "  --store DIR      this kernel's counterexample store: replayed first, new counterexamples saved\n"
     "                   (default ./attnprop-counterexamples/kernels/<library name>)\n"
     "  --no-store, --no-save   as for `attnprop run`\n"
@@ -389,6 +397,9 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
   } else if (mode == Mode::kAudit) {
     if (!s.search_given) base.search_steps = kAuditSearchSteps;
     if (s.budget_s == 0) s.budget_s = kAuditBudgetSeconds;
+  } else if (mode == Mode::kCheckKernel) {
+    if (!s.search_given) base.search_steps = kCheckKernelSearchSteps;
+    if (s.budget_s == 0 && base.search_steps > 0) s.budget_s = kCheckKernelBudgetSeconds;
   }
   // Per property: the store it replays and saves to. A kernel under test
   // has its own directory; attnprop's own kernel shares the claims' store.
