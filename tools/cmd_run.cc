@@ -257,11 +257,15 @@ class ConsoleLines : public RunListener {
     const Judgement& j = o.judgement;
     double worst = 0;
     for (const auto& m : r.metrics) worst = std::max(worst, m.max_ratio);
+    // A property whose checks have no magnitude (ExpectThat) has no ratio.
+    std::ostringstream worst_text;
+    if (r.metrics.empty()) worst_text << "-";
+    else worst_text << std::setprecision(3) << worst;
     info_ << "[" << i + 1 << "/" << defs_.size() << "] " << std::left << std::setw(60) << d.Name() << " "
           << std::setw(8) << VerdictName(r.verdict)
           << (j.skipped() ? "skipped    " : j.as_expected() ? "ok         " : "UNEXPECTED ") << std::right
           << std::setw(5) << r.cases << " cases " << std::setw(4) << r.discarded << " discarded " << std::setw(2)
-          << r.replayed.size() << " stored  worst err/bound " << std::setprecision(3) << worst << "  " << std::fixed
+          << r.replayed.size() << " stored  worst err/bound " << worst_text.str() << "  " << std::fixed
           << std::setprecision(2) << r.seconds << " s" << std::defaultfloat << std::setprecision(6) << "\n";
     if (j.skipped() && i + 1 < defs_.size() && defs_[i + 1].skip_reason == d.skip_reason) {
       // One reason line per run of skipped properties.

@@ -61,6 +61,21 @@ void internal::CheckWithin(const Tolerance& tolerance, double observed, double b
   RC_FAIL(std::string(buf));
 }
 
+const Tolerance& ConditionTolerance() {
+  static const Tolerance kCondition{
+      "a stated condition (no magnitude)", "holds",
+      "a condition without a magnitude (ExpectThat, a crash, a wrong return code); its failure counts as an "
+      "infinite ratio",
+      MetricKind::kClaim};
+  return kCondition;
+}
+
+namespace {
+void RecordFailedCondition() {
+  if (g_sink) g_sink->Observe({ConditionTolerance(), HUGE_VAL, 0});
+}
+}  // namespace
+
 void ExpectThat(bool holds, const std::string& what) {
   if (holds) return;
   if (internal::InIntervalEvaluation()) internal::IntervalViolated(what);
@@ -70,8 +85,10 @@ void ExpectThat(bool holds, const std::string& what) {
       if (cert.verdict == Certainty::kUndecided && g_sink) g_sink->NoteUndecided(CertificateLine(cert));
       return;
     }
+    RecordFailedCondition();
     RC_FAIL(what + "\n" + CertificateLine(cert));
   }
+  RecordFailedCondition();
   RC_FAIL(what);
 }
 

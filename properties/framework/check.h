@@ -122,5 +122,8 @@ class ScopedObservationSink {
 /// observed/bound as the audit counts it: 0/0 = 0, x/0 = inf for x > 0, and
 /// inf for a non-finite error or bound; 1 for a pair decided by intervals.
 double ObservationRatio(const Observation& o);
+/// The metric a failure with no magnitude is recorded under, at an infinite
+/// ratio (issue 33: such a failure must not read as a ratio below 1).
+const Tolerance& ConditionTolerance();
 
 }  // namespace attnprop

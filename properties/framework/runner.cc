@@ -1,6 +1,7 @@
 #include "properties/framework/runner.h"
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <cstdio>
 
@@ -188,6 +189,40 @@ void RandomCases(const PropertyDef& def, const RunOptions& options, PropertyResu
   }
 }
 
+/// The refuting case's own observations enter its metrics (issue 33: a
+/// failing property read "worst err/bound 0", from the cases that passed
+/// before the failure, or nothing at all): its ratio (> 1, inf where the
+/// output is not finite) is the metric's worst.
+void RecordRefutingCase(const PropertyDef& def, PropertyResult& result) {
+  if (!result.counterexample_case) return;
+  MetricAccumulator acc(UnitRoundoffOf(def.backend));
+  {
+    ScopedObservationSink sink(&acc);
+    acc.StartCase(*result.counterexample_case);
+    const std::optional<std::string> failure = CheckCase(def.conclusion, *result.counterexample_case);
+    // A failure that recorded no failing ratio (a crash, a return code, a
+    // condition checked without a magnitude) is one at an infinite ratio.
+    if (failure && !(acc.PendingScore() > 1)) acc.Observe({ConditionTolerance(), HUGE_VAL, 0});
+  }
+  acc.Commit();
+  for (const MetricStats& seen : acc.stats()) {
+    auto it = std::find_if(result.metrics.begin(), result.metrics.end(),
+                           [&](const MetricStats& m) { return m.tolerance.metric == seen.tolerance.metric; });
+    if (it == result.metrics.end()) {
+      result.metrics.push_back(seen);
+      continue;
+    }
+    MetricStats& m = *it;
+    m.count += seen.count;
+    m.ratios.insert(m.ratios.end(), seen.ratios.begin(), seen.ratios.end());
+    m.mean_ratio += (seen.mean_ratio - m.mean_ratio) * static_cast<double>(seen.count) / static_cast<double>(m.count);
+    if (seen.max_ratio > m.max_ratio) m.max_ratio = seen.max_ratio, m.worst_case = seen.worst_case;
+    m.nonfinite = m.nonfinite || seen.nonfinite;
+    m.max_observed = std::max(m.max_observed, seen.max_observed);
+    m.max_bound = std::max(m.max_bound, seen.max_bound);
+  }
+}
+
 /// A new counterexample: confirmed, and kept for the store.
 void KeepCounterexample(const PropertyDef& def, const RunOptions& options, PropertyResult& result) {
   Confirm(def, *result.counterexample_case, result);
@@ -285,13 +320,17 @@ PropertyResult RunProperty(const PropertyDef& def, const RunOptions& options) {
     result.message = "stored case " + sc.name + " (" + sc.origin + ") " + store.outcomes[*store.regression].detail;
     SetCounterexample(result, sc.value);
     Confirm(def, sc.value, result);
+    RecordRefutingCase(def, result);
     add_store_problems();
     return finish();
   }
 
   // 2. The random cases; 3. a new counterexample confirmed and kept.
   RandomCases(def, options, result);
-  if (result.verdict == Verdict::kRefuted && result.counterexample_case) KeepCounterexample(def, options, result);
+  if (result.verdict == Verdict::kRefuted && result.counterexample_case) {
+    KeepCounterexample(def, options, result);
+    RecordRefutingCase(def, result);
+  }
 
   // 4. The verdict, with what the store showed.
   if (result.verdict == Verdict::kHolds && store.pinned) {
@@ -302,6 +341,7 @@ PropertyResult RunProperty(const PropertyDef& def, const RunOptions& options) {
     SetCounterexample(result, sc.value);
     result.confirmed = true;  // replayed in full by ReplayStore
     if (def.certify) Confirm(def, sc.value, result);
+    RecordRefutingCase(def, result);
   }
   add_store_problems();
   return finish();

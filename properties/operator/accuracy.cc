@@ -169,6 +169,8 @@ void Worst::Check(double observed, double bound, const std::string& where) {
     RC_FAIL("attnprop error (not the kernel's): the bound of " + tolerance_.metric + " at " + where + " is " +
             std::to_string(bound) + "; please report this case");
   if (!(observed <= bound)) {
+    // The failing pair is the metric's worst (recorded as ExpectWithin does).
+    if (ObservationSink* sink = CurrentObservationSink()) sink->Observe({tolerance_, observed, bound});
     char buf[160];
     std::snprintf(buf, sizeof buf, ": |error| %.6e > bound %.6e", observed, bound);
     RC_FAIL(tolerance_.metric + " at " + where + buf);
