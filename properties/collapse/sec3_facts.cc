@@ -20,9 +20,10 @@
 //   Statement: ||AB||_1 <= ||A||_1 ||B||_inf. Expected REFUTED: A = (1),
 //   B = (1 1): ||AB||_1 = 2 > 1. (True up to the factor = columns of B.)
 //
-// Hypotheses (Fact 3.3): A in R^{r x k}, B in R^{k x c}, r, k, c in [1,4],
-// small dyadic entries (exact in every backend). Backends double, MPFR,
-// rational.
+// Hypotheses (Fact 3.3): A in R^{r x k}, B in R^{k x c}, r, k, c in [1,8]
+// (MPFR and rationals [1,6]), entries in every regime (gen::Regime, up to
+// 4 times 2^6; domain: 2^-200 <= |x| <= 2^200 or 0). Backends double,
+// MPFR, rational.
 #include <string>
 
 #include "properties/collapse/collapse_cases.h"

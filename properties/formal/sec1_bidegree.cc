@@ -6,8 +6,10 @@
 //   D = P(0,0), L(u) = P(u,0) - P(0,0), R(v) = P(0,v) - P(0,0),
 //   B(u,v) = P(u,v) - P(u,0) - P(0,v) + P(0,0)."
 // C = R^m; P is generated in product form sum_k F_k(u) G_k(v) with affine
-// F_k, G_k (model/bidegree.h), which spans every such P and does not
-// presuppose the decomposition.
+// F_k, G_k (model/bidegree.h), which does not presuppose the decomposition.
+// Not every such P is reached: a sum of K <= 3 products has a bilinear part
+// of rank <= K (C = R^m, m <= 4: it is m x m) and linear parts tied to it;
+// the cases are the P of this form, in every regime.
 //
 // formal.prop.bidegree11_decomposition
 //   Conclusion: with B, L, R, D given by the four formulas, at generated
