@@ -72,7 +72,7 @@ std::optional<size_t> Failing(const std::vector<KernelFailure>& all, const std::
 
 /// The bug class from the pattern of failing properties and their minimal
 /// cases, most telling pattern first.
-Found Classify(const std::vector<KernelFailure>& all) {
+Found Classify(const std::vector<KernelFailure>& all, bool f32_ran) {
   for (const auto& f : all)
     if (Has(f.message, "timed out")) return {"hangs (a call ran past the time limit)", f.id};
   if (Failing(all, "abi.argument_validation")) return {"argument not validated", "abi.argument_validation"};
@@ -116,7 +116,7 @@ Found Classify(const std::vector<KernelFailure>& all) {
   }
   if (state) return {"state kept between calls (a workspace, a cache or a first-call set-up)", "abi.call_sequences"};
   if (Failing(all, "abi.repeatable")) return {"nondeterministic: the same call gives different bytes", "abi.repeatable"};
-  if (only_f64) return {"precision below f64 in the f64 entry point", "abi.f64_in_double"};
+  if (only_f64 && f32_ran) return {"precision below f64 in the f64 entry point", "abi.f64_in_double"};
   // Shapes every minimal case exceeds (the default shape classes reach
   // t <= 48, d <= 20): a compiled maximum, a tail or a split in that dimension.
   if (any_shape && lo.d_k > 20)
@@ -159,10 +159,10 @@ int Specificity(const std::string& id) {
   return it == end ? static_cast<int>(std::size(kRanked)) : static_cast<int>(it - std::begin(kRanked));
 }
 
-Diagnosis Diagnose(const std::vector<KernelFailure>& failures) {
+Diagnosis Diagnose(const std::vector<KernelFailure>& failures, bool f32_ran) {
   Diagnosis d;
   if (failures.empty()) return d;
-  const Found found = Classify(failures);
+  const Found found = Classify(failures, f32_ran);
   d.bug_class = found.bug_class;
   d.order.resize(failures.size());
   std::iota(d.order.begin(), d.order.end(), size_t{0});

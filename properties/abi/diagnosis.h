@@ -32,7 +32,10 @@ struct Diagnosis {
 };
 
 /// The ranking and the bug class of a kernel's failures (empty when none).
-Diagnosis Diagnose(const std::vector<KernelFailure>& failures);
+/// `f32_ran`: the run checked the f32 entry point too; only then can "fails
+/// in f64 alone" mean the f64 entry point's precision (an f64-only run, as
+/// attnprop_add_kernel_tests makes, is judged on what failed).
+Diagnosis Diagnose(const std::vector<KernelFailure>& failures, bool f32_ran = true);
 
 /// Rank of a property id: lower is more specific (narrower hypotheses);
 /// unknown ids (the lecture's claims on the operator) rank last.

@@ -258,6 +258,13 @@ TEST(Diagnosis, NamesTheBugClassAndRanksThePropertyThatPointsAtIt) {
                 Failure("abi.f64_in_double", "kernel-f64", "out[", 1, 1, 1, 0)});
   EXPECT_EQ(d.bug_class, "precision below f64 in the f64 entry point");
   EXPECT_EQ(d.order[0], 1u);
+  // The same dtype in a run that checked f64 alone (issue 33: a causal-mask
+  // bug read "precision below f64"): judged on what failed.
+  d = Diagnose({Failure("abi.empty_rows", "kernel-f64", "out[b=0][i=0][c=0] = 1 for a row with no visible key", 2, 1, 1, 1),
+                Failure("lecture4.sec4.prefix_convex_hull", "kernel-f64", "out[", 1, 2, 1, 1),
+                Failure("abi.tq_ne_tk", "kernel-f64", "out[", 1, 2, 1, 1)},
+               /*f32_ran=*/false);
+  EXPECT_EQ(d.bug_class, "causal alignment when t_q != t_k");
   // Every minimal case has d_k above 256.
   d = Diagnose({Failure("lecture4.prop7.2.nadaraya_watson_form", "kernel-f32", "out[", 1, 1, 300, 0),
                 Failure("abi.wide_heads", "kernel-f32", "lse[", 1, 1, 257, 0)});
