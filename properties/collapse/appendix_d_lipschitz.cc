@@ -67,21 +67,11 @@ Domain PairCase() {
   // scores, where softmax is steepest), Y = (1 + 2 rho) X (rho in {1/4, 1/2,
   // 1}: ||Y - X|| = 2 rho ||X||). There ||softm(X) - softm(Y)|| / (K1 ||X -
   // Y||) reaches about d^2/6 at rho = 1 (1.5 at d = 3).
-  const int aligned = d.ScalarParam(rc::gen::element(Exact(0.0), Exact(0.0), Exact(1.0)));
+  const int aligned = collapse::AlignedFamily(d);
   const int t = d.ScalarParam(gen::UniformInteger(4, 11));
   const int rho = d.ScalarParam(rc::gen::element(Exact(1.0), Exact(0.5), Exact(0.25)));
-  const auto is_aligned = [aligned](const Domain::Drawn& in) { return in.ScalarParam(aligned).ToDouble() != 0; };
-  d.Built(
-      kX, kN, kD,
-      [xp, is_aligned](const Domain::Drawn& in) {
-        ExactMatrix x = in.Param(xp);
-        if (!is_aligned(in)) return x;
-        const ExactMatrix drawn = x;
-        for (int64_t i = 0; i < x.rows; ++i)
-          for (int64_t j = 0; j < x.cols; ++j) x(i, j) = Exact(drawn(i, 0).ToDouble() < 0 ? -1.0 : 1.0);
-        return x;
-      },
-      entries);
+  const auto is_aligned = [aligned](const Domain::Drawn& in) { return collapse::InAlignedFamily(in, aligned); };
+  collapse::RowsAtSignsWhenAligned(d, kX, kN, kD, xp, aligned, entries);
   d.Built(
       kY, kN, kD,
       [r, rho, is_aligned](const Domain::Drawn& in) {

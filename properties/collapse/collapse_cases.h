@@ -60,6 +60,30 @@ inline Domain PerturbedVector(int64_t max_eps) {
   return d;
 }
 
+/// A claim's aligned family (a third of its cases): a scalar parameter of
+/// the domain, read with InAlignedFamily. Where a proof's max-norm step (the
+/// false Fact 3.3 (2)) loses its factor d, random entries rarely show it;
+/// the aligned family (rows at +-c 1, weights proportional to J or I) does.
+inline int AlignedFamily(Domain& d) { return d.ScalarParam(rc::gen::element(Exact(0.0), Exact(0.0), Exact(1.0))); }
+inline bool InAlignedFamily(const Domain::Drawn& in, int family) { return in.ScalarParam(family).ToDouble() != 0; }
+
+/// Field f: the parameter `drawn` as drawn, or in the aligned family its
+/// rows at +-1 (each the sign of the drawn row's first entry).
+inline void RowsAtSignsWhenAligned(Domain& d, MatrixField f, Axis rows, Axis cols, int drawn, int family,
+                                   Admit admit) {
+  d.Built(
+      f, rows, cols,
+      [drawn, family](const Domain::Drawn& in) {
+        ExactMatrix x = in.Param(drawn);
+        if (!InAlignedFamily(in, family)) return x;
+        const ExactMatrix first = x;
+        for (int64_t i = 0; i < x.rows; ++i)
+          for (int64_t j = 0; j < x.cols; ++j) x(i, j) = Exact(first(i, 0).ToDouble() < 0 ? -1.0 : 1.0);
+        return x;
+      },
+      admit);
+}
+
 /// ||b||_inf <= bound, exactly.
 inline bool BWithin(const Values& v, const Rational& bound) {
   for (const Exact& x : v[kB].data)

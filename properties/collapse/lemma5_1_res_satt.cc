@@ -67,20 +67,10 @@ struct Lemma51 : ClaimId<"collapse.lemma5.1.res_satt_contraction"> {
     // step (Fact 3.3 (2)) loses its factor d: rows of X at +-1 (the sign of
     // each drawn row's first entry), Wq = Wk = 2^-t I (t in [1,8]: small
     // theta), Wv = J. The ratio there is d/(e^theta + 1).
-    const int aligned = d.ScalarParam(rc::gen::element(Exact(0.0), Exact(0.0), Exact(1.0)));
+    const int aligned = collapse::AlignedFamily(d);
     const int t = d.ScalarParam(gen::UniformInteger(1, 8));
-    const auto is_aligned = [aligned](const Domain::Drawn& in) { return in.ScalarParam(aligned).ToDouble() != 0; };
-    d.Built(
-        kX, kN, kD,
-        [xp, is_aligned](const Domain::Drawn& in) {
-          ExactMatrix x = in.Param(xp);
-          if (!is_aligned(in)) return x;
-          const ExactMatrix drawn = x;
-          for (int64_t i = 0; i < x.rows; ++i)
-            for (int64_t j = 0; j < x.cols; ++j) x(i, j) = Exact(drawn(i, 0).ToDouble() < 0 ? -1.0 : 1.0);
-          return x;
-        },
-        entries);
+    const auto is_aligned = [aligned](const Domain::Drawn& in) { return collapse::InAlignedFamily(in, aligned); };
+    collapse::RowsAtSignsWhenAligned(d, kX, kN, kD, xp, aligned, entries);
     for (const auto& [field, param] : {std::pair{kWq, wqp}, std::pair{kWk, wkp}})
       d.Built(
           field, kD, kD,
