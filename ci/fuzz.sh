@@ -31,7 +31,7 @@ flags=(-std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recov
 common=(properties/framework/case.cc model/exact.cc model/scalar.cc model/interval.cc)
 declare -A sources=(
   [case_parser]=""
-  [store_parser]="properties/framework/store.cc properties/framework/backend.cc properties/framework/atomic_file.cc"
+  [store_parser]="properties/framework/store.cc properties/framework/backend.cc properties/framework/atomic_file.cc properties/framework/program.cc"
   [token_decoder]="properties/framework/rc_bridge.cc properties/framework/token_check.cc"
 )
 declare -A libs=([case_parser]="" [store_parser]="" [token_decoder]="-lrapidcheck")
