@@ -74,14 +74,20 @@ std::vector<std::string> SplitOptionValues(const std::vector<std::string>& args)
 }
 
 std::string CheckStoreDir(const std::string& dir, bool create) {
+  // Decided by is_directory after any creation: ctest starts a runner's
+  // tests side by side, and another one may create the store between two
+  // checks here (seen: "is not a directory" for a directory made meanwhile).
   std::error_code ec;
-  if (std::filesystem::is_directory(dir, ec)) return "";
-  if (std::filesystem::exists(dir, ec)) return "the store " + dir + " is not a directory";
-  if (!create)
-    return "the store directory " + dir + " does not exist (a mistyped --store would replay nothing; "
-           "--create-store starts a new store there)";
-  std::filesystem::create_directories(dir, ec);
-  return ec ? "cannot create the store " + dir + ": " + ec.message() : "";
+  if (!std::filesystem::exists(dir, ec)) {
+    if (!create)
+      return "the store directory " + dir + " does not exist (a mistyped --store would replay nothing; "
+             "--create-store starts a new store there)";
+    std::filesystem::create_directories(dir, ec);
+  }
+  std::error_code now;
+  if (std::filesystem::is_directory(dir, now)) return "";
+  if (std::filesystem::exists(dir, now)) return "the store " + dir + " is not a directory";
+  return "cannot create the store " + dir + (ec ? ": " + ec.message() : "");
 }
 
 bool ParseSelection(const std::vector<std::string>& args, Mode mode, Selection* s, bool* help, std::string* error) {

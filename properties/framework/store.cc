@@ -340,7 +340,9 @@ const std::string& InstalledStore() {
 std::string DefaultStoreDir() {
   if (!ThisProgram().store.empty()) return ThisProgram().store;
   if (!InstalledStore().empty()) return InstalledStore();
-  return std::string(ATTNPROP_SOURCE_DIR) + "/properties/counterexamples";
+  // One literal, not string + literal: GCC 12 warns (-Warray-bounds, a false
+  // positive in the inlined std::string move) when <string> is precompiled.
+  return ATTNPROP_SOURCE_DIR "/properties/counterexamples";
 }
 
 std::string DefaultSaveDir() { return !ThisProgram().store.empty() || InstalledStore().empty() ? DefaultStoreDir() : "attnprop-counterexamples"; }
