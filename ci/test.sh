@@ -2,7 +2,7 @@
 # The README's test command: install dependencies, then configure, build and
 # run every test with the release workflow preset (warnings are errors).
 # Then attnprop is used as a kernel author outside this tree would use it
-# (README, "Check your kernel"), in a temporary directory:
+# (docs/kernels.md), in a temporary directory:
 #   1. `cmake --install` into a prefix: the files are there, `attnprop
 #      --version`, pkg-config, `attnprop check-kernel` on a .so built by hand;
 #   2. examples/user_kernel configured against that prefix
@@ -182,7 +182,8 @@ grep -q "from $root/usr/lib/cmake/attnprop" "$tmp/debex.log" || { cat "$tmp/debe
 cmake --build "$debex" >/dev/null
 ctest --test-dir "$debex" --output-on-failure -j2
 bash ci/user_claim_check.sh "$root/usr" "$root/usr/share/doc/attnprop/examples/user_claim" "$tmp/claim-deb"
-step "4b. the packaged attnprop's audit (source tree hidden; ${audit_counts:-the main job's counts})"
+counts=${audit_counts:-the counts of the main job}
+step "4b. the packaged attnprop's audit (source tree hidden; $counts)"
 # The packaged attnprop needs nothing from the tree it was built in: audit with
 # the source tree hidden (an empty tmpfs over it) where a mount namespace can
 # be had, and from outside it otherwise. Its store is the packaged one. The

@@ -16,7 +16,7 @@
 #   lib/pkgconfig/                       attnprop-kernel-abi.pc (the header), attnprop-kernel.pc (the library)
 #   share/attnprop/counterexamples/      the counterexample store: an installed attnprop's default store
 #                                        (replayed, never written: see DefaultSaveDir in store.h)
-#   share/doc/attnprop/                  README.md, adding-a-claim.md, examples/user_kernel/ and user_claim/
+#   share/doc/attnprop/                  README.md, docs/, adding-a-claim.md, examples/user_kernel/ and user_claim/
 #
 # find_package(attnprop CONFIG) gives the imported targets attnprop::attnprop
 # (the executable), attnprop::kernel_abi (header-only: include
@@ -90,6 +90,8 @@ endforeach()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/properties/counterexamples/
         DESTINATION ${CMAKE_INSTALL_DATADIR}/attnprop/counterexamples)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
+# The pages README.md links to, beside it as in the source tree.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR}/docs FILES_MATCHING PATTERN "*.md")
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/examples/user_kernel ${PROJECT_SOURCE_DIR}/examples/user_claim
         DESTINATION ${CMAKE_INSTALL_DOCDIR}/examples PATTERN "build*" EXCLUDE)
 install(FILES ${PROJECT_SOURCE_DIR}/docs/adding-a-claim.md DESTINATION ${CMAKE_INSTALL_DOCDIR})

@@ -1,4 +1,4 @@
-// report.json; its schema is documented in README.md ("The report").
+// report.json; its schema is documented in docs/cli-and-reports.md.
 #include <nlohmann/json.hpp>
 
 #include <cmath>

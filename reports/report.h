@@ -33,7 +33,7 @@ struct RunInfo {
   std::string kernel_path; // the --kernel / check-kernel library ("" = none): reproduce commands name it
   std::string store;       // the counterexample store replayed ("" = none)
   std::string generated;   // UTC, ISO 8601 ("2026-11-29T14:00:00Z")
-  // What `attnprop merge` compares and joins (README.md, "Sharding"):
+  // What `attnprop merge` compares and joins (docs/sharding.md):
   std::string selection;   // the selection as given (--filter/--exclude/--backend text)
   size_t selected = 0;     // properties that selection names, before sharding
   std::string registry;    // registry.tsv compiled in: "fnv1a64:<16 hex digits>"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Runs every attnprop and ctest command shown in README.md's code blocks and
-# checks its exit status; checks that every ctest label the README names is
-# on at least one test.
-#   bash tools/readme_test.sh README.md BUILD_DIR SOURCE_DIR
+# Runs every attnprop and ctest command shown in the code blocks of README.md
+# and the docs/ pages and checks its exit status; checks that every ctest
+# label the docs name is on at least one test.
+#   bash tools/readme_test.sh README.md[:docs/PAGE.md...] BUILD_DIR SOURCE_DIR
+# (the pages as one colon-separated argument; "the README" below is all of them)
 #
 # The commands are the README's lines, in a scratch directory laid out like
 # the source tree (build/release -> BUILD_DIR, tools/ and properties/ from
@@ -24,7 +25,9 @@
 # README command not in the table, or a table line not in the README, fails
 # the test, so the two stay in step.
 set -uo pipefail
-readme=$(realpath "$1")
+IFS=: read -r -a pages <<< "$1"
+readme=()
+for p in "${pages[@]}"; do readme+=("$(realpath "$p")"); done
 build=$(realpath "$2")
 src=$(realpath "$3")
 plugins=$build/properties/abi/plugins
@@ -75,8 +78,9 @@ EOF
 # `ctest --test-dir build/release`; a trailing "  # comment" is dropped.
 # (Other commands - the install, the example kernel, the package - are run
 # by ci/test.sh.)
-shown=$(awk '/^ *```/ { if (fenced) { fenced = 0 } else { fenced = 1; output = /```text/ } next }
-             (fenced && !output) || (!fenced && /^    /) { print }' "$readme" |
+shown=$(awk 'FNR == 1 { fenced = 0 }
+             /^ *```/ { if (fenced) { fenced = 0 } else { fenced = 1; output = /```text/ } next }
+             (fenced && !output) || (!fenced && /^    /) { print }' "${readme[@]}" |
   sed -e 's/^ *//' -e 's/ \{2,\}# .*$//' -e 's/ *$//' |
   grep -E '^(attnprop |build/release/tools/attnprop( |$)|RC_PARAMS=|ctest --test-dir build/release)' | sort -u)
 listed=$(printf '%s\n' "$table" | cut -f3 | sort -u)
@@ -139,7 +143,7 @@ done <<< "$table"
 
 # Every label the README names ("Labels (a closed vocabulary): `a`, `b` ...")
 # is on at least one test.
-labels=$(awk '/^Labels \(a closed vocabulary\)/ { on = 1 } on && /^$/ { on = 0 } on' "$readme" |
+labels=$(awk '/^Labels \(a closed vocabulary\)/ { on = 1 } on && /^$/ { on = 0 } on' "${readme[@]}" |
   grep -oE '`[a-z0-9-]+`' | tr -d '`' | sort -u)
 [ -n "$labels" ] || bad "no label list found in the README"
 for l in $labels; do

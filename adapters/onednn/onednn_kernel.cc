@@ -1,7 +1,7 @@
 // The kernel ABI (kernels/attnprop_kernel.h) over oneDNN's attention path
 // (onednn_attention.cc): `attnprop check-kernel` loads this library like any
 // user's kernel; what it finds is oneDNN's behaviour under that mapping
-// (findings.tsv; README.md, "oneDNN 2.6 attention under attnprop").
+// (findings.tsv; docs/findings-pytorch-onednn.md).
 //
 //  * f32: oneDNN in f32.
 //  * bf16 and f16: oneDNN in that format where this CPU has the instructions

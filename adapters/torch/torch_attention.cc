@@ -5,8 +5,8 @@
 // (1.13 has no public at::scaled_dot_product_attention and no `scale`
 // argument; it scales the scores by 1/sqrt(E), E = query.size(-1)).
 // `attnprop check-kernel` loads this library like any user's kernel; what it
-// finds is torch's behaviour under the mapping below (findings.tsv; README.md,
-// "PyTorch 1.13 CPU attention under attnprop").
+// finds is torch's behaviour under the mapping below (findings.tsv;
+// docs/findings-pytorch-onednn.md).
 //
 // How each convention of the ABI is mapped (nothing else is added):
 //  * layout: q [batch][t_q][d_k], k [batch][t_k][d_k], v [batch][t_k][d_v],
@@ -34,7 +34,7 @@
 //    requires out_i = 0 and lse_i = -inf. Torch 1.13 returns NaN there (the
 //    softmax of a row of -inf); the adapter writes 0 into those rows of out,
 //    and its lse gives -inf there (below). This is a convention difference,
-//    mapped here and listed in the README's findings.
+//    mapped here and listed in docs/findings-pytorch-onednn.md.
 //  * lse_i = ln(sum over visible j of exp(s_ij)): torch 1.13's attention
 //    returns no lse (need_attn_weights returns the weights, whose row sums
 //    are 1 and carry no normaliser). When lse is wanted the adapter computes

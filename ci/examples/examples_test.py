@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 """The CI examples in ci/examples/ parse (Debian's python3-yaml) and have the
-shape README.md's "Sharding" section describes: a GitHub Actions workflow
+shape docs/sharding.md describes: a GitHub Actions workflow
 with a 4-way matrix and a GitLab CI file with `parallel: 4`, each running the
 deep audit sharded and merging the reports (and the stores) in a final job
 that comes after the shards; and every attnprop command in them is a command
-the README documents, verbatim.
+docs/sharding.md documents, verbatim.
 
-    examples_test.py README.md ci/examples
+    examples_test.py docs/sharding.md ci/examples
 """
 import pathlib
 import re
@@ -34,11 +34,11 @@ def attnprop_commands(script_lines):
 
 
 def readme_sharding_commands(readme):
-    """The command lines of the code blocks of the README's Sharding section."""
+    """The command lines of the code blocks of the Sharding page (docs/sharding.md)."""
     text = readme.read_text()
-    m = re.search(r"^## Sharding\n(.*?)(?=^## )", text, re.S | re.M)
+    m = re.search(r"^##? Sharding\n(.*?)(?=^## |\Z)", text, re.S | re.M)
     if not m:
-        failures.append("README.md has no '## Sharding' section")
+        failures.append("docs/sharding.md has no '# Sharding' section")
         return set()
     cmds = set()
     for line in m.group(1).splitlines():
@@ -50,8 +50,8 @@ def readme_sharding_commands(readme):
 def main():
     readme, examples = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
     documented = readme_sharding_commands(readme)
-    check(any("--shard $I/4" in c for c in documented), "the README's recipe has no `--shard $I/4` line")
-    check(any(" merge --out " in c for c in documented), "the README's recipe has no `attnprop merge` line")
+    check(any("--shard $I/4" in c for c in documented), "docs/sharding.md's recipe has no `--shard $I/4` line")
+    check(any(" merge --out " in c for c in documented), "docs/sharding.md's recipe has no `attnprop merge` line")
 
     # GitHub Actions: a matrix of 4 shards, then a job that needs them.
     gh = yaml.safe_load((examples / "github-actions.yml").read_text())
@@ -95,7 +95,7 @@ def main():
                              ("gitlab-ci.yml", gl_shard_cmds, "shard"), ("gitlab-ci.yml", gl_merge_cmds, "merge")]:
         check(cmds, f"{name}: the {kind} job runs no attnprop command")
         for c in cmds:
-            check(c in documented, f"{name}: `{c}` is not a command of the README's Sharding section")
+            check(c in documented, f"{name}: `{c}` is not a command of docs/sharding.md")
         if kind == "shard":
             check(any(" audit --deep --shard $I/4 " in c for c in cmds), f"{name}: the shard job runs no sharded deep audit")
         else:

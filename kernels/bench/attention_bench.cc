@@ -424,7 +424,7 @@ int main(int argc, char** argv) {
         if (auto it = collector.gflops.find(PeakKey(kTypes[f64], bits, th)); it != collector.gflops.end())
           std::printf(" %d-bit %s %dt %.1f;", bits, kTypes[f64], th, it->second);
   std::printf("\n");
-  // The same rows as a Markdown table (the README's performance table).
+  // The same rows as a Markdown table (docs/performance.md's table).
   std::printf("\nMarkdown (README): %s, kernel target %s, peak = %d-bit FMA; load average %.2f at the start, %.2f at "
               "the end (%d CPUs)\n\n",
               CpuModel().c_str(), attnprop_kernel_target(), peak_bits, load_start[0], load_end[0],

@@ -95,7 +95,7 @@ case $scenario in
   heap_overflow)
     # Without the ASan runtime the library cannot even load (a clear load error) ...
     run 2 15 "hostile_heap_overflow.so .*failed: the kernel ended the process" $k "$plugins/hostile_heap_overflow.so" --no-store
-    # ... with it preloaded (README, Isolation), the overrun ends each call by SIGABRT.
+    # ... with it preloaded (docs/kernels.md, Isolation), the overrun ends each call by SIGABRT.
     LD_PRELOAD=$libasan ASAN_OPTIONS=abort_on_error=1:detect_leaks=0 \
       run 1 240 "FAIL abi\.lse_values/kernel-f32 .*|call: the kernel killed by signal 6" $k "$plugins/hostile_heap_overflow.so" \
       --no-store --cases 5 --filter 'abi.lse_values/*'
