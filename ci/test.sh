@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's test command: install dependencies, then configure, build and
-# run every test with the release workflow preset (warnings are errors).
+# run every test with the release presets (the steps of `cmake --workflow
+# --preset release`, run one by one so that each is timed; warnings are errors).
 # Then attnprop is used as a kernel author outside this tree would use it
 # (docs/kernels.md), in a temporary directory:
 #   1. `cmake --install` into a prefix: the files are there, `attnprop

@@ -14,8 +14,9 @@
 # headers: editing a project header rebuilds no precompiled header.
 #
 #   attnprop_precompile(<target> [GTEST])
-# GTEST: the target is a GoogleTest executable (adds gtest.h, and
-# GTEST_HAS_PTHREAD=1 as GTest::gtest defines it).
+# GTEST: the target is a GoogleTest executable: its list adds gtest.h, and
+# all such targets share GTest::gtest's GTEST_HAS_PTHREAD=1 with the one that
+# compiles it.
 # The claims (properties/CMakeLists.txt) keep their own precompiled header,
 # which also holds the claim headers every claim file includes.
 set(ATTNPROP_PCH_LIBRARY
