@@ -7,8 +7,9 @@
 #   1. `cmake --install` into a prefix: the files are there, `attnprop
 #      --version`, pkg-config, `attnprop check-kernel` on a .so built by hand;
 #   2. examples/user_kernel configured against that prefix
-#      (find_package(attnprop) + attnprop_add_kernel_tests): its ctest has its
-#      two tests only and passes; attnprop's compiler policy is not imposed
+#      (find_package(attnprop) + attnprop_add_kernel_tests): its ctest has one
+#      test per kernel property and dtype, `ctest -R abi.tq_ne_tk` picks that
+#      property's two, and it passes; attnprop's compiler policy is not imposed
 #      on it (its flags, -ffast-math accepted); a major version it does not
 #      have is refused;
 #   3. the same example with its planted bug: ctest fails naming
@@ -103,8 +104,17 @@ step "2. $example against the installed attnprop (find_package + attnprop_add_ke
 ex=$tmp/example
 cmake -S $example -B "$ex" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_EXPORT_COMPILE_COMMANDS=ON >/dev/null
 cmake --build "$ex" >/dev/null
-tests=$(ctest --test-dir "$ex" -N | sed -n 's/^ *Test *#[0-9]*: //p' | tr '\n' ' ')
-[ "$tests" = "kernel.mykernel/f32 kernel.mykernel/f64 " ] || fail "the example's ctest lists: $tests"
+# One test per property and dtype (listed by check-kernel --list when ctest
+# runs), nothing else; `ctest -R <claim id>` picks exactly that property's.
+listed() { "$prefix/bin/attnprop" check-kernel "$ex/libmykernel.so" --backend "$1" --list | wc -l; }
+tests=$(ctest --test-dir "$ex" -N | sed -n 's/^ *Test *#[0-9]*: //p')
+n=$(printf '%s\n' "$tests" | grep -cE '^kernel\.mykernel/[a-z0-9_.]+/f(32|64)$' || true)
+[ "$n" = "$(printf '%s\n' "$tests" | wc -l)" ] && [ "$n" = $(($(listed kernel-f32) + $(listed kernel-f64))) ] ||
+  fail "the example's ctest lists: $(echo $tests)"
+picked=$(ctest --test-dir "$ex" -N -R abi.tq_ne_tk | sed -n 's/^ *Test *#[0-9]*: //p' | tr '\n' ' ')
+[ "$picked" = "kernel.mykernel/abi.tq_ne_tk/f32 kernel.mykernel/abi.tq_ne_tk/f64 " ] ||
+  fail "ctest -R abi.tq_ne_tk in the example picks: $picked"
+echo "the example's ctest: $n tests, one per property and dtype; -R abi.tq_ne_tk picks $picked"
 ! grep -E -e '-ffp-contract|-Werror|-Wconversion|-Wpedantic' "$ex/compile_commands.json" ||
   fail "attnprop's compiler flags leaked into the user's target"
 ctest --test-dir "$ex" --output-on-failure -j2

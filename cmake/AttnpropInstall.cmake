@@ -69,7 +69,8 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/attnpropConfig.cmake.i
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/attnpropConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/attnpropConfig.cmake ${PROJECT_BINARY_DIR}/attnpropConfigVersion.cmake
-              ${PROJECT_SOURCE_DIR}/cmake/AttnpropKernelTests.cmake ${PROJECT_SOURCE_DIR}/cmake/AttnpropClaims.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/AttnpropKernelTests.cmake
+              ${PROJECT_SOURCE_DIR}/cmake/AttnpropKernelTestsDiscover.cmake ${PROJECT_SOURCE_DIR}/cmake/AttnpropClaims.cmake
               ${PROJECT_SOURCE_DIR}/cmake/AttnpropClaimTests.cmake ${PROJECT_SOURCE_DIR}/cmake/attnprop_claims_main.cc.in
         DESTINATION ${ATTNPROP_INSTALL_CMAKEDIR})
 

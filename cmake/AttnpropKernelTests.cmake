@@ -5,16 +5,19 @@
 # Registers attnprop's kernel properties with ctest for a kernel built as a
 # shared or module library that implements the kernel ABI
 # (<attnprop/attnprop_kernel.h>; kernels/attnprop_kernel.h in attnprop's
-# tree): one test per dtype,
-#   kernel.<name>/f32, kernel.<name>/f64 (with DTYPES: .../bf16, .../f16)
-# each running `attnprop check-kernel <library> --backend kernel-<dtype>`,
+# tree): one test per property and dtype,
+#   kernel.<name>/<claim id>/f32, kernel.<name>/<claim id>/f64 (with DTYPES: .../bf16, .../f16)
+# each running `attnprop check-kernel <library> --filter <claim id>/kernel-<dtype>`
+# (the properties are listed by `attnprop check-kernel <library> --list` when
+# ctest runs; before the library is built, one test per dtype,
+# kernel.<name>/<dtype>, runs them all),
 # with the kernel's counterexample store in
 #   <STORE>/<name>[-<target>]-<dtype>   (STORE defaults to <current binary dir>/counterexamples)
 # a failure is saved there and replayed first by the next run, and the
 # failure prints the `attnprop reproduce ... --kernel <library> <store file>`
 # line that replays it (absolute paths: it runs from any directory).
-# With DISPATCH (attnprop's own kernel: scalar avx2 avx512 auto), one test per
-# dispatch target and dtype, kernel.<name>/<target>/<dtype>, with
+# With DISPATCH (attnprop's own kernel: scalar avx2 avx512 auto), the tests of
+# each dispatch target, kernel.<name>/<target>/<claim id>/<dtype>, with
 # ATTNPROP_KERNEL_TARGET=<target> in the test's environment; a target the CPU
 # does not support exits 77 and is reported as skipped, not passed.
 # DTYPES: the entry points tested (default f32 f64; bf16 and f16 for a
@@ -28,6 +31,8 @@
 # setting of TARGET or of anything else (attnprop's own flags,
 # cmake/AttnpropFlags.cmake, are for attnprop's code alone). Call
 # enable_testing() (or include(CTest)) in the top-level CMakeLists.txt.
+set(_ATTNPROP_KERNEL_TESTS_DIR ${CMAKE_CURRENT_LIST_DIR})  # beside it: AttnpropKernelTestsDiscover.cmake
+
 function(attnprop_add_kernel_tests)
   cmake_parse_arguments(PARSE_ARGV 0 ARG "" "TARGET;NAME;CASES;TIMEOUT;STORE" "DISPATCH;DTYPES;LABELS")
   if(NOT ARG_TARGET)
@@ -65,29 +70,45 @@ function(attnprop_add_kernel_tests)
       message(FATAL_ERROR "attnprop_add_kernel_tests: DTYPES ${_dtype} is not f32, f64, bf16 or f16")
     endif()
   endforeach()
+  # One test per property and dtype, discovered when ctest runs (as
+  # gtest_discover_tests' PRE_TEST mode does): a script that ctest includes
+  # asks `attnprop check-kernel <library> --list` for the properties, so the
+  # list is the installed attnprop's and the built library's, and `ctest -R
+  # <claim id>` or `ctest -j` picks single properties. Before the library
+  # is built (or when it cannot be listed) the dtype is one test, which
+  # then says why.
   set(_variants "-")
   if(ARG_DISPATCH)
     set(_variants ${ARG_DISPATCH})
   endif()
+  set(_script "set(_exe \"$<TARGET_FILE:attnprop::attnprop>\")\nset(_lib \"$<TARGET_FILE:${ARG_TARGET}>\")
+include(\"${_ATTNPROP_KERNEL_TESTS_DIR}/AttnpropKernelTestsDiscover.cmake\")\n")
   foreach(_d IN LISTS _variants)
     foreach(_dtype IN LISTS ARG_DTYPES)
-      if(_d STREQUAL "-")
-        set(_test kernel.${ARG_NAME}/${_dtype})
-        set(_save ${ARG_STORE}/${ARG_NAME}-${_dtype})
-      else()
-        set(_test kernel.${ARG_NAME}/${_d}/${_dtype})
-        set(_save ${ARG_STORE}/${ARG_NAME}-${_d}-${_dtype})
-      endif()
-      add_test(NAME ${_test}
-               COMMAND $<TARGET_FILE:attnprop::attnprop> check-kernel $<TARGET_FILE:${ARG_TARGET}>
-                       --cases ${ARG_CASES} --backend kernel-${_dtype} --store ${_save} --create-store)
-      set_tests_properties(${_test} PROPERTIES LABELS "kernel;${ARG_LABELS}" SKIP_RETURN_CODE 77)
+      set(_props "LABELS \"kernel;${ARG_LABELS}\" SKIP_RETURN_CODE 77")
       if(ARG_TIMEOUT)
-        set_tests_properties(${_test} PROPERTIES TIMEOUT ${ARG_TIMEOUT})
+        string(APPEND _props " TIMEOUT ${ARG_TIMEOUT}")
       endif()
-      if(NOT _d STREQUAL "-")
-        set_tests_properties(${_test} PROPERTIES ENVIRONMENT "ATTNPROP_KERNEL_TARGET=${_d}")
+      if(_d STREQUAL "-")
+        string(APPEND _script "attnprop_kernel_tests(\"\${_exe}\" \"\${_lib}\" kernel.${ARG_NAME} ${_dtype} "
+                              "\"${ARG_STORE}/${ARG_NAME}-${_dtype}\" ${ARG_CASES})\n")
+      else()
+        string(APPEND _script "attnprop_kernel_tests(\"\${_exe}\" \"\${_lib}\" kernel.${ARG_NAME}/${_d} ${_dtype} "
+                              "\"${ARG_STORE}/${ARG_NAME}-${_d}-${_dtype}\" ${ARG_CASES} ATTNPROP_KERNEL_TARGET=${_d})\n")
+        string(APPEND _props " ENVIRONMENT ATTNPROP_KERNEL_TARGET=${_d}")
       endif()
+      string(APPEND _script "foreach(_t IN LISTS _attnprop_tests)\n  set_tests_properties(\"\${_t}\" PROPERTIES ${_props})\nendforeach()\n")
     endforeach()
   endforeach()
+  set(_base ${CMAKE_CURRENT_BINARY_DIR}/attnprop_kernel_tests/${ARG_NAME})
+  file(GENERATE OUTPUT ${_base}-$<CONFIG>.cmake CONTENT "# Generated by attnprop_add_kernel_tests(TARGET ${ARG_TARGET}).\n${_script}")
+  # ctest includes the script of the configuration it tests (-C), or the one there is.
+  file(WRITE ${_base}.cmake "set(_f \"${_base}-\${CTEST_CONFIGURATION_TYPE}.cmake\")
+if(NOT CTEST_CONFIGURATION_TYPE OR NOT EXISTS \"\${_f}\")
+  file(GLOB _f \"${_base}-*.cmake\")
+  list(GET _f 0 _f)
+endif()
+include(\"\${_f}\")
+")
+  set_property(DIRECTORY APPEND PROPERTY TEST_INCLUDE_FILES ${_base}.cmake)
 endfunction()

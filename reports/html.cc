@@ -202,7 +202,7 @@ void FalseSection(std::ostringstream& h, const Summary& s) {
 
 void VerdictTable(std::ostringstream& h, const std::vector<ClaimView>& claims) {
   h << "<h2 id=\"verdicts-h\">Verdicts</h2>\n<div id=\"controls\" hidden><input id=\"q\" type=\"search\" "
-       "placeholder=\"filter: id, backend, statement...\" size=\"36\" aria-label=\"filter\"><select id=\"st\" "
+       "placeholder=\"filter: id, statement, section, backend...\" size=\"36\" aria-label=\"filter\"><select id=\"st\" "
        "aria-label=\"status\"><option value=\"\">every status</option><option value=\"unexpected\">unexpected</option>"
        "<option value=\"false\">false as stated</option><option value=\"holds\">holds</option><option "
        "value=\"skipped\">skipped</option></select><span id=\"shown\"></span><span class=\"note\">click a column "
@@ -216,7 +216,11 @@ void VerdictTable(std::ostringstream& h, const std::vector<ClaimView>& claims) {
       seconds += e->result.seconds;
       if (found.empty()) found = FoundByText(e->result);
     }
-    h << "<tr data-status=\"" << c.status << "\"><td>" << LinkTo(c.id) << "</td><td><span class=\"s " << c.status
+    // The filter also searches what the row does not show: the statement, its source and kind.
+    const CatalogClaim* cat = FindAnyClaim(c.id);
+    const std::string words = StatementOf(c.id) + (cat ? " " + cat->source + " " + cat->kind : std::string());
+    h << "<tr data-status=\"" << c.status << "\""
+      << (words.empty() ? std::string() : " data-text=\"" + Escape(words) + "\"") << "><td>" << LinkTo(c.id) << "</td><td><span class=\"s " << c.status
       << "\">" << StatusText(c.status) << "</span></td><td>";
     for (const Entry* e : c.entries) h << Badge(*e);
     // The script sorts numbers by their text; data-v only where the text is not a number.

@@ -69,12 +69,14 @@ inline constexpr const char* kHtmlScript = R"js(
     var text = query.value.toLowerCase(), want = status.value, n = 0;
     for (var i = 0; i < body.rows.length; i++) {
       var row = body.rows[i];
-      var ok = (!text || row.textContent.toLowerCase().indexOf(text) >= 0) &&
+      var hay = (row.textContent + ' ' + (row.getAttribute('data-text') || '')).toLowerCase();
+      var ok = (!text || hay.indexOf(text) >= 0) &&
                (!want || row.getAttribute('data-status') === want);
       row.style.display = ok ? '' : 'none';
       n += ok ? 1 : 0;
     }
-    shown.textContent = n + ' of ' + body.rows.length + ' claims shown';
+    shown.textContent = n ? n + ' of ' + body.rows.length + ' claims shown'
+                          : 'no claim matches "' + query.value + '"' + (want ? ' with status ' + want : '');
   }
   function key(cell) {
     var v = cell.getAttribute('data-v'), t = cell.textContent;

@@ -91,5 +91,36 @@ for width in 1280 1920; do
     > /dev/null 2>> "$out/console-$width.log"
   [ -s "$out/report-$width.png" ] && echo "screenshot: $out/report-$width.png" || { echo "FAIL: no screenshot"; fail=1; }
 done
-[ "$fail" = 0 ] && echo "report.html: no console message, no horizontal overflow at 1280 and 1920 px"
+# The filter (issue 33) finds claims by words of their statements and
+# sections, not only by what a row shows, and says so when nothing matches.
+python3 - "$report" "$out/filter.html" <<'PY'
+import sys
+page = open(sys.argv[1]).read()
+probe = """<script>(function () {
+  var q = document.getElementById('q'), rows = document.getElementById('verdicts').tBodies[0].rows, out = [];
+  function shown(text) {
+    q.value = text;
+    q.dispatchEvent(new Event('input'));
+    var ids = [];
+    for (var i = 0; i < rows.length; i++) if (rows[i].style.display !== 'none') ids.push(rows[i].cells[0].textContent);
+    return text + ' => ' + ids.join(',') + ' (' + document.getElementById('shown').textContent + ')';
+  }
+  out.push(shown('natural log'), shown('Lemma D.4'), shown('zzzqqq'));
+  var p = document.createElement('pre');
+  p.id = 'filter-result';
+  p.textContent = out.join('\\n');
+  document.body.appendChild(p);
+})();</script></body>"""
+open(sys.argv[2], "w").write(page.replace("</body>", probe))
+PY
+"$browser" "${flags[@]}" --window-size=1280,1000 --dump-dom "file://$out/filter.html" > "$out/dom-filter.html" 2> "$out/console-filter.log"
+filter=$(python3 -c 'import html, re, sys; m = re.search(r"id=\"filter-result\">([^<]*)", open(sys.argv[1]).read()); print(html.unescape(m.group(1)) if m else "")' "$out/dom-filter.html")
+echo "$filter"
+if [ $# -lt 3 ]; then
+  grep -q '^natural log => abi.lse_values (1 of ' <<< "$filter" &&
+    grep -q '^Lemma D.4 => collapse.lemmaD.4 (1 of ' <<< "$filter" &&
+    grep -q '^zzzqqq =>  (no claim matches "zzzqqq")$' <<< "$filter" ||
+    { echo "FAIL: the filter does not find claims by their statements and sections"; fail=1; }
+fi
+[ "$fail" = 0 ] && echo "report.html: no console message, no horizontal overflow at 1280 and 1920 px; the filter searches statements"
 exit $fail

@@ -66,6 +66,16 @@ Summary Summarize(const Report& r) {
       s.exact_metrics += IsExactEverywhere(m);
     }
   }
+  // With a diagnosis, the most specific failure first (the headline and a
+  // log's last line name rank 1 first); the undiagnosed after, in report order.
+  if (!r.diagnosis.ranked.empty()) {
+    auto rank = [&](const Entry* e) {
+      const int k = DiagnosisRank(r, *e);
+      return k < 0 ? r.diagnosis.ranked.size() : static_cast<size_t>(k);
+    };
+    std::stable_sort(s.unexpected.begin(), s.unexpected.end(),
+                     [&](const Entry* a, const Entry* b) { return rank(a) < rank(b); });
+  }
   return s;
 }
 
@@ -79,11 +89,16 @@ std::string Headline(const Summary& s) {
   }
   o << s.properties << (s.properties == 1 ? " property" : " properties") << ": " << expected << " as expected, "
     << s.unexpected.size() << " UNEXPECTED: ";
-  constexpr size_t kNamed = 8;
-  for (size_t i = 0; i < s.unexpected.size() && i < kNamed; ++i)
-    o << (i ? ", " : "") << s.unexpected[i]->result.id << "/" << s.unexpected[i]->result.backend;
-  if (s.unexpected.size() > kNamed) o << " and " << s.unexpected.size() - kNamed << " more";
+  o << UnexpectedNames(s, 0, 8);
   return o.str();
+}
+
+std::string UnexpectedNames(const Summary& s, size_t first, size_t limit) {
+  std::string o;
+  for (size_t i = first; i < s.unexpected.size() && i < first + limit; ++i)
+    o += (i > first ? ", " : "") + s.unexpected[i]->result.id + "/" + s.unexpected[i]->result.backend;
+  if (s.unexpected.size() > first + limit) o += " and " + std::to_string(s.unexpected.size() - first - limit) + " more";
+  return o;
 }
 
 std::string StatementOf(const std::string& id) {
@@ -121,7 +136,7 @@ std::string ReproduceCommand(const Report& r, const Entry& e) {
   return cmd;
 }
 
-std::string ConsoleSummary(const Report& r) {
+std::string ConsoleSummary(const Report& r, ConsoleSummaryParts parts) {
   const Summary s = Summarize(r);
   const auto flags = AllFlags();
   std::ostringstream o;
@@ -143,7 +158,7 @@ std::string ConsoleSummary(const Report& r) {
       if (!c.statement.empty()) o << "      " << c.statement << "\n";
     }
   }
-  if (!s.unexpected.empty()) {
+  if (!s.unexpected.empty() && parts.unexpected_list) {
     o << "\nUnexpected results (" << s.unexpected.size() << "), each with the command that replays it:\n";
     for (const Entry* e : s.unexpected) {
       o << "  " << e->result.id << "/" << e->result.backend << ": " << e->judgement.why << "\n";
@@ -151,7 +166,7 @@ std::string ConsoleSummary(const Report& r) {
     }
   }
   // The last line again, for whoever reads only the end of a log.
-  o << "\nattnprop " << r.run.command << ": " << Headline(s) << "\n";
+  if (parts.closing_headline) o << "\nattnprop " << r.run.command << ": " << Headline(s) << "\n";
   return o.str();
 }
 

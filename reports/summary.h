@@ -34,7 +34,7 @@ std::string BackendsAndProvenance(const RefutedClaim& c);
 struct Summary {
   size_t properties = 0;
   Counts counts;
-  std::vector<const Entry*> unexpected;  // in report order
+  std::vector<const Entry*> unexpected;  // the diagnosis's rank order, else report order
   std::vector<RefutedClaim> refuted;     // false as stated, as registry.tsv expects
   size_t metrics = 0;
   std::vector<int> problems;  // per AllFlags(): metrics with that flag as a problem
@@ -70,10 +70,24 @@ const Entry* DiagnosedEntry(const Report& r, const DiagnosedFailure& f);
 /// The first line of a message, at most `limit` characters (" ..." after).
 std::string FirstLine(const std::string& text, size_t limit);
 
+/// What the console's closing block leaves to its caller.
+struct ConsoleSummaryParts {
+  /// The unexpected results listed with their reproduce commands (check-kernel
+  /// prints each failure above instead, in rank order, with its command).
+  bool unexpected_list = true;
+  /// The headline again as the last line (check-kernel closes with the kernel's
+  /// own verdict lines instead).
+  bool closing_headline = true;
+};
+
 /// The console's closing block (plain text): the headline, the counts and
 /// the audit's problem counts, the claims false as stated, the unexpected
 /// results with their reproduce commands, and the headline again as the
 /// last line ("attnprop audit: ...", for a log's tail).
-std::string ConsoleSummary(const Report& r);
+std::string ConsoleSummary(const Report& r, ConsoleSummaryParts parts = {});
+
+/// The names of the first `limit` unexpected results (rank order), then
+/// "and N more": "a/b, c/d and 3 more".
+std::string UnexpectedNames(const Summary& s, size_t first, size_t limit);
 
 }  // namespace attnprop::report

@@ -82,7 +82,11 @@ std::string CheckStoreDir(const std::string& dir, bool create) {
     if (!create)
       return "the store directory " + dir + " does not exist (a mistyped --store would replay nothing; "
              "--create-store starts a new store there)";
-    std::filesystem::create_directories(dir, ec);
+    try {
+      CreateStoreDir(dir, StoreKind::kNamed);
+    } catch (const StoreError& e) {
+      if (!std::filesystem::is_directory(dir, ec)) return e.what();
+    }
   }
   std::error_code now;
   if (std::filesystem::is_directory(dir, now)) return "";
@@ -188,6 +192,10 @@ bool ParseSelection(const std::vector<std::string>& args, Mode mode, Selection* 
   // New counterexamples go to the store replayed, except by default in an
   // installed attnprop (its store is read only): ./attnprop-counterexamples.
   if (s->save) s->options.save_dir = check_kernel || store_given || no_store ? s->options.store_dir : DefaultSaveDir();
+  // A default the user did not name (check-kernel's, an installed attnprop's
+  // ./attnprop-counterexamples) is a cache: git status stays clean.
+  s->options.save_dir_is_cache = !s->options.save_dir.empty() && !store_given &&
+                                 (check_kernel || s->options.save_dir != s->options.store_dir);
   return true;
 }
 

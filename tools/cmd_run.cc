@@ -10,6 +10,8 @@
 #include <fstream>
 #include <iomanip>
 #include <iostream>
+#include <map>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -134,7 +136,8 @@ constexpr const char* kCheckUsage =
     "  --junit FILE     write junit.xml to FILE too\n"
     "  -q, -v, --fail-fast, --rerun-failed, --create-store   as for `attnprop run`\n"
     "  --shard I/T, --list   one shard of the properties (or GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS),\n"
-    "                   and the selection's list, as for `attnprop run`\n"
+    "                   and the selection's list, as for `attnprop run` (--list exits 77 when every\n"
+    "                   property listed is skipped here)\n"
     "  A failure prints its shrunk counterexample and the command that replays it:\n"
     "    attnprop reproduce ID --kernel PATH.so STORE_FILE\n"
     "environment: ATTNPROP_KERNEL_TARGET (a dispatch target, for kernels with attnprop's extension),\n"
@@ -180,20 +183,48 @@ std::string Indent(const std::string& text, const char* pad) {
   return out;
 }
 
-/// The details of a result that is not as expected (or not a plain pass).
+/// Where a check-kernel failure stands in the diagnosis: its rank, and the
+/// earlier rank that already showed its (shared) counterexample, if any.
+struct FailureRank {
+  size_t rank = 0, total = 0, group = 0;
+  std::optional<size_t> case_shown_at;
+  bool quiet = false;  // -q: the first line of the message, at most kQuietCaseLines of the case
+};
+constexpr size_t kQuietCaseLines = 10;
+
+/// The first `limit` lines of `text`, then "... (N more lines)".
+std::string FirstLines(const std::string& text, size_t limit) {
+  std::istringstream in(text);
+  std::string out, line;
+  size_t n = 0;
+  std::vector<std::string> lines;
+  while (std::getline(in, line)) lines.push_back(line);
+  const size_t shown = lines.size() <= limit ? lines.size() : limit - 1;
+  for (; n < shown; ++n) out += lines[n] + "\n";
+  if (shown < lines.size())
+    out += "... (" + std::to_string(lines.size() - shown) + " more lines: the replay command shows the whole case)\n";
+  return out;
+}
+
+/// The details of a result that is not as expected (or not a plain pass);
+/// a check-kernel failure (`rank`) with its place in the diagnosis.
 void PrintDetails(std::ostream& out, const PropertyDef& d, const PropertyResult& r, const Judgement& j,
-                  const Selection& s, const RunOptions& o, bool check_kernel) {
-  if (check_kernel) {
-    out << "\nFAIL " << d.Name() << " (" << VerdictName(r.verdict) << ")\n  claim: " << Statement(d) << "\n";
+                  const Selection& s, const RunOptions& o, const FailureRank* rank) {
+  if (rank) {
+    out << (rank->quiet ? "" : "\n") << "FAIL " << d.Name() << " (" << VerdictName(r.verdict) << "; " << rank->rank + 1
+        << " of " << rank->total << ", group " << rank->group + 1 << ")\n  claim: " << Statement(d) << "\n";
   } else {
     out << "    " << j.why << "\n";
   }
-  if (!r.message.empty() && (check_kernel || j.why.find(r.message) == std::string::npos))
-    out << Indent(r.message, "    ");
-  if (!r.counterexample.empty())
+  if (!r.message.empty() && (rank || j.why.find(r.message) == std::string::npos))
+    out << Indent(rank && rank->quiet ? report::FirstLine(r.message, 200) : r.message, "    ");
+  if (!r.counterexample.empty() && rank && rank->case_shown_at)
+    out << "    counterexample: the one shown for failure " << *rank->case_shown_at + 1 << " (group " << rank->group + 1
+        << ")\n";
+  else if (!r.counterexample.empty())
     out << "    shrunk counterexample (" << r.shrink_steps << " shrink steps)"
               << (r.confirmed ? ", " + ConfirmationText(r) : "") << ":\n"
-              << Indent(r.counterexample, "      ");
+              << Indent(rank && rank->quiet ? FirstLines(r.counterexample, kQuietCaseLines) : r.counterexample, "      ");
   const std::string kernel = s.kernel_path.empty() || BaseBackend(d.backend) != d.backend
                                  ? ""
                                  : " --kernel " + ShellQuote(s.kernel_path);
@@ -203,7 +234,7 @@ void PrintDetails(std::ostream& out, const PropertyDef& d, const PropertyResult&
     if (file.empty() && rep.regression) file = StorePath(o.store_dir, d.id);
   if (!file.empty())
     out << "    replay: " << report::ShellWord(ThisProgram().command) << " reproduce " << ShellQuote(d.Name()) << kernel << " " << ShellQuote(file) << "\n";
-  if (!r.reproduce.empty())
+  if (!r.reproduce.empty() && !(rank && rank->quiet && !file.empty()))
     out << "    rerun:  " << report::ShellWord(ThisProgram().command) << " reproduce " << ShellQuote(d.Name()) << kernel << " " << r.reproduce << "\n";
   if (!r.saved_to.empty() || o.save_dir.empty() || r.store_entry.empty()) return;
   out << "    as a store entry:\n" << Indent(r.store_entry, "      ");
@@ -273,7 +304,7 @@ class ConsoleLines : public RunListener {
       info_ << "    " << j.why << "\n";
     } else if (!check_kernel_ && (!j.as_expected() || r.verdict != Verdict::kHolds)) {
       // Details of an unexpected result are printed even with -q.
-      PrintDetails(!j.as_expected() ? std::cout : info_, d, r, j, s_, *o.options, false);
+      PrintDetails(!j.as_expected() ? std::cout : info_, d, r, j, s_, *o.options, nullptr);
     }
     if (r.undecided > 0)
       info_ << "    " << r.undecided << (r.undecided == 1 ? " case" : " cases")
@@ -297,8 +328,9 @@ class ConsoleLines : public RunListener {
 };
 
 /// check-kernel: when some property failed, the diagnosis (properties/abi/
-/// diagnosis.h; into the report files too), then the details of each
-/// failure, most specific property first.
+/// diagnosis.h; into the report files too), then each failure once, most
+/// specific first, a counterexample shared by a group shown at its first
+/// member. -q: only the first failure, and the others named.
 class KernelDiagnosis : public RunListener {
  public:
   KernelDiagnosis(const PropertyRun& run, ReportBuilder& builder, const Selection& s)
@@ -308,17 +340,28 @@ class KernelDiagnosis : public RunListener {
     if (builder_.unexpected == 0) return;
     rep.diagnosis = DiagnoseReport(rep);
     const report::Diagnosis& diag = rep.diagnosis;
+    const bool quiet = s_.verbosity < 0;
     std::vector<size_t> order;  // entry indices (the run's order), most specific first
     for (const auto& f : diag.ranked)
       order.push_back(static_cast<size_t>(report::DiagnosedEntry(rep, f) - rep.entries.data()));
-    std::cout << "\ndiagnosis: " << diag.bug_class << "\n  " << diag.ranked.size() << " failing properties in "
-              << diag.groups << " group(s) of one shrunk counterexample each, most specific first:\n";
-    for (size_t k = 0; k < order.size(); ++k)
-      std::cout << "    " << k + 1 << ". " << run_.defs()[order[k]].Name() << "  [group " << diag.ranked[k].group + 1
-                << "]\n";
-    for (size_t i : order)
+    std::cout << (quiet ? "" : "\n") << "diagnosis: " << diag.bug_class << " (" << order.size()
+              << " failing properties in " << diag.groups
+              << " group(s) of one shrunk counterexample each; most specific first"
+              << (quiet ? ")\n" : ", each below)\n");
+    std::map<size_t, size_t> first_of_group;  // group -> the rank that showed its counterexample
+    for (size_t k = 0; k < order.size() && !(quiet && k > 0); ++k) {
+      const size_t i = order[k];
+      FailureRank rank{k, order.size(), diag.ranked[k].group, std::nullopt, quiet};
+      if (auto [at, fresh] = first_of_group.emplace(rank.group, k); !fresh) rank.case_shown_at = at->second;
       PrintDetails(std::cout, run_.defs()[i], rep.entries[i].result, rep.entries[i].judgement, s_, run_.options(i),
-                   true);
+                   &rank);
+    }
+    if (quiet && order.size() > 1) {
+      std::cout << order.size() - 1 << " more failing (without -q each is shown with its counterexample): ";
+      for (size_t k = 1; k < order.size() && k <= 6; ++k) std::cout << (k > 1 ? ", " : "") << run_.defs()[order[k]].Name();
+      if (order.size() > 7) std::cout << " and " << order.size() - 7 << " more";
+      std::cout << "\n";
+    }
   }
 
  private:
@@ -326,6 +369,18 @@ class KernelDiagnosis : public RunListener {
   ReportBuilder& builder_;
   const Selection& s_;
 };
+
+/// One line when the run saved counterexamples: how many, and where.
+void PrintSaved(const report::Report& rep) {
+  size_t saved = 0;
+  std::set<std::string> dirs;
+  for (const auto& e : rep.entries)
+    if (!e.result.saved_to.empty()) ++saved, dirs.insert(std::filesystem::path(e.result.saved_to).parent_path().string());
+  if (saved == 0) return;
+  std::cout << "saved " << saved << (saved == 1 ? " new counterexample to " : " new counterexamples to ");
+  for (auto it = dirs.begin(); it != dirs.end(); ++it) std::cout << (it != dirs.begin() ? ", " : "") << *it;
+  std::cout << " (replayed first by the next run)\n";
+}
 
 int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode mode) {
   const bool check_kernel = mode == Mode::kCheckKernel;
@@ -388,6 +443,14 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
   }
   if (s.list_only) {
     for (const auto& d : defs) std::cout << d.Name() << "\n";
+    // Every one skipped here (a dispatch target this CPU lacks): said, and
+    // the exit status says it too (attnprop_add_kernel_tests then adds one
+    // test that reports the skip, not one per property).
+    const bool all_skipped = std::all_of(defs.begin(), defs.end(), [](const PropertyDef& d) { return !d.skip_reason.empty(); });
+    if (check_kernel && all_skipped) {
+      std::cerr << "SKIPPED: " << defs[0].skip_reason << "\n";
+      return kSkipped;
+    }
     return kOk;
   }
   // Tiers: the search's candidates per property are the unit (the same
@@ -508,11 +571,19 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
     return kBadInput;
   }
   const size_t checked = rep.entries.size() - builder.skipped;
-  std::cout << report::ConsoleSummary(rep);
+  // check-kernel: each failure is above with its command, and its verdict lines close.
+  if (!(check_kernel && s.verbosity < 0)) std::cout << report::ConsoleSummary(rep, {!check_kernel, !check_kernel});
+  PrintSaved(rep);
   if (check_kernel) {
-    std::cout << "\n" << checked - builder.unexpected << " of " << checked << " properties hold on " << s.kernel_path;
+    std::cout << (s.verbosity < 0 ? "" : "\n") << checked - builder.unexpected << " of " << checked
+              << " properties hold on " << s.kernel_path;
     if (builder.skipped) std::cout << " (" << builder.skipped << " skipped)";
-    std::cout << " (" << std::fixed << std::setprecision(1) << seconds << " s)\n";
+    std::cout << " (" << std::fixed << std::setprecision(1) << seconds << " s)";
+    // The last line, for a log's tail: the verdict, the most specific failure first.
+    if (builder.unexpected > 0)
+      std::cout << "; FAIL: " << builder.unexpected << " fail, most specific first: "
+                << report::UnexpectedNames(report::Summarize(rep), 0, 6);
+    std::cout << "\n";
     if (checked == 0 && run.size() > 0) {
       std::cout << "SKIPPED: " << run.defs()[0].skip_reason << "\n";
       return kSkipped;

@@ -238,7 +238,7 @@ void KeepCounterexample(const PropertyDef& def, const RunOptions& options, Prope
   result.store_entry = FormatStoredCase(entry);
   if (expect_refuted || options.save_dir.empty()) return;
   try {
-    if (SaveToStore(options.save_dir, def.id, entry)) result.saved_to = StorePath(options.save_dir, def.id);
+    if (SaveToStore(options.save_dir, def.id, entry, options.save_dir_is_cache ? StoreKind::kCache : StoreKind::kNamed)) result.saved_to = StorePath(options.save_dir, def.id);
   } catch (const StoreError& e) {
     result.message += "\n(could not save the counterexample: " + std::string(e.what()) + ")";
   }

@@ -49,6 +49,10 @@ struct RunOptions {
   /// Where a new counterexample of a claim expected to hold is saved ("" =
   /// nowhere; PropertyResult::store_entry still holds the text to paste).
   std::string save_dir;
+  /// save_dir is a default the user did not name (check-kernel's
+  /// ./attnprop-counterexamples/...): created as a cache, with a .gitignore
+  /// of `*`, so a run in a git checkout leaves `git status` clean.
+  bool save_dir_is_cache = false;
 };
 
 /// Runs a property: first the stored cases of options.store_dir that apply

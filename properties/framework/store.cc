@@ -257,16 +257,37 @@ size_t AddEntries(const std::string& dir, const std::string& claim_id, std::vect
   return added;
 }
 
-void CreateStoreDir(const std::string& dir) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw StoreError("cannot create the store directory " + dir + ": " + ec.message());
-}
+constexpr const char* kNewStoreReadme =
+    "# A counterexample store of attnprop\n\n"
+    "One file per claim, `<claim id>.txt`, of exact cases that `attnprop run`, `audit` and `check-kernel`\n"
+    "replay before their random cases. A failure printed its replay command:\n\n"
+    "    attnprop reproduce ID [--kernel LIB.so] THIS_FOLDER/ID.txt\n\n"
+    "The format and its limits: share/attnprop/counterexamples/README.md of an installed attnprop\n"
+    "(properties/counterexamples/README.md in its source).\n";
+constexpr const char* kCacheGitignore =
+    "# attnprop's default counterexample store: a cache, kept out of version control.\n"
+    "# To keep the cases with your code, name a store: --store DIR (--create-store).\n*\n";
 
 }  // namespace
 
-bool SaveToStore(const std::string& dir, const std::string& claim_id, StoredCase entry) {
-  CreateStoreDir(dir);
+/// Creates `dir` if needed; a directory it creates gets its README.md (and,
+/// for a cache, its .gitignore) before any entry is written into it.
+void CreateStoreDir(const std::string& dir, StoreKind kind) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(dir, ec)) return;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw StoreError("cannot create the store directory " + dir + ": " + ec.message());
+  try {
+    const std::filesystem::path d(dir);
+    if (kind == StoreKind::kCache) WriteFileAtomically((d / ".gitignore").string(), kCacheGitignore);
+    WriteFileAtomically((d / "README.md").string(), kNewStoreReadme);
+  } catch (const std::runtime_error& e) {
+    throw StoreError(e.what());
+  }
+}
+
+bool SaveToStore(const std::string& dir, const std::string& claim_id, StoredCase entry, StoreKind kind) {
+  CreateStoreDir(dir, kind);
   // Read, merge and write under the lock: a concurrent run's entry, written
   // after we read, is never overwritten by our older copy.
   const DirLock lock(dir);
@@ -294,7 +315,7 @@ StoreMergeCount MergeStore(const std::string& into, const std::string& from) {
   std::vector<std::vector<StoredCase>> entries;
   for (const auto& f : files) entries.push_back(ParseStore(ReadStoreFile(f.string()), f.string()));
   StoreMergeCount count;
-  CreateStoreDir(into);
+  CreateStoreDir(into, StoreKind::kNamed);
   {
     const DirLock lock(into);  // one lock for the whole fold: no run saves in between
     for (size_t k = 0; k < files.size(); ++k) {

@@ -60,7 +60,14 @@ std::vector<StoredCase> LoadStore(const std::string& dir, const std::string& cla
 /// file, then renames it: a reader never sees half a file. Returns
 /// false when the case was already stored. Throws StoreError when the
 /// existing file is malformed or the directory cannot be written.
-bool SaveToStore(const std::string& dir, const std::string& claim_id, StoredCase entry);
+/// A directory SaveToStore creates holds a README.md saying what it is;
+/// a cache (a default store the user did not name) also a .gitignore of `*`.
+enum class StoreKind { kNamed, kCache };
+/// Creates the store directory `dir` (and its parents) if it does not exist,
+/// with its README.md (and a cache's .gitignore). Throws StoreError.
+void CreateStoreDir(const std::string& dir, StoreKind kind);
+bool SaveToStore(const std::string& dir, const std::string& claim_id, StoredCase entry,
+                 StoreKind kind = StoreKind::kNamed);
 
 /// What MergeStore did: entries added, and entries already there.
 struct StoreMergeCount {

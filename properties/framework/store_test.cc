@@ -231,10 +231,13 @@ TEST(Replay, NewCounterexampleIsSavedThenReplayedFirst) {
   EXPECT_EQ(stored[0].expect, StoredCase::Expect::kHolds);
   EXPECT_EQ(stored[0].backends, std::vector<std::string>{"double"});
   EXPECT_EQ(stored[0].value, *first.counterexample_case);
-  // No temporary file is left behind.
+  // No temporary file is left behind; the new store says what it is (README.md), and is no cache.
   int files = 0;
-  for (const auto& e : std::filesystem::directory_iterator(dir)) files += e.is_regular_file();
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    files += e.is_regular_file() && e.path().filename() != "README.md";
   EXPECT_EQ(files, 1);
+  EXPECT_TRUE(std::filesystem::is_regular_file(std::filesystem::path(dir) / "README.md"));
+  EXPECT_FALSE(std::filesystem::exists(std::filesystem::path(dir) / ".gitignore"));
 
   const PropertyResult second = RunProperty(def, o);
   EXPECT_EQ(second.verdict, Verdict::kRefuted);
