@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
@@ -16,13 +17,53 @@
 
 namespace attnprop::cli {
 
+std::string DidYouMean(const std::string& word, const std::vector<std::string>& candidates) {
+  // Levenshtein distance, the nearest within a third of the word (at least 2):
+  // a typo, not a different name.
+  auto distance = [](const std::string& a, const std::string& b) {
+    std::vector<size_t> row(b.size() + 1);
+    for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
+    for (size_t i = 1; i <= a.size(); ++i) {
+      size_t diagonal = row[0];
+      row[0] = i;
+      for (size_t j = 1; j <= b.size(); ++j) {
+        const size_t up = row[j];
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] != b[j - 1])});
+        diagonal = up;
+      }
+    }
+    return row[b.size()];
+  };
+  const size_t limit = std::max<size_t>(2, word.size() / 3);
+  std::string best;
+  size_t best_d = limit + 1;
+  for (const auto& c : candidates)
+    if (const size_t d = distance(word, c); d < best_d && c != word) best = c, best_d = d;
+  return best;
+}
+
 int UsageError(const std::string& cmd, const std::string& error, const char* usage) {
   // The error, then the usage's synopsis (up to its first description line):
   // the whole manual is one --help away.
   std::string synopsis = usage;
   const size_t end = synopsis.find("\n  ");
   if (end != std::string::npos) synopsis.resize(end + 1);
-  std::cerr << "attnprop" << (cmd.empty() ? "" : " " + cmd) << ": " << error << "\n\n"
+  // An unknown option: the nearest one the usage names.
+  std::string hint;
+  const std::string unknown = "unknown option '";
+  if (error.rfind(unknown, 0) == 0) {
+    const std::string word = error.substr(unknown.size(), error.find('\'', unknown.size()) - unknown.size());
+    std::vector<std::string> options;
+    const std::string text = usage;
+    for (size_t at = text.find("--"); at != std::string::npos; at = text.find("--", at + 2)) {
+      size_t e = at + 2;
+      while (e < text.size() && (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '-')) ++e;
+      if (e > at + 2) options.push_back(text.substr(at, e - at));
+    }
+    if (const std::string near = DidYouMean(word.substr(0, word.find('=')), options); !near.empty())
+      hint = " (did you mean '" + near + "'?)";
+  }
+  std::cerr << "attnprop" << (cmd.empty() ? "" : " " + cmd) << ": " << error << hint << "\n\n"
             << synopsis << "(attnprop " << (cmd.empty() ? "" : cmd + " ") << "--help for every option)\n";
   return kBadInput;
 }
@@ -254,9 +295,20 @@ std::string UnmatchedPattern(const Selection& s, const std::vector<ksuite::Kerne
     for (const auto& p : *list)
       if (!matches_some(p)) {
         std::string e = list == &s.filters ? "--filter '" : "--exclude '";
-        return e.append(p).append("' matches no property (attnprop list shows them)");
+        return e.append(p).append("' matches no property").append(NearestProperty(p, kernels, model));
       }
   return "";
+}
+
+std::string NearestProperty(const std::string& pattern, const std::vector<ksuite::KernelInstance>& kernels,
+                            bool model) {
+  std::vector<std::string> names;
+  for (const auto& d : ksuite::PropertiesFor(kernels, model)) {
+    if (names.empty() || names.back() != d.id) names.push_back(d.id);
+    names.push_back(d.Name());
+  }
+  const std::string near = pattern.find_first_of("*?[") == std::string::npos ? DidYouMean(pattern, names) : "";
+  return near.empty() ? " (attnprop list shows them)" : " (did you mean '" + near + "'? attnprop list shows them)";
 }
 
 std::string SelectionText(const Selection& s) {
@@ -283,6 +335,15 @@ std::string ShellQuote(const std::string& s) {
   std::string r = "'";
   for (char ch : s) r += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
   return r + "'";
+}
+
+std::string Paint(const std::string& text, const char* colour) {
+  static const bool on = [] {
+    const char* term = std::getenv("TERM");
+    const char* no_color = std::getenv("NO_COLOR");
+    return isatty(STDOUT_FILENO) == 1 && !(no_color && *no_color) && !(term && std::string(term) == "dumb");
+  }();
+  return on ? "\033[" + std::string(colour) + "m" + text + "\033[0m" : text;
 }
 
 Progress::Progress(size_t total) : total_(total), tty_(isatty(STDERR_FILENO) == 1) {}

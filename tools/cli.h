@@ -94,6 +94,14 @@ std::vector<size_t> KeepShard(const Shard& shard, std::vector<PropertyDef>* defs
 /// The first --filter that selects nothing ("--filter 'x' matches no
 /// property"), or "": a typo is an error, not a silently smaller run.
 std::string UnmatchedPattern(const Selection& s, const std::vector<ksuite::KernelInstance>& kernels, bool model);
+/// " (did you mean 'ID'? attnprop list shows them)" for a pattern with no
+/// glob that is a typo of a property's id or id/backend, else
+/// " (attnprop list shows them)".
+std::string NearestProperty(const std::string& pattern, const std::vector<ksuite::KernelInstance>& kernels,
+                            bool model);
+/// The candidate nearest to `word` by edit distance, within a third of its
+/// length (at least 2); "" when none is that near.
+std::string DidYouMean(const std::string& word, const std::vector<std::string>& candidates);
 
 /// The selection as the user wrote it, for messages: "--filter 'a' --exclude 'b' --backend c".
 std::string SelectionText(const Selection& s);
@@ -106,6 +114,11 @@ std::string KernelStoreDir(const std::string& store, const std::string& kernel_p
 std::string ShellQuote(const std::string& s);
 
 /// A progress bar on a terminal (stderr), nothing otherwise.
+/// `text` in an ANSI colour ("31" red, "32" green, "33" yellow) when standard
+/// output is a terminal and NO_COLOR is unset (https://no-color.org) and
+/// TERM is not "dumb"; else `text` as it is (logs and pipes stay plain).
+std::string Paint(const std::string& text, const char* colour);
+
 class Progress {
  public:
   explicit Progress(size_t total);

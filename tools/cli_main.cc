@@ -85,7 +85,9 @@ int Main(int argc, char** argv) {
     if (cmd == "check-kernel") return cli::CheckKernel(args);
     if (cmd == "merge") return cli::Merge(args);
     if (cmd == "store") return cli::StoreCommand(args);
-    std::cerr << "attnprop: unknown command '" << cmd << "'\n\n" << kUsage;
+    const std::string near = cli::DidYouMean(cmd, {"list", "run", "audit", "reproduce", "check-kernel", "merge", "store"});
+    std::cerr << "attnprop: unknown command '" << cmd << "'" << (near.empty() ? "" : " (did you mean '" + near + "'?)")
+              << "\n\n" << kUsage;
     return cli::kBadInput;
   } catch (const std::exception& e) {
     std::cerr << "attnprop: " << e.what() << "\n";

@@ -211,7 +211,7 @@ std::string FirstLines(const std::string& text, size_t limit) {
 void PrintDetails(std::ostream& out, const PropertyDef& d, const PropertyResult& r, const Judgement& j,
                   const Selection& s, const RunOptions& o, const FailureRank* rank) {
   if (rank) {
-    out << (rank->quiet ? "" : "\n") << "FAIL " << d.Name() << " (" << VerdictName(r.verdict) << "; " << rank->rank + 1
+    out << (rank->quiet ? "" : "\n") << Paint("FAIL", "31") << " " << d.Name() << " (" << VerdictName(r.verdict) << "; " << rank->rank + 1
         << " of " << rank->total << ", group " << rank->group + 1 << ")\n  claim: " << Statement(d) << "\n";
   } else {
     out << "    " << j.why << "\n";
@@ -294,7 +294,9 @@ class ConsoleLines : public RunListener {
     else worst_text << std::setprecision(3) << worst;
     info_ << "[" << i + 1 << "/" << defs_.size() << "] " << std::left << std::setw(60) << d.Name() << " "
           << std::setw(8) << VerdictName(r.verdict)
-          << (j.skipped() ? "skipped    " : j.as_expected() ? "ok         " : "UNEXPECTED ") << std::right
+          << (j.skipped() ? Paint("skipped", "33") + "    " : j.as_expected() ? Paint("ok", "32") + "         "
+                                                                : Paint("UNEXPECTED", "31") + " ")
+          << std::right
           << std::setw(5) << r.cases << " cases " << std::setw(4) << r.discarded << " discarded " << std::setw(2)
           << r.replayed.size() << " stored  worst err/bound " << worst_text.str() << "  " << std::fixed
           << std::setprecision(2) << r.seconds << " s" << std::defaultfloat << std::setprecision(6) << "\n";
@@ -430,7 +432,10 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
   std::vector<PropertyDef> defs = Select(s, kernels, /*model=*/!check_kernel);
   if (const std::string e = UnmatchedPattern(s, kernels, !check_kernel); !e.empty()) return UsageError(cmd, e, usage);
   if (defs.empty())
-    return UsageError(cmd, "no property matches " + SelectionText(s) + " (attnprop list shows them)", usage);
+    return UsageError(cmd, "no property matches " + SelectionText(s) +
+                               (s.filters.size() == 1 ? NearestProperty(s.filters[0], kernels, !check_kernel)
+                                                      : " (attnprop list shows them)"),
+                      usage);
   // This shard's part of the selection (all of it unsharded); each keeps its
   // position in the whole selection, by which `attnprop merge` orders.
   const size_t selected = defs.size();
@@ -581,7 +586,7 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
     std::cout << " (" << std::fixed << std::setprecision(1) << seconds << " s)";
     // The last line, for a log's tail: the verdict, the most specific failure first.
     if (builder.unexpected > 0)
-      std::cout << "; FAIL: " << builder.unexpected << " fail, most specific first: "
+      std::cout << "; " << Paint("FAIL", "31") << ": " << builder.unexpected << " fail, most specific first: "
                 << report::UnexpectedNames(report::Summarize(rep), 0, 6);
     std::cout << "\n";
     if (checked == 0 && run.size() > 0) {

@@ -1,6 +1,8 @@
 #include "properties/abi/diagnosis.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <cctype>
 #include <cstdint>
 #include <map>
@@ -45,14 +47,40 @@ struct Shape {
   bool ok = false;
   int64_t batch = 0, t_q = 0, t_k = 0, d_k = 0, d_v = 0, causal = 0;
   double scale = 1;
+  double max_score = 0;  // max |scale <q_i, k_j>| over the case (0 when too large to compute here)
 };
+
+/// max |scale <q_i, k_j>| within each batch item, in double (a diagnosis, not a bound).
+double MaxScore(const Problem& p) {
+  if (static_cast<double>(p.batch) * static_cast<double>(p.t_q) * static_cast<double>(p.t_k) * static_cast<double>(p.d_k) > 1e7)
+    return 0;
+  double m = 0;
+  const double c = p.scale.ToDouble();
+  for (int64_t b = 0; b < p.batch; ++b)
+    for (int64_t i = 0; i < p.t_q; ++i)
+      for (int64_t j = 0; j < p.t_k; ++j) {
+        double dot = 0;
+        for (int64_t x = 0; x < p.d_k; ++x) dot += p.q(b * p.t_q + i, x).ToDouble() * p.k(b * p.t_k + j, x).ToDouble();
+        m = std::max(m, std::abs(c * dot));
+      }
+  return m;
+}
+
+/// Whether a failure's message reports a non-finite out or lse value (not the
+/// -inf an empty causal row must have).
+bool NonfiniteOutput(const std::string& m) {
+  if (Has(m, "no visible key")) return false;
+  for (const char* v : {" = inf", " = -inf", " = nan", " = -nan"})
+    if (Has(m, v) && (Has(m, "out[") || Has(m, "lse["))) return true;
+  return false;
+}
 
 Shape ShapeOf(const KernelFailure& f) {
   Shape s;
   if (!f.minimal) return s;
   try {
     const Problem p = Problem::FromCase(*f.minimal);
-    s = {true, p.batch, p.t_q, p.t_k, p.d_k, p.d_v, p.causal, p.scale.ToDouble()};
+    s = {true, p.batch, p.t_q, p.t_k, p.d_k, p.d_v, p.causal, p.scale.ToDouble(), MaxScore(p)};
   } catch (...) {  // a case of another form (a call sequence, a mutation): no single shape
   }
   return s;
@@ -117,6 +145,21 @@ Found Classify(const std::vector<KernelFailure>& all, bool f32_ran) {
   if (state) return {"state kept between calls (a workspace, a cache or a first-call set-up)", "abi.call_sequences"};
   if (Failing(all, "abi.repeatable")) return {"nondeterministic: the same call gives different bytes", "abi.repeatable"};
   if (only_f64 && f32_ran) return {"precision below f64 in the f64 entry point", "abi.f64_in_double"};
+  // Non-finite outputs from finite inputs at large scores: exp overflowed
+  // (exp(s) passes FLT_MAX from s = 88.7; in double from 709.8), the row max
+  // not subtracted before exp. The smallest such score shown.
+  double overflow_at = 0;
+  for (const auto& f : all)
+    if (const Shape s = ShapeOf(f); NonfiniteOutput(f.message) && s.ok && s.max_score >= 80 &&
+                                    (overflow_at == 0 || s.max_score < overflow_at))
+      overflow_at = s.max_score;
+  if (overflow_at > 0) {
+    char at[32];
+    std::snprintf(at, sizeof at, "%.4g", overflow_at);
+    return {std::string("non-finite outputs at large scores (exp overflow: the row max not subtracted before exp?"
+                        " inf/nan from a score of ") + at + ")",
+            ""};
+  }
   // Shapes every minimal case exceeds (the default shape classes reach
   // t <= 48, d <= 20): a compiled maximum, a tail or a split in that dimension.
   if (any_shape && lo.d_k > 20)

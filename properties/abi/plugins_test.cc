@@ -278,6 +278,26 @@ TEST(Diagnosis, NamesTheBugClassAndRanksThePropertyThatPointsAtIt) {
   EXPECT_TRUE(Diagnose({}).order.empty());
 }
 
+TEST(Diagnosis, NonfiniteOutputsAtLargeScoresAreExpOverflow) {
+  // broken_nomax's minimal case: exp(3 * 29) * 6 passes FLT_MAX.
+  auto failure = [](double q, double k, const char* message) {
+    Case c;
+    ExactMatrix mq(1, 1), mk(1, 1), mv(1, 1);
+    mq(0, 0) = Exact(q), mk(0, 0) = Exact(k), mv(0, 0) = Exact(6.0);
+    c.Int("batch", 1).Int("causal", 0).Scalar("scale", 1.0);
+    c.Matrix("Q", mq).Matrix("K", mk).Matrix("V", mv);
+    return KernelFailure{"abi.lse_values", "kernel-f32", message, c.ToText(), c};
+  };
+  const char* inf = "|out - out*| at call: out[b=0][i=0][c=0] = inf (inf), exact 6: |error| inf > bound 1.5e-05";
+  const Diagnosis d = Diagnose({failure(3, 29, inf)});
+  EXPECT_NE(d.bug_class.find("exp overflow"), std::string::npos) << d.bug_class;
+  EXPECT_NE(d.bug_class.find("a score of 87"), std::string::npos) << d.bug_class;
+  // Non-finite at a small score is not an overflow of exp; a finite error at a large one neither.
+  EXPECT_EQ(Diagnose({failure(1, 2, inf)}).bug_class.find("exp overflow"), std::string::npos);
+  EXPECT_EQ(Diagnose({failure(3, 29, "out[b=0][i=0][c=0] = 5 (5), exact 6")}).bug_class.find("exp overflow"),
+            std::string::npos);
+}
+
 TEST(Isolation, ACrashIsReportedWithItsShrunkCase) {
   InitMpfrPrecisionFromEnvironment();
   const auto r = RunOn("broken_crash", "lecture4.prop7.2.nadaraya_watson_form/kernel-f32", 30);
