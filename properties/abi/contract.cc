@@ -96,6 +96,18 @@ struct LseOptional : Contract<LseOptional>, ClaimId<"abi.lse_optional"> {
 };
 ATTNPROP_REGISTER(LseOptional, KernelF32, KernelF64);
 
+// abi.struct_size_newer: a struct_size larger than this version's struct (a
+// caller compiled against a newer header) is valid: accepted, and out and lse
+// within their bounds. (A smaller one is invalid: abi.argument_validation.)
+struct StructSizeNewer : AccuracyContract<StructSizeNewer>, ClaimId<"abi.struct_size_newer"> {
+  static void Check(const Operator& op, const Case& c) {
+    CallSpec spec;
+    spec.struct_size_extra = 64;
+    Accuracy(op, Problem::FromCase(c), spec, "call with struct_size = sizeof(args) + 64 (a newer caller)");
+  }
+};
+ATTNPROP_REGISTER(StructSizeNewer, KernelF32, KernelF64);
+
 // abi.batch_independence: items are computed as if alone: the batched call
 // is accurate per item, and changing the other items leaves item 0's bytes.
 struct BatchIndependence : AccuracyContract<BatchIndependence>, ClaimId<"abi.batch_independence"> {

@@ -22,7 +22,7 @@ const char* const kRanked[] = {
     "abi.call_sequences",      "abi.repeatable",              "abi.lse_optional",
     "abi.batch_independence",  "abi.dk_ne_dv",                "abi.wide_heads",
     "abi.long_kv",             "abi.long_queries",            "abi.scalar_ranges",
-    "abi.tq_ne_tk",            "lecture4.sec8.1.kv_cache_equivalence", "abi.lse_values",
+    "abi.tq_ne_tk",            "lecture4.sec8.1.kv_cache_equivalence", "abi.struct_size_newer", "abi.lse_values",
 };
 
 bool Has(const std::string& s, const char* what) { return s.find(what) != std::string::npos; }
@@ -104,6 +104,9 @@ Found Classify(const std::vector<KernelFailure>& all, bool f32_ran) {
   for (const auto& f : all)
     if (Has(f.message, "timed out")) return {"hangs (a call ran past the time limit)", f.id};
   if (Failing(all, "abi.argument_validation")) return {"argument not validated", "abi.argument_validation"};
+  // A larger struct_size refused (not an accuracy failure, which every property shares).
+  if (const auto i = Failing(all, "abi.struct_size_newer"); i && Has(all[*i].message, "on valid arguments"))
+    return {"a newer caller's larger struct_size refused (struct_size compared for equality?)", "abi.struct_size_newer"};
   // Memory, from where the faults and damaged canaries are: an input
   // written, an output overrun, an input read past its end.
   for (const auto& f : all)

@@ -146,6 +146,10 @@ struct Job {
 /// which has none of the parent's later memory) reads it and writes back
 /// the return codes and the late-write report.
 struct CallPlan {
+  /// Bytes after the last args that are the plan's own (zero until the
+  /// return codes are written): a struct_size larger than the args
+  /// (CallSpec::struct_size_extra, at most this) stays inside the block.
+  static constexpr size_t kArgsTail = 64;
   struct Span {
     uintptr_t data;
     size_t bytes;
@@ -171,7 +175,7 @@ struct CallPlan {
   // Where part `k` starts: the header, args, return codes, regions, spans.
   static size_t Offset(int k, int calls, int regions) {
     size_t at = Align(sizeof(CallPlan));
-    if (k > 1) at = Align(at + sizeof(attnprop_attention_args) * static_cast<size_t>(calls));
+    if (k > 1) at = Align(at + sizeof(attnprop_attention_args) * static_cast<size_t>(calls) + kArgsTail);
     if (k > 2) at = Align(at + sizeof(int) * static_cast<size_t>(calls));
     if (k > 3) at = Align(at + sizeof(GuardedRegion) * static_cast<size_t>(regions));
     return at;
@@ -310,7 +314,7 @@ std::vector<CallResult> CallKernelJobs(const Operator& op, const std::vector<std
     for (int r = 0; r < j.spec.repeats; ++r, ++slot) {
       attnprop_attention_args& a = plan->Args()[slot];
       a = attnprop_attention_args{};
-      a.struct_size = sizeof(attnprop_attention_args);
+      a.struct_size = sizeof(attnprop_attention_args) + std::min(j.spec.struct_size_extra, CallPlan::kArgsTail);
       a.batch = p.batch;
       a.t_q = p.t_q;
       a.t_k = p.t_k;

@@ -58,6 +58,9 @@ struct CallSpec {
   GuardedBuffer::Place in_place = GuardedBuffer::Place::kEnd;
   int repeats = 1;  // calls in the same child, each into fresh out/lse
   Mutation mutation = Mutation::kNone;  // kernels only
+  /// struct_size this much above sizeof(attnprop_attention_args), at most 64:
+  /// a caller compiled against a newer, larger struct (valid; kernels only).
+  size_t struct_size_extra = 0;
 };
 
 /// Output buffers are pre-filled with this byte: NaN in f32 and f64, so an

@@ -46,6 +46,7 @@
 #define BUG_STALE_WORKSPACE 25  // scratch of exp(s - m) sized to the largest t_k seen; z sums all of it
 #define BUG_CACHE_BY_SHAPE 26   // scale * k cached keyed on (batch, t_k, d_k) only, not the values
 #define BUG_FIRST_CALL_SCALE 27 // scale read on the first call and kept for every later one
+#define BUG_STRUCT_SIZE_EXACT 28 // struct_size compared for equality: a newer caller's larger struct refused
 
 // ATTNPROP_ONLINE=1 (with no bug): a second correct kernel that computes
 // differently: one pass over blocks of 8 keys with online-softmax rescaling
@@ -104,7 +105,11 @@ bool Valid(const attnprop_attention_args* a) {
 #if ATTNPROP_BUG == BUG_NO_VALIDATION
   return true;
 #else
+#if ATTNPROP_BUG == BUG_STRUCT_SIZE_EXACT
+  if (a->struct_size != sizeof(attnprop_attention_args)) return false;
+#else
   if (a->struct_size < sizeof(attnprop_attention_args)) return false;
+#endif
   if (a->batch < 1 || a->t_q < 1 || a->t_k < 1 || a->d_k < 1 || a->d_v < 1) return false;
   if (!std::isfinite(a->scale)) return false;
   return a->causal == 0 || a->causal == 1;
