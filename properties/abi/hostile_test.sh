@@ -101,9 +101,30 @@ case $scenario in
       --no-store --cases 5 --filter 'abi.lse_values/*'
     grep -q "heap-buffer-overflow" "$log" || fail "no AddressSanitizer report"
     ;;
+  # The process dies by a signal after every call returned (issue 35: a
+  # plan that says "all calls done" once let this pass): each call fails.
+  abort_after)
+    run 1 240 "FAIL abi\.lse_values/kernel-f32 " \
+      $k "$plugins/hostile_abort_after.so" --no-store --cases 5 --filter 'abi.lse_values/*'
+    grep -q "after its calls returned" "$log" || fail "the abort after the calls is not named"
+    ;;
+  # Every call process dies with attnprop and dumps no core, whatever the
+  # shell's limit (issue 35): the plug-in writes what it sees.
+  confined)
+    ulimit -c unlimited 2> /dev/null || ulimit -c "$(ulimit -H -c)"
+    export ATTNPROP_LOAD_LOG=$work/confined.limits
+    rm -f "$ATTNPROP_LOAD_LOG"
+    run 0 60 "2 of 2 properties hold" $k "$plugins/hostile_report_limits.so" --no-store --cases 3 --search 0 \
+      --filter 'abi.lse_values/*'
+    [ -s "$ATTNPROP_LOAD_LOG" ] || fail "the plug-in wrote nothing"
+    ! grep -v '^core=0/0 pdeathsig=9$' "$ATTNPROP_LOAD_LOG" || fail "a call process with a core limit or no parent-death signal"
+    echo "$(wc -l < "$ATTNPROP_LOAD_LOG") calls, each with core=0/0 pdeathsig=9 (SIGKILL)"
+    ;;
   sigterm) signal_run TERM ;;
   sigint) signal_run INT ;;
   sighup) signal_run HUP ;;
+  # kill -9 of attnprop: nothing forwards it, the call process dies by its parent-death signal.
+  sigkill) signal_run KILL ;;
   *) echo "unknown scenario $scenario"; exit 2 ;;
 esac
 echo "ok ($scenario)"

@@ -400,6 +400,12 @@ std::vector<CallResult> CallKernelJobs(const Operator& op, const std::vector<std
         res.crash += " (in call " + std::to_string(done - j.first_slot + 1) + " of " + std::to_string(j.spec.repeats) + ")";
     } else if (o.kind != ChildOutcome::Kind::kFinished && !ran_all) {
       res.crash = "was not called: an earlier call in the same process ended it";
+    } else if (o.kind != ChildOutcome::Kind::kFinished) {
+      // Every call returned, and then the process did not end cleanly (a
+      // thread the kernel left, heap damage found at a later free): a call
+      // is passed only when its process is seen to end well, whatever the
+      // plan in shared memory says.
+      res.crash = "let the call process end abnormally after its calls returned: the process " + o.Describe();
     } else if (o.kind == ChildOutcome::Kind::kFinished && o.left_processes) {
       res.crash = "left processes running after the call returned (it forked helpers; attnprop killed them)";
     }

@@ -4,6 +4,7 @@
 #include <dirent.h>
 #include <poll.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
@@ -368,7 +369,20 @@ bool WaitForExit(pid_t pid, TimePoint deadline) {
   }
 }
 
+/// attnprop's pid, taken before any fork (a static of the process): a call
+/// process, forked by attnprop or cloned by the loader as attnprop's child,
+/// checks that its parent is still this.
+const pid_t g_attnprop_pid = getpid();
+
 [[noreturn]] void ChildMain(const std::function<void()>& body, FaultInfo* fault) {
+  // The call process dies with attnprop (a kill -9 of attnprop, a CI hard
+  // kill, the OOM killer, leaves no call running), and a crash in a call
+  // dumps no core (under `ulimit -c unlimited` each crashing call wrote one
+  // into the working directory, and shrinking a crash took minutes).
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != g_attnprop_pid) _exit(0);  // attnprop died before the line above
+  const rlimit no_core{0, 0};
+  setrlimit(RLIMIT_CORE, &no_core);
   setpgid(0, 0);
   // The parent's handlers (and its blocked signals) are not the child's.
   for (int sig : kForwarded) signal(sig, SIG_DFL);

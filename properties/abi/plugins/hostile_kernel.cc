@@ -5,6 +5,8 @@
 // report. ATTNPROP_HOSTILE_PID_FILE, when set, receives the pid of every
 // process that hangs or is left behind, so a test can check none survives.
 #include <signal.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <chrono>
@@ -31,6 +33,10 @@
 #define HOSTILE_SETSID_HELPER 12  // a helper leaves the process group (setsid) and double-forks
 #define HOSTILE_CTOR_THREAD 13    // a constructor starts a thread that stays (no loader can clone it)
 #define HOSTILE_COUNT_LOADS 14    // not hostile: every load appends a line to ATTNPROP_LOAD_LOG
+#define HOSTILE_REPORT_LIMITS 16  // not hostile: every call appends its core limit and parent-death signal
+                                  // to ATTNPROP_LOAD_LOG
+#define HOSTILE_ABORT_AFTER 15    // correct outputs, then a thread aborts the process 2 ms after the call
+                                  // returned (heap damage glibc finds later, a thread's fatal error)
 
 namespace {
 
@@ -147,6 +153,24 @@ void HostileAfter(const attnprop_attention_args* a) {
   std::thread([copy, f32] {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
     FlipOut0(&copy, f32);
+  }).detach();
+#elif ATTNPROP_HOSTILE == HOSTILE_REPORT_LIMITS
+  (void)a;
+  rlimit core{};
+  getrlimit(RLIMIT_CORE, &core);
+  int death = 0;
+  prctl(PR_GET_PDEATHSIG, &death);
+  if (const char* file = std::getenv("ATTNPROP_LOAD_LOG"))
+    if (FILE* f = std::fopen(file, "a")) {
+      std::fprintf(f, "core=%llu/%llu pdeathsig=%d\n", static_cast<unsigned long long>(core.rlim_cur),
+                   static_cast<unsigned long long>(core.rlim_max), death);
+      std::fclose(f);
+    }
+#elif ATTNPROP_HOSTILE == HOSTILE_ABORT_AFTER
+  (void)a;
+  std::thread([] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    std::abort();
   }).detach();
 #elif ATTNPROP_HOSTILE == HOSTILE_THIRD_CALL
   static int calls = 0;
