@@ -120,6 +120,27 @@ case $scenario in
     ! grep -v '^core=0/0 pdeathsig=9$' "$ATTNPROP_LOAD_LOG" || fail "a call process with a core limit or no parent-death signal"
     echo "$(wc -l < "$ATTNPROP_LOAD_LOG") calls, each with core=0/0 pdeathsig=9 (SIGKILL)"
     ;;
+  # A kernel's text is data (issue 35): escape sequences, bad UTF-8, a code
+  # fence, a forged heading and HTML in an exception reach no output raw.
+  throws_text)
+    run 1 60 "threw a C\+\+ exception out of the call" $k "$plugins/hostile_throws_text.so" --no-store --cases 2 \
+      --search 0 --filter 'abi.lse_values/kernel-f32' --out "$work/text-report"
+    ! grep -q $'\033' "$log" || fail "an escape sequence reached the console"
+    grep -q $'caf\xc3\xa9' "$log" || fail "well-formed UTF-8 was not kept"
+    python3 - "$work/text-report" <<'PY' || fail "a report is not valid, or carries the kernel's text raw"
+import json, sys, xml.etree.ElementTree as ET
+d = sys.argv[1]
+ET.parse(f"{d}/junit.xml")
+json.load(open(f"{d}/report.json", encoding="utf-8"))
+for name in ("report.md", "report.html", "junit.xml", "report.json"):
+    raw = open(f"{d}/{name}", "rb").read()
+    raw.decode("utf-8")  # valid UTF-8 throughout
+    assert b"\x1b" not in raw and b"\xff" not in raw, name
+md = open(f"{d}/report.md", encoding="utf-8").read()
+assert "\n# forged" not in md and md.count("```") % 2 == 0, "report.md"
+assert "<b>html</b>" not in open(f"{d}/report.html", encoding="utf-8").read(), "report.html"
+PY
+    ;;
   sigterm) signal_run TERM ;;
   sigint) signal_run INT ;;
   sighup) signal_run HUP ;;

@@ -212,6 +212,50 @@ SharedBlock::~SharedBlock() {
 
 bool SharedBlock::Shared() const { return Arena::Get().Contains(p_); }
 
+std::string KernelText(const std::string& raw) {
+  std::string out;
+  auto escaped = [&](unsigned char c) {
+    char b[8];
+    std::snprintf(b, sizeof b, "\\x%02x", c);
+    out += b;
+  };
+  for (size_t i = 0; i < raw.size();) {
+    const auto c = static_cast<unsigned char>(raw[i]);
+    if (c < 0x80) {
+      // Printable ASCII, a tab as a space; a control character (an escape
+      // sequence's ESC, a newline that would start a forged line) as \xNN;
+      // a code fence as ''' (it would close report.md's block).
+      if (c == '\t') {
+        out += ' ';
+      } else if (c < 0x20 || c == 0x7f) {
+        escaped(c);
+      } else if (c == '`' && raw.compare(i, 3, "```") == 0) {
+        out += "'''";
+        i += 2;
+      } else {
+        out += static_cast<char>(c);
+      }
+      ++i;
+      continue;
+    }
+    // A well-formed UTF-8 sequence (no overlong form, no surrogate, at most U+10FFFF) is kept.
+    const size_t n = c >= 0xc2 && c <= 0xdf ? 2 : c >= 0xe0 && c <= 0xef ? 3 : c >= 0xf0 && c <= 0xf4 ? 4 : 0;
+    bool ok = n > 0 && i + n <= raw.size();
+    for (size_t k = 1; ok && k < n; ++k) ok = (static_cast<unsigned char>(raw[i + k]) & 0xc0) == 0x80;
+    const auto c1 = ok ? static_cast<unsigned char>(raw[i + 1]) : 0;
+    if (ok && n == 3) ok = !(c == 0xe0 && c1 < 0xa0) && !(c == 0xed && c1 >= 0xa0);
+    if (ok && n == 4) ok = !(c == 0xf0 && c1 < 0x90) && !(c == 0xf4 && c1 >= 0x90);
+    if (ok) {
+      out.append(raw, i, n);
+      i += n;
+    } else {
+      escaped(c);
+      ++i;
+    }
+  }
+  return out;
+}
+
 std::string ChildOutcome::Describe() const {
   char buf[160];
   switch (kind) {
@@ -498,7 +542,9 @@ std::optional<ChildOutcome> Supervise(const std::function<pid_t()>& start, doubl
     o.fault_address = fault->address;
   } else if (WIFEXITED(status) && WEXITSTATUS(status) == kChildExceptionStatus && fault->threw) {
     o.kind = ChildOutcome::Kind::kException;
-    o.exception = const_cast<const char*>(fault->exception);
+    // The kernel can write this memory: read at most its size, and keep only text.
+    const char* raw = const_cast<const char*>(fault->exception);
+    o.exception = KernelText(std::string(raw, strnlen(raw, sizeof fault->exception)));
   } else if (WIFEXITED(status) && (WEXITSTATUS(status) != 0 || !fault->finished)) {
     o.kind = ChildOutcome::Kind::kExit;
     o.exit_code = WEXITSTATUS(status);

@@ -137,6 +137,12 @@ int ThreadCount();
 /// Async-signal-safe: for a signal handler of the program's own.
 void KillSandboxChildren();
 
+/// Text a kernel wrote (an exception's what()), made safe for every
+/// destination (console, XML, Markdown, HTML, JSON): well-formed UTF-8 kept,
+/// every other byte and every control character (ESC, a newline) written
+/// \xNN, a code fence written as three quotes.
+std::string KernelText(const std::string& raw);
+
 /// Child exit status when an exception escaped the body.
 inline constexpr int kChildExceptionStatus = 125;
 

@@ -35,6 +35,8 @@
 #define HOSTILE_COUNT_LOADS 14    // not hostile: every load appends a line to ATTNPROP_LOAD_LOG
 #define HOSTILE_REPORT_LIMITS 16  // not hostile: every call appends its core limit and parent-death signal
                                   // to ATTNPROP_LOAD_LOG
+#define HOSTILE_THROWS_TEXT 17    // throws with a message of escape sequences, bad UTF-8, a code fence,
+                                  // a forged Markdown heading and HTML
 #define HOSTILE_ABORT_AFTER 15    // correct outputs, then a thread aborts the process 2 ms after the call
                                   // returned (heap damage glibc finds later, a thread's fatal error)
 
@@ -101,6 +103,10 @@ void HostileBefore(const attnprop_attention_args* a) {
 #if ATTNPROP_HOSTILE == HOSTILE_THROWS
   (void)a;
   throw std::runtime_error("hostile kernel: thrown out of the call");
+#elif ATTNPROP_HOSTILE == HOSTILE_THROWS_TEXT
+  (void)a;
+  throw std::runtime_error("\x1b[31mred\x1b[0m \xff\xfe\xc0\xaf bad UTF-8 \xe2\x82 ``` fence\n# forged heading\n"
+                           "<b>html</b> & \"quotes\" \x01\x7f caf\xc3\xa9");
 #elif ATTNPROP_HOSTILE == HOSTILE_CLOSE_FDS_HANG
   (void)a;
   RecordPid();
