@@ -11,6 +11,7 @@
 // Each has --help. Exit status: 0 everything as registry.tsv expects, 1 a
 // verdict differs, 2 bad usage or input (see tools/cli.h).
 #include <csignal>
+#include <cstdio>
 #include <iostream>
 #include <string>
 #include <vector>
@@ -50,7 +51,9 @@ constexpr const char* kUsage =
 
 namespace attnprop::cli {
 
-int Main(int argc, char** argv) {
+namespace {
+
+int RunCommand(int argc, char** argv) {
   // A file size limit (ulimit -f) makes a write fail with EFBIG, reported as
   // an error (exit 2), instead of killing the process half-way.
   std::signal(SIGXFSZ, SIG_IGN);
@@ -93,6 +96,20 @@ int Main(int argc, char** argv) {
     std::cerr << "attnprop: " << e.what() << "\n";
     return cli::kBadInput;
   }
+}
+
+}  // namespace
+
+int Main(int argc, char** argv) {
+  const int rc = RunCommand(argc, argv);
+  // Output that could not be written (a full disk, /dev/full) is an error,
+  // not a success nobody saw.
+  std::cout.flush();
+  if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout)) {
+    std::cerr << "attnprop: cannot write to standard output\n";
+    return kBadInput;
+  }
+  return rc;
 }
 
 }  // namespace attnprop::cli

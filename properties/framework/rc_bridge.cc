@@ -5,6 +5,8 @@
 #include <chrono>
 #include <iterator>
 #include <optional>
+#include <set>
+#include <sstream>
 #include <stdexcept>
 #include <unordered_map>
 
@@ -260,8 +262,32 @@ std::vector<std::string> ReproduceTokenProperties(const std::string& token) {
   return names;
 }
 
+/// RC_PARAMS as strictly as attnprop's own options: only RapidCheck's keys,
+/// and a number where one is wanted (RapidCheck reads "max_success=1e3" as 1
+/// and ignores a key it does not know: a run that silently checks less).
+void CheckRcParams(const std::string& params) {
+  static const std::set<std::string> kNumbers = {"seed", "max_success", "max_size", "max_discard_ratio"};
+  static const std::set<std::string> kFlags = {"noshrink", "verbose_progress", "verbose_shrinking"};
+  std::istringstream in(params);
+  for (std::string item; in >> item;) {
+    const size_t eq = item.find('=');
+    const std::string key = item.substr(0, eq), value = eq == std::string::npos ? "" : item.substr(eq + 1);
+    if (key == "reproduce") continue;  // checked by ParseConfig
+    if (kNumbers.count(key)) {
+      const size_t digits = value.find_first_not_of("0123456789", value[0] == '-' ? 1 : 0);
+      if (value.empty() || value == "-" || digits != std::string::npos || value.size() > 19)
+        throw std::invalid_argument("RC_PARAMS: " + key + "=" + value + " is not a whole number");
+    } else if (!kFlags.count(key) || (eq != std::string::npos && value != "0" && value != "1")) {
+      throw std::invalid_argument("RC_PARAMS: unknown setting '" + item +
+                                  "' (seed, max_success, max_size, max_discard_ratio, noshrink, verbose_progress, "
+                                  "verbose_shrinking, reproduce)");
+    }
+  }
+}
+
 RunOptions OptionsFromRcParams(const std::string& params, RunOptions o) {
   if (params.empty()) return o;
+  CheckRcParams(params);
   const rc::detail::Configuration config = ParseConfig(params, "RC_PARAMS");
   if (params.find("seed=") != std::string::npos) o.seed = config.testParams.seed;
   o.max_success = config.testParams.maxSuccess;

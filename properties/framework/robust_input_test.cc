@@ -142,6 +142,12 @@ TEST(RobustInput, RcParamsThatRunNoCaseAreAnError) {
   EXPECT_THROW(OptionsFromRcParams("max_success=0", RunOptions{}), std::invalid_argument);
   EXPECT_THROW(OptionsFromRcParams("max_success=-3", RunOptions{}), std::invalid_argument);
   EXPECT_EQ(OptionsFromRcParams("max_success=7", RunOptions{}).max_success, 7);
+  // Parsed strictly (issue 35): RapidCheck itself reads "1e3" as 1 and ignores unknown keys.
+  EXPECT_THROW(OptionsFromRcParams("max_success=1e3", RunOptions{}), std::invalid_argument);
+  EXPECT_THROW(OptionsFromRcParams("max_sucess=100", RunOptions{}), std::invalid_argument);
+  EXPECT_THROW(OptionsFromRcParams("seed=12abc", RunOptions{}), std::invalid_argument);
+  EXPECT_THROW(OptionsFromRcParams("noshrink=yes", RunOptions{}), std::invalid_argument);
+  EXPECT_EQ(OptionsFromRcParams("seed=5 max_success=9 noshrink=1", RunOptions{}).max_success, 9);
 }
 
 void SleepBetweenReadAndWrite() { usleep(20000); }
