@@ -196,11 +196,10 @@ constexpr size_t kQuietCaseLines = 10;
 std::string FirstLines(const std::string& text, size_t limit) {
   std::istringstream in(text);
   std::string out, line;
-  size_t n = 0;
   std::vector<std::string> lines;
   while (std::getline(in, line)) lines.push_back(line);
   const size_t shown = lines.size() <= limit ? lines.size() : limit - 1;
-  for (; n < shown; ++n) out += lines[n] + "\n";
+  for (size_t n = 0; n < shown; ++n) out += lines[n] + "\n";
   if (shown < lines.size())
     out += "... (" + std::to_string(lines.size() - shown) + " more lines: the replay command shows the whole case)\n";
   return out;
@@ -358,12 +357,9 @@ class KernelDiagnosis : public RunListener {
       PrintDetails(std::cout, run_.defs()[i], rep.entries[i].result, rep.entries[i].judgement, s_, run_.options(i),
                    &rank);
     }
-    if (quiet && order.size() > 1) {
-      std::cout << order.size() - 1 << " more failing (without -q each is shown with its counterexample): ";
-      for (size_t k = 1; k < order.size() && k <= 6; ++k) std::cout << (k > 1 ? ", " : "") << run_.defs()[order[k]].Name();
-      if (order.size() > 7) std::cout << " and " << order.size() - 7 << " more";
-      std::cout << "\n";
-    }
+    if (quiet && order.size() > 1)
+      std::cout << order.size() - 1 << " more failing (without -q each is shown with its counterexample): "
+                << report::UnexpectedNames(report::Summarize(rep), 1, 6) << "\n";
   }
 
  private:
