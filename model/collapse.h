@@ -43,6 +43,16 @@ S VecMaxNorm(const Vec<S>& v) {
   return m;
 }
 
+/// max_i D_ii of Definition 3.5, D_ii = max_{j,l} |E_ij - E_il|: the
+/// smallest theta for which E is theta-balanced.
+template <class S>
+S MaxBalance(const Mat<S>& e) {
+  using std::max;
+  S worst = 0;
+  for (Eigen::Index i = 0; i < e.rows(); ++i) worst = max(worst, S(e.row(i).maxCoeff() - e.row(i).minCoeff()));
+  return worst;
+}
+
 /// Row-wise softmax (max subtracted).
 template <class S>
 Mat<S> RowSoftmax(const Mat<S>& a) {

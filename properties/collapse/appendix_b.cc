@@ -18,9 +18,10 @@
 //   not 1 (and ||W|| <= ||Wq|| ||Wk|| uses the false Fact 3.3 (2)).
 //   X = (-1, 1)^T, Wq = Wk = (1), Wv = (0), eta = beta = 1: Res(X) = X,
 //   E = [[1,-1],[-1,1]], D_11 = 2 > 1.
-//   Generated: X in R^{n x d}, n in [1,4], d in [1,3], entries in 1/4 Z with
-//   |.| <= 4; eta in (0,2]; weights eta r, r in [-1,1]; beta = t/(||Res X||^2
-//   eta^2), t in (0,1] (beta = t when Res X = 0). All rational.
+//   Generated: X in R^{n x d}, n in [1,6] (MPFR, rational 4), d in [1,4] (3),
+//   X in every regime (up to 2^4 x 2^2); eta in (0,2]; weights eta r, r in
+//   [-1,1]; beta = t/(||Res X||^2 eta^2), t in (0,1] (beta = t when
+//   Res X = 0).
 //   Backends double, MPFR, rational.
 #include <cmath>
 #include <string>
@@ -32,16 +33,8 @@
 namespace attnprop {
 namespace {
 
+using collapse::MaxBalance;
 using collapse::MaxNorm;
-
-/// max_i D_ii of Definition 3.5.
-template <class S>
-S MaxBalance(const Mat<S>& e) {
-  using std::max;
-  S worst = 0;
-  for (Eigen::Index i = 0; i < e.rows(); ++i) worst = max(worst, S(e.row(i).maxCoeff() - e.row(i).minCoeff()));
-  return worst;
-}
 
 constexpr Axis kN{"n"}, kD{"d"};
 constexpr MatrixField kA{"A"}, kE{"E"}, kX{"X"}, kWq{"Wq"}, kWk{"Wk"}, kWv{"Wv"};
@@ -84,10 +77,10 @@ struct ThetaBalance : ClaimId<"collapse.lemmaB.2.theta_balance"> {
   // eta^2) (any beta when the bound is +inf), beta > 0; X n x d, the weights
   // d x d (n, d >= 1). Drawn: X (n x d, up to 4) in every regime, the
   // weights eta r with r in [-1,1] (+-1 in half the entries of rq, rk),
-  // beta = t/(||Res X||^2 eta^2) with t in (0, 1]. The budget's premise,
-  // Res(X) exact in double: X doubles in 1/4 Z with |X| <= 2^40 (then the
-  // midrange and Res(X) lie in 1/8 Z below 2^42); weights, eta and beta each
-  // 0 or in [2^-100, 2^100], n, d <= 64: E and the budget finite and normal.
+  // beta = t/(||Res X||^2 eta^2) with t in (0, 1]. Domain where E is
+  // computable in double: X doubles with |X| <= 2^40; weights, eta and beta
+  // each 0 or in [2^-100, 2^100], n, d <= 64: E finite and normal. (No grid
+  // on X: the verdict is exact in rationals and certified by intervals.)
   template <class S> static Domain Hypotheses() {
     const int64_t max_n = SizeBudget<S>::Pick(6, 4), max_d = SizeBudget<S>::Pick(4, 3);
     gen::Regime xr = gen::RegimeFor<S>(gen::Regime{});
@@ -96,7 +89,7 @@ struct ThetaBalance : ClaimId<"collapse.lemmaB.2.theta_balance"> {
     const auto signs = rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 4));
     Domain d;
     d.Dim(kN, {1, max_n, max_n}, 64).Dim(kD, {1, max_d, max_d}, 64);
-    d.Matrix(kX, kN, kD, xr, Admit::Within(0x1p40).Doubles().OnGrid(0.25));
+    d.Matrix(kX, kN, kD, xr, Admit::Within(0x1p40).Doubles());
     const int rq = d.Param(kD, kD, signs), rk = d.Param(kD, kD, signs), rv = d.Param(kD, kD, gen::Dyadic(1, 4));
     const int eta = d.ScalarParam(gen::PositiveDyadic(2, 4));
     const int t = d.ScalarParam(rc::gen::oneOf(rc::gen::just(Exact(1.0)), gen::PositiveDyadic(1, 8)));

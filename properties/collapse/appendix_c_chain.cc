@@ -37,6 +37,9 @@
 //   Part 1: K ||Res(X_l)|| <= eps_l (K from layer l's heads, the max over h);
 //   Part 2: ||(B - X_l) W_v|| <= H eps_l;
 //   Part 3: ||X_l W_v|| <= 1.
+//   collapse.lemmaC.2.part1.own_theta (NEW, our second reading of Part 1):
+//   theta E's own balance per head (as in Lemma 5.1), not 1; expected
+//   REFUTED (the aligned case's theta is about 20).
 //   Expected REFUTED, all three: each proof uses Lemma D.7 (false: the layer
 //   grows ||X|| by 1 + H d eta, not 1 + H eta) and part 2, 3 the false Fact
 //   3.3 (2) once more (||Y W_v|| <= d ||Y|| eta). Pins: ones_values (part 2,
@@ -405,6 +408,29 @@ struct C2Part1 : C2Family, ClaimId<"collapse.lemmaC.2.part1"> {
   }
 };
 ATTNPROP_REGISTER(C2Part1, double, Mpfr, Interval);
+
+// Our second reading of Part 1: theta not fixed at 1 but E's own, as in
+// Lemma 5.1 (K = (e^theta - 1)||Wv|| with E = Res(X_l) Wq Wk^T Res(X_l)^T
+// theta-balanced, beta = 1): K = max_h (e^theta_h - 1)||Wv_{l,h}||, theta_h
+// the smallest balance of head h's E (Definition 3.5).
+struct C2Part1OwnTheta : C2Family, ClaimId<"collapse.lemmaC.2.part1.own_theta"> {
+  template <class S> static void Conclusion(const In<S>& in) {
+    using std::exp;
+    using std::max;
+    const int64_t l = in[kL] - 1;
+    const collapse::Forward<S> f = C2Forward<S>(in);
+    const Mat<S> r = Res<S>(f.xs[size_t(l)]);
+    S k = 0;
+    for (const Head<S>& h : LayerHeads<S>(in.value(), l)) {
+      const S theta = collapse::MaxBalance<S>(Mat<S>(r * (h.wq * h.wk.transpose()) * r.transpose()));
+      k = max(k, S((exp(theta) - 1) * MaxNorm<S>(h.wv)));
+    }
+    static const Tolerance kBound{"max_h (e^theta_h - 1) ||Wv_{l,h}|| ||Res X_l||_inf", "eps_l",
+                                  "our reading: theta E's own balance", MetricKind::kClaim};
+    ExpectWithin<S>(kBound, S(k * MaxNorm<S>(r)), C2Eps<S>(in));
+  }
+};
+ATTNPROP_REGISTER(C2Part1OwnTheta, double, Mpfr, Interval);
 
 struct C2Part2 : C2Family, ClaimId<"collapse.lemmaC.2.part2"> {
   template <class S> static void Conclusion(const In<S>& in) {

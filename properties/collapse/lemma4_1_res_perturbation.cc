@@ -22,9 +22,11 @@
 //   It does NOT hold for every minimiser (A = B with a non-unique argmin and
 //   two different selections give a nonzero difference at eps = 0).
 //
-// Generated: n in [1,5], d in [1,3], dyadic A, eps in (0,4], B = A + eps R
-// with R dyadic in [-1,1] (half of them +-1): exact in every backend.
-// Backends: double, MPFR, rational (Res is piecewise linear: exact in Q).
+// Generated: n in [1,5], d in [1,3], A in every regime, eps in (0,4], B =
+// A + eps R with R in [-1,1] (half of the entries +-1), rounded to double
+// for the double backend (a rounding past eps is discarded).
+// Backends: double, MPFR, rational (Res is piecewise linear: exact in Q);
+// refutations exact in Q, certified by interval arithmetic otherwise.
 #include <cmath>
 #include <string>
 
@@ -49,9 +51,9 @@ constexpr ScalarField kEps{"eps"};
 /// entries +-1: |A - B| = eps is where the claim is tight), on shared axes;
 /// B handed to the backend by DerivedArithFor (rounded for double: a
 /// rounding past eps fails the assumption and the case is discarded).
-/// Domain where the rounding budget (absolute, u(||A|| + ||B||)) holds in
-/// double: entries and eps each 0 or 2^-900 <= |.| <= 2^900 (no overflow
-/// in max + min, no subnormal difference or midrange).
+/// Domain where Res is computable in double: entries and eps each 0 or
+/// 2^-900 <= |.| <= 2^900 (no overflow in max + min, no subnormal
+/// difference or midrange).
 template <class S>
 Domain PerturbedPair() {
   gen::Regime ar = gen::RegimeFor<S>(gen::Regime{});

@@ -24,6 +24,13 @@
 //   regime (tiny Wq, Wk beside large Wv; all-equal, rank-one, sign
 //   structures) and, in a third of the cases, the aligned family above
 //   (rows of X at +-1, Wq = Wk = 2^-t I, Wv = J). Backends double, MPFR (exp).
+//
+// collapse.lemma5.1.res_satt_contraction.scaled (NEW: the lemma's beta)
+//   Our second reading: beta = 1/sqrt(d_0) scales the scores of SAtt too,
+//   SAtt(X) = softm(beta X W X^T) X Wv, and E = beta Res(X) W Res(X)^T, for
+//   any d_0 >= 1 (drawn in [1,16]). Expected REFUTED for d >= 3 as well
+//   (beta only rescales theta; the aligned family's ratio is still
+//   d/(e^theta + 1)). Same cases, with d_0.
 #include <cmath>
 #include <utility>
 
@@ -35,20 +42,28 @@ namespace {
 
 using collapse::MaxNorm;
 
-/// theta = max_i (max_j E_ij - min_j E_ij), E = R W R^T (beta = 1).
+/// theta of E = R W R^T (beta = 1): its smallest balance (Definition 3.5).
 template <class S>
 S Theta(const Mat<S>& r, const Mat<S>& w) {
-  const Mat<S> e = r * w * r.transpose();
-  S theta = 0;
-  using std::max;
-  for (Eigen::Index i = 0; i < e.rows(); ++i) theta = max(theta, S(e.row(i).maxCoeff() - e.row(i).minCoeff()));
-  return theta;
+  return collapse::MaxBalance<S>(Mat<S>(r * w * r.transpose()));
 }
 
 constexpr Axis kN{"n"}, kD{"d"};
 constexpr MatrixField kX{"X"}, kWq{"Wq"}, kWk{"Wk"}, kWv{"Wv"};
+constexpr ScalarField kD0{"d0"};
 
-struct Lemma51 : ClaimId<"collapse.lemma5.1.res_satt_contraction"> {
+/// beta = 1/sqrt(d_0) in the scaled reading, 1 otherwise.
+template <bool kScaled, class S>
+S Beta(const Case& c) {
+  using std::sqrt;
+  if constexpr (kScaled) return S(1 / sqrt(c.Get<S>(kD0.name)));
+  return S(1);
+}
+
+/// kScaled: beta = 1/sqrt(d_0) in SAtt and E (the scaled reading); else
+/// beta = 1.
+template <bool kScaled>
+struct Lemma51Family {
   // Shapes: X n x d, the weights d x d (n, d >= 1), all drawn in every
   // regime. Domain where the check is computable in double: n, d <= 16,
   // entries finite with |.| <= 2^8: scores and E <= d^3 2^32, but theta
@@ -92,10 +107,12 @@ struct Lemma51 : ClaimId<"collapse.lemma5.1.res_satt_contraction"> {
           return w;
         },
         entries);
-    d.Assume("theta <= 600 (computability: e^theta finite in double)", [](const Values& v) {
+    if (kScaled) d.Scalar(kD0, gen::UniformInteger(1, 16), Admit::Within(1024).Positive().OnGrid(1));
+    d.Assume("beta theta <= 600 (computability: e^theta finite in double)", [](const Values& v) {
       MpfrPrecisionScope precise(256);
       const Mat<Mpfr> r = Res<Mpfr>(v[kX].As<Mpfr>());
-      return Theta<Mpfr>(r, Mat<Mpfr>(v[kWq].As<Mpfr>() * v[kWk].As<Mpfr>().transpose())) <= 600;
+      return Beta<kScaled, Mpfr>(v.value()) * Theta<Mpfr>(r, Mat<Mpfr>(v[kWq].As<Mpfr>() * v[kWk].As<Mpfr>().transpose())) <=
+             600;
     });
     return d;
   }
@@ -104,19 +121,25 @@ struct Lemma51 : ClaimId<"collapse.lemma5.1.res_satt_contraction"> {
     const Mat<S> x = in[kX], wq = in[kWq], wk = in[kWk], wv = in[kWv];
     const Mat<S> w = wq * wk.transpose();
     const Mat<S> r = Res<S>(x);
-    const S theta = Theta<S>(r, w);
+    const S beta = Beta<kScaled, S>(in.value());
+    const S theta = S(beta * Theta<S>(r, w));  // E = beta R W R^T: its balance scales by beta > 0
     const S k = S((exp(theta) - 1) * MaxNorm<S>(wv));
-    const Mat<S> y = collapse::Softmv<S>(x, wq, wk, wv, S(1));
+    const Mat<S> y = collapse::Softmv<S>(x, wq, wk, wv, beta);
     const S lhs = MaxNorm<S>(Res<S>(y)), rhs = S(k * MaxNorm<S>(r));
     // As stated; certified by interval arithmetic (properties/framework/
     // certify.h), so no rounding budget.
-    static const Tolerance kContraction{"||Res(SAtt X)||_inf", "K ||Res X||_inf", "the lemma as stated",
+    static const Tolerance kContraction{"||Res(SAtt X)||_inf", "K ||Res X||_inf",
+                                        kScaled ? "our reading: beta = 1/sqrt(d_0) in SAtt and E" : "the lemma as stated",
                                         MetricKind::kClaim};
     ExpectWithin<S>(kContraction, lhs, rhs);
   }
 };
 
+struct Lemma51 : Lemma51Family<false>, ClaimId<"collapse.lemma5.1.res_satt_contraction"> {};
+struct Lemma51Scaled : Lemma51Family<true>, ClaimId<"collapse.lemma5.1.res_satt_contraction.scaled"> {};
+
 ATTNPROP_REGISTER(Lemma51, double, Mpfr, Interval);
+ATTNPROP_REGISTER(Lemma51Scaled, double, Mpfr, Interval);
 
 }  // namespace
 }  // namespace attnprop

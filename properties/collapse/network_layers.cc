@@ -32,9 +32,9 @@
 //   first layer Wv = 0 (X_1 = X_0), eta = 1/8, the head G with Gq = Gk = 0,
 //   Gv = eta J, Y = X_1 + (2,2,2,2): the difference is ||Delta Gv|| = 1 >
 //   3 eta (eps_1^2 + 1) ||Delta|| = 0.809 (eps_1 = 9/32). Generated as
-//   Lemma D.6 (one layer, H <= 3, all weights within eta) with d up to 6
-//   (MPFR 5) and, in a third of the cases, the aligned family Gv = eta J,
-//   Delta = 2||X_1|| (1 - 2^-20) in every entry.
+//   Lemma D.6 (l in [1,2] layers, H <= 3, all weights within eta) with d up
+//   to 6 (MPFR 5) and, in a third of the cases, the aligned family Gv = eta
+//   J, Delta = 2||X_l|| (1 - 2^-20) in every entry.
 #include <cmath>
 #include <string>
 #include <utility>
@@ -100,6 +100,14 @@ struct LayerNormPower : ClaimId<"collapse.lemmaD.7.part2"> {
 };
 
 
+/// X_l: the case's L layers applied to X_0 = X.
+template <class S>
+Mat<S> LayerOutput(const Case& c) {
+  Mat<S> x = c.GetMat<S>("X");
+  for (int64_t l = 0; l < c.GetInt("L"); ++l) x = collapse::Layer<S>(x, LayerHeads<S>(c, l));
+  return x;
+}
+
 /// Lemma D.6's hypotheses and cases, shared by its two readings.
 /// kAlignedShare: with probability 1/kAlignedShare (0: never) a case of the
 /// aligned family: the second layer's Gv = eta J and Delta = its largest
@@ -110,8 +118,8 @@ constexpr ScalarField kPhi0{"phi0"};
 
 template <int64_t kMaxD, int kAlignedShare>
 struct LayerLipschitzFamily {
-  // One network layer (L = 1: the lemma's X_l with l = 1), then the second
-  // layer's head G and Delta = Y - X_1 on the same axes, phi0 = ||X_0||.
+  // l = L in [1,2] network layers (the lemma's X_l), then the next layer's
+  // head G and Delta = Y - X_l on the same axes, phi0 = ||X_0||.
   // The lemma's: every weight (the layer's Wq, Wk, Wv and G) within eta,
   // ||X_0|| <= phi0, ||Y - X_1|| <= 2||X_1|| (in 256-bit MPFR). Domain:
   // the network's (network_cases.h), G in the same (|.| <= 2^8), Delta
@@ -119,9 +127,9 @@ struct LayerLipschitzFamily {
   template <class S> static Domain Hypotheses() {
     Domain d;
     const NetworkParams p =
-        kMaxD == 0 ? collapse::NetworkAxesAndParams<S>(d, 1, false, 1)
+        kMaxD == 0 ? collapse::NetworkAxesAndParams<S>(d, 2, false, 2)
                    : collapse::NetworkAxesAndParams<S>(
-                         d, {SizeBudget<S>::Pick(5, 4), SizeBudget<S>::Pick(kMaxD, kMaxD - 1), 3, 1, 1, 1}, false, false, 3);
+                         d, {SizeBudget<S>::Pick(5, 4), SizeBudget<S>::Pick(kMaxD, kMaxD - 1), 3, 2, 1, 2}, false, false, 3);
     const int gq_m = d.Param(kWidth, kWidth, NetworkParams::SignOrDyadic()),
               gk_m = d.Param(kWidth, kWidth, NetworkParams::SignOrDyadic()),
               gv_m = d.Param(kWidth, kWidth, NetworkParams::SignOrDyadic()),
@@ -159,16 +167,14 @@ struct LayerLipschitzFamily {
           return gv;
         },
         weights);
-    // Delta = 2||X_1|| (1 - 2^-20) r (r = 1 in the aligned family).
+    // Delta = 2||X_l|| (1 - 2^-20) r (r = 1 in the aligned family).
     d.Built(
         kDelta, kTokens, kWidth,
         [=](const Domain::Drawn& in) {
           ExactMatrix delta = in.Param(r_m);
           if (aligned(in))
             for (Exact& e : delta.data) e = Exact(1.0);
-          const Case& c = in.fields().value();
-          const Mat<double> x1 = collapse::Layer<double>(c.GetMat<double>("X"), LayerHeads<double>(c, 0));
-          const double scale = 2 * MaxNorm<double>(x1) * (1 - 0x1p-20);
+          const double scale = 2 * MaxNorm<double>(LayerOutput<double>(in.fields().value())) * (1 - 0x1p-20);
           for (Exact& e : delta.data) e = Exact(e.ToDouble() * scale);
           return delta;
         },
@@ -187,20 +193,17 @@ struct LayerLipschitzFamily {
              [](const Values& v) { return MaxNorm<Rational>(v[kX].As<Rational>()) <= v[kPhi0].ToRational(); });
     d.Assume("||Y - X_l|| <= 2||X_l||", [](const Values& v) {
       MpfrPrecisionScope precise(256);
-      const Mat<Mpfr> x1 = collapse::Layer<Mpfr>(v[kX].As<Mpfr>(), LayerHeads<Mpfr>(v.value(), 0));
-      return MaxNorm<Mpfr>(v[kDelta].As<Mpfr>()) <= 2 * MaxNorm<Mpfr>(x1);
+      return MaxNorm<Mpfr>(v[kDelta].As<Mpfr>()) <= 2 * MaxNorm<Mpfr>(LayerOutput<Mpfr>(v.value()));
     });
     return d;
   }
 };
 
-/// ||softmv(X_1) - softmv(Y)||, Y = X_1 + Delta, softmv the second layer's
+/// ||softmv(X_l) - softmv(Y)||, Y = X_l + Delta, softmv the next layer's
 /// head G.
 template <class S>
 S D6Distance(const In<S>& in) {
-  const Mat<S> x0 = in[kX];
-  const std::vector<Head<S>> heads = LayerHeads<S>(in.value(), 0);
-  const Mat<S> x1 = collapse::Layer<S>(x0, heads);
+  const Mat<S> x1 = LayerOutput<S>(in.value());
   const Mat<S> y = x1 + in[kDelta];
   const Head<S> g{in[kGq], in[kGk], in[kGv]};
   const Mat<S> diff = collapse::Softmv<S>(x1, g.wq, g.wk, g.wv, S(1)) - collapse::Softmv<S>(y, g.wq, g.wk, g.wv, S(1));
@@ -210,7 +213,10 @@ S D6Distance(const In<S>& in) {
 template <class S>
 S D6Bound(const In<S>& in) {
   const S eta = in[kEta];
-  const S eps = S(2 * eta * in[kPhi0] * S(1 + S(double(in[kH])) * eta));
+  const S growth = S(1) + S(double(in[kH])) * eta;
+  S power = 1;  // (1 + H eta)^l
+  for (int64_t l = 0; l < in[kL]; ++l) power = S(power * growth);
+  const S eps = S(2 * eta * in[kPhi0] * power);
   return S(3 * eta * (eps * eps + 1));
 }
 
