@@ -13,6 +13,7 @@ packages=(
   python3-yaml
   libtorch-dev
   libdnnl-dev
+  libseccomp-dev
 )
 # dpkg-dev (dpkg-shlibdeps) and file: cpack -G DEB computes the .deb's
 # run-time dependencies with them (ci/test.sh builds the package).
@@ -26,6 +27,8 @@ packages=(
 # refutations (properties/framework/certify.h).
 # libdnnl-dev (oneDNN 2.6): the oneDNN attention adapter, adapters/onednn/,
 # its check-kernel test (ctest label onednn) and the benchmark's oneDNN column.
+# libseccomp-dev: the system-call filter that confines kernel call processes
+# (properties/operator/confine.cc).
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -42,7 +42,7 @@ function(attnprop_add_claims)
   if(DEFINED attnprop_HARNESS_MISSING AND attnprop_HARNESS_MISSING)
     message(FATAL_ERROR "attnprop_add_claims: attnprop's claim harness needs ${attnprop_HARNESS_MISSING} "
                         "(on Debian 12: apt-get install librapidcheck-dev libeigen3-dev libboost-dev "
-                        "libmpfr-dev libgmp-dev libmpfi-dev pkg-config)")
+                        "libmpfr-dev libgmp-dev libmpfi-dev libseccomp-dev pkg-config)")
   endif()
   foreach(_n IN ITEMS CASES SEARCH)
     if(DEFINED ARG_${_n} AND NOT ARG_${_n} MATCHES "^[0-9]+$")

@@ -34,6 +34,10 @@ pkg_check_modules(MPFR QUIET IMPORTED_TARGET mpfr)
 attnprop_require(MPFR_FOUND "MPFR" libmpfr-dev)
 pkg_check_modules(GMP QUIET IMPORTED_TARGET gmp)
 attnprop_require(GMP_FOUND "GMP" libgmp-dev)
+# libseccomp: the system-call filter of kernel call processes
+# (properties/operator/confine.cc).
+pkg_check_modules(SECCOMP QUIET IMPORTED_TARGET libseccomp)
+attnprop_require(SECCOMP_FOUND "libseccomp" libseccomp-dev)
 
 # MPFI (interval arithmetic over MPFR, model/interval.h): Debian ships no
 # pkg-config file for it, so it is found by its header and library.

@@ -26,7 +26,7 @@ target_compile_options(attnprop_harness INTERFACE -ffp-contract=off -fno-fast-ma
 target_compile_definitions(attnprop_harness INTERFACE EIGEN_MALLOC_ALREADY_ALIGNED=0)
 target_compile_features(attnprop_harness INTERFACE cxx_std_20)
 target_link_libraries(attnprop_harness INTERFACE rapidcheck Eigen3::Eigen Boost::headers attnprop::mpfi PkgConfig::MPFR
-                      PkgConfig::GMP Threads::Threads ${CMAKE_DL_LIBS})
+                      PkgConfig::GMP PkgConfig::SECCOMP Threads::Threads ${CMAKE_DL_LIBS})
 add_library(attnprop::harness ALIAS attnprop_harness)
 # <attnprop/claim.h> in the build tree too.
 configure_file(${PROJECT_SOURCE_DIR}/properties/framework/claim.h ${PROJECT_BINARY_DIR}/include/attnprop/claim.h COPYONLY)

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "properties/framework/atomic_file.h"
 #include "reports/report.h"
 #include "reports/report_set.h"
 
@@ -24,7 +25,7 @@ char g_tmp_dir[kMaxPath];
 char g_tmp_files[kMaxFiles][kMaxPath];
 volatile sig_atomic_t g_tmp_count = 0;
 volatile sig_atomic_t g_armed = 0;
-struct sigaction g_old_int, g_old_term;
+struct sigaction g_old_int, g_old_term, g_old_hup;
 
 void RemoveTemporaries() {
   for (sig_atomic_t i = 0; i < g_tmp_count; ++i) unlink(g_tmp_files[i]);
@@ -53,6 +54,7 @@ class Cleanup {
     sigemptyset(&sa.sa_mask);
     sigaction(SIGINT, &sa, &g_old_int);
     sigaction(SIGTERM, &sa, &g_old_term);
+    sigaction(SIGHUP, &sa, &g_old_hup);  // a closed terminal ends the run as SIGTERM does
     g_armed = 1;
   }
   void Add(const std::string& file) {
@@ -66,23 +68,8 @@ class Cleanup {
     g_armed = 0;
     sigaction(SIGINT, &g_old_int, nullptr);
     sigaction(SIGTERM, &g_old_term, nullptr);
+    sigaction(SIGHUP, &g_old_hup, nullptr);
   }
-};
-
-/// SIGINT and SIGTERM held back for a scope (delivered when it ends).
-class HoldSignals {
- public:
-  HoldSignals() {
-    sigset_t s;
-    sigemptyset(&s);
-    sigaddset(&s, SIGINT);
-    sigaddset(&s, SIGTERM);
-    sigprocmask(SIG_BLOCK, &s, &old_);
-  }
-  ~HoldSignals() { sigprocmask(SIG_SETMASK, &old_, nullptr); }
-
- private:
-  sigset_t old_;
 };
 
 std::string Error(const std::string& what, const std::string& path, int err) {
@@ -170,7 +157,7 @@ void WriteReportSet(const std::vector<std::pair<std::string, std::string>>& file
   }
   // Into place, without a signal in between: the manifest goes first and
   // comes back last, so a reader never sees one that describes a mixed set.
-  HoldSignals hold;
+  const HoldTerminatingSignals hold;
   const std::string manifest_path = (out / kManifestName).string();
   if (manifest && unlink(manifest_path.c_str()) != 0 && errno != ENOENT)
     throw std::runtime_error(Error("replace", manifest_path, errno));

@@ -78,7 +78,7 @@ TEST_F(WriteSet, CompleteSetEndsWithItsManifest) {
 }
 
 TEST_F(WriteSet, SigtermWhileWritingLeavesTheOldSetAndNoTemporaries) {
-  for (int sig : {SIGTERM, SIGINT}) {
+  for (int sig : {SIGTERM, SIGINT, SIGHUP}) {
     const int status = InChild([&] {
       WriteReportSet(Set("new"), dir_.string(), [&](size_t i) {
         if (i == 1) raise(sig);

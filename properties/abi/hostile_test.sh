@@ -2,7 +2,8 @@
 # One hostile plug-in scenario (issue 16): attnprop must exit non-zero with
 # a message naming the cause, within its time limit, and leave no process of
 # the kernel running (the plug-ins write the pids that hang or are left
-# behind to ATTNPROP_HOSTILE_PID_FILE).
+# behind to the descriptor ATTNPROP_HOSTILE_PID_FD, open on
+# ATTNPROP_HOSTILE_PID_FILE: a call process may not open files for writing).
 #   hostile_test.sh ATTNPROP PLUGIN_DIR WORK_DIR SCENARIO
 set -uo pipefail
 exe=$1 plugins=$2 work=$3 scenario=$4 libasan=${5:-}
@@ -10,6 +11,8 @@ mkdir -p "$work"
 log=$work/$scenario.log
 export ATTNPROP_HOSTILE_PID_FILE=$work/$scenario.pids
 rm -f "$ATTNPROP_HOSTILE_PID_FILE"
+exec 7>>"$ATTNPROP_HOSTILE_PID_FILE"
+export ATTNPROP_HOSTILE_PID_FD=7
 unset RC_PARAMS
 
 # alive PID: running (a zombie waiting for init to reap it is not).
@@ -66,6 +69,12 @@ signal_run() {
   no_process_left
 }
 
+# refused SYSCALL PLUGIN: the plug-in's one forbidden system call fails its calls.
+refused() {
+  run 1 60 "made a system call the sandbox refuses: $1 " $k "$plugins/$2.so" --no-store --cases 2 --search 0 \
+    --filter 'abi.lse_values/kernel-f32'
+}
+
 k="check-kernel"
 case $scenario in
   ctor_exit0) run 2 15 "hostile_ctor_exit0.so .*failed: the kernel ended the process \(exit status 0\)" $k "$plugins/hostile_ctor_exit0.so" --no-store ;;
@@ -84,8 +93,10 @@ case $scenario in
     ;;
   close_fds_hang) run 1 25 "every call timed out" $k "$plugins/hostile_close_fds_hang.so" --no-store --timeout 0.5 ;;
   # Every call leaves its helper behind: one property's calls show it.
-  forks_helper) run 1 240 "left processes running after the call returned" $k "$plugins/hostile_forks_helper.so" --no-store --cases 20 --filter 'abi.lse_values/*' ;;
-  setsid_helper) run 1 240 "left processes running after the call returned" $k "$plugins/hostile_setsid_helper.so" --no-store --cases 20 --filter 'abi.lse_values/*' ;;
+  # A call process may start threads, not processes (confine.h): the fork is
+  # refused, so no helper exists to outlive the call.
+  forks_helper) run 1 240 "made a system call the sandbox refuses: clone" $k "$plugins/hostile_forks_helper.so" --no-store --cases 20 --filter 'abi.lse_values/*' ;;
+  setsid_helper) run 1 240 "made a system call the sandbox refuses: clone" $k "$plugins/hostile_setsid_helper.so" --no-store --cases 20 --filter 'abi.lse_values/*' ;;
   restores_inputs)
     run 1 240 "FAIL abi\.inputs_unchanged/kernel-f32 " $k "$plugins/hostile_restores_inputs.so" --no-store --cases 20
     grep -Eq "modified its input: a write to q\[0\]\[0\]" "$log" || fail "the write to q is not named"
@@ -114,6 +125,8 @@ case $scenario in
     ulimit -c unlimited 2> /dev/null || ulimit -c "$(ulimit -H -c)"
     export ATTNPROP_LOAD_LOG=$work/confined.limits
     rm -f "$ATTNPROP_LOAD_LOG"
+    exec 6>>"$ATTNPROP_LOAD_LOG"
+    export ATTNPROP_LOAD_LOG_FD=6
     run 0 60 "2 of 2 properties hold" $k "$plugins/hostile_report_limits.so" --no-store --cases 3 --search 0 \
       --filter 'abi.lse_values/*'
     [ -s "$ATTNPROP_LOAD_LOG" ] || fail "the plug-in wrote nothing"
@@ -141,6 +154,17 @@ assert "\n# forged" not in md and md.count("```") % 2 == 0, "report.md"
 assert "<b>html</b>" not in open(f"{d}/report.html", encoding="utf-8").read(), "report.html"
 PY
     ;;
+  # What a kernel may not do to attnprop or the files around it (confine.h):
+  # each is refused, the call fails naming the system call, attnprop lives on
+  # to say so (exit 1, not 137) and its report and store are its own.
+  kill_parent) refused kill hostile_kill_parent ;;
+  trace_parent) refused ptrace hostile_trace_parent ;;
+  limit_parent) refused prlimit64 hostile_limit_parent ;;
+  writes_file)
+    (cd "$work" && rm -f hostile-was-here && refused openat hostile_writes_file) || exit 1
+    [ ! -e "$work/hostile-was-here" ] || fail "the kernel created a file"
+    ;;
+  segv_handler) refused rt_sigaction hostile_segv_handler ;;
   sigterm) signal_run TERM ;;
   sigint) signal_run INT ;;
   sighup) signal_run HUP ;;

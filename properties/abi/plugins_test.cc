@@ -7,6 +7,7 @@
 // outcome of a case; load errors are clear.
 #include <gtest/gtest.h>
 
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -348,16 +349,21 @@ TEST(Isolation, GuardPagesAndCanariesLocateAWildWrite) {
   EXPECT_EQ(RunInChild([] { volatile int spin = 0; for (;;) spin = 1 - spin; }, 0.2).kind, ChildOutcome::Kind::kTimeout);
 }
 
-/// Lines in ATTNPROP_LOAD_LOG after checking `plugin` on 20 cases of
+/// Lines the plug-in appended to ATTNPROP_LOAD_LOG_FD after checking `plugin` on 20 cases of
 /// abi.lse_values/kernel-f32 (each case calls it at least once).
 size_t LoadsFor(const std::string& plugin) {
   const std::string log = FreshDir("load-log-" + plugin) + ".log";
   std::filesystem::create_directories(std::filesystem::path(log).parent_path());
   std::filesystem::remove(log);
-  setenv("ATTNPROP_LOAD_LOG", log.c_str(), 1);
+  // The plug-in appends to a descriptor (a call process may not open files
+  // for writing: properties/operator/confine.h).
+  const int fd = open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  EXPECT_GE(fd, 0) << log;
+  setenv("ATTNPROP_LOAD_LOG_FD", std::to_string(fd).c_str(), 1);
   InitMpfrPrecisionFromEnvironment();
   const auto r = RunOn(plugin, "abi.lse_values/kernel-f32", 20);
-  unsetenv("ATTNPROP_LOAD_LOG");
+  unsetenv("ATTNPROP_LOAD_LOG_FD");
+  if (fd >= 0) close(fd);
   EXPECT_EQ(r.size(), 1u);
   if (r.size() == 1) {
     EXPECT_EQ(r[0].result.verdict, Verdict::kHolds) << r[0].result.message;

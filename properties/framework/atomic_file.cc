@@ -1,5 +1,6 @@
 #include "properties/framework/atomic_file.h"
 
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -12,7 +13,17 @@
 
 namespace attnprop {
 
+HoldTerminatingSignals::HoldTerminatingSignals() {
+  sigset_t s;
+  sigemptyset(&s);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&s, sig);
+  sigprocmask(SIG_BLOCK, &s, &old_);
+}
+
+HoldTerminatingSignals::~HoldTerminatingSignals() { sigprocmask(SIG_SETMASK, &old_, nullptr); }
+
 void WriteFileAtomically(const std::string& path, const std::string& text) {
+  const HoldTerminatingSignals hold;
   const std::filesystem::path target(path);
   std::filesystem::path dir = target.parent_path();
   if (dir.empty()) dir = ".";

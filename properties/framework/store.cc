@@ -8,17 +8,22 @@
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iostream>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #ifndef ATTNPROP_SOURCE_DIR
 #error "ATTNPROP_SOURCE_DIR must be defined by the build"
@@ -194,17 +199,69 @@ std::string ReadStoreFile(const std::string& path) {
   return text.str();
 }
 
+/// Who holds a lock on the file `fd` names, from /proc/locks ("pid 123
+/// (attnprop)"), or "" when it cannot be told.
+std::string LockHolder(int fd) {
+  struct stat st {};
+  if (fstat(fd, &st) != 0) return "";
+  std::ifstream locks("/proc/locks");
+  for (std::string line; std::getline(locks, line);) {
+    // "1: FLOCK  ADVISORY  WRITE 4242 08:01:1234 0 EOF"
+    std::istringstream in(line);
+    std::string n, kind, mode, access, pid, where;
+    if (!(in >> n >> kind >> mode >> access >> pid >> where) || kind != "FLOCK") continue;
+    unsigned major = 0, minor = 0;
+    unsigned long long inode = 0;
+    if (std::sscanf(where.c_str(), "%x:%x:%llu", &major, &minor, &inode) != 3) continue;
+    if (inode != st.st_ino || major != ::major(st.st_dev) || minor != ::minor(st.st_dev)) continue;
+    std::string comm;
+    std::getline(std::ifstream("/proc/" + pid + "/comm"), comm);
+    return "pid " + pid + (comm.empty() ? "" : " (" + comm + ")");
+  }
+  return "";
+}
+
+/// How long a save waits for another process's lock on the store:
+/// ATTNPROP_STORE_LOCK_TIMEOUT seconds (default 120).
+double StoreLockTimeout() {
+  const char* env = std::getenv("ATTNPROP_STORE_LOCK_TIMEOUT");
+  if (!env || !*env) return 120;
+  char* end = nullptr;
+  const double v = std::strtod(env, &end);
+  if (*end || !(v >= 0 && v <= 86400))
+    throw StoreError(std::string("ATTNPROP_STORE_LOCK_TIMEOUT must be seconds in [0, 86400], got '") + env + "'");
+  return v;
+}
+
 /// An exclusive flock on the store directory for this object's life: every
-/// writer of the store reads, merges and writes under it.
+/// writer of the store reads, merges and writes under it. Another process
+/// holding it is waited for (saying so once, naming it) up to
+/// StoreLockTimeout(), then the save fails naming the holder.
 class DirLock {
  public:
   explicit DirLock(const std::string& dir) : fd_(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)) {
     if (fd_ < 0) throw StoreError("cannot open the store directory " + dir + ": " + std::strerror(errno));
-    while (flock(fd_, LOCK_EX) != 0) {
-      if (errno == EINTR) continue;
+    const auto deadline =
+        std::chrono::steady_clock::now() + std::chrono::duration<double>(StoreLockTimeout());
+    bool said = false;
+    while (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
       const int err = errno;
-      close(fd_);
-      throw StoreError("cannot lock the store directory " + dir + ": " + std::strerror(err));
+      if (err == EINTR) continue;
+      if (err != EWOULDBLOCK) {
+        close(fd_);
+        throw StoreError("cannot lock the store directory " + dir + ": " + std::strerror(err));
+      }
+      const std::string holder = LockHolder(fd_);
+      const std::string by = holder.empty() ? "another process" : holder;
+      if (std::chrono::steady_clock::now() >= deadline) {
+        close(fd_);
+        throw StoreError("the store directory " + dir + " stayed locked by " + by + " for " +
+                         std::to_string(static_cast<int>(StoreLockTimeout())) +
+                         " s (ATTNPROP_STORE_LOCK_TIMEOUT); nothing was saved there");
+      }
+      if (!said) std::cerr << "attnprop: waiting for the lock on the store " << dir << ", held by " << by << "\n";
+      said = true;
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
   }
   ~DirLock() { close(fd_); }  // closing releases the lock

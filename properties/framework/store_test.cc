@@ -3,10 +3,17 @@
 // project's).
 #include <gtest/gtest.h>
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <cmath>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "properties/framework/property.h"
 #include "properties/framework/run.h"
@@ -271,6 +278,45 @@ TEST(Store, UnwritableDirectoryIsAClearError) {
   StoredCase s = Stored("a", StoredCase::Expect::kHolds, 1, 2);
   EXPECT_THROW(SaveToStore("/dev/null/store", "x", s), StoreError);
   EXPECT_THROW(WriteFileAtomically("/dev/null/x.txt", "text"), std::runtime_error);
+}
+
+// A SIGTERM, SIGINT or SIGHUP arriving while a store file is written ends
+// the process only once the file is renamed into place: no temporary is left
+// and the entry is whole (issue 35: an interrupted save left a .tmp and lost
+// the entry).
+TEST(Store, SignalDuringASaveLeavesTheWholeFileAndNoTemporary) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
+                                    ("attnprop-atomic-signal-" + std::to_string(getpid()));
+  for (const int sig : {SIGTERM, SIGINT, SIGHUP}) {
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::string path = (dir / "entry.txt").string();
+    WriteFileAtomically(path, "old");
+    const std::string text(64u << 20, 'n');  // long enough to be written when the signal comes
+    const pid_t child = fork();
+    if (child == 0) {
+      std::signal(sig, SIG_DFL);
+      const pid_t self = getpid();
+      // A sibling thread is not needed: a second child signals this one.
+      if (fork() == 0) {
+        usleep(2000);
+        kill(self, sig);
+        _exit(0);
+      }
+      WriteFileAtomically(path, text);
+      pause();  // the held signal has been delivered by now; this is not reached
+      _exit(0);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    ASSERT_TRUE(WIFSIGNALED(status)) << "signal " << sig << ": status " << status;
+    std::vector<std::string> names;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) names.push_back(e.path().filename().string());
+    EXPECT_EQ(names, std::vector<std::string>{"entry.txt"}) << "signal " << sig << ": a temporary was left";
+    const auto size = std::filesystem::file_size(path);
+    EXPECT_TRUE(size == 3 || size == text.size()) << "signal " << sig << ": entry.txt has " << size << " bytes";
+  }
+  std::filesystem::remove_all(dir);
 }
 
 // The run pipeline: listeners hear each property start and finish, judged,

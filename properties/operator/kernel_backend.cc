@@ -1,5 +1,7 @@
 #include "properties/operator/kernel_backend.h"
 
+#include "properties/operator/confine.h"
+
 #include <stdexcept>
 #include <string>
 #include <tuple>
@@ -145,6 +147,8 @@ std::string KernelSummary(const std::vector<KernelInstance>& kernels) {
     s += k.description;
     if (!k.unsupported.empty()) s += " [skipped here]";
   }
+  for (const auto& k : kernels)
+    if (!k.library.path.empty()) return s + " | call processes confined: " + ConfinementStatus();
   return s;
 }
 

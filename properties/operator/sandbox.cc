@@ -1,5 +1,7 @@
 #include "properties/operator/sandbox.h"
 
+#include "properties/operator/confine.h"
+
 #include <fcntl.h>
 #include <dirent.h>
 #include <poll.h>
@@ -121,6 +123,8 @@ struct FaultInfo {
   volatile int finished = 0;  // the body returned (an exit(0) inside the kernel does not set it)
   volatile int threw = 0;     // an exception escaped the body
   volatile char exception[512] = {};
+  volatile int have_syscall = 0;  // SIGSYS: the filter (confine.h) refused this system call
+  volatile int syscall = 0;
 };
 FaultInfo* g_fault = nullptr;
 
@@ -129,8 +133,12 @@ void FaultHandler(int sig, siginfo_t* info, void*) {
     g_fault->address = reinterpret_cast<uintptr_t>(info->si_addr);
     g_fault->have = 1;
   }
-  // Die by the same signal, so the parent sees what happened.
-  signal(sig, SIG_DFL);
+  if (g_fault && sig == SIGSYS) {
+    g_fault->syscall = info->si_syscall;
+    g_fault->have_syscall = 1;
+  }
+  // Die by the same signal, so the parent sees what happened (SA_RESETHAND
+  // has restored the default action: the filter refuses setting it here).
   raise(sig);
 }
 
@@ -264,6 +272,9 @@ std::string ChildOutcome::Describe() const {
     case Kind::kException: return "threw a C++ exception out of the call (" + exception + ")";
     case Kind::kExit: std::snprintf(buf, sizeof buf, "the kernel ended the process (exit status %d)", exit_code); return buf;
     case Kind::kSignal:
+      if (refused_syscall >= 0)
+        return "made a system call the sandbox refuses: " + SyscallName(refused_syscall) +
+               " (a kernel may only compute)";
       if (have_fault_address)
         std::snprintf(buf, sizeof buf, "killed by signal %d (%s) at address 0x%zx", signal, strsignal(signal),
                       static_cast<size_t>(fault_address));
@@ -312,6 +323,12 @@ void InstallParentHandlers() {
   // escapes the group kill; as a subreaper this process inherits it when
   // the child ends, and ReapStrays kills it.
   prctl(PR_SET_CHILD_SUBREAPER, 1);
+#if !defined(__SANITIZE_ADDRESS__)
+  // Not dumpable: another process of this user (a kernel's helper, were the
+  // filter missing) cannot ptrace attnprop or write its /proc/<pid>/mem.
+  // (LeakSanitizer's exit check ptraces this process: not under ASan.)
+  prctl(PR_SET_DUMPABLE, 0);
+#endif
 }
 
 /// This process's children (every thread's), from /proc (empty where the
@@ -442,7 +459,10 @@ const pid_t g_attnprop_pid = getpid();
   struct sigaction sa {};
   sa.sa_sigaction = FaultHandler;
   sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_RESETHAND;
-  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL}) sigaction(sig, &sa, nullptr);
+  for (int sig : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGSYS}) sigaction(sig, &sa, nullptr);
+  // From here on the kernel's code may only compute (confine.h); where
+  // seccomp is unavailable the banner says so (ConfinementStatus).
+  ConfineCallProcess();
   // Nothing may unwind out of here: past this frame lies the copy of the
   // parent's stack (RapidCheck's loop), which would carry on in the child.
   try {
@@ -487,10 +507,12 @@ FaultInfo* SharedFault() {
 std::optional<ChildOutcome> Supervise(const std::function<pid_t()>& start, double timeout_s) {
   FaultInfo* fault = SharedFault();
   InstallParentHandlers();
+  PrepareConfinement();
   fault->have = 0;
   fault->address = 0;
   fault->finished = 0;
   fault->threw = 0;
+  fault->have_syscall = 0;
   std::memset(const_cast<char*>(fault->exception), 0, sizeof fault->exception);
   std::cout.flush();
   std::cerr.flush();
@@ -540,6 +562,7 @@ std::optional<ChildOutcome> Supervise(const std::function<pid_t()>& start, doubl
     o.signal = WTERMSIG(status);
     o.have_fault_address = fault->have != 0;
     o.fault_address = fault->address;
+    if (o.signal == SIGSYS && fault->have_syscall) o.refused_syscall = fault->syscall;
   } else if (WIFEXITED(status) && WEXITSTATUS(status) == kChildExceptionStatus && fault->threw) {
     o.kind = ChildOutcome::Kind::kException;
     // The kernel can write this memory: read at most its size, and keep only text.
@@ -653,6 +676,7 @@ std::unique_ptr<Zygote> Zygote::Start(const std::function<void()>& setup, Run ru
   return nullptr;
 #else
   SharedFault();  // mapped before the fork: the loader's children report through it
+  PrepareConfinement();  // compiled before the fork: the loader's children load it
   int fds[2];
   if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds) != 0) {
     *why = std::string("socketpair: ") + std::strerror(errno);

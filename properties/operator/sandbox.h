@@ -79,6 +79,9 @@ struct ChildOutcome {
   /// Processes of the child's group still running after the child ended (a
   /// kernel that forked helpers): they were killed; the call is not clean.
   bool left_processes = false;
+  /// SIGSYS from the call process's system-call filter (confine.h): the
+  /// number of the system call it refused; -1 otherwise.
+  int refused_syscall = -1;
   /// One line: "finished", "killed by SIGSEGV at 0x...", "timed out after 2 s".
   std::string Describe() const;
 };

@@ -2,10 +2,14 @@
 // lie, crash or hang by a kernel (issue 16): linked beside plugin_kernel.cc
 // with -DATTNPROP_HOSTILE=<n>. Each does one thing a correct kernel never
 // does; the tests (hostile_test.sh, CMakeLists.txt) say what attnprop must
-// report. ATTNPROP_HOSTILE_PID_FILE, when set, receives the pid of every
-// process that hangs or is left behind, so a test can check none survives.
+// report. The descriptor ATTNPROP_HOSTILE_PID_FD, when set, receives the
+// pid of every process that hangs or is left behind, so a test can check
+// none survives (a call process may not open files for writing: the tests
+// open them and pass the descriptor).
+#include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/ptrace.h>
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -15,6 +19,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 #include "kernels/attnprop_kernel.h"
@@ -39,17 +44,26 @@
                                   // a forged Markdown heading and HTML
 #define HOSTILE_ABORT_AFTER 15    // correct outputs, then a thread aborts the process 2 ms after the call
                                   // returned (heap damage glibc finds later, a thread's fatal error)
+// Each of these tries, after a correct call, one thing the call process's
+// system-call filter refuses (properties/operator/confine.h):
+#define HOSTILE_KILL_PARENT 18    // kill(getppid(), SIGKILL): ends attnprop
+#define HOSTILE_TRACE_PARENT 19   // ptrace(PTRACE_ATTACH, getppid()): could rewrite attnprop's verdict
+#define HOSTILE_LIMIT_PARENT 20   // prlimit(getppid(), RLIMIT_FSIZE, 0): attnprop could save nothing
+#define HOSTILE_WRITES_FILE 21    // creates hostile-was-here in the working directory (where stores are)
+#define HOSTILE_SEGV_HANDLER 22   // installs its own SIGSEGV handler (would hide guard-page faults)
 
 namespace {
 
-[[maybe_unused]] void RecordPid() {
-  const char* file = std::getenv("ATTNPROP_HOSTILE_PID_FILE");
-  if (!file) return;
-  if (FILE* f = std::fopen(file, "a")) {
-    std::fprintf(f, "%d\n", static_cast<int>(getpid()));
-    std::fclose(f);
-  }
+/// Appends `line` to the descriptor whose number the environment variable
+/// `env` holds (opened for appending by the test).
+[[maybe_unused]] void AppendLine(const char* env, const std::string& line) {
+  const char* fd = std::getenv(env);
+  if (!fd) return;
+  const std::string text = line + "\n";
+  if (write(std::atoi(fd), text.data(), text.size()) < 0) std::perror("hostile kernel: write");
 }
+
+[[maybe_unused]] void RecordPid() { AppendLine("ATTNPROP_HOSTILE_PID_FD", std::to_string(getpid())); }
 
 [[maybe_unused]] [[noreturn]] void SleepForever() {
   for (;;) pause();
@@ -86,11 +100,7 @@ __attribute__((destructor)) void Fini() { _exit(0); }
 // How many times the library was loaded (the load probe, a loader, or every
 // call process where there is no loader).
 __attribute__((constructor)) void CountLoad() {
-  if (const char* file = std::getenv("ATTNPROP_LOAD_LOG"))
-    if (FILE* f = std::fopen(file, "a")) {
-      std::fprintf(f, "%d\n", static_cast<int>(getpid()));
-      std::fclose(f);
-    }
+  AppendLine("ATTNPROP_LOAD_LOG_FD", std::to_string(getpid()));
 #if ATTNPROP_HOSTILE == HOSTILE_CTOR_THREAD
   std::thread([] { SleepForever(); }).detach();
 #endif
@@ -166,18 +176,31 @@ void HostileAfter(const attnprop_attention_args* a) {
   getrlimit(RLIMIT_CORE, &core);
   int death = 0;
   prctl(PR_GET_PDEATHSIG, &death);
-  if (const char* file = std::getenv("ATTNPROP_LOAD_LOG"))
-    if (FILE* f = std::fopen(file, "a")) {
-      std::fprintf(f, "core=%llu/%llu pdeathsig=%d\n", static_cast<unsigned long long>(core.rlim_cur),
-                   static_cast<unsigned long long>(core.rlim_max), death);
-      std::fclose(f);
-    }
+  AppendLine("ATTNPROP_LOAD_LOG_FD", "core=" + std::to_string(core.rlim_cur) + "/" + std::to_string(core.rlim_max) +
+                                         " pdeathsig=" + std::to_string(death));
 #elif ATTNPROP_HOSTILE == HOSTILE_ABORT_AFTER
   (void)a;
   std::thread([] {
     std::this_thread::sleep_for(std::chrono::milliseconds(2));
     std::abort();
   }).detach();
+#elif ATTNPROP_HOSTILE == HOSTILE_KILL_PARENT
+  (void)a;
+  kill(getppid(), SIGKILL);
+#elif ATTNPROP_HOSTILE == HOSTILE_TRACE_PARENT
+  (void)a;
+  ptrace(PTRACE_ATTACH, getppid(), nullptr, nullptr);
+#elif ATTNPROP_HOSTILE == HOSTILE_LIMIT_PARENT
+  (void)a;
+  const rlimit none{0, 0};
+  prlimit(getppid(), RLIMIT_FSIZE, &none, nullptr);
+#elif ATTNPROP_HOSTILE == HOSTILE_WRITES_FILE
+  (void)a;
+  const int fd = open("hostile-was-here", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  if (fd >= 0) close(fd);
+#elif ATTNPROP_HOSTILE == HOSTILE_SEGV_HANDLER
+  (void)a;
+  signal(SIGSEGV, SIG_IGN);
 #elif ATTNPROP_HOSTILE == HOSTILE_THIRD_CALL
   static int calls = 0;
   if (++calls >= 3 && a->out) static_cast<unsigned char*>(a->out)[0] ^= 0x01;

@@ -1,0 +1,176 @@
+#include "properties/operator/confine.h"
+
+#include <fcntl.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <seccomp.h>
+#include <signal.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+namespace attnprop::ksuite {
+namespace {
+
+/// Refused outright: other processes (tracing, their memory, pidfds),
+/// starting programs and sessions, the filesystem's names and modes,
+/// sockets, namespaces and mounts, and raising limits.
+constexpr int kRefused[] = {
+    SCMP_SYS(ptrace), SCMP_SYS(process_vm_readv), SCMP_SYS(process_vm_writev), SCMP_SYS(kcmp),
+    SCMP_SYS(pidfd_open), SCMP_SYS(pidfd_send_signal), SCMP_SYS(pidfd_getfd), SCMP_SYS(tkill),
+    SCMP_SYS(fork), SCMP_SYS(vfork), SCMP_SYS(execve), SCMP_SYS(execveat), SCMP_SYS(setsid), SCMP_SYS(setpgid),
+    SCMP_SYS(creat), SCMP_SYS(unlink), SCMP_SYS(unlinkat),
+    SCMP_SYS(rename), SCMP_SYS(renameat), SCMP_SYS(renameat2), SCMP_SYS(truncate), SCMP_SYS(ftruncate),
+    SCMP_SYS(mkdir), SCMP_SYS(mkdirat), SCMP_SYS(rmdir), SCMP_SYS(link), SCMP_SYS(linkat), SCMP_SYS(symlink),
+    SCMP_SYS(symlinkat), SCMP_SYS(chmod), SCMP_SYS(fchmod), SCMP_SYS(fchmodat), SCMP_SYS(chown),
+    SCMP_SYS(fchown), SCMP_SYS(fchownat), SCMP_SYS(lchown), SCMP_SYS(mknod), SCMP_SYS(mknodat),
+    SCMP_SYS(mount), SCMP_SYS(umount2), SCMP_SYS(chroot), SCMP_SYS(pivot_root), SCMP_SYS(unshare),
+    SCMP_SYS(setns), SCMP_SYS(name_to_handle_at), SCMP_SYS(open_by_handle_at), SCMP_SYS(setrlimit)};
+
+/// libseccomp's SCMP_A<n> macros are C compound literals (not C++).
+scmp_arg_cmp Arg(unsigned arg, scmp_compare op, scmp_datum_t a, scmp_datum_t b = 0) { return {arg, op, a, b}; }
+
+/// The filter as a BPF program, compiled once per attnprop process (before
+/// any call process is forked: libseccomp's compilation cost a third of
+/// check-kernel's time when each call process compiled its own). The call
+/// process's own pid is a placeholder, patched in the copy each one loads.
+constexpr uint32_t kSelfPlaceholder = 0x5a5a5a5a;
+
+struct Program {
+  std::vector<sock_filter> code;
+  std::string error;  // non-empty: no program (why)
+};
+
+Program Compile() {
+  Program out;
+  scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+  if (!ctx) return {{}, "seccomp_init failed"};
+  const scmp_datum_t self = kSelfPlaceholder;
+  int rc = 0;
+  const auto refuse = [&](int nr, std::initializer_list<scmp_arg_cmp> when) {
+    if (rc == 0)
+      rc = seccomp_rule_add_array(ctx, SCMP_ACT_TRAP, nr, static_cast<unsigned>(when.size()), when.begin());
+  };
+  for (const int nr : kRefused) refuse(nr, {});
+  // Signals go to this process only (abort and raise signal themselves).
+  for (const int nr : {SCMP_SYS(kill), SCMP_SYS(tgkill), SCMP_SYS(rt_sigqueueinfo), SCMP_SYS(rt_tgsigqueueinfo)})
+    refuse(nr, {Arg(0, SCMP_CMP_NE, self)});
+  // Limits: read its own, set none (glibc passes pid 0 for its own).
+  refuse(SCMP_SYS(prlimit64), {Arg(0, SCMP_CMP_NE, 0)});
+  refuse(SCMP_SYS(prlimit64), {Arg(2, SCMP_CMP_NE, 0)});
+  // Threads, not processes: a clone without CLONE_THREAD is a fork.
+  refuse(SCMP_SYS(clone), {Arg(0, SCMP_CMP_MASKED_EQ, CLONE_THREAD, 0)});
+  // Files opened for reading only.
+  for (const scmp_datum_t flag : {scmp_datum_t(O_WRONLY), scmp_datum_t(O_RDWR), scmp_datum_t(O_CREAT),
+                                  scmp_datum_t(O_TRUNC)}) {
+    refuse(SCMP_SYS(open), {Arg(1, SCMP_CMP_MASKED_EQ, flag, flag)});
+    refuse(SCMP_SYS(openat), {Arg(2, SCMP_CMP_MASKED_EQ, flag, flag)});
+  }
+  // The fault signals attnprop's checks and this filter report through.
+  for (const scmp_datum_t sig : {scmp_datum_t(SIGSEGV), scmp_datum_t(SIGBUS), scmp_datum_t(SIGSYS)})
+    refuse(SCMP_SYS(rt_sigaction), {Arg(0, SCMP_CMP_EQ, sig)});
+  refuse(SCMP_SYS(prctl), {Arg(0, SCMP_CMP_EQ, PR_SET_PDEATHSIG)});
+  refuse(SCMP_SYS(ioctl), {Arg(1, SCMP_CMP_EQ, TIOCSTI)});
+  // clone3 and openat2 carry their flags in memory the filter cannot read:
+  // "not implemented", so that glibc falls back to clone and openat.
+  // Sockets fail with EACCES rather than ending the call: libraries probe
+  // for them as they load (libtorch does) and carry on without.
+  for (const int nr : {SCMP_SYS(socket), SCMP_SYS(socketpair)})
+    if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), nr, 0);
+  if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(clone3), 0);
+  if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(ENOSYS), SCMP_SYS(openat2), 0);
+  // The program, through a pipe (libseccomp 2.5 exports only to a descriptor).
+  int fds[2] = {-1, -1};
+  if (rc == 0 && pipe(fds) != 0) rc = -errno;
+  if (rc == 0) {
+    rc = seccomp_export_bpf(ctx, fds[1]);
+    close(fds[1]);
+    std::string bytes;
+    char buf[4096];
+    for (ssize_t got; (got = read(fds[0], buf, sizeof buf)) != 0;) {
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) break;
+      bytes.append(buf, static_cast<size_t>(got));
+    }
+    close(fds[0]);
+    out.code.resize(bytes.size() / sizeof(sock_filter));
+    std::memcpy(out.code.data(), bytes.data(), out.code.size() * sizeof(sock_filter));
+  }
+  seccomp_release(ctx);
+  if (rc != 0) return {{}, std::string("seccomp: ") + std::strerror(-rc)};
+  size_t placeholders = 0;
+  for (const sock_filter& ins : out.code) placeholders += ins.k == kSelfPlaceholder ? 1 : 0;
+  if (out.code.empty() || placeholders == 0) return {{}, "seccomp: the compiled filter has no pid to patch"};
+  return out;
+}
+
+const Program& CompiledProgram() {
+  static const Program program = Compile();
+  return program;
+}
+
+}  // namespace
+
+void PrepareConfinement() { (void)CompiledProgram(); }
+
+std::string ConfineCallProcess() {
+  const Program& p = CompiledProgram();
+  if (!p.error.empty()) return p.error;
+  std::vector<sock_filter> code = p.code;
+  const auto self = static_cast<uint32_t>(getpid());
+  for (sock_filter& ins : code)
+    if (ins.k == kSelfPlaceholder) ins.k = self;
+  const sock_fprog prog{static_cast<unsigned short>(code.size()), code.data()};
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return std::string("no_new_privs: ") + std::strerror(errno);
+  if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0) return std::string("seccomp: ") + std::strerror(errno);
+  return {};
+}
+
+const std::string& ConfinementStatus() {
+  static const std::string status = [] {
+    int fds[2];
+    if (pipe(fds) != 0) return std::string("none (pipe failed)");
+    const pid_t pid = fork();
+    if (pid < 0) {
+      close(fds[0]), close(fds[1]);
+      return std::string("none (fork failed)");
+    }
+    if (pid == 0) {
+      close(fds[0]);
+      const std::string why = ConfineCallProcess();
+      if (!why.empty() && write(fds[1], why.data(), why.size()) < 0) _exit(2);
+      _exit(why.empty() ? 0 : 1);
+    }
+    close(fds[1]);
+    char why[256] = {};
+    ssize_t got = 0;
+    while ((got = read(fds[0], why, sizeof why - 1)) < 0 && errno == EINTR) {
+    }
+    close(fds[0]);
+    int wstatus = 0;
+    while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
+    }
+    if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) return std::string("seccomp-bpf");
+    return "none (" + (got > 0 ? std::string(why, static_cast<size_t>(got)) : std::string("the probe failed")) + ")";
+  }();
+  return status;
+}
+
+std::string SyscallName(int nr) {
+  char* name = seccomp_syscall_resolve_num_arch(SCMP_ARCH_NATIVE, nr);
+  std::string s = name ? std::string(name) : "system call " + std::to_string(nr);
+  std::free(name);
+  return s;
+}
+
+}  // namespace attnprop::ksuite

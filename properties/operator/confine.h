@@ -1,0 +1,33 @@
+// The system-call filter of a kernel's call process (issue 35). A kernel may
+// compute: allocate and map memory, start threads, read files, write to the
+// descriptors it was given, read clocks. It may not signal, trace, inspect or
+// limit another process (attnprop included), start a process, open a file for
+// writing or change the filesystem, open a socket (that fails with EACCES:
+// libraries probe for sockets as they load), give up its parent-death
+// signal, raise its own limits, inject terminal input, or take over the fault
+// signals attnprop's checks rely on (SIGSEGV, SIGBUS, SIGSYS). A refused call
+// raises SIGSYS: the call process records the system call and dies by it,
+// and the call fails naming it (ChildOutcome::refused_syscall).
+#pragma once
+
+#include <string>
+
+namespace attnprop::ksuite {
+
+/// Compiles the filter now, in this process, so that the call processes it
+/// forks inherit the program instead of each compiling its own.
+void PrepareConfinement();
+
+/// Installs the filter in the calling process (a call process, once its
+/// fault handlers are set): "" on success, else why it could not (the
+/// process then runs unconfined).
+std::string ConfineCallProcess();
+
+/// Whether call processes are confined on this machine, probed once in a
+/// child: "seccomp-bpf" or "none (why)". Shown in banners and reports.
+const std::string& ConfinementStatus();
+
+/// System call `nr`'s name on this machine ("system call <nr>" if unknown).
+std::string SyscallName(int nr);
+
+}  // namespace attnprop::ksuite
