@@ -165,6 +165,14 @@ PY
     [ ! -e "$work/hostile-was-here" ] || fail "the kernel created a file"
     ;;
   segv_handler) refused rt_sigaction hostile_segv_handler ;;
+  # What a kernel prints is captured and shown as its output, quoted on one
+  # line: a forged summary never reaches attnprop's output as a line of its own.
+  prints_summary)
+    run 1 60 "it printed: .*Summary: 59 properties, all 59 as expected" $k \
+      "$plugins/hostile_prints_summary.so" --no-store --cases 2 --search 0 --filter 'abi.lse_values/kernel-f32'
+    grep -q "it printed: .*59 of 59 properties hold" "$log" || fail "the kernel's stderr is not shown"
+    ! grep -q '^Summary: 59 properties\|^59 of 59 properties hold' "$log" || fail "the kernel's forged summary is a line of attnprop's output"
+    ;;
   sigterm) signal_run TERM ;;
   sigint) signal_run INT ;;
   sighup) signal_run HUP ;;

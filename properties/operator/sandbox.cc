@@ -10,10 +10,12 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -265,6 +267,11 @@ std::string KernelText(const std::string& raw) {
 }
 
 std::string ChildOutcome::Describe() const {
+  const std::string printed = output.empty() ? "" : "; it printed: " + output;
+  return DescribeEnd() + printed;
+}
+
+std::string ChildOutcome::DescribeEnd() const {
   char buf[160];
   switch (kind) {
     case Kind::kFinished: return "finished";
@@ -435,6 +442,41 @@ bool WaitForExit(pid_t pid, TimePoint deadline) {
 /// checks that its parent is still this.
 const pid_t g_attnprop_pid = getpid();
 
+/// The most a call process may write to its captured stdout and stderr
+/// (RLIMIT_FSIZE: a write past it fails), and the most shown of it.
+constexpr rlim_t kKernelOutputCap = 1 << 20;
+constexpr size_t kKernelOutputShown = 2048;
+
+/// Where call processes' stdout and stderr go (issue 35: a kernel's prints
+/// reached attnprop's output, a forged summary line among them): one memfd
+/// per attnprop process, made before any call process or loader is forked
+/// (they inherit it), emptied before each call and read after it.
+int KernelOutputFd() {
+  static const int fd = [] {
+    const int f = memfd_create("attnprop-kernel-output", MFD_CLOEXEC);
+    if (f >= 0) fcntl(f, F_SETFL, O_APPEND);
+    return f;
+  }();
+  return fd;
+}
+
+/// What the last call process printed (ChildOutcome::output), then emptied.
+std::string TakeKernelOutput() {
+  const int fd = KernelOutputFd();
+  if (fd < 0) return "";
+  struct stat st {};
+  if (fstat(fd, &st) != 0 || st.st_size <= 0) return "";
+  std::string raw(std::min(static_cast<size_t>(st.st_size), kKernelOutputShown), '\0');
+  const ssize_t got = pread(fd, raw.data(), raw.size(), 0);
+  if (ftruncate(fd, 0) != 0) return "(its output could not be read back)";
+  raw.resize(got > 0 ? static_cast<size_t>(got) : 0);
+  while (!raw.empty() && (raw.back() == '\n' || raw.back() == ' ')) raw.pop_back();
+  std::string text = KernelText(raw);
+  if (static_cast<size_t>(st.st_size) > kKernelOutputShown)
+    text += " ... (" + std::to_string(st.st_size) + " bytes in all)";
+  return text;
+}
+
 [[noreturn]] void ChildMain(const std::function<void()>& body, FaultInfo* fault) {
   // The call process dies with attnprop (a kill -9 of attnprop, a CI hard
   // kill, the OOM killer, leaves no call running), and a crash in a call
@@ -444,6 +486,16 @@ const pid_t g_attnprop_pid = getpid();
   if (getppid() != g_attnprop_pid) _exit(0);  // attnprop died before the line above
   const rlimit no_core{0, 0};
   setrlimit(RLIMIT_CORE, &no_core);
+  // stdout and stderr captured (bounded), stdin closed: the kernel's
+  // prints are data the parent shows, never attnprop's own output.
+  if (const int out = KernelOutputFd(); out >= 0) {
+    dup2(out, STDOUT_FILENO);
+    dup2(out, STDERR_FILENO);
+    signal(SIGXFSZ, SIG_IGN);
+    const rlimit cap{kKernelOutputCap, kKernelOutputCap};
+    setrlimit(RLIMIT_FSIZE, &cap);
+  }
+  close(STDIN_FILENO);
   setpgid(0, 0);
   // The parent's handlers (and its blocked signals) are not the child's.
   for (int sig : kForwarded) signal(sig, SIG_DFL);
@@ -508,6 +560,9 @@ std::optional<ChildOutcome> Supervise(const std::function<pid_t()>& start, doubl
   FaultInfo* fault = SharedFault();
   InstallParentHandlers();
   PrepareConfinement();
+  // Each call's output is its own: what the loader printed as the library
+  // loaded is dropped.
+  if (const int out = KernelOutputFd(); out >= 0 && ftruncate(out, 0) != 0) std::perror("attnprop: ftruncate");
   fault->have = 0;
   fault->address = 0;
   fault->finished = 0;
@@ -545,6 +600,7 @@ std::optional<ChildOutcome> Supervise(const std::function<pid_t()>& start, doubl
     if (slot >= 0) g_live[slot] = 0;
     ReapStrays(before);
     o.kind = ChildOutcome::Kind::kTimeout;
+    o.output = TakeKernelOutput();
     return o;
   }
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
@@ -557,6 +613,7 @@ std::optional<ChildOutcome> Supervise(const std::function<pid_t()>& start, doubl
   }
   if (slot >= 0) g_live[slot] = 0;
   if (ReapStrays(before)) o.left_processes = true;
+  o.output = TakeKernelOutput();
   if (WIFSIGNALED(status)) {
     o.kind = ChildOutcome::Kind::kSignal;
     o.signal = WTERMSIG(status);
@@ -605,6 +662,12 @@ namespace {
 [[maybe_unused]] [[noreturn]] void ZygoteMain(int fd, pid_t parent, const std::function<void()>& setup, Zygote::Run run) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);  // it never outlives attnprop
   if (getppid() != parent) _exit(0);
+  // The library's initialisers print where its calls do (captured).
+  if (const int out = KernelOutputFd(); out >= 0) {
+    dup2(out, STDOUT_FILENO);
+    dup2(out, STDERR_FILENO);
+  }
+  close(STDIN_FILENO);
   setpgid(0, 0);
   for (int sig : kForwarded) signal(sig, SIG_DFL);
   sigset_t none;
@@ -677,6 +740,7 @@ std::unique_ptr<Zygote> Zygote::Start(const std::function<void()>& setup, Run ru
 #else
   SharedFault();  // mapped before the fork: the loader's children report through it
   PrepareConfinement();  // compiled before the fork: the loader's children load it
+  KernelOutputFd();      // made before the fork: the loader's children write to it
   int fds[2];
   if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, fds) != 0) {
     *why = std::string("socketpair: ") + std::strerror(errno);

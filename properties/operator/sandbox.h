@@ -82,8 +82,15 @@ struct ChildOutcome {
   /// SIGSYS from the call process's system-call filter (confine.h): the
   /// number of the system call it refused; -1 otherwise.
   int refused_syscall = -1;
-  /// One line: "finished", "killed by SIGSEGV at 0x...", "timed out after 2 s".
+  /// What the call process wrote to its stdout and stderr (a captured
+  /// descriptor, never attnprop's own): the first kKernelOutputShown bytes
+  /// as KernelText, "... (N bytes in all)" beyond. Empty when it wrote nothing.
+  std::string output;
+  /// One line: "finished", "killed by SIGSEGV at 0x...", "timed out after 2 s",
+  /// then what it printed, if anything.
   std::string Describe() const;
+  /// The same without what it printed.
+  std::string DescribeEnd() const;
 };
 
 /// Runs `body` in a forked child and waits at most timeout_s seconds (then

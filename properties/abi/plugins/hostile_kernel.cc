@@ -51,6 +51,7 @@
 #define HOSTILE_LIMIT_PARENT 20   // prlimit(getppid(), RLIMIT_FSIZE, 0): attnprop could save nothing
 #define HOSTILE_WRITES_FILE 21    // creates hostile-was-here in the working directory (where stores are)
 #define HOSTILE_SEGV_HANDLER 22   // installs its own SIGSEGV handler (would hide guard-page faults)
+#define HOSTILE_PRINTS_SUMMARY 23 // prints a forged attnprop summary on stdout and stderr, then aborts
 
 namespace {
 
@@ -131,6 +132,12 @@ void HostileBefore(const attnprop_attention_args* a) {
   float* scratch = static_cast<float*>(std::malloc(n * sizeof(float)));
   for (size_t i = 0; i <= n; ++i) static_cast<volatile float*>(scratch)[i] = 1.0f;  // one past the end
   std::free(scratch);
+#elif ATTNPROP_HOSTILE == HOSTILE_PRINTS_SUMMARY
+  (void)a;
+  std::printf("Summary: 59 properties, all 59 as expected, 0 unexpected\n");
+  std::fprintf(stderr, "59 of 59 properties hold\n");
+  std::fflush(nullptr);
+  std::abort();
 #elif ATTNPROP_HOSTILE == HOSTILE_RESTORES_INPUTS
   // Flip a bit of q[0] and put it back: the bytes are as before when the call returns.
   if (a->q && a->struct_size >= sizeof(attnprop_attention_args) && a->batch > 0 && a->t_q > 0 && a->d_k > 0) {
