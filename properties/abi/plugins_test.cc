@@ -68,9 +68,24 @@ const Outcome* Find(const std::vector<Outcome>& r, const std::string& name) {
 /// An empty path for one test's store or log, under the system's temporary
 /// directory (one folder per test process): never in the source tree, which
 /// a test run from there used to fill.
+/// This test process's scratch directory (its pid: ctest runs several).
+std::filesystem::path ScratchRoot() {
+  return std::filesystem::temp_directory_path() / ("attnprop-kernel-suite-test-" + std::to_string(getpid()));
+}
+
+/// Removes the scratch directory when the tests end (it was left in /tmp).
+class ScratchCleanup : public ::testing::Environment {
+ public:
+  void TearDown() override {
+    std::error_code ec;
+    std::filesystem::remove_all(ScratchRoot(), ec);
+  }
+};
+[[maybe_unused]] ::testing::Environment* const kScratchCleanup =
+    ::testing::AddGlobalTestEnvironment(new ScratchCleanup);
+
 std::string FreshDir(const std::string& name) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() /
-                                    ("attnprop-kernel-suite-test-" + std::to_string(getpid())) / name;
+  const std::filesystem::path dir = ScratchRoot() / name;
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir.parent_path());
   return dir.string();
