@@ -8,14 +8,17 @@
 #include <signal.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <initializer_list>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -121,7 +124,10 @@ const Program& CompiledProgram() {
 
 }  // namespace
 
-void PrepareConfinement() { (void)CompiledProgram(); }
+void PrepareConfinement() {
+  (void)CompiledProgram();
+  (void)CallMemoryCap();  // parsed here, never first in a call process
+}
 
 std::string ConfineCallProcess() {
   const Program& p = CompiledProgram();
@@ -136,14 +142,45 @@ std::string ConfineCallProcess() {
   return {};
 }
 
+unsigned long long CallMemoryCap() {
+  static const unsigned long long cap = [] {
+    const char* env = std::getenv("ATTNPROP_CALL_MEMORY_MB");
+    if (!env || !*env) return 8192ull << 20;
+    char* end = nullptr;
+    const unsigned long long mb = std::strtoull(env, &end, 10);
+    if (*end || *env == '-' || mb > (1ull << 30))
+      throw std::invalid_argument(std::string("ATTNPROP_CALL_MEMORY_MB must be a whole number of MiB (0: no cap), got '") +
+                                  env + "'");
+    return mb << 20;
+  }();
+  return cap;
+}
+
+void CapCallMemory() {
+  const unsigned long long cap = CallMemoryCap();
+  if (cap == 0) return;
+  // statm's sixth field: data and stack pages (what RLIMIT_DATA counts, near enough).
+  unsigned long long size = 0, resident = 0, shared = 0, text = 0, lib = 0, data = 0;
+  if (FILE* f = std::fopen("/proc/self/statm", "r")) {
+    if (std::fscanf(f, "%llu %llu %llu %llu %llu %llu", &size, &resident, &shared, &text, &lib, &data) != 6) data = 0;
+    std::fclose(f);
+  }
+  const auto limit = static_cast<rlim_t>(data * static_cast<unsigned long long>(sysconf(_SC_PAGESIZE)) + cap);
+  const rlimit r{limit, limit};
+  setrlimit(RLIMIT_DATA, &r);
+}
+
 const std::string& ConfinementStatus() {
   static const std::string status = [] {
+    const unsigned long long cap = CallMemoryCap();
+    const std::string memory =
+        cap == 0 ? ", no memory cap" : ", memory +" + std::to_string(cap >> 20) + " MiB (ATTNPROP_CALL_MEMORY_MB)";
     int fds[2];
-    if (pipe(fds) != 0) return std::string("none (pipe failed)");
+    if (pipe(fds) != 0) return "none (pipe failed)" + memory;
     const pid_t pid = fork();
     if (pid < 0) {
       close(fds[0]), close(fds[1]);
-      return std::string("none (fork failed)");
+      return "none (fork failed)" + memory;
     }
     if (pid == 0) {
       close(fds[0]);
@@ -160,8 +197,9 @@ const std::string& ConfinementStatus() {
     int wstatus = 0;
     while (waitpid(pid, &wstatus, 0) < 0 && errno == EINTR) {
     }
-    if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) return std::string("seccomp-bpf");
-    return "none (" + (got > 0 ? std::string(why, static_cast<size_t>(got)) : std::string("the probe failed")) + ")";
+    if (WIFEXITED(wstatus) && WEXITSTATUS(wstatus) == 0) return "seccomp-bpf" + memory;
+    return "none (" + (got > 0 ? std::string(why, static_cast<size_t>(got)) : std::string("the probe failed")) + ")" +
+           memory;
   }();
   return status;
 }

@@ -24,8 +24,19 @@ void PrepareConfinement();
 std::string ConfineCallProcess();
 
 /// Whether call processes are confined on this machine, probed once in a
-/// child: "seccomp-bpf" or "none (why)". Shown in banners and reports.
+/// child, and their memory cap: "seccomp-bpf, memory +8192 MiB" or "none
+/// (why), memory ...". Shown in banners and reports. Throws
+/// std::invalid_argument for a malformed ATTNPROP_CALL_MEMORY_MB.
 const std::string& ConfinementStatus();
+
+/// The memory a call process may allocate beyond what it has when it
+/// starts (RLIMIT_DATA: heap and private mappings), in bytes:
+/// ATTNPROP_CALL_MEMORY_MB (default 8192; 0 for no cap). A kernel past it
+/// sees its allocations fail.
+unsigned long long CallMemoryCap();
+
+/// Caps the calling process's data at its current size plus CallMemoryCap().
+void CapCallMemory();
 
 /// System call `nr`'s name on this machine ("system call <nr>" if unknown).
 std::string SyscallName(int nr);

@@ -496,6 +496,7 @@ std::string TakeKernelOutput() {
     setrlimit(RLIMIT_FSIZE, &cap);
   }
   close(STDIN_FILENO);
+  CapCallMemory();
   setpgid(0, 0);
   // The parent's handlers (and its blocked signals) are not the child's.
   for (int sig : kForwarded) signal(sig, SIG_DFL);

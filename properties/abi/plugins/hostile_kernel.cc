@@ -52,6 +52,7 @@
 #define HOSTILE_WRITES_FILE 21    // creates hostile-was-here in the working directory (where stores are)
 #define HOSTILE_SEGV_HANDLER 22   // installs its own SIGSEGV handler (would hide guard-page faults)
 #define HOSTILE_PRINTS_SUMMARY 23 // prints a forged attnprop summary on stdout and stderr, then aborts
+#define HOSTILE_HOGS_MEMORY 24    // allocates and touches 1 GiB in each call (aborts, saying so, if it cannot)
 
 namespace {
 
@@ -138,6 +139,16 @@ void HostileBefore(const attnprop_attention_args* a) {
   std::fprintf(stderr, "59 of 59 properties hold\n");
   std::fflush(nullptr);
   std::abort();
+#elif ATTNPROP_HOSTILE == HOSTILE_HOGS_MEMORY
+  (void)a;
+  const size_t bytes = size_t{1} << 30;
+  void* hog = std::malloc(bytes);
+  if (!hog) {
+    std::fprintf(stderr, "hostile kernel: 1 GiB malloc failed\n");
+    std::abort();
+  }
+  std::memset(hog, 1, bytes);
+  std::free(hog);
 #elif ATTNPROP_HOSTILE == HOSTILE_RESTORES_INPUTS
   // Flip a bit of q[0] and put it back: the bytes are as before when the call returns.
   if (a->q && a->struct_size >= sizeof(attnprop_attention_args) && a->batch > 0 && a->t_q > 0 && a->d_k > 0) {
