@@ -317,11 +317,15 @@ struct FirstRowOnehot : AttentionClaim<FirstRowOnehot>, ClaimId<"lecture4.sec9.2
 ATTNPROP_REGISTER(FirstRowOnehot, double, Mpfr, KernelF32, KernelF64);
 
 // lecture4.sec5.shift_invariance: translating every key by u adds c<q_i,u>
-// to row i's scores: A unchanged, lse_i + c<q_i,u>. The call on K + 1u^T
-// is compared with the exact result on K (its reference, shifted), within
-// the shifted call's own bound: two computed outputs agree exactly whenever
-// the max subtraction cancels the shift exactly (MPFR on short inputs), so
-// a bound for both calls' rounding would never be approached.
+// to row i's scores: softmax unchanged (A(K + 1u^T) = A(K)), lse_i +
+// c<q_i,u>. The call on K + 1u^T is compared with the exact result on K
+// (its reference, shifted), within the shifted call's own bound (not a
+// bound for both calls' rounding: two computed outputs agree exactly
+// whenever the max subtraction cancels the shift exactly, MPFR on short
+// inputs, so such a bound would never be approached). Three observations:
+// out = A V, lse, and A itself (a third call with V = I, d_v = t_k, whose
+// out is A: out = A V alone cannot see a change of A that V hides, e.g.
+// equal rows of V).
 struct ShiftInvariance : AttentionClaim<ShiftInvariance>, ClaimId<"lecture4.sec5.shift_invariance"> {
   // Any problem, u (1 x d_k) of the entries' kind, and K + 1 u^T exact in
   // the storage type (the check forms it in double and stores it: a rounded
@@ -353,8 +357,12 @@ struct ShiftInvariance : AttentionClaim<ShiftInvariance>, ClaimId<"lecture4.sec5
     RequireSuccess(rs, "call on K + 1 u^T");
     const auto ref = Reference(op, p), ref_s = Reference(op, s);
     const Mpfr scale = p.scale.As<Mpfr>();
-    static const Tolerance kOut = Pair("|out(K + 1u^T) - out*(K)|", kOutTolerance);
-    static const Tolerance kLse = Pair("|lse(K + 1u^T) - lse*(K) - c<q_i,u>|", kLseTolerance);
+    static const Tolerance kOut{"|out(K + 1u^T) - out*(K)|", kOutTolerance.bound,
+                                "the exact outputs agree (the claim); the computed one is within the shifted "
+                                "call's output bound of it (" + kOutTolerance.metric + ")"};
+    static const Tolerance kLse{"|lse(K + 1u^T) - lse*(K) - c<q_i,u>|", kLseTolerance.bound,
+                                "the exact lse moves by c<q_i,u> (the claim); the computed one is within the "
+                                "shifted call's lse bound of it (" + kLseTolerance.metric + ")"};
     Worst wo(kOut), wl(kLse);
     for (int64_t b = 0; b < p.batch; ++b)
       for (int64_t i = 0; i < p.t_q; ++i) {
@@ -367,6 +375,34 @@ struct ShiftInvariance : AttentionClaim<ShiftInvariance>, ClaimId<"lecture4.sec5
         const size_t row = static_cast<size_t>(b * p.t_q + i);
         wl.Check(AbsDiff(rs.lse[0][row], Mpfr(ref[static_cast<size_t>(b)].lse[i] + scale * qu)),
                  BoundForRow(s, op, b, i).lse, RowAt("lse", b, i));
+      }
+    CheckWeights(op, p, s, ref);
+  }
+  /// softmax(s + c1) = softmax(s) observed on A itself: a call on K + 1u^T
+  /// with V = I (d_v = t_k), whose out is A(K + 1u^T) (products with 0 and 1,
+  /// sums with zeros: exact), against the reference weights A*(K) of the
+  /// unshifted problem, each within the weights call's own output bound.
+  static void CheckWeights(const Operator& op, const Problem& p, const Problem& s,
+                           const std::vector<AttentionResult<Mpfr>>& ref) {
+    Problem w = s;
+    w.d_v = p.t_k;
+    w.v = ExactMatrix(p.batch * p.t_k, p.t_k);
+    for (int64_t b = 0; b < p.batch; ++b)
+      for (int64_t j = 0; j < p.t_k; ++j) w.v(b * p.t_k + j, j) = 1.0;
+    const CallResult rw = Call(op, w);
+    RequireSuccess(rw, "call on K + 1 u^T with V = I");
+    const auto ref_w = Reference(op, w);
+    static const Tolerance kWeights{
+        "|A(K + 1u^T) - A*(K)| (A read as out with V = I)", kOutTolerance.bound,
+        "the exact weights agree (softmax(s + c1) = softmax(s), the claim); the computed A(K + 1u^T) is within "
+        "the output bound of the call with V = I (d_v = t_k) of its exact value (" + kOutTolerance.metric + ")"};
+    Worst ww(kWeights);
+    for (int64_t b = 0; b < p.batch; ++b)
+      for (int64_t i = 0; i < p.t_q; ++i) {
+        if (!p.RowHasKey(i)) continue;
+        for (int64_t j = 0; j < p.t_k; ++j)
+          ww.Check(AbsDiff(Out(w, rw.out[0], b, i, j), ref[static_cast<size_t>(b)].weights(i, j)),
+                   OutBound(w, op, ref_w[static_cast<size_t>(b)], b, i, j), At("A", b, i, j));
       }
   }
 };

@@ -45,15 +45,17 @@ struct CausalComposition : ClaimId<"lecture4.ex12.causal_composition"> {
   // every entry finite with |entry| <= 2^16, so every score of both heads
   // stays far below the double and MPFR overflow threshold (the bitwise
   // conclusion compares rows with ==, which a NaN or inf would break for
-  // reasons outside the claim); the generator draws |entry| <= 2.
+  // reasons outside the claim); the generator draws every regime (default
+  // gen::Regime: |entry| <= 2^6 2^10 = 2^16, the domain's bound).
   template <class S> static Domain Hypotheses() {
     const Admit entries = Admit::Within(0x1p16);
+    const gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
     Domain d;
     d.Dim(kT, {2, kMaxLen<S>, kMaxLen<S>}).Dim(kD, {1, kMaxWidth<S>, kMaxWidth<S>}).Dim(kOne, {1, 1, 1}, 1);
-    d.Matrix(kX, kT, kD, gen::Dyadic(2, 4), entries);
-    for (const MatrixField w : kHeadWeights) d.Matrix(w, kD, kD, gen::Dyadic(2, 3), entries);
-    d.Matrix(kH, kOne, kD, gen::Dyadic(2, 4), entries);
-    const int pick = d.ScalarParam(gen::Dyadic(64, 0));
+    d.Matrix(kX, kT, kD, regime, entries);
+    for (const MatrixField w : kHeadWeights) d.Matrix(w, kD, kD, regime, entries);
+    d.Matrix(kH, kOne, kD, regime, entries);
+    const int pick = d.ScalarParam(gen::Dyadic(64, 0));  // an integer for the index j, not an input value
     d.Built(
         kJ,
         [pick](const Domain::Drawn& in) {
@@ -137,6 +139,9 @@ struct QueryDifferential : ClaimId<"lecture4.ex10.query_differential"> {
     d.Dim(kT, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kDk, {1, kMaxWidth<S>, kMaxWidth<S>});
     d.Dim(kDv, {1, kMaxWidth<S>, kMaxWidth<S>}).Dim(kOne, {1, 1, 1}, 1);
     d.Matrix(kK, kT, kDk, regime, Admit::Within(0x1p60)).Matrix(kV, kT, kDv, regime, Admit::Within(0x1p60));
+    // Short dyadics kept: the central difference is about the exact points q +- t h (the case's own, which
+    // the certificate re-evaluates), so q and h sit on grids that keep q +- t h exact; h is a direction and
+    // Dy(q)[h] is linear in h, so its grid loses nothing; K and V carry every regime.
     d.Matrix(kQuery, kOne, kDk, gen::Dyadic(2, 6), Admit::Within(0x1p20).Doubles().OnGrid(0x1p-6));
     d.Matrix(kDir, kOne, kDk, gen::Dyadic(1, 4), Admit::Within(0x1p10).Doubles().OnGrid(0x1p-4));
     d.Built(

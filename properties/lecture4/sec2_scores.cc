@@ -96,6 +96,8 @@ struct SoftmaxRaisesRank : ClaimId<"lecture4.rem2.5.softmax_can_raise_rank"> {
   template <class S> static Domain Hypotheses() {
     Domain d;
     d.Dim(kTwo, {2, 2, 2}, 2).Dim(kOne, {1, 1, 1}, 1);
+    // A witness family (existence claim), not an input the statement quantifies over: short dyadics keep
+    // the minor x_1^2 x_2^2 - (x_1 x_2)^2 exact.
     d.Matrix(kWitness, kTwo, kOne, gen::Dyadic(2, 3), Admit::Within(8).Doubles().OnGrid(0x1p-3));
     d.Assume("x_1 != x_2", [](const Values& v) { return !hyp::SameReal(v[kWitness](0, 0), v[kWitness](1, 0)); });
     return d;

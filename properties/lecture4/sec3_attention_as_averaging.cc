@@ -75,26 +75,17 @@ struct SimplexRows : ClaimId<"lecture4.prop3.1.simplex_rows"> {
   // either sign (the claim allows any c). Model domain: |scale <q_i, k_j>|
   // <= 2^1000, so the scores are finite doubles (a weight below MPFR's
   // exponent range, a score gap past about 2^30, is left undecided by the
-  // intervals rather than proved positive). Drawn: a per-case magnitude
-  // in {1, 8, 64} (shrinking toward 1) scales entries on the 2^-10 grid
-  // (exact: powers of two); entries up to 64 with d_k up to 16 give |scores|
-  // in the thousands, far past the overflow of exp (709.8) without max
-  // subtraction; scale = 1/sqrt(d_k).
+  // intervals rather than proved positive). Drawn in every regime (scales
+  // 2^-20..2^3, a dominant entry to 2^13: |scores| to 2^28 with d_k <= 16,
+  // far past the overflow of exp (709.8) without max subtraction, and below
+  // the 2^30 gap where the intervals stop deciding); scale = 1/sqrt(d_k).
   template <class S> static Domain ModelDomain() {
+    gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
+    regime.max_scale = 3;
     Domain d;
     d.Dim(kTq, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kTk, {1, kMaxLen<S>, kMaxLen<S>});
     d.Dim(kD, {1, kMaxWidth<S>, kMaxWidth<S>});
-    const int q = d.Param(kTq, kD, gen::Dyadic(1, 10)), k = d.Param(kTk, kD, gen::Dyadic(1, 10));
-    const int magnitude =
-        d.ScalarParam(rc::gen::map(rc::gen::inRange<int>(0, 3), [](int e) { return Exact(std::ldexp(1.0, 3 * e)); }));
-    auto scaled = [magnitude](int param) {
-      return [param, magnitude](const Domain::Drawn& in) {
-        ExactMatrix x = in.Param(param);
-        for (Exact& e : x.data) e = Exact(e.ToDouble() * in.ScalarParam(magnitude).ToDouble());
-        return x;
-      };
-    };
-    d.Built(kQ, kTq, kD, scaled(q), Admit::Finite()).Built(kK, kTk, kD, scaled(k), Admit::Finite());
+    d.Matrix(kQ, kTq, kD, regime, Admit::Finite()).Matrix(kK, kTk, kD, regime, Admit::Finite());
     d.Built(kScale, [](const Domain::Drawn& in) { return Exact(1.0 / std::sqrt(static_cast<double>(in.Dim(kD)))); },
             Admit::Finite());
     d.Assume("|scale <q_i, k_j>| <= 2^1000 (double scores finite)", [](const Values& v) {
@@ -150,8 +141,10 @@ ATTNPROP_REGISTER(SimplexRows, double, Mpfr, Interval, ksuite::KernelF32, ksuite
 //   The checker evaluates in MPFR (its gamma terms are below 1e-30).
 
 /// The averaging case: Q (t_q x d_k), K (t_k x d_k), V (t_k x d_v), U (t_q x
-/// d_v) on small grids, scale = fl(1/sqrt(d_k)); with_phi: a drawn max-affine
-/// phi, A_phi (R x d_v, R <= 4 drawn) and b_phi (R x 1), before the scale.
+/// d_v) in every regime (Q, K with scales to 2^3, dominant 2^13, as the
+/// simplex claim's), scale = fl(1/sqrt(d_k)); with_phi: a drawn max-affine
+/// phi, A_phi (R x d_v, R <= 4 drawn) and b_phi (R x 1), every regime,
+/// before the scale.
 /// Domain: |scale <q_i, k_j>| <= 2^1000 (finite double scores) and |v|, |u|
 /// entries <= 2^240, so that <u, v_j>, ||v_j||^2 and the outputs are finite
 /// doubles for d_v <= 2^20 (the checks read them; overflow is outside the
@@ -163,12 +156,15 @@ Domain AveragingCase(bool with_phi) {
   d.Dim(kTq, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kTk, {1, kMaxLen<S>, kMaxLen<S>});
   d.Dim(kD, {1, kMaxWidth<S>, kMaxWidth<S>}).Dim(kDv, {1, kMaxWidth<S>, kMaxWidth<S>});
   if (with_phi) d.Dim(kPieces, {1, 4, 4}).Dim(kOne, {1, 1, 1}, 1);
-  d.Matrix(kQ, kTq, kD, gen::Dyadic(4, 6), Admit::Finite()).Matrix(kK, kTk, kD, gen::Dyadic(4, 6), Admit::Finite());
-  d.Matrix(kV, kTk, kDv, gen::Dyadic(8, 6), Admit::Within(0x1p240));
-  d.Matrix(kU, kTq, kDv, gen::Dyadic(4, 4), Admit::Within(0x1p240));
+  const gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});  // |entry| <= 2^16
+  gen::Regime scores = regime;
+  scores.max_scale = 3;
+  d.Matrix(kQ, kTq, kD, scores, Admit::Finite()).Matrix(kK, kTk, kD, scores, Admit::Finite());
+  d.Matrix(kV, kTk, kDv, regime, Admit::Within(0x1p240));
+  d.Matrix(kU, kTq, kDv, regime, Admit::Within(0x1p240));
   if (with_phi) {
-    d.Matrix(kAPhi, kPieces, kDv, gen::Dyadic(2, 4), Admit::Within(0x1p100));
-    d.Matrix(kBPhi, kPieces, kOne, gen::Dyadic(4, 4), Admit::Within(0x1p100));
+    d.Matrix(kAPhi, kPieces, kDv, regime, Admit::Within(0x1p100));
+    d.Matrix(kBPhi, kPieces, kOne, regime, Admit::Within(0x1p100));
   }
   d.Built(
       kScale, [](const Domain::Drawn& in) { return Exact(1.0 / std::sqrt(static_cast<double>(in.Dim(kD)))); },

@@ -4,7 +4,8 @@
 //   Statement: d out_i / d X_j = 0 for j > i (causal head).
 //   Checked through difference quotients: for a causal head
 //   out = Attn(X W_Q, X W_K, X W_V, causal), moving row j of X by t H (two
-//   steps t = 2^-4 and 2^-20, exact on the grid) leaves every row i < j of
+//   steps t = 2^-4 and 2^-20; X, the weights and H in every regime; row j
+//   of X + t e_j H may round, rows i < j are untouched) leaves every row i < j of
 //   the output bitwise unchanged, so every difference quotient
 //   (out_i(X + t e_j H) - out_i(X)) / t is exactly 0 and so is its limit.
 //   The same computation on rows i >= j is not constrained (the property
@@ -14,16 +15,19 @@
 //   (without renormalising) leaves row sums below one and changes the
 //   derivatives; masking the scores to -inf before softmax normalises over
 //   exactly the allowed positions.
-//   Checked on a score matrix S (T x T, |s| <= 8): (a) after-zeroing rows
-//   i < T-1 sum to < 1 (certified: the missing mass sum_{l>i} p_l >=
-//   e^{-16}/T exceeds the rounding bound); (b) masked-before rows sum to 1
-//   within gamma_{T+1}; (c) derivatives: raising a forbidden score S_il
+//   Checked on a score matrix S (T x T, every regime within |s| <= 128):
+//   (a) after-zeroing rows i < T-1 sum to < 1 (the missing mass
+//   sum_{l>i} p_l >= e^{-256}/T; certified by intervals where double
+//   rounds it away); (b) masked-before rows sum to 1 (an identity,
+//   certified by intervals); (c) derivatives: raising a forbidden score S_il
 //   (l > i) by 1 strictly lowers every after-zeroing weight of row i (its
 //   derivative -p_j p_l is nonzero) but leaves the masked-before row bitwise
 //   unchanged (derivative 0).
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
+#include "generators/regime.h"
 #include "generators/scalars.h"
 #include "generators/shape.h"
 #include "model/attention.h"
@@ -46,15 +50,17 @@ struct FutureJacobianZero : ClaimId<"lecture4.prop4.3.future_jacobian_zero"> {
   // scale (drawn 1/sqrt(d)). Domain: entries (and scale) finite with |entry|
   // <= 2^16, so the head's scores and outputs stay far below the overflow
   // threshold for both steps (the bitwise comparison would fail on an inf
-  // or NaN for a reason outside the claim); the generator draws |entry| <= 2.
+  // or NaN for a reason outside the claim); the generator draws every
+  // regime (default gen::Regime: |entry| <= 2^6 2^10 = 2^16, the domain's bound).
   template <class S> static Domain Hypotheses() {
     const Admit entries = Admit::Within(0x1p16);
+    const gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
     Domain d;
     d.Dim(kT, {2, kMaxLen<S>, kMaxLen<S>}).Dim(kD, {1, kMaxWidth<S>, kMaxWidth<S>}).Dim(kOne, {1, 1, 1}, 1);
-    d.Matrix(kX, kT, kD, gen::Dyadic(2, 4), entries);
-    d.Matrix(kWQ, kD, kD, gen::Dyadic(2, 4), entries).Matrix(kWK, kD, kD, gen::Dyadic(2, 4), entries);
-    d.Matrix(kWV, kD, kD, gen::Dyadic(2, 4), entries).Matrix(kH, kOne, kD, gen::Dyadic(2, 4), entries);
-    const int pick = d.ScalarParam(gen::Dyadic(64, 0));
+    d.Matrix(kX, kT, kD, regime, entries);
+    d.Matrix(kWQ, kD, kD, regime, entries).Matrix(kWK, kD, kD, regime, entries);
+    d.Matrix(kWV, kD, kD, regime, entries).Matrix(kH, kOne, kD, regime, entries);
+    const int pick = d.ScalarParam(gen::Dyadic(64, 0));  // an integer for the index j, not an input value
     d.Built(
         kJ,
         [pick](const Domain::Drawn& in) {
@@ -93,11 +99,29 @@ struct FutureJacobianZero : ClaimId<"lecture4.prop4.3.future_jacobian_zero"> {
 struct MaskBeforeVsAfter : ClaimId<"lecture4.aside4.4.mask_before_vs_after_softmax"> {
   // S is T x T, T >= 2. Domain: |s| <= 128, so the missing mass
   // sum_{l>i} p_l >= e^{-256}/T that makes the zeroed row sum < 1 is decided
-  // by intervals well below the default cap (4,096 bits); the generator draws |s| <= 8.
+  // by intervals well below the default cap (4,096 bits). Drawn in every
+  // regime (scales 2^-20..2^6, structures: ties, equal rows, the zero
+  // matrix), a matrix beyond 128 (a dominant entry) halved by the power of
+  // two that brings it within (exact: same structure and ties).
   template <class S> static Domain Hypotheses() {
     Domain d;
     d.Dim(kT, {2, kMaxLen<S>, kMaxLen<S>});
-    d.Matrix(kScores, kT, kT, gen::Dyadic(8, 4), Admit::Within(128));
+    const int raw = d.Param(kT, kT, gen::RegimeFor<S>(gen::Regime{}));
+    d.Built(
+        kScores, kT, kT,
+        [raw](const Domain::Drawn& in) {
+          ExactMatrix m = in.Param(raw);
+          double top = 0;
+          for (const Exact& e : m.data) top = std::max(top, std::fabs(e.ToDouble()));
+          if (!(top > 128)) return m;
+          int ex = 0;
+          std::frexp(top / 128, &ex);  // top / 2^ex < 128
+          for (Exact& e : m.data)
+            e = e.IsDouble() ? Exact(std::ldexp(e.ToDouble(), -ex))
+                             : Exact(Rational(e.ToRational() / Rational(std::ldexp(1.0, ex))));
+          return m;
+        },
+        Admit::Within(128));
     return d;
   }
 

@@ -21,7 +21,9 @@
 // lse' = E_p h, lse'' = Var_p h, lse''' = k3, lse'''' = k4, where with
 // H = max|h_j|: |h_i - E h| <= 2H, Var <= H^2, |k3| <= 2H^3, |k4| <= 7H^4.
 // Hence |p_i'''| <= p_i (8 + 6 + 2) H^3 <= 16 H^3. The step t is a power of
-// two and s, h are on grids so that s +- t h is exact in the backend.
+// two, s has short mantissas and h sits on a grid, so that s +- t h is
+// exact in the backend.
+#include <algorithm>
 #include <cmath>
 
 #include <Eigen/LU>
@@ -61,15 +63,22 @@ Vec<S> Col(const In<S>& in, MatrixField f) {
 /// and the difference step t. Certified (no rounding budget): each states
 /// the central difference's truncation bound, a theorem of calculus.
 struct DerivativeFamily {
-  // s and h are T x 1 (T >= 1), finite, drawn as s (|s| <= 8, grid 2^-6)
-  // and h (|h| <= 1, grid 2^-4); t = Step<S>(). Domain: s, h doubles with
+  // s and h are T x 1 (T >= 1), finite, drawn as s in every regime (scales
+  // 2^-20..2^3, a dominant entry to 2^13, mantissas of at most 24 bits: then
+  // s +- t h needs <= 31 bits, exact in double) and h (|h| <= 1, grid
+  // 2^-4); t = Step<S>(). Domain: s, h doubles with
   // s +- t h exact in the backend (the truncation bounds are about the
   // differences at exactly s +- t h; double 53 bits, MPFR its precision,
   // intervals at least 128), |s|, |h| <= 2^20.
   template <class S> static Domain Hypotheses() {
+    gen::Regime scores = gen::RegimeFor<S>(gen::Regime{});
+    scores.max_scale = 3;
+    scores.full_bits = 24;  // doubles whose sums with t h stay exact (above)
     Domain d;
     d.Dim(kLen, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kOne, {1, 1, 1}, 1);
-    d.Matrix(kScores, kLen, kOne, gen::Dyadic(8, 6), Admit::Within(0x1p20).Doubles());
+    d.Matrix(kScores, kLen, kOne, scores, Admit::Within(0x1p20).Doubles());
+    // h stays a short dyadic: a direction on a grid keeps s +- t h exact (the claims are about the exact
+    // points), and scaling h only scales both sides of each check.
     d.Matrix(kDir, kLen, kOne, gen::Dyadic(1, 4), Admit::Within(0x1p20).Doubles());
     d.Built(kStep, [](const Domain::Drawn&) { return Exact(Step<S>()); }, Admit::Finite().Positive().Doubles());
     d.Assume("s +- t h exact in the backend (t the difference step)", [](const Values& v) {
@@ -150,22 +159,27 @@ ATTNPROP_REGISTER(SoftmaxJacobian, double, Mpfr, Interval);
 /// hypothesis p_i > 0 is all that is used.
 struct HessianPsd : ClaimId<"lecture4.prop5.1.hessian_psd_nullspace_ones"> {
   // w and u are T x 1 (T >= 1), w_j > 0 (so p_i > 0, the claim's
-  // hypothesis; drawn w_j in 1..8), c a scalar; all finite (exact rational
-  // arithmetic: no numeric domain).
+  // hypothesis), c a scalar; all finite (exact rational arithmetic: no
+  // numeric domain). Drawn in every regime: w nonnegative (an entry drawn 0
+  // becomes 1), u and c of either sign.
   template <class S> static Domain Hypotheses() {
+    gen::Regime positive = gen::RegimeFor<S>(gen::Regime{});
+    positive.nonnegative = true;
     Domain d;
     d.Dim(kLen, {1, 8, 8}).Dim(kOne, {1, 1, 1}, 1);
-    const int w = d.Param(kLen, kOne, gen::Dyadic(8, 0));
+    const int w = d.Param(kLen, kOne, positive);
     d.Built(
         kW, kLen, kOne,
         [w](const Domain::Drawn& in) {
           ExactMatrix m = in.Param(w);
-          for (Exact& e : m.data) e = Exact(std::abs(e.ToDouble()) + 1);
+          for (Exact& e : m.data)
+            if (e.ToDouble() == 0) e = Exact(1.0);
           return m;
         },
         Admit::Finite().Positive());
-    d.Matrix(kU, kLen, kOne, gen::Dyadic(4, 2), Admit::Finite());
-    d.Scalar(kShift, gen::Dyadic(4, 2), Admit::Finite());
+    d.Matrix(kU, kLen, kOne, gen::RegimeFor<S>(gen::Regime{}), Admit::Finite());
+    const int c = d.Param(kOne, kOne, gen::RegimeFor<S>(gen::Regime{}));
+    d.Built(kShift, [c](const Domain::Drawn& in) { return in.Param(c)(0, 0); }, Admit::Finite());
     return d;
   }
 
@@ -201,11 +215,32 @@ struct HessianPsd : ClaimId<"lecture4.prop5.1.hessian_psd_nullspace_ones"> {
 };
 ATTNPROP_REGISTER(HessianPsd, Rational);
 
-/// w_j -> |w_j| + 1 (weights in 1..8 from the grid's -8..8).
+/// Nonnegative regime weights made positive: an entry drawn 0 becomes 1.
 ExactMatrix PositiveWeights(ExactMatrix w) {
-  for (Exact& e : w.data) e = Exact(std::abs(e.ToDouble()) + 1);
+  for (Exact& e : w.data)
+    if (e.ToDouble() == 0) e = Exact(1.0);
   return w;
 }
+
+/// Nonnegative weights in every regime (a zero block gives zero weights).
+gen::Regime WeightRegime() {
+  gen::Regime r;
+  r.nonnegative = true;
+  return r;
+}
+
+/// tau > 0 in every regime: a 1 x 1 regime draw (every mantissa, scales
+/// 2^-2..2^2, |tau| <= 4) raised to 1/4 when below (as the short-dyadic
+/// draw it replaces: tau in [1/4, 4]; the domains' |s|/tau bounds).
+int TauParam(Domain& d) {
+  gen::Regime r;
+  r.nonnegative = true;
+  r.structured = false;
+  r.min_scale = -2;
+  r.max_scale = 2;
+  return d.Param(kOne, kOne, r);
+}
+double TauOf(const Domain::Drawn& in, int param) { return std::max(0.25, in.Param(param)(0, 0).ToDouble()); }
 
 /// w / sum w, exactly.
 ExactMatrix Normalised(const ExactMatrix& w) {
@@ -224,9 +259,10 @@ bool SumsToOne(const ExactMatrix& x) {
 }
 
 /// Both Gibbs claims share their cases: two distributions a, p, scores s, tau.
-/// Drawn: simplex vectors a = w_a / sum w_a (w_a in 0..8, not all 0) and
-/// p = w_p / sum w_p (w_p in 1..8); in a quarter of the cases a = p. Also s
-/// (grid 2^-6, |s| <= 8) and tau (2^-2..4, grid 2^-2) for the identity.
+/// Drawn in every regime: simplex vectors a = w_a / sum w_a (w_a >= 0, not
+/// all 0) and p = w_p / sum w_p (w_p > 0), exact rationals; in a quarter of
+/// the cases a = p. Also s (scales 2^-20..2^3) and tau (in [1/4, 4], every
+/// mantissa) for the identity.
 struct GibbsFamily {
   // a, p, s are T x 1 (T >= 1); a in the simplex (a_j >= 0, sum a = 1
   // exactly), p in its interior (p_j > 0, sum p = 1); tau > 0 finite, s
@@ -236,14 +272,13 @@ struct GibbsFamily {
   template <class S> static Domain Hypotheses() {
     Domain d;
     d.Dim(kLen, {1, 6, 6}).Dim(kOne, {1, 1, 1}, 1);
-    const int wa = d.Param(kLen, kOne, gen::Dyadic(8, 0)), wp = d.Param(kLen, kOne, gen::Dyadic(8, 0));
+    const int wa = d.Param(kLen, kOne, WeightRegime()), wp = d.Param(kLen, kOne, WeightRegime());
     const int mode =
         d.ScalarParam(rc::gen::map(rc::gen::inRange<int>(0, 4), [](int k) { return Exact(static_cast<double>(k)); }));
     d.Built(
         kA, kLen, kOne,
         [wa, wp, mode](const Domain::Drawn& in) {
           ExactMatrix a = in.Param(wa);
-          for (Exact& e : a.data) e = Exact(std::abs(e.ToDouble()));
           if (in.ScalarParam(mode).ToDouble() == 0) a = PositiveWeights(in.Param(wp));
           double total = 0;
           for (const Exact& e : a.data) total += e.ToDouble();
@@ -254,11 +289,11 @@ struct GibbsFamily {
     d.Built(
         kP, kLen, kOne, [wp](const Domain::Drawn& in) { return Normalised(PositiveWeights(in.Param(wp))); },
         Admit::Finite().Positive());
-    d.Matrix(kScores, kLen, kOne, gen::Dyadic(8, 6), Admit::Finite());
-    const int tau = d.ScalarParam(gen::Dyadic(4, 2));
-    d.Built(
-        kTau, [tau](const Domain::Drawn& in) { return Exact(std::max(0.25, std::abs(in.ScalarParam(tau).ToDouble()))); },
-        Admit::Finite().Positive());
+    gen::Regime scores = gen::RegimeFor<S>(gen::Regime{});
+    scores.max_scale = 3;
+    d.Matrix(kScores, kLen, kOne, scores, Admit::Finite());
+    const int tau = TauParam(d);
+    d.Built(kTau, [tau](const Domain::Drawn& in) { return Exact(TauOf(in, tau)); }, Admit::Finite().Positive());
     d.Assume("a in the simplex, p in its interior (sum a = sum p = 1)", [](const Values& v) {
       return SumsToOne(v[kA]) && SumsToOne(v[kP]);
     });
@@ -369,7 +404,7 @@ ExactMatrix VariationalWeights(const ExactMatrix& sm, ExactMatrix wm, int m, dou
 }
 
 struct TemperatureVariational : ClaimId<"lecture4.prop5.2.temperature_variational"> {
-  // s, a are T x 1 (T >= 1), s finite, tau > 0 finite (drawn 2^-2..4),
+  // s, a are T x 1 (T >= 1), s finite, tau > 0 finite (drawn in [1/4, 4], TauParam),
   // a in the simplex (a_j >= 0, sum a = 1 exactly, entries doubles).
   // Domain: max s/tau - min s/tau <= 600 and |s|/tau <= 2^500, so no p_j
   // underflows in double (the equality check takes log p_j) and the scores
@@ -382,8 +417,8 @@ struct TemperatureVariational : ClaimId<"lecture4.prop5.2.temperature_variationa
     d.Matrix(kScores, kLen, kOne, regime, Admit::Finite());
     const int w = d.Param(kLen, kOne, gen::UniformInteger(0, 8));
     const int mode = d.ScalarParam(gen::UniformInteger(0, 3));
-    const int tau = d.ScalarParam(gen::Dyadic(4, 2));
-    auto tau_of = [tau](const Domain::Drawn& in) { return std::max(0.25, std::abs(in.ScalarParam(tau).ToDouble())); };
+    const int tau = TauParam(d);
+    auto tau_of = [tau](const Domain::Drawn& in) { return TauOf(in, tau); };
     d.Built(
         kA, kLen, kOne,
         [w, mode, tau_of](const Domain::Drawn& in) {

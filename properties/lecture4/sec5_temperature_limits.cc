@@ -18,12 +18,13 @@
 //   (every entry is p_i(1-p_i) or p_i p_j with i or j off the top), along
 //   s_n = 2^n s (n = 0..6) with a unique argmax, where 1 - max p <=
 //   (T-1) e^{-2^n g}.
-// Rounding: s/tau is exact (tau a power of two, s on a grid, no overflow);
+// Rounding: s/tau is exact (tau a power of two, no overflow or underflow);
 // computed p_j have relative error <= gamma_{T+3}; the checker works in MPFR
 // from the computed p (its own error below 1e-60).
 #include <algorithm>
 #include <cmath>
 
+#include "generators/regime.h"
 #include "generators/scalars.h"
 #include "generators/shape.h"
 #include "model/softmax.h"
@@ -38,9 +39,10 @@ template <class S> constexpr int64_t kMaxLen = SizeBudget<S>::Pick(12, 6);
 constexpr Axis kLen{"T"}, kOne{"1"};
 constexpr MatrixField kScores{"s"};
 
-/// s is T x 1 (T >= 1) with finite entries, drawn on a coarse grid
-/// (integers and halves in [-3, 3]) so that ties, hence argmax sets of size
-/// > 1, are common. Domain: |s_j| <= 2^900 and nonzero |s_j| >= 2^-900, so
+/// s is T x 1 (T >= 1) with finite entries, drawn in every regime (scales
+/// 2^-20..2^3, a dominant entry to 2^13); its structures (all equal, +-1
+/// signs, a zero block) make ties, hence argmax sets of size > 1, common.
+/// Domain: |s_j| <= 2^900 and nonzero |s_j| >= 2^-900, so
 /// that s / tau and s 2^n (tau = 2^-8..2^20, 2^n = 1..64) are exact in
 /// double (no overflow, no underflow: the relative rounding model
 /// gamma_{T+3} of the computed p needs exact scaled scores).
@@ -48,7 +50,9 @@ template <class S>
 Domain CoarseScores() {
   Domain d;
   d.Dim(kLen, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kOne, {1, 1, 1}, 1);
-  d.Matrix(kScores, kLen, kOne, gen::Dyadic(3, 1), Admit::Within(0x1p900).NonzeroAtLeast(0x1p-900));
+  gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
+  regime.max_scale = 3;
+  d.Matrix(kScores, kLen, kOne, regime, Admit::Within(0x1p900).NonzeroAtLeast(0x1p-900));
   return d;
 }
 

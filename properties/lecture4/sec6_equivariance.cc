@@ -25,7 +25,12 @@
 //   F(pi . x) = P_pi F(x).
 // lecture4.cor6.2.positions_break_equivariance (Cor 6.2, sec 6.1)
 //   Statement (existence): with fixed nonconstant positions p, equivariance
-//   fails in general: iota_p(pi . x) = P E_x + p != P E_x + P p = P iota_p(x).
+//   fails in general: the composite from tokens through the embedding and
+//   attention is not equivariant, Attn(iota_p(pi . x)) != P Attn(iota_p(x))
+//   (sec 6.1's second experiment). Checked through the model's Attention
+//   on a witness built from each drawn (E, p, x): for every nonconstant p a
+//   head and a transposition break it (proof beside MakeWitness); decided by
+//   interval arithmetic when double or MPFR cannot resolve the difference.
 // lecture4.prec6.3.equivariant_even_with_positional_rows (Precision rem. 6.3)
 //   Statement: X -> Attn(X) stays equivariant when the rows of X contain
 //   positions: Attn(P (E_x + p)) = P Attn(E_x + p).
@@ -79,6 +84,20 @@ constexpr MatrixField kQv{"q"}, kKv{"k"};
 constexpr ScalarField kScale{"scale"}, kAngle{"w"};
 constexpr IntField kT{"T"}, kI{"i"}, kJ{"j"};
 
+/// A B with each entry a sequential sum over the inner index (the order the
+/// bounds assume; row i of the result depends on row i of A alone).
+template <class S>
+Mat<S> MatMulRows(const Mat<S>& a, const Mat<S>& b) {
+  Mat<S> r(a.rows(), b.cols());
+  for (Eigen::Index i = 0; i < a.rows(); ++i)
+    for (Eigen::Index j = 0; j < b.cols(); ++j) {
+      S acc = 0;
+      for (Eigen::Index l = 0; l < a.cols(); ++l) acc += a(i, l) * b(l, j);
+      r(i, j) = acc;
+    }
+  return r;
+}
+
 /// Both equivariance claims on X share their cases: X, weights and a permutation.
 struct PermutedInputFamily {
   // X (T x d), W_Q, W_K (d x d_k), keys (T x 1, any finite values: their
@@ -86,17 +105,20 @@ struct PermutedInputFamily {
   // finite scale (drawn 1/sqrt(d_k)); T, d, d_k, m >= 1. Domain: |entries|
   // <= 2^200 and |scale| <= 2^20, so scores and the row map's products stay
   // finite in double (the bitwise comparisons would fail on inf or NaN for
-  // reasons outside the claims).
+  // reasons outside the claims). X and the weights in every regime
+  // (|entry| <= 2^16); the row map is computed with MatMulRows, so a row of
+  // P X gives bitwise the row of X it came from whatever the bits.
   template <class S> static Domain Hypotheses() {
     const Admit entries = Admit::Within(0x1p200);
+    const gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
     Domain d;
     d.Dim(kLen, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kD, {1, kMaxWidth<S>, kMaxWidth<S>});
     d.Dim(kDk, {1, kMaxWidth<S>, kMaxWidth<S>}).Dim(kOne, {1, 1, 1}, 1).Dim(kM, {1, kMaxWidth<S>, kMaxWidth<S>});
-    d.Matrix(kX, kLen, kD, gen::Dyadic(2, 4), entries);
-    d.Matrix(kWQ, kD, kDk, gen::Dyadic(2, 4), entries).Matrix(kWK, kD, kDk, gen::Dyadic(2, 4), entries);
-    d.Matrix(kKeys, kLen, kOne, gen::Dyadic(8, 0), entries);
-    d.Matrix(kW1, kD, kM, gen::Dyadic(2, 3), entries).Matrix(kBias, kOne, kM, gen::Dyadic(2, 3), entries);
-    d.Matrix(kW2, kM, kD, gen::Dyadic(2, 3), entries);
+    d.Matrix(kX, kLen, kD, regime, entries);
+    d.Matrix(kWQ, kD, kDk, regime, entries).Matrix(kWK, kD, kDk, regime, entries);
+    d.Matrix(kKeys, kLen, kOne, gen::Dyadic(8, 0), entries);  // sort keys: only their order (the permutation) matters
+    d.Matrix(kW1, kD, kM, regime, entries).Matrix(kBias, kOne, kM, regime, entries);
+    d.Matrix(kW2, kM, kD, regime, entries);
     d.Built(
         kScale, [](const Domain::Drawn& in) { return Exact(1.0 / std::sqrt(static_cast<double>(in.Dim(kDk)))); },
         Admit::Within(0x1p20));
@@ -135,10 +157,10 @@ struct RowwiseMaps : PermutedInputFamily, ClaimId<"lecture4.sec6.rowwise_maps_eq
   template <class S>
   static Mat<S> Phi(const Mat<S>& x, const In<S>& in) {
     const Mat<S> w1 = in[kW1], b = in[kBias], w2 = in[kW2];
-    Mat<S> h = x * w1;
+    Mat<S> h = MatMulRows<S>(x, w1);
     for (Eigen::Index i = 0; i < h.rows(); ++i)
       for (Eigen::Index j = 0; j < h.cols(); ++j) h(i, j) = std::max(S(h(i, j) + b(0, j)), S(0));
-    return h * w2;
+    return MatMulRows<S>(h, w2);
   }
 
   template <class S> static void Conclusion(const In<S>& in) {
@@ -153,15 +175,15 @@ struct RowwiseMaps : PermutedInputFamily, ClaimId<"lecture4.sec6.rowwise_maps_eq
 ATTNPROP_REGISTER(RowwiseMaps, double, Mpfr, Rational);
 
 struct EmbeddingWithoutPositions : ClaimId<"lecture4.sec6.1.embedding_without_positions_equivariant"> {
-  /// E (V x d, V, d >= 1) finite (rows are compared with ==), drawn with a
-  /// vocabulary of 8 (ids 0..7); x (T x 1, T >= 1) integer ids in 0..V-1;
-  /// keys (T x 1) finite.
+  /// E (V x d, V, d >= 1) finite (rows are compared with ==), drawn in
+  /// every regime with a vocabulary of 8 (ids 0..7); x (T x 1, T >= 1)
+  /// integer ids in 0..V-1; keys (T x 1) finite.
   template <class S> static Domain Hypotheses() {
     Domain d;
     d.Dim(kLen, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kD, {1, kMaxWidth<S>, kMaxWidth<S>}).Dim(kOne, {1, 1, 1}, 1);
     d.Dim(kVocab, {1, 8, 8, 8});  // drawn 8, admitted V >= 1
-    d.Matrix(kE, kVocab, kD, gen::Dyadic(4, 4), Admit::Finite());
-    const int ids = d.Param(kLen, kOne, gen::Dyadic(7, 0));
+    d.Matrix(kE, kVocab, kD, gen::RegimeFor<S>(gen::Regime{}), Admit::Finite());
+    const int ids = d.Param(kLen, kOne, gen::Dyadic(7, 0));  // token ids: integers, not input values
     d.Built(
         kTokens, kLen, kOne,
         [ids](const Domain::Drawn& in) {
@@ -170,7 +192,7 @@ struct EmbeddingWithoutPositions : ClaimId<"lecture4.sec6.1.embedding_without_po
           return tokens;
         },
         Admit::Finite().Nonnegative().Doubles().OnGrid(1));
-    d.Matrix(kKeys, kLen, kOne, gen::Dyadic(8, 0), Admit::Finite());
+    d.Matrix(kKeys, kLen, kOne, gen::Dyadic(8, 0), Admit::Finite());  // sort keys: only their order matters
     d.Assume("every token id < V (a row of E)", [](const Values& v) { return IdsBelow(v[kTokens], v[kE].rows); });
     return d;
   }
@@ -198,18 +220,22 @@ ATTNPROP_REGISTER(EmbeddingWithoutPositions, double, Mpfr, Rational);
 
 /// Both positional-encoding identities share their cases: w, i, j, q, k.
 struct AnglesFamily {
-  // w finite, i, j >= 0, q and k 2 x 1 finite; drawn: w on the 2^-6 grid
-  // (|w| <= 2), positions i, j in 0..63, q, k on the 2^-4 grid (|entry| <=
-  // 4). Domain: i, j <= 2^20, w a double with |w| <= 2^10, and |q|, |k|
-  // entries <= 2^200 (finite products). Certified identities: no rounding
-  // budget, so no angle needs to be exact in double.
+  // w finite, i, j >= 0, q and k 2 x 1 finite; drawn: w, q, k in every
+  // regime (w a double, scales 2^-20..2^0, |w| <= 2^10 with a dominant
+  // entry), positions i, j in 0..63. Domain: i, j <= 2^20, w a double with
+  // |w| <= 2^10, and |q|, |k| entries <= 2^200 (finite products). Certified
+  // identities: no rounding budget, so no angle needs to be exact in double.
   template <class S> static Domain Hypotheses() {
+    gen::Regime angle = gen::RegimeFor<S>(gen::Regime{});
+    angle.max_scale = 0;
+    angle.full_bits = 53;  // a double (the domain's), in every backend
     Domain d;
     d.Dim(kTwo, {2, 2, 2}, 2).Dim(kOne, {1, 1, 1}, 1);
-    d.Scalar(kAngle, gen::Dyadic(2, 6), Admit::Within(0x1p10).Doubles());
+    const int w = d.Param(kOne, kOne, angle);
+    d.Built(kAngle, [w](const Domain::Drawn& in) { return in.Param(w)(0, 0); }, Admit::Within(0x1p10).Doubles());
     d.Int(kI, rc::gen::inRange<int64_t>(0, 64), 0, 1 << 20).Int(kJ, rc::gen::inRange<int64_t>(0, 64), 0, 1 << 20);
-    d.Matrix(kQv, kTwo, kOne, gen::Dyadic(4, 4), Admit::Within(0x1p200));
-    d.Matrix(kKv, kTwo, kOne, gen::Dyadic(4, 4), Admit::Within(0x1p200));
+    d.Matrix(kQv, kTwo, kOne, gen::RegimeFor<S>(gen::Regime{}), Admit::Within(0x1p200));
+    d.Matrix(kKv, kTwo, kOne, gen::RegimeFor<S>(gen::Regime{}), Admit::Within(0x1p200));
     return d;
   }
 };
@@ -284,11 +310,14 @@ struct TwoPositionCausal : ClaimId<"lecture4.rem6.3.two_position_causal_example"
   // V is 2 x d_v (d_v >= 1; drawn 2) with v1 != v2 (the example's
   // hypothesis). Domain: every entry a double with (v1 + v2)/2 exact in
   // double (the printed value is compared bitwise: the sum exact and its half
-  // not subnormal), as on the generator's 2^-4 grid.
+  // not subnormal). Drawn in every regime (doubles); the exactness is the
+  // Assume below (short and 10-bit mantissas always meet it).
   template <class S> static Domain Hypotheses() {
+    gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
+    regime.full_bits = 53;  // doubles (the domain's), in every backend
     Domain d;
     d.Dim(kTwo, {2, 2, 2}, 2).Dim(kDv, {1, 2, 2, 2});
-    d.Matrix(kV, kTwo, kDv, gen::Dyadic(8, 4), Admit::Within(0x1p1000).Doubles());
+    d.Matrix(kV, kTwo, kDv, regime, Admit::Within(0x1p1000).Doubles());
     d.Assume("(v1 + v2)/2 exact in double", [](const Values& v) {
       const ExactMatrix& m = v[kV];
       for (int64_t l = 0; l < m.cols; ++l) {
@@ -319,7 +348,7 @@ struct TwoPositionCausal : ClaimId<"lecture4.rem6.3.two_position_causal_example"
     expect21 << v.row(1), mid;
     static const Tolerance kPrinted{
         "|F - printed value|", "0",
-        "equal scores give weights exactly 1 and (1/2, 1/2); v on the 2^-4 grid: halves and their sum exact"};
+        "equal scores give weights exactly 1 and (1/2, 1/2); v1 + v2 exact in double (assumed), so is its half"};
     ExpectWithin(kPrinted, ToDouble(S((f12 - expect12).cwiseAbs().maxCoeff())), 0.0);
     ExpectWithin(kPrinted, ToDouble(S((f21 - expect21).cwiseAbs().maxCoeff())), 0.0);
     const Mat<S> pf = swap * f12;
@@ -363,20 +392,6 @@ Domain StackCase(int64_t min_len = 1) {
   return d;
 }
 
-/// A B with each entry a sequential sum over the inner index (the order the
-/// bounds assume; row i of the result depends on row i of A alone).
-template <class S>
-Mat<S> MatMulRows(const Mat<S>& a, const Mat<S>& b) {
-  Mat<S> r(a.rows(), b.cols());
-  for (Eigen::Index i = 0; i < a.rows(); ++i)
-    for (Eigen::Index j = 0; j < b.cols(); ++j) {
-      S acc = 0;
-      for (Eigen::Index l = 0; l < a.cols(); ++l) acc += a(i, l) * b(l, j);
-      r(i, j) = acc;
-    }
-  return r;
-}
-
 std::vector<int64_t> TokenIds(const ExactMatrix& x) {
   std::vector<int64_t> ids;
   for (const Exact& e : x.data) ids.push_back(static_cast<int64_t>(e.ToDouble()));
@@ -418,7 +433,7 @@ Mat<S> Stack(const Mat<S>& x, const In<S>& in) {
   return y + MatMulRows<S>(r, in[kW2]);
 }
 
-/// The three claims share the stack's hypotheses and cases.
+/// Both claims share the stack's hypotheses and cases.
 struct StackFamily {
   template <class S> static Domain Hypotheses() { return StackCase<S>(); }
 };
@@ -451,11 +466,21 @@ struct EquivariantWithPositionalRows : StackFamily, ClaimId<"lecture4.prec6.3.eq
 };
 ATTNPROP_REGISTER(EquivariantWithPositionalRows, double, Mpfr, Interval);
 
-struct PositionsBreakEquivariance : StackFamily, ClaimId<"lecture4.cor6.2.positions_break_equivariance"> {
-  // The stack's hypotheses, and the claim's: the positions are nonconstant
-  // (two rows of p differ; so T >= 2, one position is constant).
+struct PositionsBreakEquivariance : ClaimId<"lecture4.cor6.2.positions_break_equivariance"> {
+  // E (V x d; drawn V = 8), p (T x d, T >= 2) in every regime as in
+  // StackCase, tokens x (T x 1, ids 0..7); the claim's hypothesis: the
+  // positions p are nonconstant (two rows differ). Domain: |entries| <= 2^60
+  // (z below stays a finite double); ids integers in 0..V-1.
   template <class S> static Domain Hypotheses() {
-    Domain d = StackCase<S>(2);
+    gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
+    regime.max_scale = 2;
+    const Admit entries = Admit::Within(0x1p60);
+    Domain d;
+    d.Dim(kLen, {2, kMaxLen<S>, kMaxLen<S>}).Dim(kD, {1, kMaxWidth<S>, kMaxWidth<S>});
+    d.Dim(kVocab, {1, 8, 8, 8}).Dim(kOne, {1, 1, 1}, 1);  // V drawn 8, admitted >= 1
+    d.Matrix(kE, kVocab, kD, regime, entries).Matrix(kPos, kLen, kD, regime, entries);
+    d.Matrix(kTokens, kLen, kOne, gen::UniformInteger(0, 7), Admit::Finite().Nonnegative().Doubles().OnGrid(1));
+    d.Assume("every token id < V (a row of E)", [](const Values& v) { return IdsBelow(v[kTokens], v[kE].rows); });
     d.Assume("the positions p are nonconstant", [](const Values& v) {
       const ExactMatrix& p = v[kPos];
       for (int64_t t = 1; t < p.rows; ++t)
@@ -466,29 +491,77 @@ struct PositionsBreakEquivariance : StackFamily, ClaimId<"lecture4.cor6.2.positi
     return d;
   }
 
+  /// The witness, from the case (exact values, so every backend sees the
+  /// same one): t = the first row with p_t != p_0; pi = the transposition
+  /// (0 t); the tokens x with x_t replaced by x_0 (so pi . x = x: the tokens
+  /// do not move, the positions stay); the head d_k = d_v = 1 with W_Q = W_K
+  /// = W_V = u = p_t - p_0 and scale c = 2^-2e, 2^e >= max_j |<X_j, u>| (the
+  /// scores c z_i z_j in [-1, 1]: no saturation, so the rows' difference is
+  /// resolved by double in most cases, by intervals always).
+  /// Why it breaks equivariance: X = iota_p(x) has z_j = <X_j, u>, z_t - z_0
+  /// = |u|^2 > 0, and Attn(X)_i = g(c z_i), g(s) = sum_j e^{s z_j} z_j /
+  /// sum_j e^{s z_j}, strictly increasing (g' = variance of z under the
+  /// tilted weights > 0: z is nonconstant). So Attn(iota_p(pi . x))_0 =
+  /// g(c z_0) < g(c z_t) = (P Attn(iota_p(x)))_0.
+  struct Witness {
+    Eigen::Index t = 0;
+    std::vector<int64_t> ids;
+    ExactMatrix keys, u;
+    double scale = 1;
+  };
+  static Witness MakeWitness(const Case& c) {
+    const Values v(c);
+    const ExactMatrix &p = v[kPos], &e = v[kE];
+    Witness w;
+    w.t = 1;
+    auto same_row = [&](int64_t t) {
+      for (int64_t l = 0; l < p.cols; ++l)
+        if (!hyp::SameReal(p(t, l), p(0, l))) return false;
+      return true;
+    };
+    while (w.t < p.rows && same_row(w.t)) ++w.t;
+    w.ids = TokenIds(v[kTokens]);
+    if (w.t >= p.rows) return w;  // p constant: outside the hypotheses (checked in the conclusion)
+    w.ids[size_t(w.t)] = w.ids[0];
+    w.keys = ExactMatrix(p.rows, 1);  // sort keys of pi = (0 t)
+    for (int64_t r = 0; r < p.rows; ++r) w.keys(r, 0) = Exact(static_cast<double>(r));
+    w.keys(0, 0) = Exact(static_cast<double>(w.t)), w.keys(w.t, 0) = Exact(0.0);
+    w.u = ExactMatrix(p.cols, 1);
+    for (int64_t l = 0; l < p.cols; ++l) w.u(l, 0) = Exact(Rational(p(w.t, l).ToRational() - p(0, l).ToRational()));
+    double zmax = 0;  // max_j |<X_j, u>|, in double (only the scale's exponent depends on it)
+    for (int64_t r = 0; r < p.rows; ++r) {
+      double z = 0;
+      for (int64_t l = 0; l < p.cols; ++l)
+        z += (e(w.ids[size_t(r)], l).ToDouble() + p(r, l).ToDouble()) * w.u(l, 0).ToDouble();
+      zmax = std::max(zmax, std::fabs(z));
+    }
+    int ex = 0;
+    std::frexp(zmax, &ex);  // zmax < 2^ex
+    w.scale = std::ldexp(1.0, -2 * ex);
+    return w;
+  }
+
   template <class S> static void Conclusion(const In<S>& in) {
-    static_assert(ScalarTraits<S>::kExact, "the witness is checked exactly");
-    const Mat<S> e = in[kE], p = in[kPos];
-    const std::vector<int64_t> ids = TokenIds(in.exact(kTokens));
-    // The witness permutation: the transposition of row 0 and the first row
-    // t with p_t != p_0 (one exists: p is nonconstant).
-    Eigen::Index t = 1;
-    while (t < p.rows() && p.row(t) == p.row(0)) ++t;
-    ExpectThat(t < p.rows(), "nonconstant positions without two different rows");
-    ExactMatrix keys(p.rows(), 1);
-    for (Eigen::Index r = 0; r < p.rows(); ++r) keys(r, 0) = Exact(static_cast<double>(r));
-    keys(0, 0) = Exact(static_cast<double>(t)), keys(t, 0) = Exact(0.0);
-    const Mat<S> perm = PermutationMatrix<S>(keys);
-    const Mat<S> ex = EmbedTokens<S>(e, ids);
-    const Mat<S> lhs = EmbedTokens<S>(e, PermuteTokens(ids, keys)) + p;  // iota_p(pi . x)
-    const Mat<S> rhs = perm * Mat<S>(ex + p);                             // P iota_p(x)
-    // The two displayed formulas, exactly, and their difference p - P p != 0.
-    ExpectThat(lhs == Mat<S>(perm * ex + p), "iota_p(pi . x) != P E_x + p");
-    ExpectThat(rhs == Mat<S>(perm * ex + perm * p), "P iota_p(x) != P E_x + P p");
-    ExpectThat(lhs != rhs, "iota_p(pi . x) = P iota_p(x) for the witness transposition");
+    const Witness w = MakeWitness(in.value());
+    ExpectThat(w.t < in.exact(kPos).rows, "nonconstant positions without two different rows");
+    const Mat<S> e = in[kE], p = in[kPos], u = w.u.As<S>();
+    const Mat<S> perm = PermutationMatrix<S>(w.keys);
+    // The composite F(x) = Attn(iota_p(x)) with the witness head, through the model.
+    auto f = [&](const std::vector<int64_t>& ids) {
+      const Mat<S> x = EmbedTokens<S>(e, ids) + p;  // iota_p
+      const Mat<S> z = MatMulRows<S>(x, u);         // X W_Q = X W_K = X W_V
+      return Attention<S>(z, z, z, S(w.scale)).out;
+    };
+    const Mat<S> lhs = f(PermuteTokens(w.ids, w.keys));  // F(pi . x)
+    const Mat<S> rhs = perm * f(w.ids);                   // P F(x)
+    // Row 0 differs (rows other than 0 and t agree as exactly computed
+    // values, and are not compared: in intervals equal enclosures decide
+    // nothing). In intervals != is decided or undecided, never guessed.
+    ExpectThat(lhs(0, 0) != rhs(0, 0), "Attn(iota_p(pi . x))_0 = (P Attn(iota_p(x)))_0 for the witness (t = " +
+                                           std::to_string(w.t) + ")");
   }
 };
-ATTNPROP_REGISTER(PositionsBreakEquivariance, Rational);
+ATTNPROP_REGISTER(PositionsBreakEquivariance, double, Mpfr, Interval);
 
 }  // namespace
 }  // namespace attnprop

@@ -30,6 +30,7 @@
 //   with (W_Q W_K^T)_ij != (W_Q W_K^T)_ji, certified from the computed values.
 #include <cmath>
 
+#include "generators/regime.h"
 #include "generators/scalars.h"
 #include "generators/shape.h"
 #include "model/attention.h"
@@ -47,12 +48,13 @@ constexpr IntField kT{"T"}, kLog2H{"log2 h"};
 struct UniformScoresMean : ClaimId<"lecture4.sec7.1.uniform_scores_mean"> {
   // K (T x d), V (T x d_v), T, d, d_v >= 1, K any finite matrix (the
   // queries are 0, so every score is 0 whatever K is). Domain: |v| <= 2^900
-  // (the sums stay finite).
+  // (the sums stay finite). Drawn in every regime (|entry| <= 2^16).
   template <class S> static Domain Hypotheses() {
+    const gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
     Domain d;
     d.Dim(kLen, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kD, {1, 6, 6}).Dim(kDv, {1, 6, 6});
-    d.Matrix(kK, kLen, kD, gen::Dyadic(4, 4), Admit::Finite());
-    d.Matrix(kV, kLen, kDv, gen::Dyadic(8, 6), Admit::Within(0x1p900));
+    d.Matrix(kK, kLen, kD, regime, Admit::Finite());
+    d.Matrix(kV, kLen, kDv, regime, Admit::Within(0x1p900));
     return d;
   }
 
@@ -169,6 +171,7 @@ struct KernelAsymmetric : ClaimId<"lecture4.sec7.kernel_can_be_asymmetric"> {
     const Admit grid = Admit::Within(8).Doubles().OnGrid(0x1p-3);
     Domain d;
     d.Dim(kD, {2, 5, 5});
+    // A witness family (existence claim): short dyadics keep W_Q W_K^T exact for NonSymmetric.
     d.Matrix(kWQ, kD, kD, gen::Dyadic(2, 3), grid).Matrix(kWK, kD, kD, gen::Dyadic(2, 3), grid);
     d.Assume("W_Q W_K^T not symmetric (W_Q != W_K)", [](const Values& v) { return NonSymmetric(v[kWQ], v[kWK]); });
     return d;
@@ -210,14 +213,16 @@ struct LowTemperatureRetrieval : ClaimId<"lecture4.sec7.1.low_temperature_retrie
   // q (1 x d), K (T x d), V (T x d_v), T, d, d_v >= 1, a unique top score
   // (the claim's hypothesis). Domain: q and K on the 2^-10 grid with |entry|
   // <= 2^10, so the scores <q, k_j> and their power-of-two multiples are
-  // exact in double (UniqueTop reads them exactly); |v| <= 2^900. The generator draws the 2^-2 grid,
-  // d <= 4, d_v <= 4.
+  // exact in double (UniqueTop reads them exactly); |v| <= 2^900. The generator draws q, K on the 2^-2
+  // grid, V in every regime, d <= 4, d_v <= 4.
   template <class S> static Domain Hypotheses() {
     const Admit grid = Admit::Within(0x1p10).Doubles().OnGrid(0x1p-10);
     Domain d;
     d.Dim(kLen, {1, kMaxLen<S>, kMaxLen<S>}).Dim(kD, {1, 4, 4}).Dim(kOne, {1, 1, 1}, 1).Dim(kDv, {1, 4, 4});
+    // Short dyadics kept for q and K: the rate uses the score gap g, which must be exact in double (the
+    // bound is evaluated at the exact gap; a rounded one could be larger than the true gap).
     d.Matrix(kQuery, kOne, kD, gen::Dyadic(2, 2), grid).Matrix(kK, kLen, kD, gen::Dyadic(2, 2), grid);
-    d.Matrix(kV, kLen, kDv, gen::Dyadic(8, 4), Admit::Within(0x1p900));
+    d.Matrix(kV, kLen, kDv, gen::RegimeFor<S>(gen::Regime{}), Admit::Within(0x1p900));
     d.Assume("a unique top key", UniqueTop);
     return d;
   }
