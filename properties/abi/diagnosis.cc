@@ -5,8 +5,11 @@
 #include <cstdio>
 #include <cctype>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <numeric>
+#include <string>
+#include <utility>
 
 #include "properties/operator/problem.h"
 
@@ -26,6 +29,18 @@ const char* const kRanked[] = {
 };
 
 bool Has(const std::string& s, const char* what) { return s.find(what) != std::string::npos; }
+
+/// A call process's misbehaviour, from the sandbox's words (call.cc,
+/// sandbox.cc) to the class, most telling first.
+const std::pair<const char*, const char*> kProcessClasses[] = {
+    {"made a system call the sandbox refuses: ", "makes a system call a kernel may not make"},
+    {"threw a C++ exception out of the call", "throws C++ exceptions out of the call (the C ABI lets none escape)"},
+    {"the kernel ended the process (exit status", "ends the process (calls exit)"},
+    {"left processes running after the call returned", "leaves processes running after its calls (forked helpers)"},
+    {"after the call returned", "writes its outputs after returning (a thread it left running)"},
+    {"end abnormally after its calls returned",
+     "its process ends abnormally after the calls return (a thread it left, heap damage found later)"},
+};
 
 /// Whether a message names a place relative to buffer `name` as the sandbox
 /// does ("k + 96 bytes (0 past the end, guard page)", "out - 3 bytes").
@@ -103,6 +118,18 @@ std::optional<size_t> Failing(const std::vector<KernelFailure>& all, const std::
 Found Classify(const std::vector<KernelFailure>& all, bool f32_ran) {
   for (const auto& f : all)
     if (Has(f.message, "timed out")) return {"hangs (a call ran past the time limit)", f.id};
+  // What the call process did besides computing (issue 35: these read as
+  // "argument not validated" or "accuracy" before), as the sandbox saw it.
+  for (const auto& [seen, bug] : kProcessClasses)
+    for (const auto& f : all)
+      if (const size_t at = f.message.find(seen); at != std::string::npos) {
+        std::string what = bug;
+        if (Has(seen, "refuses: ")) {  // name the system call
+          const std::string rest = f.message.substr(at + std::strlen(seen));
+          what += " (" + rest.substr(0, rest.find(' ')) + ")";
+        }
+        return {what, f.id};
+      }
   if (Failing(all, "abi.argument_validation")) return {"argument not validated", "abi.argument_validation"};
   // A larger struct_size refused (not an accuracy failure, which every property shares).
   if (const auto i = Failing(all, "abi.struct_size_newer"); i && Has(all[*i].message, "on valid arguments"))

@@ -69,10 +69,15 @@ signal_run() {
   no_process_left
 }
 
+# diagnosed REGEX: check-kernel's diagnosis names the class (issue 35: these
+# read as "argument not validated" or "accuracy" before).
+diagnosed() { grep -Eq "^diagnosis: $1" "$log" || fail "the diagnosis does not say: $1"; }
+
 # refused SYSCALL PLUGIN: the plug-in's one forbidden system call fails its calls.
 refused() {
   run 1 60 "made a system call the sandbox refuses: $1 " $k "$plugins/$2.so" --no-store --cases 2 --search 0 \
     --filter 'abi.lse_values/kernel-f32'
+  diagnosed "makes a system call a kernel may not make \($1\)"
 }
 
 k="check-kernel"
@@ -90,18 +95,25 @@ case $scenario in
     # One process wrote one summary (an escaped exception once ran the suite on in each child).
     [ "$(grep -c 'properties hold on' "$log")" = 1 ] || fail "more than one summary: the run went on in a child"
     [ "$(grep -c '^FAIL ' "$log")" = 59 ] || fail "expected 59 FAIL blocks (every property of f32 and f64)"
+    diagnosed "throws C\+\+ exceptions out of the call"
     ;;
   close_fds_hang) run 1 25 "every call timed out" $k "$plugins/hostile_close_fds_hang.so" --no-store --timeout 0.5 ;;
   # Every call leaves its helper behind: one property's calls show it.
   # A call process may start threads, not processes (confine.h): the fork is
   # refused, so no helper exists to outlive the call.
-  forks_helper) run 1 240 "made a system call the sandbox refuses: clone" $k "$plugins/hostile_forks_helper.so" --no-store --cases 20 --filter 'abi.lse_values/*' ;;
+  forks_helper)
+    run 1 240 "made a system call the sandbox refuses: clone" $k "$plugins/hostile_forks_helper.so" --no-store --cases 20 --filter 'abi.lse_values/*'
+    diagnosed "makes a system call a kernel may not make \(clone\)"
+    ;;
   setsid_helper) run 1 240 "made a system call the sandbox refuses: clone" $k "$plugins/hostile_setsid_helper.so" --no-store --cases 20 --filter 'abi.lse_values/*' ;;
   restores_inputs)
     run 1 240 "FAIL abi\.inputs_unchanged/kernel-f32 " $k "$plugins/hostile_restores_inputs.so" --no-store --cases 20
     grep -Eq "modified its input: a write to q\[0\]\[0\]" "$log" || fail "the write to q is not named"
     ;;
-  late_write) run 1 240 "out changed 20 ms after the call returned" $k "$plugins/hostile_late_write.so" --no-store --cases 20 --filter 'abi.lse_values/*' ;;
+  late_write)
+    run 1 240 "out changed 20 ms after the call returned" $k "$plugins/hostile_late_write.so" --no-store --cases 20 --filter 'abi.lse_values/*'
+    diagnosed "writes its outputs after returning"
+    ;;
   third_call) run 1 240 "calls 1 and 3 on the same inputs gave different out bytes" $k "$plugins/hostile_third_call.so" --no-store --cases 20 --filter 'abi.repeatable/*' ;;
   heap_overflow)
     # Without the ASan runtime the library cannot even load (a clear load error) ...
@@ -118,6 +130,7 @@ case $scenario in
     run 1 240 "FAIL abi\.lse_values/kernel-f32 " \
       $k "$plugins/hostile_abort_after.so" --no-store --cases 5 --filter 'abi.lse_values/*'
     grep -q "after its calls returned" "$log" || fail "the abort after the calls is not named"
+    diagnosed "its process ends abnormally after the calls return"
     ;;
   # Every call process dies with attnprop and dumps no core, whatever the
   # shell's limit (issue 35): the plug-in writes what it sees.
