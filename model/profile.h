@@ -49,20 +49,21 @@ S FrobeniusSq(const Mat<S>& m) {
   return s;
 }
 
-/// pi(L) given the eigenvalues of S = sym(L), in any order (L != 0).
+/// pi(L) from its parts: `eig` the eigenvalues of S = sym(L) in any order
+/// (at most N of them, N = L's size; the others are 0), norm_sq = ||L||^2 > 0
+/// and antisym_sq = ||T||^2.
 template <class S>
-ProfileValue<S> ProfileFromSpectrum(const Mat<S>& l, const Vec<S>& eig) {
-  const Eigen::Index n = l.rows();
+ProfileValue<S> ProfileFromParts(const std::vector<S>& eig, Eigen::Index n, const S& norm_sq, const S& antisym_sq) {
   std::vector<S> alpha, beta;
-  for (Eigen::Index i = 0; i < eig.size(); ++i) {
-    if (eig[i] > 0) alpha.push_back(eig[i]);
-    if (eig[i] < 0) beta.push_back(S(-eig[i]));
+  alpha.reserve(static_cast<size_t>(n)), beta.reserve(static_cast<size_t>(n));
+  for (const S& e : eig) {
+    if (e > 0) alpha.push_back(e);
+    if (e < 0) beta.push_back(S(-e));
   }
   std::sort(alpha.begin(), alpha.end(), std::greater<S>());
   std::sort(beta.begin(), beta.end(), std::greater<S>());
   alpha.resize(static_cast<size_t>(n), S(0));
   beta.resize(static_cast<size_t>(n), S(0));
-  const S norm_sq = FrobeniusSq<S>(l);
   S b = 0, c = 0, d = 0;
   for (size_t i = 0; i < alpha.size(); ++i) {
     b += alpha[i] * beta[i];
@@ -70,7 +71,24 @@ ProfileValue<S> ProfileFromSpectrum(const Mat<S>& l, const Vec<S>& eig) {
     if (diff > 0) c += diff * diff;
     if (diff < 0) d += diff * diff;
   }
-  return {FrobeniusSq<S>(AntisymmetricPart<S>(l)) / norm_sq, 2 * b / norm_sq, c / norm_sq, d / norm_sq};
+  return {antisym_sq / norm_sq, 2 * b / norm_sq, c / norm_sq, d / norm_sq};
+}
+
+/// pi(L) given the eigenvalues of S = sym(L), in any order (L != 0).
+template <class S>
+ProfileValue<S> ProfileFromSpectrum(const Mat<S>& l, const Vec<S>& eig) {
+  return ProfileFromParts<S>(std::vector<S>(eig.data(), eig.data() + eig.size()), l.rows(), FrobeniusSq<S>(l),
+                             FrobeniusSq<S>(AntisymmetricPart<S>(l)));
+}
+
+/// pi(S) of a symmetric N x N matrix S != 0 given its whole spectrum (N
+/// values with multiplicity, zeros included): a = ||T||^2/||S||^2 = 0 and
+/// ||S||^2 = sum of the squared eigenvalues. For matrices too large to form.
+template <class S>
+ProfileValue<S> SymmetricProfileFromSpectrum(const std::vector<S>& eig) {
+  S norm_sq = 0;
+  for (const S& e : eig) norm_sq += e * e;
+  return ProfileFromParts<S>(eig, static_cast<Eigen::Index>(eig.size()), norm_sq, S(0));
 }
 
 /// Eigenvalues of a symmetric matrix (floating scalars); nullopt when the

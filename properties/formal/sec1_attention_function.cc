@@ -15,9 +15,13 @@
 //   (2) omega is in the simplex (omega_j >= 0, sum 1);
 //   (3) the softmax attention output (model/attention.h, values V = X) is
 //       sum_j omega_j x_j, against the same sum with the difference-quotient
-//       weights.
+//       weights;
+//   (4) phi = lse is convex: midpoint convexity at s = sigma(x) and t = s + w
+//       (w drawn), lse((s + t)/2) <= (lse(s) + lse(t))/2; where w is
+//       constant (k = 1 included) lse is affine along w (lse(s + c 1) =
+//       lse(s) + c) and the equality is checked as an identity.
 //   Certified by interval arithmetic: no rounding budget.
-//   Generated: k in [1,8] tokens (MPFR 6), m in [1,4], X, Wq, Wk in every
+//   Generated: k in [1,8] tokens (MPFR 6), m in [1,4], X, Wq, Wk, w in every
 //   regime (up to 2^2 x 2). Backends double, MPFR (exp, log).
 #include <cmath>
 #include <string>
@@ -41,8 +45,8 @@ double Step() {
 /// max |lse'''| along a coordinate: p (1 - p)(1 - 2p) <= 1/(6 sqrt 3).
 constexpr double kThirdDerivative = 0.0963;
 
-constexpr Axis kK{"k"}, kM{"m"};
-constexpr MatrixField kX{"X"}, kWq{"Wq"}, kWk{"Wk"};
+constexpr Axis kK{"k"}, kM{"m"}, kOne{"1"};
+constexpr MatrixField kX{"X"}, kWq{"Wq"}, kWk{"Wk"}, kW{"w"};
 constexpr ScalarField kStep{"h"};
 
 template <class S>
@@ -67,8 +71,8 @@ Scores<S> ScoresOf(const In<S>& in) {
 }
 
 struct AttentionFunctionSoftmax : ClaimId<"formal.def.attention_function_softmax_instance"> {
-  // Shapes: X k x m, Wq and Wk m x m (k, m >= 1). Drawn: k up to 8 (MPFR
-  // 6), m up to 4, every matrix in every regime (up to 2^2 x 2). Domain
+  // Shapes: X k x m, Wq and Wk m x m, w 1 x k (k, m >= 1). Drawn: k up to
+  // 8 (MPFR 6), m up to 4, every matrix in every regime (up to 2^2 x 2). Domain
   // where the check is computable in double: k, m <= 16, entries finite
   // with |.| <= 2^8, and max |sigma_j| <= 2^20 (checked in 256-bit MPFR):
   // the scores and exp(s - max) stay finite. h the difference step.
@@ -78,8 +82,9 @@ struct AttentionFunctionSoftmax : ClaimId<"formal.def.attention_function_softmax
     r.max_abs = 2, r.max_scale = 2;
     const Admit entries = Admit::Within(0x1p8);
     Domain d;
-    d.Dim(kK, {1, max_k, max_k}, 16).Dim(kM, {1, 4, 4}, 16);
+    d.Dim(kK, {1, max_k, max_k}, 16).Dim(kM, {1, 4, 4}, 16).Dim(kOne, {1, 1, 1}, 1);
     d.Matrix(kX, kK, kM, r, entries).Matrix(kWq, kM, kM, r, entries).Matrix(kWk, kM, kM, r, entries);
+    d.Matrix(kW, kOne, kK, r, entries);
     d.Assume("max_j |sigma(x)_j| <= 2^20 (where the check is computable)", [](const Values& v) {
       MpfrPrecisionScope precise(256);
       const Scores<Mpfr> s = ScoresOf<Mpfr>(In<Mpfr>(v.value()));
@@ -124,6 +129,21 @@ struct AttentionFunctionSoftmax : ClaimId<"formal.def.attention_function_softmax
       for (Eigen::Index j = 0; j < k; ++j) reference += g[j] * x(j, col), colsum += abs(x(j, col));
       ExpectWithin<S>(kOutput, abs(att.out(0, col) - reference), S(truncation * colsum));
     }
+    // (4) phi = lse convex, at s and t = s + w (header).
+    const Vec<S> w = in[kW].row(0).transpose();
+    const S mid = LogSumExp<S>(Vec<S>(sc.s + w / S(2)));
+    const S ends = (LogSumExp<S>(sc.s) + LogSumExp<S>(Vec<S>(sc.s + w))) / 2;
+    const ExactMatrix w_exact = in.exact(kW);
+    bool constant = true;
+    for (Eigen::Index j = 1; j < k; ++j) constant = constant && w_exact(0, j).ToRational() == w_exact(0, 0).ToRational();
+    static const Tolerance kConvex{"lse((s + t)/2)", "(lse(s) + lse(t))/2",
+                                   "phi = lse is convex (the definition's hypothesis on phi); certified by interval "
+                                   "arithmetic",
+                                   MetricKind::kClaim};
+    static const Tolerance kAffine{"|lse(s + w/2) - (lse(s) + lse(s + w))/2| (w constant)", "0 (an identity)",
+                                   "lse(s + c 1) = lse(s) + c; certified by interval arithmetic"};
+    if (constant) ExpectWithin<S>(kAffine, abs(mid - ends), S(0));
+    else ExpectWithin<S>(kConvex, mid, ends);
   }
 };
 

@@ -13,7 +13,8 @@
 //   |I| < 1; I^2 + 4C^2 <= 1, with I = ||lambda_+||^2 - ||lambda_-||^2;
 //   and the other natural reading ||lambda_+ - lambda_-||^2 = 1 - 2C.
 // Hypotheses: lambda in Lambda_m (the domain of LambdaFamily, checked
-// exactly for stored cases).
+// exactly for stored cases; entries_lt_1 drops LambdaFamily's computability
+// condition, which is its own conclusion).
 // Cases: exact rational points of Lambda_m, m in [1,5] (lambda_checks.h);
 // double and MPFR see lambda rounded to nearest: their failures are
 // candidates that interval arithmetic decides at the exact point.
@@ -49,9 +50,19 @@ struct LambdaPBounds : LambdaFamily, ClaimId<"profile.Lambda.P_bounds"> {
 };
 ATTNPROP_REGISTER(LambdaPBounds, double, Mpfr, Rational, Interval);
 
-struct LambdaEntriesLt1 : LambdaFamily, ClaimId<"profile.Lambda.entries_lt_1"> {
-  // No tolerance: exact in rationals; in double and MPFR a rounded entry
-  // reaching 1 is a candidate that the intervals decide at the exact point.
+struct LambdaEntriesLt1 : ClaimId<"profile.Lambda.entries_lt_1"> {
+  // LambdaFamily's domain without its computability condition (every entry
+  // rounded to S strictly inside (-1, 1)): that condition is this claim's
+  // conclusion, and would discard in double and MPFR exactly the cases that
+  // could fail. lambda in Lambda_m exactly; double, MPFR: nonzero entries in
+  // [2^-200, 2^200] (ProfileDomain).
+  template <class S> static Domain Hypotheses() {
+    const int64_t max_m = SizeBudget<S>::Pick(5, 4);
+    if constexpr (ScalarTraits<S>::kExact) return LambdaDomain(max_m, Admit::Finite());
+    else return LambdaDomain(max_m, Admit::Within(0x1p200).NonzeroAtLeast(0x1p-200));
+  }
+  // No tolerance: exact in rationals; in double and MPFR an entry rounded to
+  // +-1 fails there, a candidate that the intervals decide at the exact point.
   template <class S> static void Conclusion(const In<S>& in) {
     const Vec<S> lam = GetLambda<S>(in);
     using std::abs;

@@ -56,8 +56,9 @@ constexpr MatrixField kLambda{"lambda"};
 
 /// The domain of a point lambda of Lambda_m (a 1 x 2m field "lambda"), m
 /// in [1, max_m], drawn as the header says: p (2 x m, flattened to 1 x 2m)
-/// in every regime (gen::Layout: tiny p gives points near a pole,
-/// full-mantissa p long rationals) and a kind in [0, 3] (0: the fixed point
+/// in every regime by default (gen::Layout: tiny p gives points near a pole,
+/// full-mantissa p long rationals; `p_regime` narrows the scales where a
+/// claim says why) and a kind in [0, 3] (0: the fixed point
 /// of iota when m is even). The hypothesis: lambda in Lambda_m, exactly;
 /// `admit` is where its entries may lie (the claim's computability domain).
 /// lambda's length 2m is no drawn axis (a Domain's axes are drawn each on
@@ -65,12 +66,12 @@ constexpr MatrixField kLambda{"lambda"};
 /// parameter, and admits lambda's lengths in [2, 4 (2 max_m) + 16] (the
 /// default cap of an axis drawn up to 2 max_m); m is kLambdaM's, p's
 /// columns, so that dropping an index of m drops two entries of lambda.
-inline Domain LambdaDomain(int64_t max_m, Admit admit) {
+inline Domain LambdaDomain(int64_t max_m, Admit admit, const gen::Regime& p_regime = gen::Regime{}) {
   using namespace profile;
   Domain d;
   d.Dim(kLambdaPair, {2, 2, 2}).Dim(kLambdaM, {1, max_m, max_m});
   d.Dim(kLambdaRow, {1, 1, 1}, 1).Dim(kLambdaLen, {2, 2, 2}, 4 * (2 * max_m) + 16);
-  const int p_m = d.Param(kLambdaPair, kLambdaM, gen::Regime{});
+  const int p_m = d.Param(kLambdaPair, kLambdaM, p_regime);
   const int kind_s = d.ScalarParam(gen::UniformInteger(0, 3));
   d.Built(
       kLambda, kLambdaRow, kLambdaLen,
@@ -105,8 +106,9 @@ inline Domain LambdaDomain(int64_t max_m, Admit admit) {
   return d;
 }
 
-/// The claims on Lambda_m (lambda.cc, iota.cc, series.cc) share their
-/// hypotheses and cases: m in [1,5] (MPFR and rationals: [1,4]).
+/// The claims on Lambda_m (lambda.cc, iota.cc) share their hypotheses and
+/// cases: m in [1,5] (MPFR and rationals: [1,4]). entries_lt_1 (lambda.cc)
+/// drops the computability condition, series.cc narrows p's scales.
 struct LambdaFamily {
   // lambda in Lambda_m (exact); double, MPFR: nonzero entries >= 2^-200
   // and <= 2^200 (ProfileDomain: squares and products of entries stay

@@ -16,7 +16,19 @@
 //   (Cayley Q, rational; the spectrum certified exactly); the determinants
 //   exactly in rationals from the matrix, the traces from matrix powers.
 // Truncation after K terms (both series): the omitted terms are bounded by
-//   sum_i sum_{j>K} |lambda_i|^j / j <= sum_i |lambda_i|^{K+1} / ((K+1)(1 - |lambda_i|)).
+//   sum_i sum_{j>K} |lambda_i|^j / j <= sum_i |lambda_i|^{K+1} / ((K+1)(1 - |lambda_i|)),
+// and the sums run until this tail bound is below tau (1 + |the sums|): tau
+// = u in double, 2^-100 in MPFR (scalar series), 2^-64 (matrix form); the
+// tolerance is that tail plus the rounding of both sides, and a check
+// asserts the tail reached tau (no silent cap on K).
+// Cases: lambda in Lambda_m as in lambda_checks.h, but with p at scales
+// 2^-2 .. 2^1 (SeriesRegime): every regime's 2^-20 .. 2^6 puts most points
+// within 2^-10 of a pole |lambda_i| = 1, where the series cannot be summed
+// to a small tail. So 1 - max|lambda_i| spreads over [2^-10, 1 - 1/sqrt(2m)]
+// (a point's largest entry is >= 1/sqrt(2m)), and the domain is narrowed,
+// as computability: 1 - max_i |lambda_i| >= 2^-10 (scalar series, K up to
+// about 7 10^4 terms) or >= 2^-6 (matrix form, one MPFR matrix product per
+// term, K up to about 2600): points nearer a pole are outside.
 #include <cmath>
 
 #include <Eigen/LU>
@@ -27,6 +39,27 @@
 
 namespace attnprop {
 namespace {
+
+/// p's regime for the series claims (header): scales 2^-2 .. 2^1.
+gen::Regime SeriesRegime() {
+  gen::Regime r;
+  r.min_scale = -2, r.max_scale = 1;
+  return r;
+}
+
+/// The computability condition of the header, exactly: 1 - max_i |lambda_i|
+/// >= 1/inverse_gap.
+void AssumeGap(Domain& d, int64_t inverse_gap) {
+  d.Assume("(computability) 1 - max_i |lambda_i| >= 1/" + std::to_string(inverse_gap) +
+               " (the series summed until the tail is small: header)",
+           [inverse_gap](const Values& v) {
+             const Mat<Rational> lam = v[profile::kLambda].As<Rational>();
+             const Rational bound = 1 - Rational(1, inverse_gap);
+             for (Eigen::Index i = 0; i < lam.size(); ++i)
+               if (abs(lam(i)) > bound) return false;
+             return true;
+           });
+}
 
 /// The tail bound after K terms, for the values |lambda_i| (in MPFR).
 template <class S>
@@ -51,7 +84,15 @@ S Artanh(const S& x) {
   return x < 0 ? S(-r) : r;
 }
 
-struct SeriesIdentities : LambdaFamily, ClaimId<"profile.Lambda.series_identities"> {
+struct SeriesIdentities : ClaimId<"profile.Lambda.series_identities"> {
+  // lambda in Lambda_m, m in [1, 5] (MPFR [1, 4]), p in SeriesRegime;
+  // nonzero entries in [2^-200, 2^200] (ProfileDomain); 1 - max|lambda_i| >=
+  // 2^-10 (header).
+  template <class S> static Domain Hypotheses() {
+    Domain d = LambdaDomain(SizeBudget<S>::Pick(5, 4), Admit::Within(0x1p200).NonzeroAtLeast(0x1p-200), SeriesRegime());
+    AssumeGap(d, 1024);
+    return d;
+  }
   template <class S> static void Conclusion(const In<S>& in) {
     using std::log1p;
     const Vec<S> lam = GetLambda<S>(in);
@@ -72,14 +113,17 @@ struct SeriesIdentities : LambdaFamily, ClaimId<"profile.Lambda.series_identitie
     }
     err_even += Gamma(nd, u) * ToDouble(lhs_even), err_odd += Gamma(nd, u) * ToDouble(S(abs(lhs_odd)));
     err_dom += Gamma(nd, u) * ToDouble(dominant);
-    // The series, until the tail is below u (1 + |sums|) or K = K_max.
-    const int64_t k_max = SizeBudget<S>::Pick(20000, 2000);
+    // The series, until the tail is below tau (1 + |sums|) (header); K_max
+    // = 2^17 is above the K that the domain's gap 2^-10 needs (about 3.4
+    // 10^4 for tau = u, 6.7 10^4 for tau = 2^-100).
+    const double tau = std::is_same_v<S, double> ? u : 0x1p-100;
+    const int64_t k_max = int64_t{1} << 17;
     Vec<S> w = Vec<S>::Ones(n);
     S even = 0, odd = 0, absolute = 0;
     Mpfr magnitude = 0;
     int64_t k = 0;
     Mpfr tail = SeriesTail<S>(lam, 0);
-    while (k < k_max && tail > u * (1 + ToDouble(S(abs(even) + abs(odd))))) {
+    while (k < k_max && tail > tau * (1 + ToDouble(S(abs(even) + abs(odd))))) {
       ++k;
       S p = 0, pa = 0;
       for (Eigen::Index i = 0; i < n; ++i) w[i] *= lam[i], p += w[i], pa += abs(w[i]);
@@ -91,6 +135,8 @@ struct SeriesIdentities : LambdaFamily, ClaimId<"profile.Lambda.series_identitie
       if (k % 64 == 0 || k == k_max) tail = SeriesTail<S>(lam, k);
     }
     tail = SeriesTail<S>(lam, k);
+    ExpectThat(tail <= tau * (1 + ToDouble(S(abs(even) + abs(odd)))),
+               "the tail bound did not reach tau within K_max terms: the tolerance would not be small");
     const double series_err = ToDouble(Mpfr(Gamma(double(2 * k) + nd, u) * magnitude));
     static const Tolerance kEven{
         "|-1/2 sum log(1 - l_i^2) - sum_k p_2k/(2k)|", "tail_K + rounding of both sides",
@@ -114,9 +160,10 @@ ATTNPROP_REGISTER(SeriesIdentities, double, Mpfr);
 constexpr MatrixField kA{"A"};
 
 struct SpectralMatrixFormula : ClaimId<"profile.spectral_matrix_formula"> {
-  static constexpr int64_t kTerms = 200;
+  static constexpr int64_t kMaxTerms = 8192;  // above the K that the gap 2^-6 needs (about 2600)
 
-  // lambda in Lambda_m (m <= 4); A symmetric, 2m x 2m (lambda's length),
+  // lambda in Lambda_m (m <= 4), p in SeriesRegime, 1 - max|lambda_i| >=
+  // 2^-6 (header); A symmetric, 2m x 2m (lambda's length),
   // with spectrum lambda (certified exactly: the kernel dimensions of A -
   // lambda_i I). Drawn: lambda as in LambdaDomain; A = Q diag(lambda) Q^T
   // with Q = (I - K)(I + K)^{-1} exactly (Cayley), K antisymmetric from the
@@ -126,7 +173,8 @@ struct SpectralMatrixFormula : ClaimId<"profile.spectral_matrix_formula"> {
   // matching rows and columns of K.
   template <class S> static Domain Hypotheses() {
     using namespace profile;
-    Domain d = LambdaDomain(4, Admit::Finite());
+    Domain d = LambdaDomain(4, Admit::Finite(), SeriesRegime());
+    AssumeGap(d, 64);
     const int k_p = d.Param({kLambdaPair, kLambdaM}, kLambdaPair, kLambdaM, gen::SimpleDyadic(1, 1));
     d.Built(
         kA, kLambdaLen, kLambdaLen,
@@ -165,19 +213,26 @@ struct SpectralMatrixFormula : ClaimId<"profile.spectral_matrix_formula"> {
                    d_plus = Eigen::FullPivLU<Mat<Rational>>(Mat<Rational>(id + ar)).determinant();
     const Mpfr lhs_even = -log(Mpfr(Rational(d_minus * d_plus))) / 2, lhs_odd = log(Mpfr(Rational(d_plus / d_minus))) / 2;
     const Mat<Mpfr> a = in[kA];
-    Mat<Mpfr> power = Mat<Mpfr>::Identity(n, n);
-    Mpfr even = 0, odd = 0;
-    for (int64_t j = 1; j <= kTerms; ++j) {
-      power = Mat<Mpfr>(power * a);
-      const Mpfr term = power.trace() / Mpfr(double(j));
-      if (j % 2 == 0) even += term;
-      else odd += term;
-    }
     const Vec<Mpfr> lam = GetLambda<Mpfr>(in);
-    const double u = ScalarTraits<Mpfr>::UnitRoundoff(), nd = static_cast<double>(n);
+    // The series until the tail bound is below 2^-64 (1 + |sums|) (header).
+    const double tau = 0x1p-64;
+    Mat<Mpfr> power = Mat<Mpfr>::Identity(n, n);
+    Mpfr even = 0, odd = 0, tail = SeriesTail<Mpfr>(lam, 0);
+    int64_t k = 0;
+    while (k < kMaxTerms && tail > tau * (1 + abs(even) + abs(odd))) {
+      ++k;
+      power = Mat<Mpfr>(power * a);
+      const Mpfr term = power.trace() / Mpfr(double(k));
+      if (k % 2 == 0) even += term;
+      else odd += term;
+      if (k % 64 == 0) tail = SeriesTail<Mpfr>(lam, k);
+    }
+    tail = SeriesTail<Mpfr>(lam, k);
+    ExpectThat(tail <= tau * (1 + abs(even) + abs(odd)),
+               "the tail bound did not reach 2^-64 within K_max terms: the tolerance would not be small");
+    const double u = ScalarTraits<Mpfr>::UnitRoundoff(), nd = static_cast<double>(n), kd = static_cast<double>(k);
     const Mpfr lmax = lam.cwiseAbs().maxCoeff() + u;
-    const Mpfr common = SeriesTail<Mpfr>(lam, kTerms) + 2 * nd * u / (1 - lmax * lmax) +
-                        2 * double(kTerms) * nd * Gamma(double(kTerms) * nd, u);
+    const Mpfr common = tail + 2 * nd * u / (1 - lmax * lmax) + 2 * kd * nd * Gamma(kd * nd, u);
     static const Tolerance kLogDet{
         "|-1/2 log det(I - A^2) - sum_k tr(A^2k)/(2k)|", "tail_K + 2n u/(1 - l_max'^2) + 2 K n gamma_{Kn} + 2u|lhs|",
         "det exact (rationals), log correctly rounded; A rounded once to MPFR moves its spectrum by <= u ||A||_F = u "
