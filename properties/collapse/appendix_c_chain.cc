@@ -52,7 +52,7 @@
 //   and (e - 1)||Res X_1|| = 1.037 > 3/4.
 //   Generated (C2Case): L in [2,3] layers (l = L - 1: layers 0..l-1 give X_l,
 //   layer l gives B), H up to 2, n up to 4, d up to 6 (MPFR 4), eta = 1 in
-//   half the cases, in a third the aligned family (eta = 1, every weight J, the
+//   half the cases, in half the aligned family (eta = 1, every weight J, the
 //   rows of X_0 constant, alternating in sign, in half of those all of one
 //   magnitude: where each max-norm step loses its factor d); else all weights
 //   eta w with w in every regime within [-1,1] (value weights in half the
@@ -294,7 +294,7 @@ struct C2Params {
     return NetworkParams::Scaled(w, Rational(1));
   }
 
-  /// X_0 and phi0: a third of the cases the aligned family, where every
+  /// X_0 and phi0: half of the cases the aligned family, where every
   /// max-norm step of the proofs loses its factor d at once: eta = 1, each
   /// weight eta J, X_0's rows constant with alternating signs (row i =
   /// (-1)^i |X_0(i,0)| 1^T: a residual for P to amplify), in half of those
@@ -340,7 +340,7 @@ Domain C2Case() {
   p.net = collapse::NetworkAxesAndParams<S>(d, {max_n, max_d, 2, 3, 2}, false, true, 0);
   p.gv = d.Param(kWidth, kWidth, NetworkParams::SignOrDyadic());
   p.eta_one = d.ScalarParam(rc::gen::element(Exact(0.0), Exact(1.0)));
-  p.aligned = d.ScalarParam(rc::gen::element(Exact(0.0), Exact(0.0), Exact(1.0)));
+  p.aligned = d.ScalarParam(rc::gen::element(Exact(0.0), Exact(1.0)));
   p.aligned_even = d.ScalarParam(rc::gen::element(Exact(0.0), Exact(1.0)));
   collapse::NetworkBuilders b;
   b.x = [p](const Domain::Drawn& in) { return p.XAndPhi0(in).first; };
