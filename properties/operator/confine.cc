@@ -59,7 +59,9 @@ Program Compile() {
   scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
   if (!ctx) return {{}, "seccomp_init failed"};
   const scmp_datum_t self = kSelfPlaceholder;
-  int rc = 0;
+  // A binary search over the system call numbers: every system call of the
+  // call process runs the program, most of them allowed.
+  int rc = seccomp_attr_set(ctx, SCMP_FLTATR_CTL_OPTIMIZE, 2);
   const auto refuse = [&](int nr, std::initializer_list<scmp_arg_cmp> when) {
     if (rc == 0)
       rc = seccomp_rule_add_array(ctx, SCMP_ACT_TRAP, nr, static_cast<unsigned>(when.size()), when.begin());
