@@ -159,6 +159,19 @@ int Domain::Param(Axis rows, Axis cols, rc::Gen<Exact> entry) {
 
 int Domain::ScalarParam(rc::Gen<Exact> g) { return layout_.Scalar(std::move(g)); }
 
+int Domain::PositiveAtomParam(Axis one) {
+  gen::Regime regime;
+  regime.nonnegative = true;
+  regime.structured = false;
+  regime.full_bits = 24;
+  return Param(one, one, regime);
+}
+
+Rational Domain::Drawn::PositiveAtom(int param) const {
+  const Rational v = Param(param)(0, 0).ToRational();
+  return v == 0 ? Rational(1) : v;
+}
+
 std::vector<int> Domain::Axes(const std::vector<Axis>& axes) const {
   std::vector<int> out;
   for (const Axis a : axes) out.push_back(AxisIndex(a));

@@ -142,6 +142,8 @@ class Domain {
     /// Matrix `index` (one value per outer axis) of a stacked parameter.
     ExactMatrix Param(int param, const std::vector<int64_t>& index) const { return d_.Matrix(param, index); }
     Exact ScalarParam(int param) const { return d_.Scalar(param); }
+    /// A PositiveAtomParam's value: the drawn 1 x 1 entry, 0 read as 1.
+    Rational PositiveAtom(int param) const;
     int64_t Dim(Axis a) const;
     const Values fields() const { return Values(so_far_); }
     const gen::Layout::Drawn& layout() const { return d_; }
@@ -218,6 +220,11 @@ class Domain {
   int Param(Axis rows, Axis cols, gen::Regime draw);
   int Param(Axis rows, Axis cols, rc::Gen<Exact> entry);
   int ScalarParam(rc::Gen<Exact> g);
+  /// A positive atom of a law (a two-point law's x or y): a 1 x 1 regime
+  /// matrix over the extent-1 axis `one`, nonnegative, every scale, 24-bit
+  /// mantissas (exact code gains nothing from more bits), no structure (a
+  /// 1 x 1 matrix has none); read with Drawn::PositiveAtom.
+  int PositiveAtomParam(Axis one);
   /// A stack of regime (or raw) matrices indexed by outer axes, one scale,
   /// mantissa and structure for the stack (gen::Layout::Stack); dropping an
   /// index of an outer axis drops its matrices.

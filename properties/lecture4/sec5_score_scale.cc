@@ -191,17 +191,9 @@ constexpr ScalarField kAtomX{"x"}, kAtomY{"y"};
 Domain LawCase() {
   Domain d;
   d.Dim(kOne, {1, 1, 1}, 1);
-  gen::Regime regime;
-  regime.nonnegative = true;
-  regime.structured = false;  // a 1 x 1 matrix: the structures say nothing
-  regime.full_bits = 24;
-  const int ax = d.Param(kOne, kOne, regime), ay = d.Param(kOne, kOne, regime);
-  auto atom = [](const Domain::Drawn& in, int param) {
-    const Rational v = in.Param(param)(0, 0).ToRational();
-    return v == 0 ? Rational(1) : v;
-  };
-  d.Built(kAtomX, [atom, ax](const Domain::Drawn& in) { return Exact(Rational(-atom(in, ax))); }, Admit::Finite());
-  d.Built(kAtomY, [atom, ay](const Domain::Drawn& in) { return Exact(atom(in, ay)); }, Admit::Finite().Positive());
+  const int ax = d.PositiveAtomParam(kOne), ay = d.PositiveAtomParam(kOne);
+  d.Built(kAtomX, [ax](const Domain::Drawn& in) { return Exact(Rational(-in.PositiveAtom(ax))); }, Admit::Finite());
+  d.Built(kAtomY, [ay](const Domain::Drawn& in) { return Exact(in.PositiveAtom(ay)); }, Admit::Finite().Positive());
   d.Int(kMirror, gen::UniformCount(0, 1), 0, 1);
   d.Int(kDk, gen::UniformCount(1, 16), 1, 24).Int(kDk2, gen::UniformCount(1, 16), 1, 24);
   d.Assume("x < 0 < y (a centred two-point law)", [](const Values& v) { return v[kAtomX].ToRational() < 0; });

@@ -94,18 +94,11 @@ constexpr ScalarField kX{"x"}, kY{"y"}, kXQ{"x_Q"}, kYQ{"y_Q"};
 Domain LawDomain(bool kq) {
   Domain d;
   d.Dim(kOne, {1, 1, 1}, 1);
-  gen::Regime regime;
-  regime.nonnegative = true;
-  regime.structured = false;  // a 1 x 1 matrix: the structures say nothing
-  regime.full_bits = 24;
   std::array<int, 4> atoms;
-  for (int& a : atoms) a = d.Param(kOne, kOne, regime);
+  for (int& a : atoms) a = d.PositiveAtomParam(kOne);
   const int n_s = d.ScalarParam(gen::UniformInteger(1, 2)), big_n_s = d.ScalarParam(gen::UniformInteger(1, 3));
   const int mirror_s = d.ScalarParam(gen::UniformInteger(0, 4095));
-  auto atom = [atoms](const Domain::Drawn& in, int k) {
-    const Rational v = in.Param(atoms[static_cast<size_t>(k)])(0, 0).ToRational();
-    return v == 0 ? Rational(1) : v;
-  };
+  auto atom = [atoms](const Domain::Drawn& in, int k) { return in.PositiveAtom(atoms[static_cast<size_t>(k)]); };
   d.Built(
       kHeadN, [kq, n_s](const Domain::Drawn& in) { return kq ? static_cast<int64_t>(in.ScalarParam(n_s).ToDouble()) : 1; },
       1, 6);
