@@ -74,8 +74,6 @@ bool ParseUint(const std::string& s, uint64_t* out) {
   return true;
 }
 
-namespace {
-
 bool ParseSeconds(const std::string& s, double lo, double hi, double* out) {
   char* end = nullptr;
   const double v = std::strtod(s.c_str(), &end);
@@ -83,8 +81,6 @@ bool ParseSeconds(const std::string& s, double lo, double hi, double* out) {
   *out = v;
   return true;
 }
-
-}  // namespace
 
 bool PatternMatches(const std::string& pattern, const std::string& id, const std::string& backend) {
   std::string name = id;  // appended: g++ 12 warns falsely (-Wrestrict) on + chains

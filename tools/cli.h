@@ -133,5 +133,7 @@ class Progress {
 };
 
 bool ParseUint(const std::string& s, uint64_t* out);
+/// A number of seconds in [lo, hi], the whole of s ("5", "0.5"; not "5s", "inf").
+bool ParseSeconds(const std::string& s, double lo, double hi, double* out);
 
 }  // namespace attnprop::cli

@@ -140,10 +140,8 @@ int Reproduce(const std::vector<std::string>& args) {
       if (i + 1 >= args.size()) return UsageError("reproduce", "--kernel needs a library path", kUsage);
       sel.kernel_path = args[++i];
     } else if (args[i] == "--timeout") {
-      char* end = nullptr;
-      if (i + 1 >= args.size() || !(std::strtod(args[i + 1].c_str(), &end) > 0) || *end)
-        return UsageError("reproduce", "--timeout needs seconds", kUsage);
-      sel.timeout_s = std::strtod(args[++i].c_str(), nullptr);
+      if (i + 1 >= args.size() || !ParseSeconds(args[++i], 0.01, 3600, &sel.timeout_s))
+        return UsageError("reproduce", "--timeout needs seconds in [0.01, 3600]", kUsage);
     } else if (args[i].rfind("--", 0) == 0) {
       return UsageError("reproduce", "unknown option '" + args[i] + "'", kUsage);
     } else {

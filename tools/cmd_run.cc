@@ -115,7 +115,7 @@ constexpr const char* kAuditUsage =
 
 constexpr const char* kCheckUsage =
     "usage: attnprop check-kernel PATH.so [options]\n"
-    "  Checks an attention kernel library (kernels/attnprop_kernel.h, ABI v1): the attention claims and\n"
+    "  Checks an attention kernel library (kernels/attnprop_kernel.h, ABI v1 and v2): the attention claims and\n"
     "  the ABI contract, as <id>/kernel-f32 and <id>/kernel-f64, against the MPFR reference. The library\n"
     "  is loaded with dlopen; every call runs in a forked child (guard pages, canaries, a time limit).\n"
     "  --cases N        random cases per property (default 100)\n"
@@ -468,6 +468,7 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
   } else if (mode == Mode::kCheckKernel) {
     if (!s.search_given) base.search_steps = kCheckKernelSearchSteps;
     if (s.budget_s == 0 && base.search_steps > 0) s.budget_s = kCheckKernelBudgetSeconds;
+    base.search_by_closeness = true;
   }
   // Per property: the store it replays and saves to. A kernel under test
   // has its own directory; attnprop's own kernel shares the claims' store.
@@ -494,6 +495,8 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
   const std::string kernel_summary = ksuite::KernelSummary(kernels);
   PrintBanner(info, base, kernel_summary);
   info << "search " << base.search_steps << " candidates per property";
+  if (base.search_by_closeness && base.search_steps > 0)
+    info << " (twice that where the random cases came within 1/2 of a bound, half where under 1/100)";
   if (s.budget_s > 0)
     info << " | budget " << s.budget_s << " s: " << budget.share() << " s per property (" << s.budget_s << " s over "
          << selected << " properties, at least " << SearchBudget::kMinSearchShareSeconds << " s), " << budget.guard()

@@ -178,6 +178,24 @@ PY
     [ ! -e "$work/hostile-was-here" ] || fail "the kernel created a file"
     ;;
   segv_handler) refused rt_sigaction hostile_segv_handler ;;
+  # The buffers' protections are locked once set (LockMappings): a kernel
+  # that lifts them to write its input unseen is refused.
+  unprotects_inputs) refused mprotect hostile_unprotects_inputs ;;
+  # Nothing the kernel can write decides that a call passed (issue 35): a
+  # plan forged to say "every call returned 0", then an exit the harness did
+  # not make, fails every call, saying how the process ended.
+  forges_plan)
+    run 1 60 "FAIL abi\.lse_values/kernel-f32 " $k "$plugins/hostile_forges_plan.so" --no-store --cases 2 --search 0 \
+      --filter 'abi.lse_values/kernel-f32'
+    grep -q "the kernel ended the process (exit status 0)" "$log" || fail "the kernel's own exit is not named"
+    ;;
+  # A kernel that damages its own heap: glibc aborts the call process at the
+  # free, and the call fails by that signal (issue 35: it once passed).
+  corrupts_heap)
+    run 1 60 "FAIL abi\.lse_values/kernel-f32 " $k "$plugins/hostile_corrupts_heap.so" --no-store --cases 2 --search 0 \
+      --filter 'abi.lse_values/kernel-f32'
+    grep -q "killed by SIGABRT\|killed by signal 6" "$log" || fail "the abort is not named"
+    ;;
   # What a kernel prints is captured and shown as its output, quoted on one
   # line: a forged summary never reaches attnprop's output as a line of its own.
   prints_summary)
@@ -196,6 +214,15 @@ PY
     grep -q "memory +256 MiB (ATTNPROP_CALL_MEMORY_MB)" "$log" || fail "the banner does not give the memory cap"
     ATTNPROP_CALL_MEMORY_MB=lots run 2 10 "ATTNPROP_CALL_MEMORY_MB must be a whole number of MiB" $k \
       "$plugins/hostile_hogs_memory.so" --no-store --cases 2
+    ;;
+  # A call's CPU time is capped when asked (ATTNPROP_CALL_CPU_S): a spinning
+  # kernel ends by SIGXCPU long before the wall-clock --timeout, saying why.
+  burns_cpu)
+    ATTNPROP_CALL_CPU_S=1 run 1 100 "used up its CPU time, 1 s \(ATTNPROP_CALL_CPU_S\)" $k \
+      "$plugins/broken_hang.so" --no-store --cases 20 --timeout 60 --filter 'abi.lse_values/kernel-f32'
+    grep -q "CPU 1 s (ATTNPROP_CALL_CPU_S)" "$log" || fail "the banner does not give the CPU cap"
+    ATTNPROP_CALL_CPU_S=1s run 2 10 "ATTNPROP_CALL_CPU_S must be a whole number of seconds" $k \
+      "$plugins/broken_hang.so" --no-store --cases 2
     ;;
   sigterm) signal_run TERM ;;
   sigint) signal_run INT ;;

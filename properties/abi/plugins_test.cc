@@ -8,6 +8,9 @@
 #include <gtest/gtest.h>
 
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -23,7 +26,9 @@
 #include "properties/framework/registry.h"
 #include "properties/framework/replay.h"
 #include "properties/abi/diagnosis.h"
+#include "properties/operator/confine.h"
 #include "properties/operator/kernel_backend.h"
+#include "properties/operator/sandbox.h"
 
 namespace attnprop::ksuite {
 namespace {
@@ -362,6 +367,47 @@ TEST(Isolation, GuardPagesAndCanariesLocateAWildWrite) {
   // A kernel that ends the process itself is not mistaken for a finished call.
   EXPECT_EQ(RunInChild([] { _exit(0); }, 5).kind, ChildOutcome::Kind::kExit);
   EXPECT_EQ(RunInChild([] { volatile int spin = 0; for (;;) spin = 1 - spin; }, 0.2).kind, ChildOutcome::Kind::kTimeout);
+}
+
+// Once a call process has protected its buffers (ProtectAndLock), no system
+// call may change a mapping that meets the shared arena or a buffer: not one
+// starting inside it, nor one starting far below and reaching in, nor a
+// mremap onto it. Memory of the kernel's own stays its own to change.
+TEST(Isolation, TheBuffersProtectionsCannotBeChangedOnceLocked) {
+  // The lock is a filter stacked on the call process's: none without seccomp.
+  if (ConfinementStatus().rfind("seccomp-bpf", 0) != 0) GTEST_SKIP() << ConfinementStatus();
+  GuardedBuffer q("q", 64, GuardedBuffer::Place::kEnd);
+  const GuardedRegion region = q.Region(/*read_only=*/true);
+  const auto in_child = [&](const std::function<void()>& after_lock) {
+    return RunInChild(
+        [&] {
+          ProtectAndLock(&region, 1);
+          after_lock();
+        },
+        5);
+  };
+  const auto refused = [](const ChildOutcome& o, long nr) {
+    return o.kind == ChildOutcome::Kind::kSignal && o.signal == SIGSYS && o.refused_syscall == nr;
+  };
+  auto* data = reinterpret_cast<void*>(region.base + 4096);
+  EXPECT_TRUE(refused(in_child([&] { mprotect(data, 4096, PROT_READ | PROT_WRITE); }), SYS_mprotect));
+  EXPECT_TRUE(refused(in_child([&] { mprotect(reinterpret_cast<void*>(4096), region.base + 4096, PROT_READ); }),
+                      SYS_mprotect));
+  EXPECT_TRUE(refused(in_child([&] { munmap(reinterpret_cast<void*>(region.base), region.bytes); }), SYS_munmap));
+  EXPECT_TRUE(refused(in_child([&] { madvise(data, 4096, MADV_DONTNEED); }), SYS_madvise));
+  EXPECT_TRUE(refused(in_child([&] {
+                        void* own = mmap(nullptr, 4096, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                        mremap(own, 4096, 4096, MREMAP_MAYMOVE | MREMAP_FIXED, data);
+                      }),
+                      SYS_mremap));
+  // The kernel's own memory: mapped, protected, moved and unmapped freely.
+  const ChildOutcome own = in_child([] {
+    void* p = mmap(nullptr, 8192, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED || mprotect(p, 8192, PROT_READ) != 0) _exit(3);
+    void* moved = mremap(p, 8192, 16384, MREMAP_MAYMOVE);
+    if (moved == MAP_FAILED || munmap(moved, 16384) != 0) _exit(4);
+  });
+  EXPECT_EQ(own.kind, ChildOutcome::Kind::kFinished) << own.Describe();
 }
 
 /// Lines the plug-in appended to ATTNPROP_LOAD_LOG_FD after checking `plugin` on 20 cases of

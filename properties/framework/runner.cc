@@ -113,14 +113,19 @@ void Search(const PropertyDef& def, const RunOptions& options, PropertyResult& r
     result.search_note = "no targeted search: the claim has no HypothesesHold";
     return;
   }
+  int steps = options.search_steps;
+  if (options.search_by_closeness) {
+    const double closest = seeds.empty() ? 0 : seeds[0].score;
+    steps = closest >= 0.5 ? 2 * steps : closest < 0.01 ? std::max(1, steps / 2) : steps;
+  }
   const auto start = Clock::now();
-  ClimbResult climb = Climb(def, std::move(seeds), result.seed ^ 0x7a26e7ed5ea2c4ULL, options.search_steps,
+  ClimbResult climb = Climb(def, std::move(seeds), result.seed ^ 0x7a26e7ed5ea2c4ULL, steps,
                             options.search_seconds,
                             [&](const std::vector<Observation>& seen, const Case& c) { acc.ObserveSearch(seen, c); });
   result.search_tried = climb.tried;
   result.search_outside = climb.outside;
   result.search_best_score = climb.best_score;
-  result.search_capped = !climb.failing && climb.tried < options.search_steps &&
+  result.search_capped = !climb.failing && climb.tried < steps &&
                          std::chrono::duration<double>(Clock::now() - start).count() >= options.search_seconds;
   if (!climb.failing) return;
   result.verdict = Verdict::kRefuted;

@@ -41,6 +41,11 @@ struct RunOptions {
   /// reproducible to the byte).
   int search_steps = 0;
   double search_seconds = 30;
+  /// search_steps scaled by how close the random cases came to a bound
+  /// (their best observed/bound, s): twice the candidates for s >= 1/2,
+  /// half for s < 1/100 (check-kernel: candidates go where a kernel's error
+  /// is nearest its bound; deterministic, s is).
+  bool search_by_closeness = false;
   /// The generic shrinker's candidates after RapidCheck's own shrinking.
   int shrink_tries = 2000;
   std::string reproduce;         // a reproduce token ("reproduce=...") or empty

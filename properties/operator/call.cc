@@ -193,7 +193,7 @@ void RunPlan(const KernelLibrary& lib, CallPlan* plan) {
   const auto t = static_cast<DType>(plan->dtype);
   const KernelEntry entry = t == DType::kF32 ? lib.f32 : t == DType::kF64 ? lib.f64 : t == DType::kBF16 ? lib.bf16 : lib.f16;
   if (entry == nullptr) throw std::runtime_error(lib.path + " has no entry point for this storage type");
-  for (int i = 0; i < plan->regions; ++i) Protect(plan->Regions()[i]);
+  ProtectAndLock(plan->Regions(), plan->regions);
   for (int i = 0; i < plan->calls; ++i) {
     plan->Rcs()[i] = entry(&plan->Args()[i]);
     plan->done = i + 1;

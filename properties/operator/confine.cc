@@ -1,18 +1,22 @@
 #include "properties/operator/confine.h"
 
 #include <fcntl.h>
+#include <linux/audit.h>
 #include <linux/filter.h>
 #include <linux/seccomp.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <signal.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -38,7 +42,11 @@ constexpr int kRefused[] = {
     SCMP_SYS(symlinkat), SCMP_SYS(chmod), SCMP_SYS(fchmod), SCMP_SYS(fchmodat), SCMP_SYS(chown),
     SCMP_SYS(fchown), SCMP_SYS(fchownat), SCMP_SYS(lchown), SCMP_SYS(mknod), SCMP_SYS(mknodat),
     SCMP_SYS(mount), SCMP_SYS(umount2), SCMP_SYS(chroot), SCMP_SYS(pivot_root), SCMP_SYS(unshare),
-    SCMP_SYS(setns), SCMP_SYS(name_to_handle_at), SCMP_SYS(open_by_handle_at), SCMP_SYS(setrlimit)};
+    SCMP_SYS(setns), SCMP_SYS(name_to_handle_at), SCMP_SYS(open_by_handle_at), SCMP_SYS(setrlimit),
+    // io_uring performs file operations no filter sees; userfaultfd and
+    // remap_file_pages change how the buffers' pages behave.
+    SCMP_SYS(io_uring_setup), SCMP_SYS(io_uring_enter), SCMP_SYS(io_uring_register), SCMP_SYS(userfaultfd),
+    SCMP_SYS(remap_file_pages), SCMP_SYS(process_madvise)};
 
 /// libseccomp's SCMP_A<n> macros are C compound literals (not C++).
 scmp_arg_cmp Arg(unsigned arg, scmp_compare op, scmp_datum_t a, scmp_datum_t b = 0) { return {arg, op, a, b}; }
@@ -124,11 +132,154 @@ const Program& CompiledProgram() {
   return program;
 }
 
+/// A classic-BPF program built forwards, its jumps to labels resolved at the end.
+class Bpf {
+ public:
+  static constexpr int kNext = -1;  // a jump to the following instruction
+  int Label() {
+    at_.push_back(-1);
+    return static_cast<int>(at_.size()) - 1;
+  }
+  void Bind(int label) { at_[static_cast<size_t>(label)] = static_cast<int>(code_.size()); }
+  void Stmt(uint16_t code, uint32_t k = 0) { code_.push_back(BPF_STMT(code, k)); }
+  /// if (A op k) goto yes else goto no; op is BPF_JEQ, BPF_JGT, BPF_JGE or BPF_JSET.
+  void If(uint16_t op, uint32_t k, int yes, int no) { Jump(BPF_JMP | op | BPF_K, k, yes, no); }
+  /// if (A op X) goto yes else goto no.
+  void IfX(uint16_t op, int yes, int no) { Jump(BPF_JMP | op | BPF_X, 0, yes, no); }
+  void Goto(int label) { Jump(BPF_JMP | BPF_JA, 0, label, kNext); }
+  /// The program, or empty when a conditional jump is longer than 255.
+  std::vector<sock_filter> Resolve() const {
+    std::vector<sock_filter> out = code_;
+    for (const Fix& f : fixes_) {
+      const auto off = [&](int label) {
+        return label == kNext ? 0 : at_[static_cast<size_t>(label)] - static_cast<int>(f.at) - 1;
+      };
+      sock_filter& ins = out[f.at];
+      if (BPF_OP(ins.code) == BPF_JA) {
+        ins.k = static_cast<uint32_t>(off(f.yes));
+        continue;
+      }
+      const int jt = off(f.yes), jf = off(f.no);
+      if (jt < 0 || jt > 255 || jf < 0 || jf > 255) return {};
+      ins.jt = static_cast<uint8_t>(jt);
+      ins.jf = static_cast<uint8_t>(jf);
+    }
+    return out;
+  }
+
+ private:
+  struct Fix {
+    size_t at;
+    int yes, no;
+  };
+  void Jump(uint16_t code, uint32_t k, int yes, int no) {
+    fixes_.push_back({code_.size(), yes, no});
+    code_.push_back(BPF_JUMP(code, k, 0, 0));
+  }
+  std::vector<sock_filter> code_;
+  std::vector<int> at_;
+  std::vector<Fix> fixes_;
+};
+
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "argument words are read low half first");
+constexpr uint32_t ArgLow(int i) { return static_cast<uint32_t>(offsetof(seccomp_data, args) + 8 * static_cast<size_t>(i)); }
+constexpr uint32_t ArgHigh(int i) { return ArgLow(i) + 4; }
+
+/// Refuses (SECCOMP_RET_TRAP) when [arg a, arg a + arg n) meets a range;
+/// falls through otherwise. Scratch: M[0], M[1] the end's low and high
+/// words, M[2] the carry.
+void RefuseOverlap(Bpf& b, int a, int n, const std::vector<AddressRange>& ranges) {
+  const int no_carry = b.Label(), carried = b.Label();
+  b.Stmt(BPF_LD | BPF_W | BPF_ABS, ArgLow(a));
+  b.Stmt(BPF_MISC | BPF_TAX);
+  b.Stmt(BPF_LD | BPF_W | BPF_ABS, ArgLow(n));
+  b.Stmt(BPF_ALU | BPF_ADD | BPF_X);
+  b.Stmt(BPF_ST, 0);
+  b.IfX(BPF_JGE, no_carry, Bpf::kNext);
+  b.Stmt(BPF_LD | BPF_IMM, 1);
+  b.Goto(carried);
+  b.Bind(no_carry);
+  b.Stmt(BPF_LD | BPF_IMM, 0);
+  b.Bind(carried);
+  b.Stmt(BPF_ST, 2);
+  b.Stmt(BPF_LD | BPF_W | BPF_ABS, ArgHigh(a));
+  b.Stmt(BPF_MISC | BPF_TAX);
+  b.Stmt(BPF_LD | BPF_W | BPF_ABS, ArgHigh(n));
+  b.Stmt(BPF_ALU | BPF_ADD | BPF_X);
+  b.Stmt(BPF_LDX | BPF_MEM, 2);
+  b.Stmt(BPF_ALU | BPF_ADD | BPF_X);
+  b.Stmt(BPF_ST, 1);
+  for (const AddressRange& r : ranges) {
+    const auto hi = [](uint64_t v) { return static_cast<uint32_t>(v >> 32); };
+    const auto lo = [](uint64_t v) { return static_cast<uint32_t>(v); };
+    const int next = b.Label(), start_below = b.Label(), hit = b.Label();
+    // start < r.end?
+    b.Stmt(BPF_LD | BPF_W | BPF_ABS, ArgHigh(a));
+    b.If(BPF_JGT, hi(r.end), next, Bpf::kNext);
+    b.If(BPF_JEQ, hi(r.end), Bpf::kNext, start_below);
+    b.Stmt(BPF_LD | BPF_W | BPF_ABS, ArgLow(a));
+    b.If(BPF_JGE, lo(r.end), next, Bpf::kNext);
+    b.Bind(start_below);
+    // end > r.begin?
+    b.Stmt(BPF_LD | BPF_MEM, 1);
+    b.If(BPF_JGT, hi(r.begin), hit, Bpf::kNext);
+    b.If(BPF_JEQ, hi(r.begin), Bpf::kNext, next);
+    b.Stmt(BPF_LD | BPF_MEM, 0);
+    b.If(BPF_JGT, lo(r.begin), hit, next);
+    b.Bind(hit);
+    b.Stmt(BPF_RET | BPF_K, SECCOMP_RET_TRAP);
+    b.Bind(next);
+  }
+}
+
+#if defined(__x86_64__)
+constexpr uint32_t kNativeArch = AUDIT_ARCH_X86_64;
+#elif defined(__aarch64__)
+constexpr uint32_t kNativeArch = AUDIT_ARCH_AARCH64;
+#endif
+
 }  // namespace
+
+std::string LockMappings(const std::vector<AddressRange>& ranges) {
+  if (!CompiledProgram().error.empty()) return CompiledProgram().error;
+  Bpf b;
+  const int whole = b.Label(), mremap = b.Label(), kill = b.Label();
+  b.Stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, arch));
+  b.If(BPF_JEQ, kNativeArch, Bpf::kNext, kill);
+  b.Stmt(BPF_LD | BPF_W | BPF_ABS, offsetof(seccomp_data, nr));
+  b.If(BPF_JEQ, SYS_mremap, mremap, Bpf::kNext);
+  for (const long nr : {SYS_mprotect, SYS_pkey_mprotect, SYS_munmap, SYS_madvise, SYS_mmap}) {
+    const int skip = b.Label();
+    b.If(BPF_JEQ, static_cast<uint32_t>(nr), Bpf::kNext, skip);
+    b.Goto(whole);
+    b.Bind(skip);
+  }
+  b.Stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+  // mremap moves pages onto new_address (its fifth argument) only with MREMAP_FIXED.
+  b.Bind(mremap);
+  b.Stmt(BPF_LD | BPF_W | BPF_ABS, ArgLow(3));
+  const int fixed = b.Label(), not_fixed = b.Label();
+  b.If(BPF_JSET, MREMAP_FIXED, fixed, not_fixed);
+  b.Bind(not_fixed);
+  b.Goto(whole);
+  b.Bind(fixed);
+  RefuseOverlap(b, 4, 2, ranges);
+  b.Bind(whole);
+  RefuseOverlap(b, 0, 1, ranges);
+  b.Stmt(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+  b.Bind(kill);
+  b.Stmt(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
+  std::vector<sock_filter> code = b.Resolve();
+  if (code.empty() || code.size() > BPF_MAXINSNS) return "the mapping lock's program does not fit";
+  const sock_fprog prog{static_cast<unsigned short>(code.size()), code.data()};
+  if (prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog) != 0) return std::string("seccomp: ") + std::strerror(errno);
+  return {};
+}
 
 void PrepareConfinement() {
   (void)CompiledProgram();
   (void)CallMemoryCap();  // parsed here, never first in a call process
+  (void)CallCpuSeconds();
 }
 
 std::string ConfineCallProcess() {
@@ -144,21 +295,41 @@ std::string ConfineCallProcess() {
   return {};
 }
 
+namespace {
+
+/// A whole number from the environment variable `name` (default when unset
+/// or empty), at most `max`; std::invalid_argument naming it otherwise.
+unsigned long long EnvNumber(const char* name, unsigned long long fallback, unsigned long long max, const char* what) {
+  const char* env = std::getenv(name);
+  if (!env || !*env) return fallback;
+  char* end = nullptr;
+  errno = 0;
+  const unsigned long long v = std::strtoull(env, &end, 10);
+  if (*end || *env == '-' || *env == '+' || *env == ' ' || errno != 0 || v > max)
+    throw std::invalid_argument(std::string(name) + " must be " + what + ", got '" + env + "'");
+  return v;
+}
+
+}  // namespace
+
 unsigned long long CallMemoryCap() {
-  static const unsigned long long cap = [] {
-    const char* env = std::getenv("ATTNPROP_CALL_MEMORY_MB");
-    if (!env || !*env) return 8192ull << 20;
-    char* end = nullptr;
-    const unsigned long long mb = std::strtoull(env, &end, 10);
-    if (*end || *env == '-' || mb > (1ull << 30))
-      throw std::invalid_argument(std::string("ATTNPROP_CALL_MEMORY_MB must be a whole number of MiB (0: no cap), got '") +
-                                  env + "'");
-    return mb << 20;
-  }();
+  static const unsigned long long cap =
+      EnvNumber("ATTNPROP_CALL_MEMORY_MB", 8192, 1ull << 30, "a whole number of MiB (0: no cap)") << 20;
   return cap;
 }
 
-void CapCallMemory() {
+unsigned long long CallCpuSeconds() {
+  static const unsigned long long s =
+      EnvNumber("ATTNPROP_CALL_CPU_S", 0, 1ull << 20, "a whole number of seconds (0: none beyond --timeout)");
+  return s;
+}
+
+void LimitCallProcess() {
+  if (const unsigned long long cpu = CallCpuSeconds(); cpu > 0) {
+    // SIGXCPU at the limit, SIGKILL a second later (a kernel may ignore SIGXCPU).
+    const rlimit r{static_cast<rlim_t>(cpu), static_cast<rlim_t>(cpu + 1)};
+    setrlimit(RLIMIT_CPU, &r);
+  }
   const unsigned long long cap = CallMemoryCap();
   if (cap == 0) return;
   // statm's sixth field: data and stack pages (what RLIMIT_DATA counts, near enough).
@@ -175,8 +346,10 @@ void CapCallMemory() {
 const std::string& ConfinementStatus() {
   static const std::string status = [] {
     const unsigned long long cap = CallMemoryCap();
+    const unsigned long long cpu = CallCpuSeconds();
     const std::string memory =
-        cap == 0 ? ", no memory cap" : ", memory +" + std::to_string(cap >> 20) + " MiB (ATTNPROP_CALL_MEMORY_MB)";
+        (cap == 0 ? ", no memory cap" : ", memory +" + std::to_string(cap >> 20) + " MiB (ATTNPROP_CALL_MEMORY_MB)") +
+        (cpu == 0 ? "" : ", CPU " + std::to_string(cpu) + " s (ATTNPROP_CALL_CPU_S)");
     int fds[2];
     if (pipe(fds) != 0) return "none (pipe failed)" + memory;
     const pid_t pid = fork();

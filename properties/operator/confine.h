@@ -10,7 +10,9 @@
 // and the call fails naming it (ChildOutcome::refused_syscall).
 #pragma once
 
+#include <cstdint>
 #include <string>
+#include <vector>
 
 namespace attnprop::ksuite {
 
@@ -23,10 +25,24 @@ void PrepareConfinement();
 /// process then runs unconfined).
 std::string ConfineCallProcess();
 
+/// A range of addresses [begin, end).
+struct AddressRange {
+  uintptr_t begin = 0, end = 0;
+};
+
+/// Installs a second filter in the calling process (a confined call process,
+/// once its buffers are protected): from now on no system call may change
+/// the mappings or protections of `ranges` (mprotect, pkey_mprotect, munmap,
+/// mremap, madvise or a MAP_FIXED mmap over any byte of them). A kernel
+/// could otherwise make its inputs writable or a guard page accessible and
+/// write unseen. "" on success, else why not.
+std::string LockMappings(const std::vector<AddressRange>& ranges);
+
 /// Whether call processes are confined on this machine, probed once in a
-/// child, and their memory cap: "seccomp-bpf, memory +8192 MiB" or "none
-/// (why), memory ...". Shown in banners and reports. Throws
-/// std::invalid_argument for a malformed ATTNPROP_CALL_MEMORY_MB.
+/// child, and their limits: "seccomp-bpf, memory +8192 MiB" (", CPU 60 s"
+/// when ATTNPROP_CALL_CPU_S is set) or "none (why), memory ...". Shown in
+/// banners and reports. Throws std::invalid_argument for a malformed
+/// ATTNPROP_CALL_MEMORY_MB or ATTNPROP_CALL_CPU_S.
 const std::string& ConfinementStatus();
 
 /// The memory a call process may allocate beyond what it has when it
@@ -35,8 +51,15 @@ const std::string& ConfinementStatus();
 /// sees its allocations fail.
 unsigned long long CallMemoryCap();
 
-/// Caps the calling process's data at its current size plus CallMemoryCap().
-void CapCallMemory();
+/// The CPU time a call process may use (RLIMIT_CPU: SIGXCPU at it, SIGKILL
+/// a second later), in seconds: ATTNPROP_CALL_CPU_S (default 0: none beyond
+/// what --timeout's wall clock allows, which a kernel's threads can use on
+/// every core). Throws std::invalid_argument for a malformed value.
+unsigned long long CallCpuSeconds();
+
+/// Caps the calling process's data at its current size plus CallMemoryCap(),
+/// and its CPU time at CallCpuSeconds().
+void LimitCallProcess();
 
 /// System call `nr`'s name on this machine ("system call <nr>" if unknown).
 std::string SyscallName(int nr);

@@ -68,6 +68,10 @@ class Arena {
   void Unprotect() const {
     if (base_) mprotect(base_, kBytes, PROT_READ | PROT_WRITE);
   }
+  AddressRange Span() const {
+    const auto b = reinterpret_cast<uintptr_t>(base_);
+    return {b, base_ ? b + kBytes : b};
+  }
   bool Contains(const void* p) const {
     const auto* c = static_cast<const unsigned char*>(p);
     return base_ && c >= base_ && c < base_ + kBytes;
@@ -167,12 +171,21 @@ GuardedRegion GuardedBuffer::Region(bool read_only) const {
   return {reinterpret_cast<uintptr_t>(base_), map_bytes_, read_only ? 1 : 0};
 }
 
-void Protect(const GuardedRegion& r) {
+void ProtectAndLock(const GuardedRegion* regions, int n) {
   const size_t page = PageSize();
-  auto* base = reinterpret_cast<unsigned char*>(r.base);
-  if (mprotect(base, page, PROT_NONE) != 0 || mprotect(base + r.bytes - page, page, PROT_NONE) != 0 ||
-      (r.read_only && mprotect(base + page, r.bytes - 2 * page, PROT_READ) != 0))
-    throw std::runtime_error("mprotect failed");
+  std::vector<AddressRange> locked;
+  if (const AddressRange arena = Arena::Get().Span(); arena.end > arena.begin) locked.push_back(arena);
+  for (int i = 0; i < n; ++i) {
+    const GuardedRegion& r = regions[i];
+    auto* base = reinterpret_cast<unsigned char*>(r.base);
+    if (mprotect(base, page, PROT_NONE) != 0 || mprotect(base + r.bytes - page, page, PROT_NONE) != 0 ||
+        (r.read_only && mprotect(base + page, r.bytes - 2 * page, PROT_READ) != 0))
+      throw std::runtime_error("mprotect failed");
+    if (!Arena::Get().Contains(base)) locked.push_back({r.base, r.base + r.bytes});
+  }
+  if (prctl(PR_GET_SECCOMP) != 2) return;  // unconfined (ConfinementStatus says why)
+  if (const std::string why = LockMappings(locked); !why.empty())
+    throw std::runtime_error("attnprop could not lock the buffers' protections: " + why);
 }
 
 std::string GuardedBuffer::SlackDamage() const {
@@ -282,6 +295,8 @@ std::string ChildOutcome::DescribeEnd() const {
       if (refused_syscall >= 0)
         return "made a system call the sandbox refuses: " + SyscallName(refused_syscall) +
                " (a kernel may only compute)";
+      if (signal == SIGXCPU)
+        return "used up its CPU time, " + std::to_string(CallCpuSeconds()) + " s (ATTNPROP_CALL_CPU_S), killed by SIGXCPU";
       if (have_fault_address)
         std::snprintf(buf, sizeof buf, "killed by signal %d (%s) at address 0x%zx", signal, strsignal(signal),
                       static_cast<size_t>(fault_address));
@@ -496,7 +511,7 @@ std::string TakeKernelOutput() {
     setrlimit(RLIMIT_FSIZE, &cap);
   }
   close(STDIN_FILENO);
-  CapCallMemory();
+  LimitCallProcess();
   setpgid(0, 0);
   // The parent's handlers (and its blocked signals) are not the child's.
   for (int sig : kForwarded) signal(sig, SIG_DFL);

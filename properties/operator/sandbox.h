@@ -25,9 +25,12 @@ struct GuardedRegion {
   size_t bytes = 0;
   int read_only = 0;  // the pages between the guards too (inputs the kernel must not write)
 };
-/// In a sandbox child: its guard pages inaccessible, and the pages between
-/// them read-only if asked.
-void Protect(const GuardedRegion& r);
+/// In a confined call process (confine.h): each region's guard pages made
+/// inaccessible, and the pages between them read-only if asked; then the
+/// shared arena's and the regions' protections locked (LockMappings), so
+/// that the kernel cannot undo them. Throws when either fails, except that
+/// an unconfined process (no seccomp: the banner says so) is not locked.
+void ProtectAndLock(const GuardedRegion* regions, int n);
 
 /// A buffer in MAP_SHARED anonymous memory with a PROT_NONE page directly
 /// before and after its pages. kEnd puts the buffer's last byte against the

@@ -8,6 +8,7 @@
 // open them and pass the descriptor).
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/ptrace.h>
 #include <sys/resource.h>
@@ -53,6 +54,9 @@
 #define HOSTILE_SEGV_HANDLER 22   // installs its own SIGSEGV handler (would hide guard-page faults)
 #define HOSTILE_PRINTS_SUMMARY 23 // prints a forged attnprop summary on stdout and stderr, then aborts
 #define HOSTILE_HOGS_MEMORY 24    // allocates and touches 1 GiB in each call (aborts, saying so, if it cannot)
+#define HOSTILE_UNPROTECTS_INPUTS 25  // mprotects q's page writable, changes q[0] and restores it
+#define HOSTILE_FORGES_PLAN 26    // writes "every call returned 0" into attnprop's call plan, then _exit(0)
+#define HOSTILE_CORRUPTS_HEAP 27  // overwrites a malloc block's header, then frees it (glibc aborts)
 
 namespace {
 
@@ -149,6 +153,40 @@ void HostileBefore(const attnprop_attention_args* a) {
   }
   std::memset(hog, 1, bytes);
   std::free(hog);
+#elif ATTNPROP_HOSTILE == HOSTILE_UNPROTECTS_INPUTS
+  // As HOSTILE_RESTORES_INPUTS, with the read-only protection lifted first:
+  // without the mapping lock no fault would show the write.
+  if (a->q && a->struct_size >= sizeof(attnprop_attention_args) && a->batch > 0 && a->t_q > 0 && a->d_k > 0) {
+    const long page = sysconf(_SC_PAGESIZE);
+    const auto at = reinterpret_cast<uintptr_t>(a->q) & ~static_cast<uintptr_t>(page - 1);
+    if (mprotect(reinterpret_cast<void*>(at), static_cast<size_t>(page), PROT_READ | PROT_WRITE) == 0) {
+      volatile unsigned char* q = static_cast<volatile unsigned char*>(const_cast<void*>(a->q));
+      const unsigned char saved = q[3];
+      q[3] = static_cast<unsigned char>(saved ^ 0x01);
+      q[3] = saved;
+      mprotect(reinterpret_cast<void*>(at), static_cast<size_t>(page), PROT_READ);
+    }
+  }
+#elif ATTNPROP_HOSTILE == HOSTILE_FORGES_PLAN
+  // attnprop's call plan starts the page the arguments lie in (call.cc's
+  // CallPlan: dtype, late_ms, calls, regions, watched, done, ...; the return
+  // codes after the arguments): every call "returned 0", none computed.
+  const auto base = reinterpret_cast<uintptr_t>(a) & ~uintptr_t{4095};
+  auto* header = reinterpret_cast<int*>(base);
+  const int calls = header[2];
+  const auto align = [](size_t n) { return (n + 15) / 16 * 16; };
+  const size_t rcs = align(align(9 * sizeof(int)) + sizeof(attnprop_attention_args) * static_cast<size_t>(calls) + 64);
+  for (int i = 0; i < calls; ++i) reinterpret_cast<int*>(base + rcs)[i] = 0;
+  header[5] = calls;
+  _exit(0);
+#elif ATTNPROP_HOSTILE == HOSTILE_CORRUPTS_HEAP
+  (void)a;
+  // An underrun of 8 bytes lands on the block's size word, which glibc's
+  // free checks (a short overrun into a neighbour is found only by a later
+  // malloc, if ever). volatile: the stores must not be dropped.
+  volatile char* scratch = static_cast<char*>(std::malloc(24));
+  for (int i = -8; i < 24; ++i) scratch[i] = static_cast<char>(0xff);
+  std::free(const_cast<char*>(scratch));
 #elif ATTNPROP_HOSTILE == HOSTILE_RESTORES_INPUTS
   // Flip a bit of q[0] and put it back: the bytes are as before when the call returns.
   if (a->q && a->struct_size >= sizeof(attnprop_attention_args) && a->batch > 0 && a->t_q > 0 && a->d_k > 0) {
