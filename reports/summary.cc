@@ -146,6 +146,19 @@ std::string ConsoleSummary(const Report& r, ConsoleSummaryParts parts) {
   o << "\n  audit: " << s.metrics << " metrics, " << s.problem_metrics << " with a problem flag (";
   for (size_t i = 0; i < flags.size(); ++i) o << (i ? ", " : "") << flags[i].second << " " << s.problems[i];
   o << ")\n";
+  {
+    // The targeted search's share of the run (check-kernel spends more where
+    // the random cases came closest to a bound).
+    long tried = 0, searched = 0, found = 0;
+    for (const auto& e : r.entries) {
+      tried += e.result.search_tried;
+      searched += e.result.search_tried > 0 ? 1 : 0;
+      found += e.result.found_by == FoundBy::kSearch ? 1 : 0;
+    }
+    if (tried > 0)
+      o << "  search: " << tried << " candidates over " << searched << (searched == 1 ? " property" : " properties")
+        << ", " << found << " found a failure the random cases missed\n";
+  }
   if (s.refutation_flags || s.exact_metrics)
     o << "  not counted: " << s.refutation_flags << " FAIL/NONFINITE on claims false as stated (their refutations), "
       << s.exact_metrics << (s.exact_metrics == 1 ? " LOOSE metric whose error was" : " LOOSE metrics whose error was")

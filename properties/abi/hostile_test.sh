@@ -84,6 +84,10 @@ k="check-kernel"
 case $scenario in
   ctor_exit0) run 2 15 "hostile_ctor_exit0.so .*failed: the kernel ended the process \(exit status 0\)" $k "$plugins/hostile_ctor_exit0.so" --no-store ;;
   ctor_crash) run 2 15 "hostile_ctor_crash.so .*failed: killed by signal 11" $k "$plugins/hostile_ctor_crash.so" --no-store ;;
+  # A constructor that starts a daemon (issue 35: one outlived a run that
+  # exited 0): the load probe is confined, so no process starts at all.
+  ctor_daemon) run 2 15 "hostile_ctor_daemon.so .*failed: made a system call the sandbox refuses: clone" \
+    $k "$plugins/hostile_ctor_daemon.so" --no-store ;;
   ctor_hang) run 2 15 "hostile_ctor_hang.so .*failed: timed out after 1 s" $k "$plugins/hostile_ctor_hang.so" --no-store --timeout 1 ;;
   # Two properties that fail and two that hold show that the destructor's
   # _exit(0) cannot turn "2 of 4 hold" into exit 0 (the whole suite at 20

@@ -4,8 +4,9 @@
 // limit another process (attnprop included), start a process, open a file for
 // writing or change the filesystem, open a socket (that fails with EACCES:
 // libraries probe for sockets as they load), give up its parent-death
-// signal, raise its own limits, inject terminal input, or take over the fault
-// signals attnprop's checks rely on (SIGSEGV, SIGBUS, SIGSYS). A refused call
+// signal, raise its own limits, inject terminal input, use io_uring or
+// userfaultfd, or take over the fault signals attnprop's checks rely on
+// (SIGSEGV, SIGBUS, SIGSYS). A refused call
 // raises SIGSYS: the call process records the system call and dies by it,
 // and the call fails naming it (ChildOutcome::refused_syscall).
 #pragma once
@@ -30,13 +31,20 @@ struct AddressRange {
   uintptr_t begin = 0, end = 0;
 };
 
-/// Installs a second filter in the calling process (a confined call process,
-/// once its buffers are protected): from now on no system call may change
-/// the mappings or protections of `ranges` (mprotect, pkey_mprotect, munmap,
-/// mremap, madvise or a MAP_FIXED mmap over any byte of them). A kernel
-/// could otherwise make its inputs writable or a guard page accessible and
-/// write unseen. "" on success, else why not.
-std::string LockMappings(const std::vector<AddressRange>& ranges);
+/// Installs the call's own filter in a call process, once its buffers are
+/// protected and before the kernel's code runs: signals only to itself,
+/// threads only (no process), and no system call that changes the mappings
+/// or protections of `ranges` (mprotect, pkey_mprotect, munmap, mremap,
+/// madvise or a MAP_FIXED mmap over any byte of them). A kernel could
+/// otherwise make its inputs writable or a guard page accessible and write
+/// unseen. "" on success, else why not.
+std::string ConfineCall(const std::vector<AddressRange>& ranges);
+
+/// Installs a loader's filter (the call filter without its per-process
+/// rules, clone with CLONE_PARENT allowed), after the library's initialisers
+/// ran: the call processes it clones inherit it, and ConfineCallProcess
+/// then installs nothing (ConfineCall adds the rest). "" or why not.
+std::string ConfineLoader();
 
 /// Whether call processes are confined on this machine, probed once in a
 /// child, and their limits: "seccomp-bpf, memory +8192 MiB" (", CPU 60 s"
@@ -57,9 +65,12 @@ unsigned long long CallMemoryCap();
 /// every core). Throws std::invalid_argument for a malformed value.
 unsigned long long CallCpuSeconds();
 
-/// Caps the calling process's data at its current size plus CallMemoryCap(),
-/// and its CPU time at CallCpuSeconds().
-void LimitCallProcess();
+/// Caps the calling process's data at its current size plus CallMemoryCap()
+/// (once: a loader's call processes inherit its cap).
+void LimitCallMemory();
+/// Caps the calling process's CPU time at CallCpuSeconds() (a call process's
+/// own; never a loader's, whose time adds up over the run).
+void LimitCallCpu();
 
 /// System call `nr`'s name on this machine ("system call <nr>" if unknown).
 std::string SyscallName(int nr);

@@ -184,7 +184,7 @@ void ProtectAndLock(const GuardedRegion* regions, int n) {
     if (!Arena::Get().Contains(base)) locked.push_back({r.base, r.base + r.bytes});
   }
   if (prctl(PR_GET_SECCOMP) != 2) return;  // unconfined (ConfinementStatus says why)
-  if (const std::string why = LockMappings(locked); !why.empty())
+  if (const std::string why = ConfineCall(locked); !why.empty())
     throw std::runtime_error("attnprop could not lock the buffers' protections: " + why);
 }
 
@@ -511,7 +511,8 @@ std::string TakeKernelOutput() {
     setrlimit(RLIMIT_FSIZE, &cap);
   }
   close(STDIN_FILENO);
-  LimitCallProcess();
+  LimitCallMemory();
+  LimitCallCpu();
   setpgid(0, 0);
   // The parent's handlers (and its blocked signals) are not the child's.
   for (int sig : kForwarded) signal(sig, SIG_DFL);
@@ -712,6 +713,11 @@ namespace {
     if (ThreadCount() != 1) status = 'T';
   }
   if (send(fd, &status, 1, MSG_NOSIGNAL) != 1 || status != 'R') _exit(0);
+  // Confined and memory-capped once here, for every call process it clones
+  // (they inherit the filter and the cap instead of each installing its
+  // own); unconfined, each installs the whole call filter itself.
+  LimitCallMemory();
+  ConfineLoader();
   for (;;) {
     uintptr_t request = 0;
     if (recv(fd, &request, sizeof request, 0) != static_cast<ssize_t>(sizeof request)) _exit(0);
