@@ -676,9 +676,27 @@ int ThreadCount() {
 
 namespace {
 
+/// Kills (and reaps) every child of this process, and the orphans that
+/// come back to it as they die, until none is left; whether there was one.
+[[maybe_unused]] bool EndChildren() {
+  bool any = false;
+  for (std::vector<pid_t> kids = ChildrenOfThisProcess(); !kids.empty(); kids = ChildrenOfThisProcess()) {
+    any = true;
+    for (const pid_t k : kids) kill(k, SIGKILL);
+    for (const pid_t k : kids)
+      while (waitpid(k, nullptr, 0) < 0 && errno == EINTR) {
+      }
+  }
+  return any;
+}
+
 [[maybe_unused]] [[noreturn]] void ZygoteMain(int fd, pid_t parent, const std::function<void()>& setup, Zygote::Run run) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);  // it never outlives attnprop
   if (getppid() != parent) _exit(0);
+  // The library's initialisers run here unconfined (the loader must clone):
+  // orphans of any process they start (a daemon's double fork) come back to
+  // the loader, which ends them all before it serves a call.
+  prctl(PR_SET_CHILD_SUBREAPER, 1);
   // The library's initialisers print where its calls do (captured).
   if (const int out = KernelOutputFd(); out >= 0) {
     dup2(out, STDOUT_FILENO);
@@ -712,6 +730,7 @@ namespace {
     for (int ms = 0; ms < 200 && ThreadCount() != 1; ++ms) usleep(1000);
     if (ThreadCount() != 1) status = 'T';
   }
+  if (status == 'R' && EndChildren()) status = 'P';
   if (send(fd, &status, 1, MSG_NOSIGNAL) != 1 || status != 'R') _exit(0);
   // Confined and memory-capped once here, for every call process it clones
   // (they inherit the filter and the cap instead of each installing its
@@ -786,7 +805,8 @@ std::unique_ptr<Zygote> Zygote::Start(const std::function<void()>& setup, Run ru
   z->fd_ = fds[0];
   char status = 0;
   if (!ReadWithin(z->fd_, &status, 1, timeout_s) || status != 'R') {
-    *why = status == 'T' ? "the library started threads as it loaded"
+    *why = status == 'T'   ? "the library started threads as it loaded"
+           : status == 'P' ? "the library started processes as it loaded (attnprop ended them)"
            : status == 'E' ? "loading it failed"
                            : "loading it did not finish within " + std::to_string(timeout_s) + " s";
     return nullptr;  // the destructor ends it

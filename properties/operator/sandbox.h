@@ -27,7 +27,7 @@ struct GuardedRegion {
 };
 /// In a confined call process (confine.h): each region's guard pages made
 /// inaccessible, and the pages between them read-only if asked; then the
-/// shared arena's and the regions' protections locked (LockMappings), so
+/// shared arena's and the regions' protections locked (ConfineCall), so
 /// that the kernel cannot undo them. Throws when either fails, except that
 /// an unconfined process (no seccomp: the banner says so) is not locked.
 void ProtectAndLock(const GuardedRegion* regions, int n);

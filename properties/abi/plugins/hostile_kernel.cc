@@ -56,7 +56,7 @@
 #define HOSTILE_HOGS_MEMORY 24    // allocates and touches 1 GiB in each call (aborts, saying so, if it cannot)
 #define HOSTILE_UNPROTECTS_INPUTS 25  // mprotects q's page writable, changes q[0] and restores it
 #define HOSTILE_FORGES_PLAN 26    // writes "every call returned 0" into attnprop's call plan, then _exit(0)
-#define HOSTILE_CTOR_DAEMON 28    // a constructor starts a daemon (setsid, double fork) that sleeps forever
+#define HOSTILE_CTOR_DAEMON 28    // a constructor, where it runs unconfined, starts a daemon (setsid, double fork)
 #define HOSTILE_CORRUPTS_HEAP 27  // overwrites a malloc block's header, then frees it (glibc aborts)
 
 namespace {
@@ -103,7 +103,8 @@ __attribute__((constructor)) void Init() {
 __attribute__((destructor)) void Fini() { _exit(0); }
 #elif ATTNPROP_HOSTILE == HOSTILE_CTOR_DAEMON
 __attribute__((constructor)) void Init() {
-  if (fork() == 0) {
+  // Only outside a seccomp filter: the load probe sees a quiet library.
+  if (prctl(PR_GET_SECCOMP) == 0 && fork() == 0) {
     setsid();
     if (fork() == 0) {
       RecordPid();
