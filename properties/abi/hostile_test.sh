@@ -193,7 +193,18 @@ PY
   segv_handler) refused rt_sigaction hostile_segv_handler ;;
   # The buffers' protections are locked once set (ConfineCall): a kernel
   # that lifts them to write its input unseen is refused.
-  unprotects_inputs) refused mprotect hostile_unprotects_inputs ;;
+  # The lock: where the kernel has mseal the mprotect fails and the write
+  # faults; otherwise the filter refuses the mprotect (ATTNPROP_NO_MSEAL=1).
+  unprotects_inputs)
+    if [ "${ATTNPROP_NO_MSEAL:-0}" = 1 ]; then
+      refused mprotect hostile_unprotects_inputs
+    else
+      run 1 60 "FAIL abi\.lse_values/kernel-f32 " $k "$plugins/hostile_unprotects_inputs.so" --no-store --cases 2 \
+        --search 0 --filter 'abi.lse_values/kernel-f32'
+      grep -Eq "(modified its input: a write to q|made a system call the sandbox refuses: mprotect )" "$log" ||
+        fail "neither the write to q nor the refused mprotect is named"
+    fi
+    ;;
   # Nothing the kernel can write decides that a call passed (issue 35): a
   # plan forged to say "every call returned 0", then an exit the harness did
   # not make, fails every call, saying how the process ended.

@@ -283,14 +283,23 @@ struct Jensen : AveragingFamily, ClaimId<"lecture4.cor3.jensen"> {
     static const Tolerance kMaxAffine{"max_r(<a_r,o_i> + b_r) (shifted >= 0)",
                                       "sum_j A_ij max_r(<a_r,v_j> + b_r) (shifted alike)",
                                       "Jensen for the drawn max-affine phi", MetricKind::kClaim};
+    // phi(v_j) for each phi, once per j (the rows i share them).
+    Vec<S> phi2(v.rows()), phimax(v.rows()), phi1(v.rows()), philse(v.rows()), phiaff(v.rows());
+    for (Eigen::Index j = 0; j < v.rows(); ++j) {
+      phi2(j) = v.row(j).squaredNorm();
+      phimax(j) = v.row(j).maxCoeff();
+      phi1(j) = v.row(j).cwiseAbs().sum();
+      philse(j) = LogSumExp<S>(Vec<S>(v.row(j).transpose()));
+      phiaff(j) = MaxAffine<S>(pieces_v, j, bphi);
+    }
     for (Eigen::Index i = 0; i < a.rows(); ++i) {
       S r2 = 0, rmax = 0, r1 = 0, rlse = 0, raff = 0;
       for (Eigen::Index j = 0; j < v.rows(); ++j) {
-        r2 += a(i, j) * v.row(j).squaredNorm();
-        rmax += a(i, j) * v.row(j).maxCoeff();
-        r1 += a(i, j) * v.row(j).cwiseAbs().sum();
-        rlse += a(i, j) * LogSumExp<S>(Vec<S>(v.row(j).transpose()));
-        raff += a(i, j) * MaxAffine<S>(pieces_v, j, bphi);
+        r2 += a(i, j) * phi2(j);
+        rmax += a(i, j) * phimax(j);
+        r1 += a(i, j) * phi1(j);
+        rlse += a(i, j) * philse(j);
+        raff += a(i, j) * phiaff(j);
       }
       ExpectWithin<S>(kSquaredNorm, S(o.row(i).squaredNorm()), r2);
       AtMost<S>(kMax, S(o.row(i).maxCoeff()), rmax);

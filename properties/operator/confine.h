@@ -21,29 +21,36 @@ namespace attnprop::ksuite {
 /// forks inherit the program instead of each compiling its own.
 void PrepareConfinement();
 
-/// Installs the filter in the calling process (a call process, once its
-/// fault handlers are set): "" on success, else why it could not (the
-/// process then runs unconfined).
+/// Confines a call process, once its start is done (its group, limits and
+/// fault handlers set): one cloned by a loader has the loader's filter
+/// already (nothing to do here); any other installs the shared filter and
+/// its per-process rules (signals to itself only, threads only, none of
+/// what its start did) before the library loads. "" on success, else why
+/// not (the process then runs unconfined).
 std::string ConfineCallProcess();
+
+/// Whether this process runs under attnprop's shared filter (its own, or a
+/// loader's it inherited).
+bool Confined();
 
 /// A range of addresses [begin, end).
 struct AddressRange {
   uintptr_t begin = 0, end = 0;
 };
 
-/// Installs the call's own filter in a call process, once its buffers are
-/// protected and before the kernel's code runs: signals only to itself,
-/// threads only (no process), and no system call that changes the mappings
-/// or protections of `ranges` (mprotect, pkey_mprotect, munmap, mremap,
-/// madvise or a MAP_FIXED mmap over any byte of them). A kernel could
-/// otherwise make its inputs writable or a guard page accessible and write
-/// unseen. "" on success, else why not.
+/// Installs the call's own filter in a confined call process, once its
+/// buffers are protected and before the kernel's code runs: no system call
+/// that changes the mappings or protections of `ranges` (mprotect,
+/// pkey_mprotect, munmap, mremap, madvise or a MAP_FIXED mmap over any byte
+/// of them; a kernel could otherwise make its inputs writable or a guard
+/// page accessible and write unseen), and the per-process rules where
+/// ConfineCallProcess did not install them (a loader's clone). "" on
+/// success, else why not.
 std::string ConfineCall(const std::vector<AddressRange>& ranges);
 
-/// Installs a loader's filter (the call filter without its per-process
-/// rules, clone with CLONE_PARENT allowed), after the library's initialisers
-/// ran: the call processes it clones inherit it, and ConfineCallProcess
-/// then installs nothing (ConfineCall adds the rest). "" or why not.
+/// Installs the shared filter (no per-process rule; a loader's clone of a
+/// call process allowed) in a loader, after the library's initialisers
+/// ran: the call processes it clones inherit it. "" or why not.
 std::string ConfineLoader();
 
 /// Whether call processes are confined on this machine, probed once in a

@@ -183,7 +183,7 @@ void ProtectAndLock(const GuardedRegion* regions, int n) {
       throw std::runtime_error("mprotect failed");
     if (!Arena::Get().Contains(base)) locked.push_back({r.base, r.base + r.bytes});
   }
-  if (prctl(PR_GET_SECCOMP) != 2) return;  // unconfined (ConfinementStatus says why)
+  if (!Confined()) return;  // ConfinementStatus says why
   if (const std::string why = ConfineCall(locked); !why.empty())
     throw std::runtime_error("attnprop could not lock the buffers' protections: " + why);
 }

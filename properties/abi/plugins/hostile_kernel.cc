@@ -167,18 +167,18 @@ void HostileBefore(const attnprop_attention_args* a) {
   std::memset(hog, 1, bytes);
   std::free(hog);
 #elif ATTNPROP_HOSTILE == HOSTILE_UNPROTECTS_INPUTS
-  // As HOSTILE_RESTORES_INPUTS, with the read-only protection lifted first:
-  // without the mapping lock no fault would show the write.
+  // As HOSTILE_RESTORES_INPUTS, with the read-only protection lifted first
+  // (and the write made whether or not that worked): without the mapping
+  // lock no fault would show the write.
   if (a->q && a->struct_size >= sizeof(attnprop_attention_args) && a->batch > 0 && a->t_q > 0 && a->d_k > 0) {
     const long page = sysconf(_SC_PAGESIZE);
     const auto at = reinterpret_cast<uintptr_t>(a->q) & ~static_cast<uintptr_t>(page - 1);
-    if (mprotect(reinterpret_cast<void*>(at), static_cast<size_t>(page), PROT_READ | PROT_WRITE) == 0) {
-      volatile unsigned char* q = static_cast<volatile unsigned char*>(const_cast<void*>(a->q));
-      const unsigned char saved = q[3];
-      q[3] = static_cast<unsigned char>(saved ^ 0x01);
-      q[3] = saved;
-      mprotect(reinterpret_cast<void*>(at), static_cast<size_t>(page), PROT_READ);
-    }
+    mprotect(reinterpret_cast<void*>(at), static_cast<size_t>(page), PROT_READ | PROT_WRITE);
+    volatile unsigned char* q = static_cast<volatile unsigned char*>(const_cast<void*>(a->q));
+    const unsigned char saved = q[3];
+    q[3] = static_cast<unsigned char>(saved ^ 0x01);
+    q[3] = saved;
+    mprotect(reinterpret_cast<void*>(at), static_cast<size_t>(page), PROT_READ);
   }
 #elif ATTNPROP_HOSTILE == HOSTILE_FORGES_PLAN
   // attnprop's call plan starts the page the arguments lie in (call.cc's
