@@ -360,8 +360,8 @@ std::vector<sock_filter> OwnFilter(bool process_rules, const std::vector<Address
 /// mprotect, pkey_mprotect, munmap, mremap and MAP_FIXED mmap that touches
 /// them, as the filter's lock does (madvise on the shared arena, which the
 /// lock refuses too, loses no data: its pages are the parent's as well).
-/// False where it cannot (an older kernel,
-/// ATTNPROP_NO_MSEAL=1 to test the filter's lock): the filter locks them.
+/// False where it cannot (an older kernel, or ATTNPROP_NO_MSEAL=1 to test
+/// the filter's lock): the filter locks them.
 bool Seal(const std::vector<AddressRange>& ranges) {
   static const bool off = [] {
     const char* e = std::getenv("ATTNPROP_NO_MSEAL");
@@ -384,9 +384,9 @@ bool Confined() { return g_shared_installed; }
 
 std::string ConfineCall(const std::vector<AddressRange>& ranges) {
   if (!g_shared_installed) return "the call process is not confined";
-  // Sealed ranges need no filter rule (a rule costs each call process about
-  // 1.5 us per instruction to install, the lock's 60 instructions about 8%
-  // of check-kernel's time); a kernel without mseal gets the rules.
+  // Sealed ranges need no filter rule (each instruction costs a call
+  // process about 1.5 us to install, and the lock is about 60 of them); a
+  // kernel without mseal gets the rules.
   const bool sealed = Seal(ranges);
   if (!sealed || !g_process_rules_installed) {
     const std::vector<sock_filter> code = OwnFilter(!g_process_rules_installed, sealed ? nullptr : &ranges);
