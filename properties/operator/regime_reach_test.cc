@@ -3,7 +3,8 @@
 // argument's range as the header promises: the top octave of each long
 // dimension (t_k to 4,096, d_k and d_v to 512, t_q to 1,024), batch above
 // 1, every scale kind (negative, both zeros, subnormal, huge of both signs),
-// causal with t_q <, = and > t_k, lse passed and not. A generator change
+// scores from subnormal to past exp's range, causal with t_q <, = and >
+// t_k, lse passed and not. A generator change
 // that loses one of them fails here, naming it.
 #include <gtest/gtest.h>
 
@@ -12,9 +13,11 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <utility>
 
 #include "properties/framework/rc_bridge.h"
 #include "properties/operator/problem.h"
+#include "properties/operator/problem_gen.h"
 #include "properties/operator/regime_gen.h"
 
 namespace attnprop::ksuite {
@@ -75,6 +78,31 @@ TEST_P(RegimeReach, TheScalarRegimeDrawsEveryScaleKindAndLengthRelation) {
                            "scale +subnormal (double)", "scale +huge", "scale -huge", "t_q < t_k", "t_q = t_k", "t_q > t_k",
                            "causal", "not causal", "lse", "no lse"})
     EXPECT_TRUE(s.seen.count(want)) << want << " never drawn in " << kCases << " cases";
+}
+
+/// The smallest and largest |scale| max|q| max|k| (a case's score scale)
+/// over the cases `gen` draws, zeros left out.
+std::pair<double, double> ScoreScales(const rc::Gen<Case>& gen) {
+  double lo = HUGE_VAL, hi = 0;
+  for (const Case& c : SampleCases(gen, kDefaultSeed, kCases)) {
+    const Problem p = Problem::FromCase(c);
+    const double s = std::fabs(c.Get<double>("scale")) * p.q.As<double>().cwiseAbs().maxCoeff() *
+                     p.k.As<double>().cwiseAbs().maxCoeff();
+    if (s > 0) lo = std::min(lo, s), hi = std::max(hi, s);
+  }
+  return {lo, hi};
+}
+
+// Scores from subnormal (a kernel that flushes or divides by them) to far
+// beyond exp's range (a kernel that skips the max): subnormal through the
+// scalar regime's scales, large through the contract's problems (entries
+// to 64, problem_gen.h); the scalar regime's huge scales come with entries
+// scaled down, so its scores stay moderate.
+TEST_P(RegimeReach, ScoresRangeFromSubnormalToBeyondExp) {
+  const DType t = GetParam();
+  EXPECT_LT(ScoreScales(RegimeGen({t, false}, Regime::kScalars)).first, 0x1p-126) << "no subnormal scores";
+  EXPECT_GT(ScoreScales(ProblemGen({t, false}, ShapeSpec{})).second, 0x1p10)
+      << "no scores beyond exp's range (about 710)";
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, RegimeReach, ::testing::Values(DType::kF32, DType::kF64),
