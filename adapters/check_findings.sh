@@ -11,10 +11,16 @@
 # some property fails, which is what findings.tsv may say. A property listed
 # as failing must have its counterexample pinned in PINNED_STORE, and
 # `attnprop reproduce` of that file must exit 1.
+# FINDINGS_CPU_FLAG=flag: findings of a code path that needs that CPU flag
+# (/proc/cpuinfo); without it the test is skipped (exit 77), with the reason.
 #   check_findings.sh ATTNPROP ADAPTER.so FINDINGS.tsv PINNED_STORE OUT_DIR [check-kernel args...]
 set -euo pipefail
 exe=$1 adapter=$2 findings=$3 pinned=$4 out=$5
 shift 5
+if [ -n "${FINDINGS_CPU_FLAG:-}" ] && ! grep -qw "$FINDINGS_CPU_FLAG" /proc/cpuinfo; then
+  echo "not run here: this CPU has no $FINDINGS_CPU_FLAG, which $(basename "$findings") is about"
+  exit 77
+fi
 rm -rf "$out"
 mkdir -p "$out"
 # A copy of the pinned store: new counterexamples are saved into the copy

@@ -30,9 +30,11 @@
 //    the row's largest score (where logsoftmax is nearest 0, so the
 //    subtraction, in float, loses least).
 //  * bf16 and f16: q, k, v, out are the formats' bit patterns, which oneDNN
-//    reads as they are. P is rounded to the storage format (oneDNN's matmul
-//    takes src and weights in one type), so the arithmetic the kernel
-//    declares is the storage format's (onednn_kernel.cc).
+//    reads as they are. S, the softmax's max and sums are f32; P is rounded
+//    once to the storage format (oneDNN's matmul takes src and weights in one
+//    type) before P V, which accumulates in f32: the mixed accumulation of
+//    the ABI, ATTNPROP_FORMAT_MIXED, is what the kernel declares
+//    (onednn_kernel.cc).
 //  * f64: oneDNN 2.6 has no f64 data type.
 //  * errors: invalid arguments return 1 before oneDNN is called; a refusal
 //    or exception of oneDNN returns 2. Every result is computed into buffers

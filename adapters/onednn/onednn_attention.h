@@ -19,7 +19,7 @@ enum class Storage { kF32, kBF16, kF16 };
 int Attend(const attnprop_attention_args* args, Storage storage);
 
 /// Whether oneDNN implements every primitive of Attend for `storage` on this
-/// CPU (bf16 needs AVX512-BF16 or AMX; f16 needs AVX512-FP16), checked once
+/// CPU (bf16 needs AVX-512, natively AVX512-BF16 or AMX; f16 needs AVX512-FP16), checked once
 /// by creating them for a small shape.
 bool Implements(Storage storage);
 

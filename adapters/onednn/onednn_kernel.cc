@@ -5,11 +5,14 @@
 //
 //  * f32: oneDNN in f32.
 //  * bf16 and f16: oneDNN in that format where this CPU has the instructions
-//    oneDNN 2.6 needs for it (bf16: AVX512-BF16 or AMX; f16: AVX512-FP16).
+//    oneDNN 2.6 needs for it (bf16: AVX-512, natively AVX512-BF16 or AMX; f16: AVX512-FP16).
 //    Elsewhere attnprop_kernel_accumulation returns 0 for the format: "not
 //    implemented here", and attnprop skips its properties with that reason.
-//    Where it is implemented, the declared arithmetic is the storage format
-//    itself: the weights P are rounded to it before P V.
+//    Where it is implemented, the declared arithmetic is
+//    ATTNPROP_FORMAT_MIXED: f32 scores, max and sums, the weights P rounded
+//    once to the format before P V (onednn_attention.cc). With oneDNN's
+//    AVX512-BF16 code, subnormal bf16 values are read as 0, which the
+//    declaration does not allow: findings-bf16.tsv.
 //  * f64: the ABI requires the entry point, and oneDNN 2.6 has no f64, so it
 //    returns 2 (an error) for every valid call; the check-kernel test leaves
 //    kernel-f64 out (CMakeLists.txt) and says why.
@@ -52,9 +55,9 @@ __attribute__((visibility("default"))) int attnprop_attention_f16(const attnprop
 
 __attribute__((visibility("default"))) int attnprop_kernel_accumulation(int format) {
   if (format == ATTNPROP_FORMAT_BF16)
-    return attnprop::onednn::Implements(attnprop::onednn::Storage::kBF16) ? ATTNPROP_FORMAT_BF16 : 0;
+    return attnprop::onednn::Implements(attnprop::onednn::Storage::kBF16) ? ATTNPROP_FORMAT_MIXED : 0;
   if (format == ATTNPROP_FORMAT_F16)
-    return attnprop::onednn::Implements(attnprop::onednn::Storage::kF16) ? ATTNPROP_FORMAT_F16 : 0;
+    return attnprop::onednn::Implements(attnprop::onednn::Storage::kF16) ? ATTNPROP_FORMAT_MIXED : 0;
   return 0;
 }
 
