@@ -11,7 +11,10 @@
  * where key j is visible to query i always (causal = 0), or iff
  * j <= i + (t_k - t_q) (causal = 1: the queries are the last t_q positions).
  * [abi:causal] A query row with no visible key gets out_i = 0 and lse_i =
- * -inf. [abi:empty_rows]
+ * -inf. [abi:empty_rows] q, k and v hold any finite values of their type,
+ * subnormals included, and the formulas hold for them as for any other (a
+ * kernel that flushes subnormals to 0, as the FTZ and DAZ modes that
+ * -ffast-math sets do, breaks them). [abi:values]
  *
  * Return 0 on success. [abi:success] Invalid arguments (NULL q, k, v or out;
  * a dimension < 1; struct_size smaller than version 1's struct; a non-finite

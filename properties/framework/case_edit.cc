@@ -118,10 +118,30 @@ std::vector<Exact> SimplerValues(const Exact& e) {
   return out;
 }
 
+/// The whole matrix scaled by a power of two so that its largest entry is
+/// just below the smallest normal of f32 and bf16 (2^-126), f64 (2^-1022)
+/// or f16 (2^-14), one picked: a kernel that flushes subnormals, or divides
+/// by a value that underflows, is met wherever its format starts them (a
+/// power-of-two move of 2^-20 at most would need dozens of steps). Doubles
+/// only: an exact rational case has no format.
+void IntoSubnormals(ExactMatrix& m, EditRng& rng) {
+  double top = 0;
+  for (const Exact& x : m.data) {
+    if (!x.IsDouble()) return;
+    top = std::fmax(top, std::fabs(x.ToDouble()));
+  }
+  if (top == 0 || !std::isfinite(top)) return;
+  static constexpr int kMinNormalExponent[] = {-126, -1022, -14};
+  int ex = 0;
+  std::frexp(top, &ex);  // top < 2^ex
+  const int k = kMinNormalExponent[rng.Below(3)] - ex;
+  for (Exact& x : m.data) x = Scale2(x, k);
+}
+
 void MutateMatrix(ExactMatrix& m, EditRng& rng) {
   if (m.data.empty()) return;
   Exact& e = m.data[rng.Below(m.data.size())];
-  switch (rng.Below(11)) {
+  switch (rng.Below(13)) {
     case 0: case 1: e = Scale2(e, Exponent(rng)); break;
     case 2: {
       const int k = Exponent(rng);
@@ -149,6 +169,7 @@ void MutateMatrix(ExactMatrix& m, EditRng& rng) {
       for (Exact& x : m.data) x = Times(x, f);
       break;
     }
+    case 11: case 12: IntoSubnormals(m, rng); break;
     default:
       if (e.IsDouble()) e = Exact(std::nextafter(e.ToDouble(), rng.Chance(50) ? HUGE_VAL : -HUGE_VAL));
       break;

@@ -28,7 +28,9 @@ class EditRng {
 /// One random move of the targeted search: an entry or a whole matrix scaled
 /// by a power of two (2^-20 .. 2^20) or by a factor near 1 (1 +- 2^-k, k in
 /// 1..6), a sign flipped, entries set to 0, +-1 or to another entry, rows or
-/// columns made equal, a dimension grown (an index duplicated) or shrunk (an
+/// columns made equal, a whole matrix scaled into the subnormals of f32,
+/// f64 or f16 (its largest entry just below the smallest normal), a
+/// dimension grown (an index duplicated) or shrunk (an
 /// index dropped) in every matrix axis of that size, a scalar moved one ulp,
 /// every value of one absolute value (values a hypothesis ties together)
 /// scaled at once. Returns the case unchanged only when it has nothing to

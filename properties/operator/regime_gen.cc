@@ -61,6 +61,18 @@ double ScaleOf(int kind, int64_t d_k) {
   return 1;
 }
 
+/// The entries' magnitudes (kScalars), ordinary first: as drawn (|x| <= 2),
+/// V in the storage type's subnormals (a kernel that flushes them, as
+/// AVX512-BF16's dot products do, or divides by them), and Q, K and V there
+/// (the scores underflow to 0 too).
+enum EntryKind { kOrdinaryEntries, kSubnormalV, kSubnormalQKV, kEntryKinds };
+
+/// The shift that takes SeededMatrix's entries (n / 2^f, |n| <= 2^(f+1))
+/// into the subnormals of `t`, every one still exact: f32 n 2^-132 (the
+/// largest 2^-127, the smallest nonzero 2^-132 above f32's 2^-149), f64
+/// n 2^-1044 (the largest 2^-1023, the smallest 2^-1044 above 2^-1074).
+int SubnormalShift(DType t) { return t == DType::kF32 ? -128 : -1024; }
+
 uint64_t SplitMix(uint64_t x) {
   x += 0x9E3779B97F4A7C15ull;
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -122,16 +134,21 @@ ShapeSpec RegimeShape() {
 rc::Gen<Case> RegimeGen(InputKind in, Regime regime) {
   const Ranges rg = RangesOf(regime);
   const DType t = in.dtype;
-  using Draw = std::tuple<bool, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int, int64_t, int64_t>;
-  const rc::Gen<int> scale_gen = regime == Regime::kScalars ? rc::gen::resize(100, rc::gen::inRange(0, static_cast<int>(kScaleKinds)))
-                                                            : rc::gen::element<int>(kInvSqrt, kOne);
+  using Draw = std::tuple<bool, int64_t, int64_t, int64_t, int64_t, int64_t, int64_t, int, int, int64_t, int64_t>;
+  const bool scalars = regime == Regime::kScalars;
+  const rc::Gen<int> scale_gen = scalars ? rc::gen::resize(100, rc::gen::inRange(0, static_cast<int>(kScaleKinds)))
+                                         : rc::gen::element<int>(kInvSqrt, kOne);
+  // Ordinary entries two times in three: the scale kinds are the regime's
+  // first subject.
+  const rc::Gen<int> entry_gen = scalars ? rc::gen::weightedElement<int>({{4, kOrdinaryEntries}, {1, kSubnormalV}, {1, kSubnormalQKV}})
+                                         : rc::gen::just<int>(kOrdinaryEntries);
   return rc::gen::map(
       rc::gen::tuple(rc::gen::weightedElement<bool>({{4 - kBigShareOutOf4, false}, {kBigShareOutOf4, true}}),
                      RegimeDim(rg.batch), RegimeDim(rg.t_q), RegimeDim(rg.t_k), RegimeDim(rg.d_k),
-                     RegimeDim(rg.d_v), rc::gen::element<int64_t>(0, 1), scale_gen,
+                     RegimeDim(rg.d_v), rc::gen::element<int64_t>(0, 1), scale_gen, entry_gen,
                      rc::gen::element<int64_t>(1, 0), rc::gen::noShrink(rc::gen::arbitrary<int64_t>())),
       [t, regime](const Draw& d) {
-        auto [big, batch, t_q, t_k, d_k, d_v, causal, scale_kind, lse, seed] = d;
+        auto [big, batch, t_q, t_k, d_k, d_v, causal, scale_kind, entry_kind, lse, seed] = d;
         if (!big) {  // the small share: MPFR-checked (CallWork <= 4 8 16 16)
           batch = std::min<int64_t>(batch, 4);
           t_q = std::min<int64_t>(t_q, 8);
@@ -141,22 +158,23 @@ rc::Gen<Case> RegimeGen(InputKind in, Regime regime) {
         }
         CutToBudget(&batch, &t_q, &t_k, &d_k, &d_v);
         const bool huge = regime == Regime::kScalars && (scale_kind == kHuge || scale_kind == kMinusHuge);
-        const int shift = huge ? -32 : 0;
+        const int qk_shift = entry_kind == kSubnormalQKV ? SubnormalShift(t) : huge ? -32 : 0;
+        const int v_shift = entry_kind == kOrdinaryEntries ? 0 : SubnormalShift(t);
         return SeededProblem(t, batch, t_q, t_k, d_k, d_v, causal, ScaleOf(scale_kind, d_k), lse,
-                             static_cast<uint64_t>(seed), shift);
+                             static_cast<uint64_t>(seed), qk_shift, v_shift);
       });
 }
 
 Case SeededProblem(DType t, int64_t batch, int64_t t_q, int64_t t_k, int64_t d_k, int64_t d_v, int64_t causal,
-                   double scale, int64_t lse, uint64_t seed, int shift) {
+                   double scale, int64_t lse, uint64_t seed, int qk_shift, int v_shift) {
   return Case()
       .Int("batch", batch)
       .Int("causal", causal)
       .Scalar("scale", scale)
       .Int("lse", lse)
-      .Matrix("Q", SeededMatrix(seed, 0, batch, t_q, d_k, t, shift))
-      .Matrix("K", SeededMatrix(seed, 1, batch, t_k, d_k, t, shift))
-      .Matrix("V", SeededMatrix(seed, 2, batch, t_k, d_v, t, 0));
+      .Matrix("Q", SeededMatrix(seed, 0, batch, t_q, d_k, t, qk_shift))
+      .Matrix("K", SeededMatrix(seed, 1, batch, t_k, d_k, t, qk_shift))
+      .Matrix("V", SeededMatrix(seed, 2, batch, t_k, d_v, t, v_shift));
 }
 
 bool RegimeHolds(InputKind in, const Case& c) {

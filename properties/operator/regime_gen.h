@@ -2,8 +2,8 @@
 // (issue 14): long KV with few queries (decoding, split-KV merges), head
 // dims up to 512 (d_k and d_v apart, above any compiled maximum), long query
 // blocks with batch up to 4, and every scalar argument over its valid range
-// (scale negative, zero, subnormal, huge; causal with t_q <, =, > t_k; lse
-// NULL and not). Shapes are drawn before entries, each dimension log-uniform
+// (scale negative, zero, subnormal, huge; entries ordinary or subnormal;
+// causal with t_q <, =, > t_k; lse NULL and not). Shapes are drawn before entries, each dimension log-uniform
 // over its range with the block and vector boundaries (2^e - 1, 2^e,
 // 2^e + 1) drawn often, so RapidCheck's shrinking ends at the smallest
 // failing shape (a tail bug at d = 257 shrinks to exactly 257). Entries come
@@ -26,7 +26,7 @@ enum class Regime {
   kLongKv,       // t_q in 1..8 against t_k in 1..4096, d_k, d_v in 1..128, batch 1..4
   kWideHeads,    // d_k, d_v in 1..512 independently, t_q, t_k in 1..64, batch 1..2
   kLongQueries,  // t_q in 1..1024, t_k in 1..512, d_k, d_v in 1..64, batch 1..4
-  kScalars,      // small shapes; scale from its boundary values; t_q <, =, > t_k
+  kScalars,      // small shapes; scale from its boundary values; subnormal entries; t_q <, =, > t_k
 };
 const char* RegimeName(Regime r);
 
@@ -51,9 +51,10 @@ inline constexpr int kBigShareOutOf4 = 1;
 rc::Gen<Case> RegimeGen(InputKind in, Regime r);
 
 /// A problem of the given shape and arguments with entries hashed from
-/// `seed` (as RegimeGen draws them; q and k times 2^shift).
+/// `seed` (as RegimeGen draws them; q and k times 2^qk_shift, v times
+/// 2^v_shift).
 Case SeededProblem(DType t, int64_t batch, int64_t t_q, int64_t t_k, int64_t d_k, int64_t d_v, int64_t causal,
-                   double scale, int64_t lse, uint64_t seed, int shift = 0);
+                   double scale, int64_t lse, uint64_t seed, int qk_shift = 0, int v_shift = 0);
 
 /// HypothesesHold of the regime properties: any valid problem (ProblemHolds
 /// with any finite scale, of any sign, zero and subnormal included) and

@@ -3,9 +3,11 @@
 // argument's range as the header promises: the top octave of each long
 // dimension (t_k to 4,096, d_k and d_v to 512, t_q to 1,024), batch above
 // 1, every scale kind (negative, both zeros, subnormal, huge of both signs),
-// scores from subnormal to past exp's range, causal with t_q <, = and >
-// t_k, lse passed and not. A generator change
-// that loses one of them fails here, naming it.
+// scores from subnormal to past exp's range, entries in the storage type's
+// subnormals (V alone, and Q, K and V), causal with t_q <, = and > t_k, lse
+// passed and not; and the targeted search's moves reach subnormal entries
+// from an ordinary case. A generator change that loses one of them fails
+// here, naming it.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +17,8 @@
 #include <string>
 #include <utility>
 
+#include "properties/framework/case_dims.h"
+#include "properties/framework/case_edit.h"
 #include "properties/framework/rc_bridge.h"
 #include "properties/operator/problem.h"
 #include "properties/operator/problem_gen.h"
@@ -28,8 +32,16 @@ constexpr int kCases = 100;                  // check-kernel's default cases per
 
 struct Reach {
   int64_t batch = 0, t_q = 0, t_k = 0, d_k = 0, d_v = 0;
-  std::set<std::string> seen;  // scale kinds, length relations, causal, lse
+  std::set<std::string> seen;  // scale kinds, length relations, causal, lse, subnormal entries
 };
+
+/// Whether some entry of m is a nonzero subnormal of t.
+bool HasSubnormal(DType t, const ExactMatrix& m) {
+  const double min_normal = t == DType::kF32 ? 0x1p-126 : 0x1p-1022;
+  for (const Exact& e : m.data)
+    if (const double x = std::fabs(e.ToDouble()); x != 0 && x < min_normal) return true;
+  return false;
+}
 
 std::string ScaleKind(double s) {
   if (s == 0) return std::signbit(s) ? "scale -0" : "scale 0";
@@ -53,6 +65,8 @@ Reach ReachOf(DType t, Regime r) {
     out.seen.insert(p.t_q < p.t_k ? "t_q < t_k" : p.t_q == p.t_k ? "t_q = t_k" : "t_q > t_k");
     out.seen.insert(p.causal ? "causal" : "not causal");
     out.seen.insert(c.GetInt("lse") ? "lse" : "no lse");
+    if (HasSubnormal(t, p.v)) out.seen.insert("subnormal V");
+    if (HasSubnormal(t, p.q) && HasSubnormal(t, p.k)) out.seen.insert("subnormal Q and K");
   }
   return out;
 }
@@ -76,7 +90,7 @@ TEST_P(RegimeReach, TheScalarRegimeDrawsEveryScaleKindAndLengthRelation) {
   const Reach s = ReachOf(GetParam(), Regime::kScalars);
   for (const char* want : {"scale +normal", "scale -normal", "scale 0", "scale -0", "scale +subnormal (float)",
                            "scale +subnormal (double)", "scale +huge", "scale -huge", "t_q < t_k", "t_q = t_k", "t_q > t_k",
-                           "causal", "not causal", "lse", "no lse"})
+                           "causal", "not causal", "lse", "no lse", "subnormal V", "subnormal Q and K"})
     EXPECT_TRUE(s.seen.count(want)) << want << " never drawn in " << kCases << " cases";
 }
 
@@ -103,6 +117,26 @@ TEST_P(RegimeReach, ScoresRangeFromSubnormalToBeyondExp) {
   EXPECT_LT(ScoreScales(RegimeGen({t, false}, Regime::kScalars)).first, 0x1p-126) << "no subnormal scores";
   EXPECT_GT(ScoreScales(ProblemGen({t, false}, ShapeSpec{})).second, 0x1p10)
       << "no scores beyond exp's range (about 710)";
+}
+
+// The targeted search starts from the random cases and moves them
+// (case_edit.h, Mutate): from an ordinary case, some of 1,000 single moves
+// put an entry of V (and of Q) in the storage type's subnormals, and the
+// case is still an input of the regime properties.
+TEST_P(RegimeReach, TheSearchsMovesReachSubnormalEntries) {
+  const DType t = GetParam();
+  const Case start = SeededProblem(t, 1, 3, 4, 5, 6, 0, 0.5, 1, 7);
+  ASSERT_TRUE(RegimeHolds({t, false}, start));
+  const CaseDims dims(start);
+  std::set<std::string> seen;
+  for (uint64_t seed = 1; seed <= 1000; ++seed) {
+    EditRng rng(seed);
+    const Case moved = Mutate(start, rng, dims);
+    if (!RegimeHolds({t, false}, moved)) continue;
+    for (const char* m : {"Q", "K", "V"})
+      if (HasSubnormal(t, moved.GetMatrix(m))) seen.insert(m);
+  }
+  for (const char* want : {"Q", "K", "V"}) EXPECT_TRUE(seen.count(want)) << "no move made " << want << " subnormal";
 }
 
 INSTANTIATE_TEST_SUITE_P(Dtypes, RegimeReach, ::testing::Values(DType::kF32, DType::kF64),
