@@ -9,7 +9,7 @@
 #include "properties/operator/kernel_backend.h"
 
 namespace attnprop::ksuite {
-namespace {
+namespace ATTNPROP_UNIT {
 
 using Lengths = ShapeSpec::Lengths;
 using CausalKind = ShapeSpec::Causal;

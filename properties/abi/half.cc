@@ -28,7 +28,7 @@
 #include "properties/operator/kernel_backend.h"
 
 namespace attnprop::ksuite {
-namespace {
+namespace ATTNPROP_UNIT {
 
 const HalfFormat& FormatOf(DType t) { return t == DType::kBF16 ? kBF16 : kF16; }
 
@@ -70,6 +70,7 @@ void FitScores(const HalfFormat& f, const ExactMatrix& q, ExactMatrix* k, double
 }  // namespace
 
 rc::Gen<Case> HalfProblemGen(DType t, int64_t max_t_k) {
+  using namespace ATTNPROP_UNIT;  // this file's helpers (property.h: ATTNPROP_UNIT)
   const HalfFormat& f = FormatOf(t);
   gen::Layout layout;
   const int batch = layout.Axis({1, 2, 2}), tq = layout.Axis({1, 8, 8}), tk = layout.Axis({1, max_t_k, max_t_k}),
@@ -110,7 +111,7 @@ rc::Gen<Case> HalfProblemGen(DType t, int64_t max_t_k) {
   });
 }
 
-namespace {
+namespace ATTNPROP_UNIT {
 
 /// The hypotheses: any valid problem whose entries are values of the
 /// format (ProblemHolds: the numeric domain of f32 arithmetic), and t_k = 1

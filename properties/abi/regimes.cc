@@ -19,7 +19,7 @@
 #include "properties/operator/regime_gen.h"
 
 namespace attnprop::ksuite {
-namespace {
+namespace ATTNPROP_UNIT {
 
 using enum Regime;
 

@@ -26,7 +26,7 @@
 #include "properties/operator/regime_gen.h"
 
 namespace attnprop::ksuite {
-namespace {
+namespace ATTNPROP_UNIT {
 
 constexpr int64_t kMaxCalls = 8;
 

@@ -13,7 +13,7 @@
 #include "properties/framework/property.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 constexpr ScalarField kS0{"s0"}, kS1{"s1"}, kW0{"w0"}, kW1{"w1"}, kV0{"v0"}, kV0p{"v0'"}, kV1{"v1"}, kV1p{"v1'"};
 

@@ -31,7 +31,7 @@
 #include "properties/framework/property.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 using collapse::MaxBalance;
 using collapse::MaxNorm;

@@ -12,7 +12,7 @@
 #include "properties/framework/property.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 constexpr Axis kHeadAxis{"H"};
 constexpr IntField kH{"H"};

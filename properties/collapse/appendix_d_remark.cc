@@ -37,7 +37,7 @@
 #include "properties/framework/property.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 // Every check states the remark as printed: exact in rationals, certified
 // by interval arithmetic in double and MPFR (properties/framework/

@@ -37,7 +37,7 @@
 #include "properties/framework/property.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 constexpr int64_t kMaxRows = 5;
 constexpr int64_t kMaxCols = 3;

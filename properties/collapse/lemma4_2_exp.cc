@@ -22,7 +22,7 @@
 #include "properties/framework/property.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 enum class Which { kExpA, kExpAB, kAlphaA, kAlphaAB };
 

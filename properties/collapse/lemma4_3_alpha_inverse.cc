@@ -12,7 +12,7 @@
 #include "properties/framework/property.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 /// Certified by interval arithmetic: no rounding budget.
 template <class S>

@@ -21,7 +21,7 @@
 #include "properties/framework/property.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 // Every claim here is certified by interval arithmetic (properties/
 // framework/certify.h): its checks state the mathematics with no rounding

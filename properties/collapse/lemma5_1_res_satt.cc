@@ -38,7 +38,7 @@
 #include "properties/framework/property.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 using collapse::MaxNorm;
 

@@ -30,7 +30,7 @@
 #include "properties/framework/property.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 using collapse::EntrywiseL1;
 using collapse::MaxNorm;

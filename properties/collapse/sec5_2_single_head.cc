@@ -33,7 +33,7 @@
 #include "properties/framework/property.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 using collapse::MaxNorm;
 

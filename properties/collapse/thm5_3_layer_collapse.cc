@@ -44,7 +44,7 @@
 #include "properties/framework/property.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 using namespace collapse;  // the family's fields and helpers
 

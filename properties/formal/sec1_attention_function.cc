@@ -33,7 +33,7 @@
 #include "properties/framework/property.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 /// The difference step h: double 2^-13 (truncation h^2 against rounding/h),
 /// MPFR 2^-40; a field of the case, so the certificate evaluates the same h.

@@ -38,7 +38,7 @@
 #include "properties/framework/property.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 constexpr int64_t kMaxDim = 4;
 constexpr int64_t kMaxTerms = 3;

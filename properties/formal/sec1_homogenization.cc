@@ -32,7 +32,7 @@
 #include "properties/framework/property.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 constexpr Axis kL{"l"}, kM{"m"}, kOne{"1"};
 constexpr MatrixField kX{"X"}, kP{"P"}, kU{"U"}, kQ{"Q"}, kK{"K"}, kV{"V"}, kMap{"M"}, kAlpha{"alpha"};

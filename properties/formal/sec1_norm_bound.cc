@@ -44,7 +44,7 @@
 #include "properties/framework/property.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 template <class S> constexpr int64_t kMaxLen = SizeBudget<S>::Pick(8, 4);
 template <class S> constexpr int64_t kMaxDim = SizeBudget<S>::Pick(5, 3);

@@ -35,7 +35,7 @@
 #include "properties/framework/property.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 constexpr int64_t kMaxForms = 6;
 

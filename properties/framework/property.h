@@ -272,5 +272,15 @@ struct Register {
 
 }  // namespace attnprop
 
+// ATTNPROP_UNIT: the namespace of a claim file's own names (where a file of
+// its own would use an anonymous one). The claims are compiled as a unity
+// build, a few files to a translation unit (properties/CMakeLists.txt), and
+// CMake defines ATTNPROP_UNIT to a name unique to each file
+// (UNITY_BUILD_UNIQUE_ID), so that one file's helpers never meet another's:
+// in an anonymous namespace, shared by the whole unit, two files' kMaxN
+// would be a redefinition, and two files' Helper(int) and Helper(double) a
+// silently wrong overload. A function the file defines outside it reaches
+// the file's helpers with `using namespace ATTNPROP_UNIT;` in its body.
+
 #define ATTNPROP_REGISTER(Claim, ...) \
   static const ::attnprop::Register<Claim, __VA_ARGS__> attnprop_register_##Claim(__FILE__)

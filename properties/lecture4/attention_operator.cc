@@ -19,7 +19,7 @@ namespace attnprop::ksuite {
 using Lengths = ShapeSpec::Lengths;
 using CausalKind = ShapeSpec::Causal;
 
-namespace {
+namespace ATTNPROP_UNIT {
 
 const Mpfr& Out(const Problem& p, const std::vector<Mpfr>& out, int64_t b, int64_t i, int64_t c) {
   return out[static_cast<size_t>((b * p.t_q + i) * p.d_v + c)];
@@ -156,9 +156,13 @@ void HullCheck(const Operator& op, const Case& c) {
 // row of A lies in the relative interior of the simplex: A_ij >= 0, > 0 above
 // underflow, sum_j A_ij = 1 (A read as out with V = [I 0]). The claim's model
 // backends are in properties/lecture4/sec3_attention_as_averaging.cc.
-ShapeSpec SimplexRowsProblems() { return Shape(CausalKind::kNo, Lengths::kAny, true); }
+ShapeSpec SimplexRowsProblems() {
+  using namespace ATTNPROP_UNIT;
+  return Shape(CausalKind::kNo, Lengths::kAny, true);
+}
 
 void SimplexRowsOnOperator(const Operator& op, const Case& c) {
+  using namespace ATTNPROP_UNIT;  // this file's helpers (property.h: ATTNPROP_UNIT)
   const Problem p = Problem::FromCase(c);
   const CallResult r = Call(op, p);
   RequireSuccess(r, "call");
@@ -181,6 +185,8 @@ void SimplexRowsOnOperator(const Operator& op, const Case& c) {
       sum_check.Check(AbsDiff(sum, Mpfr(1)), rb.rho + rb.underflow, RowAt("row", b, i));
     }
 }
+
+namespace ATTNPROP_UNIT {
 
 /// The two hull claims: out_i in the convex hull of the visible v_j,
 /// certified by supporting directions (HullCheck).
@@ -590,7 +596,6 @@ ATTNPROP_REGISTER(KvCache, double, Mpfr, KernelF32, KernelF64);
 // |out_R - out*| <= rho_R sum_j a_j |v_jc|. ln of the sum: |error| <= delta_R
 // + u_M + (t_k + 1) u_M + u_M |ln S| and c||q||^2/2 plus the final add:
 // gamma_{d_k+3} (|c| ||q||^2 + |lse|).
-namespace {
 struct NwRow {
   std::vector<Mpfr> out;     // the formula's value, d_v entries
   std::vector<double> wabs;  // sum_j a_j |v_jc|
@@ -654,7 +659,6 @@ NwRow NwReference(const Problem& p, int64_t b, int64_t i) {
                 (1 + 1e-12);
   return row;
 }
-}  // namespace
 
 struct NadarayaWatson : AttentionClaim<NadarayaWatson>, ClaimId<"lecture4.prop7.2.nadaraya_watson_form"> {
   static ShapeSpec Problems() { return ShapeSpec{}; }
@@ -696,4 +700,5 @@ struct NadarayaWatson : AttentionClaim<NadarayaWatson>, ClaimId<"lecture4.prop7.
 };
 ATTNPROP_REGISTER(NadarayaWatson, double, Mpfr, KernelF32, KernelF64);
 
+}  // namespace ATTNPROP_UNIT
 }  // namespace attnprop::ksuite

@@ -30,7 +30,7 @@
 #include "properties/framework/property.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 constexpr Axis kT{"T"}, kD{"d"}, kDk{"d_k"};
 constexpr MatrixField kX{"X"}, kWQ{"W_Q"}, kWK{"W_K"};

@@ -29,7 +29,7 @@
 #include "properties/operator/kernel_backend.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 /// Sizes per backend: MPFR costs ~10^3 x double per operation (NOTES.md).
 template <class S> constexpr int64_t kMaxLen = SizeBudget<S>::Pick(40, 12);

@@ -35,7 +35,7 @@
 #include "properties/framework/property.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 template <class S> constexpr int64_t kMaxLen = SizeBudget<S>::Pick(10, 5);
 template <class S> constexpr int64_t kMaxWidth = SizeBudget<S>::Pick(5, 3);

@@ -47,7 +47,7 @@
 #include "properties/framework/property.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 constexpr int kPairs = 8000;
 constexpr double kZ = 6.5;

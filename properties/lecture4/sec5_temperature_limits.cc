@@ -32,7 +32,7 @@
 #include "properties/framework/property.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 template <class S> constexpr int64_t kMaxLen = SizeBudget<S>::Pick(12, 6);
 

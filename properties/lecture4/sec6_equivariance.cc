@@ -46,7 +46,7 @@
 #include "properties/framework/property.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 template <class S> constexpr int64_t kMaxLen = SizeBudget<S>::Pick(12, 6);
 template <class S> constexpr int64_t kMaxWidth = SizeBudget<S>::Pick(6, 4);

@@ -37,7 +37,7 @@
 #include "properties/framework/property.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 template <class S> constexpr int64_t kMaxLen = SizeBudget<S>::Pick(16, 8);
 

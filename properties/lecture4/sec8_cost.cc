@@ -34,7 +34,7 @@
 #include "properties/framework/property.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 /// Entries of magnitude in [sd, 2 sd] with random signs (EditRng): no entry
 /// near 0, whose influence could fall below double resolution. Weights get sd

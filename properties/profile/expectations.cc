@@ -27,7 +27,7 @@
 #include "properties/profile/lambda_checks.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 struct TwoPointLaw {
   Rational x, y;  // x < 0 < y

@@ -20,7 +20,7 @@
 #include "properties/profile/square_cases.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 using namespace profile;  // the family's fields and helpers
 

@@ -50,7 +50,7 @@
 #include "properties/profile/lambda_checks.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 constexpr double kAlpha = 1e-6;
 

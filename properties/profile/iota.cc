@@ -25,7 +25,7 @@
 #include "properties/profile/lambda_checks.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 /// lambda in Lambda_m in the backend's own arithmetic (sorted, sign
 /// pattern; the norm is checked separately with a tolerance).

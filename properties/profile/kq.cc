@@ -29,7 +29,7 @@
 #include "properties/profile/lambda_checks.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 constexpr Axis kSmallN{"n"}, kBigN{"N"};
 constexpr MatrixField kWK{"W_K"}, kWQ{"W_Q"};

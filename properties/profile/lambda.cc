@@ -21,7 +21,7 @@
 #include "properties/profile/lambda_checks.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 struct LambdaCBounds : LambdaFamily, ClaimId<"profile.Lambda.C_bounds"> {
   template <class S> static void Conclusion(const In<S>& in) {

@@ -70,7 +70,7 @@
 #include "properties/profile/profile_checks.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 constexpr int64_t kSamples = int64_t{1} << 19;
 constexpr double kAlpha = 1e-6, kSlack = 0x1p-26, kRelSlack = 0x1p-28;

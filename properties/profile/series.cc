@@ -38,7 +38,7 @@
 #include "properties/profile/lambda_checks.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 /// p's regime for the series claims (header): scales 2^-2 .. 2^1.
 gen::Regime SeriesRegime() {

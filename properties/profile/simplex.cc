@@ -24,7 +24,7 @@
 #include "properties/profile/profile_checks.h"
 
 namespace attnprop {
-namespace {
+namespace ATTNPROP_UNIT {
 
 template <class S> constexpr int64_t kMaxN = SizeBudget<S>::Pick(8, 4);
 
