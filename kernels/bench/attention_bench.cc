@@ -288,6 +288,16 @@ class Collector : public benchmark::ConsoleReporter {
   }
 };
 
+/// A table cell: the value, or "-" where its benchmark did not run (oneDNN
+/// has no f64 or f16 row, or is not built; a filter left a peak or baseline
+/// out), never "nan".
+std::string Cell(double x, int decimals) {
+  if (std::isnan(x)) return "-";
+  char b[32];
+  std::snprintf(b, sizeof b, "%.*f", decimals, x);
+  return b;
+}
+
 std::string Key(const char* kind, const char* type, int64_t t, int64_t d, bool causal, int threads) {
   char buf[128];
   std::snprintf(buf, sizeof buf, "%s/%s/T:%lld/d:%lld/causal:%d/threads:%d", kind, type,
@@ -412,9 +422,10 @@ int main(int argc, char** argv) {
               const double k1 = get(Key("flash", kTypes[f64], t, d, causal, 1));
               char speedup[16] = "";
               if (th == 2 && !cpu) std::snprintf(speedup, sizeof speedup, "%.2f", k / k1);
-              std::printf("%-4s %5lld %4lld %6d %3d | %8.1f %8.1f %8.1f %8.1f | %7.2f %7.2f %7.2f %7s\n", kTypes[f64],
-                          static_cast<long long>(t), static_cast<long long>(d), causal ? 1 : 0, th, k, o, u, peak,
-                          k / o, k / u, k / peak, speedup);
+              std::printf("%-4s %5lld %4lld %6d %3d | %8.1f %8s %8s %8s | %7s %7s %7s %7s\n", kTypes[f64],
+                          static_cast<long long>(t), static_cast<long long>(d), causal ? 1 : 0, th, k,
+                          Cell(o, 1).c_str(), Cell(u, 1).c_str(), Cell(peak, 1).c_str(), Cell(k / o, 2).c_str(),
+                          Cell(k / u, 2).c_str(), Cell(k / peak, 2).c_str(), speedup);
             }
   }
   std::printf("\nFMA peak (GFLOP/s, wall time):");
@@ -451,11 +462,10 @@ int main(int argc, char** argv) {
             char speedup[16] = "";
             const double k1 = get(collector.gflops, Key("flash", kTypes[f64], t, d, causal, 1));
             if (th == 2) std::snprintf(speedup, sizeof speedup, "%.2f", k / k1);
-            char one[32] = "-", one_ratio[16] = "-";  // no oneDNN row: f64, f16, or not built
-            if (!std::isnan(o)) std::snprintf(one, sizeof one, "%.1f", o), std::snprintf(one_ratio, sizeof one_ratio, "%.2f", k / o);
-            std::printf("| %s | %lld | %lld | %d | %d | %.1f | %s | %.1f | %.1f | %s | %.2f | %.2f | %s | %.2f |\n",
-                        kTypes[f64], static_cast<long long>(t), static_cast<long long>(d), causal ? 1 : 0, th, k, one,
-                        u, peak, one_ratio, k / u, k / peak, speedup, k_cpu / peak_cpu);
+            std::printf("| %s | %lld | %lld | %d | %d | %.1f | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+                        kTypes[f64], static_cast<long long>(t), static_cast<long long>(d), causal ? 1 : 0, th, k,
+                        Cell(o, 1).c_str(), Cell(u, 1).c_str(), Cell(peak, 1).c_str(), Cell(k / o, 2).c_str(),
+                        Cell(k / u, 2).c_str(), Cell(k / peak, 2).c_str(), speedup, Cell(k_cpu / peak_cpu, 2).c_str());
           }
   std::printf("\nGFLOP/s: 4 T^2 d per head (causal: half). Peak RSS after peak+kernel runs: %.1f MiB; "
               "after the unfused baseline too: %.1f MiB (its T x T score matrix alone: %.1f MiB at T = 4096, f64).\n",
