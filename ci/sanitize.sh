@@ -70,9 +70,7 @@ p32=$(listed kernel-f32) p64=$(listed kernel-f64)
 n=$(ctest --test-dir build/asan -N -R "$deep_only" | grep -c "Test *#" || true)
 [ "$n" = $((47 + p32 + 2 * p64)) ] ||
   { echo "ci/sanitize.sh: the deep-only pattern matches $n tests, not the 47 + $p32 + 2 x $p64 it lists" >&2; exit 1; }
-# Longest first on a fresh tree, as in ci/test.sh (the Release durations:
-# the order, not the values, is what ctest uses).
-costs=build/asan/Testing/Temporary/CTestCostData.txt
-[ -f "$costs" ] || { mkdir -p "$(dirname "$costs")" && cp ci/ctest-costs.txt "$costs"; }
+# Longest first on a fresh tree (the Release durations: the order is what counts).
+bash ci/seed-ctest-costs.sh build/asan
 ctest --preset asan -E "$deep_only"
 echo "ci/sanitize.sh: built in $((built - start)) s, the tests passed in $((SECONDS - built)) s under ASan + UBSan"

@@ -21,6 +21,17 @@ endforeach()
 # links the Release build's claim objects) would be freed by the other one.
 add_compile_definitions(EIGEN_MALLOC_ALREADY_ALIGNED=0)
 
+# GCC's garbage collector, nearly off: a claims translation unit (Eigen and
+# MPFR templates, a unity batch of 16 files) allocates 2.5 to 4 GiB, and GCC
+# collects it again and again. Measured alone on Zen 4, GCC 12, unity_0:
+# 58.9 s user -> 53.7 s (-9%), peak memory 2.4 -> 2.9 GiB; unity_1 (beside
+# another compile) 95 -> 84 s, 3.3 -> 4.2 GiB. Empty it where memory is short.
+set(ATTNPROP_GCC_GC_PARAMS "--param=ggc-min-expand=1000;--param=ggc-min-heapsize=4194304" CACHE STRING
+    "GCC garbage-collector parameters for attnprop's C++ (fewer collections, more memory)")
+if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU")
+  add_compile_options("$<$<COMPILE_LANGUAGE:CXX>:${ATTNPROP_GCC_GC_PARAMS}>")
+endif()
+
 add_library(attnprop_warnings INTERFACE)
 target_compile_options(attnprop_warnings INTERFACE
   -Wall -Wextra -Wconversion -Wshadow -Wpedantic

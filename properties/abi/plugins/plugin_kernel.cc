@@ -12,10 +12,6 @@
 
 #include "kernels/attnprop_kernel.h"
 
-#if ATTNPROP_BUG == 29
-#include <xmmintrin.h>
-#endif
-
 #ifndef ATTNPROP_BUG
 #define ATTNPROP_BUG 0
 #endif
@@ -52,6 +48,10 @@
 #define BUG_FIRST_CALL_SCALE 27 // scale read on the first call and kept for every later one
 #define BUG_STRUCT_SIZE_EXACT 28 // struct_size compared for equality: a newer caller's larger struct refused
 #define BUG_FLUSH_SUBNORMALS 29 // sets MXCSR's FTZ and DAZ, as -ffast-math's startup code does: subnormals read and written as 0
+
+#if ATTNPROP_BUG == BUG_FLUSH_SUBNORMALS
+#include <xmmintrin.h>  // _mm_setcsr
+#endif
 
 // ATTNPROP_ONLINE=1 (with no bug): a second correct kernel that computes
 // differently: one pass over blocks of 8 keys with online-softmax rescaling
