@@ -12,13 +12,17 @@
 //                                T x T matrix too, the causal mask as a post-op;
 //                                out only (no lse: oneDNN's path has none).
 // GFLOP/s counts 4 T^2 d flops per head, half of that when causal (for the
-// baseline too: it is credited with the useful flops only). After the runs a
-// summary prints, per row, kernel, baseline and peak GFLOP/s and the ratios
-// kernel/baseline, kernel/peak, 2 threads/1 thread, and the peak resident
-// memory after the kernel runs and after the baseline. The peak is that of
-// the active target's vector width (avx2: 256-bit, avx512: 512-bit; any other
-// target: the widest this CPU has). The kernel runs the target
-// ATTNPROP_KERNEL_TARGET names (default: the best this CPU supports).
+// baseline too: it is credited with the useful flops only). Each kernel row
+// measures the FMA peak just before and just after itself (row_monitor.h:
+// the active target's vector width, the row's threads, 50 ms each) and the
+// other processes' load during it. After the runs a summary prints, per
+// row: kernel, oneDNN and baseline GFLOP/s, both adjacent peaks, the ratio
+// kernel/peak against the higher of the two, kernel/baseline,
+// kernel/oneDNN, the other processes' load, a noise flag (peaks more than 5% apart) and 2 threads/1 thread; then
+// the peak resident memory after the kernel runs and after the baseline.
+// The peak's width is that of the active target (avx2: 256-bit, avx512:
+// 512-bit; any other target: the widest this CPU has). The kernel runs the
+// target ATTNPROP_KERNEL_TARGET names (default: the best this CPU supports).
 // Benchmarks run in registration order (peak, kernel, baseline), so the RSS
 // recorded after the kernel runs excludes the baseline's T x T buffers.
 #include <benchmark/benchmark.h>
@@ -44,6 +48,7 @@
 #include "kernels/attnprop_kernel_ext.h"
 #include "kernels/bench/baseline_softmax.h"
 #include "kernels/bench/fma_peak.h"
+#include "kernels/bench/row_monitor.h"
 #if ATTNPROP_BENCH_ONEDNN
 #include "adapters/onednn/onednn_attention.h"
 #endif
@@ -147,6 +152,7 @@ void BmFlash(benchmark::State& state, int64_t t, int64_t d, bool causal, int thr
   a.out = in.out.data();
   a.lse = in.lse.data();
   attnprop_kernel_set_threads(threads);
+  attnprop::bench::RowMonitor monitor(PeakBitsFor(attnprop_kernel_target()), std::is_same_v<T, double>, threads);
   for (auto _ : state) {
     const int rc = std::is_same_v<T, float> ? attnprop_attention_f32(&a) : attnprop_attention_f64(&a);
     if (rc != 0) {
@@ -156,6 +162,7 @@ void BmFlash(benchmark::State& state, int64_t t, int64_t d, bool causal, int thr
     benchmark::DoNotOptimize(in.out.data());
     benchmark::ClobberMemory();
   }
+  monitor.Finish(state);
   SetRate(state, FlopsPerHead(t, d, causal));
 }
 
@@ -188,6 +195,7 @@ void BmFlashHalf(benchmark::State& state, int64_t t, int64_t d, bool causal, int
   a.out = out.data();
   a.lse = lse.data();
   attnprop_kernel_set_threads(threads);
+  attnprop::bench::RowMonitor monitor(PeakBitsFor(attnprop_kernel_target()), false, threads);
   for (auto _ : state) {
     const int rc = f16 ? attnprop_attention_f16(&a) : attnprop_attention_bf16(&a);
     if (rc != 0) {
@@ -197,6 +205,7 @@ void BmFlashHalf(benchmark::State& state, int64_t t, int64_t d, bool causal, int
     benchmark::DoNotOptimize(out.data());
     benchmark::ClobberMemory();
   }
+  monitor.Finish(state);
   SetRate(state, FlopsPerHead(t, d, causal));
 }
 
@@ -270,9 +279,10 @@ void BmOneDnn(benchmark::State& state, int64_t t, int64_t d, bool causal, int th
 // Collects every run's GFLOP/s and RSS for the summary.
 class Collector : public benchmark::ConsoleReporter {
  public:
-  // GFLOP/s per second of wall time, and per second of process CPU time
-  // (all threads): the second is robust to other processes taking the cores.
-  std::map<std::string, double> gflops, gflops_cpu, rss;
+  // GFLOP/s per second of wall time, and the peak resident memory.
+  std::map<std::string, double> gflops, rss;
+  // The adjacent peaks and load of each kernel row (RowMonitor's counters).
+  std::map<std::string, std::map<std::string, double>> monitor;
   void ReportRuns(const std::vector<Run>& runs) override {
     for (const Run& r : runs) {
       if (r.error_occurred || r.run_type != Run::RT_Iteration) continue;
@@ -280,9 +290,9 @@ class Collector : public benchmark::ConsoleReporter {
       if (const size_t at = name.find("/process_time"); at != std::string::npos) name.erase(at);
       if (const size_t at = name.find("/real_time"); at != std::string::npos) name.erase(at);
       if (auto it = r.counters.find("GFLOP/s"); it != r.counters.end()) gflops[name] = it->second.value;
-      if (auto it = r.counters.find("GFLOP"); it != r.counters.end() && r.cpu_accumulated_time > 0)
-        gflops_cpu[name] = it->second.value * static_cast<double>(r.iterations) / r.cpu_accumulated_time;
       if (auto it = r.counters.find("maxrss_MiB"); it != r.counters.end()) rss[name] = it->second.value;
+      for (const char* c : {"peak_before", "peak_after", "other_load", "noisy"})
+        if (auto it = r.counters.find(c); it != r.counters.end()) monitor[name][c] = it->second.value;
     }
     ConsoleReporter::ReportRuns(runs);
   }
@@ -392,81 +402,85 @@ int main(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks(&collector);
   getloadavg(load_end, 3);
 
-  // Summary: one line per configuration that ran, by wall time and by CPU time.
   double rss_kernel = 0, rss_all = 0;
   for (const auto& [name, value] : collector.rss) {
     rss_all = std::max(rss_all, value);
     if (name.rfind("flash/", 0) == 0 || name.rfind("peak/", 0) == 0) rss_kernel = std::max(rss_kernel, value);
   }
-  for (int cpu = 0; cpu < 2; ++cpu) {
-    const std::map<std::string, double>& rates = cpu ? collector.gflops_cpu : collector.gflops;
-    std::printf("\nGFLOP/s per second of %s; target %s, peak %d-bit\n",
-                cpu ? "process CPU time (all threads; robust to a busy machine, hides idle waiting)" : "wall time",
-                attnprop_kernel_target(), peak_bits);
-    std::printf("%-4s %5s %4s %6s %3s | %8s %8s %8s %8s | %7s %7s %7s %7s\n", "type", "T", "d", "causal", "thr",
-                "kernel", "oneDNN", "unfused", "peak", "k/1dnn", "k/unf", "k/peak", "2t/1t");
-    for (int f64 = 0; f64 < 4; ++f64)
-      for (int64_t t : kT)
-        for (int64_t d : kD)
-          for (bool causal : {false, true})
-            for (int th : kThreads) {
-              auto get = [&](const std::string& key) {
-                auto it = rates.find(key);
-                return it == rates.end() ? std::nan("") : it->second;
-              };
-              const double k = get(Key("flash", kTypes[f64], t, d, causal, th));
-              if (std::isnan(k)) continue;
-              const double u = get(Key("unfused", base(f64), t, d, causal, th));
-              const double o = get(Key("onednn", kTypes[f64], t, d, causal, th));
-              const double peak = get(PeakKey(base(f64), peak_bits, th));
-              const double k1 = get(Key("flash", kTypes[f64], t, d, causal, 1));
-              char speedup[16] = "";
-              if (th == 2 && !cpu) std::snprintf(speedup, sizeof speedup, "%.2f", k / k1);
-              std::printf("%-4s %5lld %4lld %6d %3d | %8.1f %8s %8s %8s | %7s %7s %7s %7s\n", kTypes[f64],
-                          static_cast<long long>(t), static_cast<long long>(d), causal ? 1 : 0, th, k,
-                          Cell(o, 1).c_str(), Cell(u, 1).c_str(), Cell(peak, 1).c_str(), Cell(k / o, 2).c_str(),
-                          Cell(k / u, 2).c_str(), Cell(k / peak, 2).c_str(), speedup);
-            }
-  }
-  std::printf("\nFMA peak (GFLOP/s, wall time):");
-  for (int bits : {256, 512})
-    for (int f64 = 0; f64 < 2; ++f64)
-      for (int th : kThreads)
-        if (auto it = collector.gflops.find(PeakKey(kTypes[f64], bits, th)); it != collector.gflops.end())
-          std::printf(" %d-bit %s %dt %.1f;", bits, kTypes[f64], th, it->second);
-  std::printf("\n");
-  // The same rows as a Markdown table (docs/performance.md's table).
-  std::printf("\nMarkdown (README): %s, kernel target %s, peak = %d-bit FMA; load average %.2f at the start, %.2f at "
-              "the end (%d CPUs)\n\n",
-              CpuModel().c_str(), attnprop_kernel_target(), peak_bits, load_start[0], load_end[0],
-              static_cast<int>(std::thread::hardware_concurrency()));
-  std::printf("| type | T | d | causal | threads | kernel GFLOP/s | oneDNN GFLOP/s | baseline GFLOP/s | peak GFLOP/s | "
-              "kernel/oneDNN | kernel/baseline | kernel/peak | 2 threads/1 | kernel/peak by CPU time |\n");
-  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  // Summary: one row per kernel configuration that ran, the same rows in the
+  // console and as Markdown. Its ratio to the peak is against the higher of
+  // the two peaks measured next to it (RowMonitor), not the peak/*
+  // benchmarks': those ran first, minutes before, at another clock (101 GFLOP/s
+  // against 116 next to the row, seen on a Zen 4).
+  struct Row {
+    const char* type;
+    int64_t t, d;
+    bool causal;
+    int threads;
+    double kernel, onednn, unfused, peak_before, peak_after, other_load, noisy, speedup;
+    double Peak() const { return std::max(peak_before, peak_after); }
+  };
+  auto get = [](const std::map<std::string, double>& rates, const std::string& key) {
+    auto it = rates.find(key);
+    return it == rates.end() ? std::nan("") : it->second;
+  };
+  std::vector<Row> rows;
   for (int f64 = 0; f64 < 4; ++f64)
     for (int64_t t : kT)
       for (int64_t d : kD)
         for (bool causal : {false, true})
           for (int th : kThreads) {
-            auto get = [&](const std::map<std::string, double>& rates, const std::string& key) {
-              auto it = rates.find(key);
-              return it == rates.end() ? std::nan("") : it->second;
-            };
-            const double k = get(collector.gflops, Key("flash", kTypes[f64], t, d, causal, th));
+            const std::string key = Key("flash", kTypes[f64], t, d, causal, th);
+            const double k = get(collector.gflops, key);
             if (std::isnan(k)) continue;
-            const double u = get(collector.gflops, Key("unfused", base(f64), t, d, causal, th));
-            const double o = get(collector.gflops, Key("onednn", kTypes[f64], t, d, causal, th));
-            const double peak = get(collector.gflops, PeakKey(base(f64), peak_bits, th));
-            const double k_cpu = get(collector.gflops_cpu, Key("flash", kTypes[f64], t, d, causal, th));
-            const double peak_cpu = get(collector.gflops_cpu, PeakKey(base(f64), peak_bits, th));
-            char speedup[16] = "";
+            const std::map<std::string, double>& m = collector.monitor[key];
             const double k1 = get(collector.gflops, Key("flash", kTypes[f64], t, d, causal, 1));
-            if (th == 2) std::snprintf(speedup, sizeof speedup, "%.2f", k / k1);
-            std::printf("| %s | %lld | %lld | %d | %d | %.1f | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-                        kTypes[f64], static_cast<long long>(t), static_cast<long long>(d), causal ? 1 : 0, th, k,
-                        Cell(o, 1).c_str(), Cell(u, 1).c_str(), Cell(peak, 1).c_str(), Cell(k / o, 2).c_str(),
-                        Cell(k / u, 2).c_str(), Cell(k / peak, 2).c_str(), speedup, Cell(k_cpu / peak_cpu, 2).c_str());
+            rows.push_back({kTypes[f64], t, d, causal, th, k,
+                            get(collector.gflops, Key("onednn", kTypes[f64], t, d, causal, th)),
+                            get(collector.gflops, Key("unfused", base(f64), t, d, causal, th)), get(m, "peak_before"),
+                            get(m, "peak_after"), get(m, "other_load"), get(m, "noisy"), th == 2 ? k / k1 : std::nan("")});
           }
+  std::printf("\nGFLOP/s by wall time; target %s, peaks %d-bit FMA on the row's threads, just before and after it\n",
+              attnprop_kernel_target(), peak_bits);
+  std::printf("%-4s %5s %4s %6s %3s | %7s %7s %7s | %7s %7s | %6s %6s %6s | %5s %5s %5s\n", "type", "T", "d",
+              "causal", "thr", "kernel", "oneDNN", "unfused", "pk_bef", "pk_aft", "k/peak", "k/unf", "k/1dnn", "load",
+              "noisy", "2t/1t");
+  for (const Row& r : rows)
+    std::printf("%-4s %5lld %4lld %6d %3d | %7.1f %7s %7s | %7s %7s | %6s %6s %6s | %5s %5s %5s\n", r.type,
+                static_cast<long long>(r.t), static_cast<long long>(r.d), r.causal ? 1 : 0, r.threads, r.kernel,
+                Cell(r.onednn, 1).c_str(), Cell(r.unfused, 1).c_str(), Cell(r.peak_before, 1).c_str(),
+                Cell(r.peak_after, 1).c_str(), Cell(r.kernel / r.Peak(), 2).c_str(),
+                Cell(r.kernel / r.unfused, 2).c_str(), Cell(r.kernel / r.onednn, 2).c_str(),
+                Cell(r.other_load, 2).c_str(), r.noisy > 0 ? "NOISY" : "", Cell(r.speedup, 2).c_str());
+  int noisy = 0;
+  for (const Row& r : rows) noisy += r.noisy > 0 ? 1 : 0;
+  std::printf("%d of %zu rows noisy (their two adjacent peaks differ by more than %.0f%%: the clock moved during "
+              "the row; rerun on a quieter machine)\n",
+              noisy, rows.size(), 100 * attnprop::bench::kNoisyPeakSpread);
+  std::string peaks;
+  for (int bits : {256, 512})
+    for (int f64 = 0; f64 < 2; ++f64)
+      for (int th : kThreads)
+        if (auto it = collector.gflops.find(PeakKey(kTypes[f64], bits, th)); it != collector.gflops.end())
+          peaks += " " + std::to_string(bits) + "-bit " + kTypes[f64] + " " + std::to_string(th) + "t " +
+                   Cell(it->second, 1) + ";";
+  std::printf("\nFMA peak (GFLOP/s, wall time, the peak/* benchmarks, run first):%s\n",
+              peaks.empty() ? " none ran (--benchmark_filter)" : peaks.c_str());
+  // The same rows as a Markdown table (docs/performance.md's table).
+  std::printf("\nMarkdown (README): %s, kernel target %s, peaks = %d-bit FMA next to each row; load average %.2f "
+              "at the start, %.2f at the end (%d CPUs)\n\n",
+              CpuModel().c_str(), attnprop_kernel_target(), peak_bits, load_start[0], load_end[0],
+              static_cast<int>(std::thread::hardware_concurrency()));
+  std::printf("| type | T | d | causal | threads | kernel GFLOP/s | oneDNN GFLOP/s | baseline GFLOP/s | peak before | "
+              "peak after | kernel/peak | kernel/baseline | kernel/oneDNN | other load | noisy | 2 threads/1 |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|\n");
+  for (const Row& r : rows)
+    std::printf("| %s | %lld | %lld | %d | %d | %.1f | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+                r.type, static_cast<long long>(r.t), static_cast<long long>(r.d), r.causal ? 1 : 0, r.threads,
+                r.kernel, Cell(r.onednn, 1).c_str(), Cell(r.unfused, 1).c_str(), Cell(r.peak_before, 1).c_str(),
+                Cell(r.peak_after, 1).c_str(), Cell(r.kernel / r.Peak(), 2).c_str(),
+                Cell(r.kernel / r.unfused, 2).c_str(), Cell(r.kernel / r.onednn, 2).c_str(),
+                Cell(r.other_load, 2).c_str(), r.noisy > 0 ? "noisy" : "", Cell(r.speedup, 2).c_str());
   std::printf("\nGFLOP/s: 4 T^2 d per head (causal: half). Peak RSS after peak+kernel runs: %.1f MiB; "
               "after the unfused baseline too: %.1f MiB (its T x T score matrix alone: %.1f MiB at T = 4096, f64).\n",
               rss_kernel, rss_all, 4096.0 * 4096.0 * 8 / (1 << 20));

@@ -9,6 +9,7 @@
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <immintrin.h>
 
+#include <chrono>
 #include <thread>
 #include <vector>
 
@@ -75,5 +76,17 @@ double RunFmaChains(int bits, bool f64, int64_t iterations, int threads) {
 }
 
 int64_t FlopsPerIteration(int bits, bool f64) { return int64_t{2} * FmaChains(bits) * (bits / (f64 ? 64 : 32)); }
+
+double MeasurePeakGflops(int bits, bool f64, int threads, double seconds) {
+  if (!FmaWidthSupported(bits)) return 0;
+  volatile double sink = 0;  // keeps the chains' result alive
+  for (int64_t iterations = int64_t{1} << 14;; iterations *= 2) {
+    const auto start = std::chrono::steady_clock::now();
+    sink = sink + RunFmaChains(bits, f64, iterations, threads);
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (took >= seconds || iterations >= (int64_t{1} << 40))
+      return static_cast<double>(FlopsPerIteration(bits, f64) * iterations * threads) / took / 1e9;
+  }
+}
 
 }  // namespace attnprop::bench

@@ -17,5 +17,8 @@ bool FmaWidthSupported(int bits);
 double RunFmaChains(int bits, bool f64, int64_t iterations, int threads);
 /// Floating-point operations per round per thread (2 per FMA lane).
 int64_t FlopsPerIteration(int bits, bool f64);
+/// The FMA peak in GFLOP/s by wall time on `threads` threads: rounds of
+/// RunFmaChains, doubled until one run lasts at least `seconds`.
+double MeasurePeakGflops(int bits, bool f64, int threads, double seconds);
 
 }  // namespace attnprop::bench
