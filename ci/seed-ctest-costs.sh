@@ -6,6 +6,7 @@
 # ctest uses; after a run it keeps its own measurements there). Regenerate
 # it from a release tree after a change that moves test times:
 #   awk 'NF == 3 && $3 >= 0.5' build/release/Testing/Temporary/CTestCostData.txt | sort > ci/ctest-costs.txt
+# (this one: the test times of a ctest -j3 run on a fresh clone, 2026-12-06)
 #   bash ci/seed-ctest-costs.sh BUILD_DIR   (ci/test.sh, ci/sanitize.sh)
 set -euo pipefail
 costs=$1/Testing/Temporary/CTestCostData.txt
