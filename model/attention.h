@@ -80,7 +80,7 @@ AttentionResult<S> Attention(const Mat<S>& q, const Mat<S>& k, const Mat<S>& v, 
     r.lse[i] = LogSumExp(row);
     r.weights.row(i) = Softmax(row).transpose();
     for (Eigen::Index j = 0; j < k.rows(); ++j) {
-      if (IsExactlyZero(r.weights(i, j))) continue;
+      if (CertainlyZero(r.weights(i, j))) continue;  // skipping only a certain 0 is sound
       for (Eigen::Index c = 0; c < v.cols(); ++c) r.out(i, c) += r.weights(i, j) * v(j, c);
     }
   }

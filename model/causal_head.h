@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "model/eigen_scalar.h"
+#include "model/spectral_enclosure.h"
 #include "model/softmax.h"
 
 namespace attnprop {
@@ -159,6 +160,8 @@ std::optional<S> OpNorm(NormKind kind, const Mat<S>& a) {
     const S c = gram(0, 0);
     if (gram != c * Mat<S>::Identity(a.cols(), a.cols())) return std::nullopt;
     return RationalSqrt(c);
+  } else if constexpr (std::is_same_v<S, Interval>) {
+    return EncloseOperatorTwoNorm(a);  // rigorous (model/spectral_enclosure.h)
   } else {
     using std::sqrt;
     Eigen::SelfAdjointEigenSolver<Mat<S>> es(gram, Eigen::EigenvaluesOnly);

@@ -5,6 +5,8 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <Eigen/Eigenvalues>
+#include <Eigen/SVD>
 #include <limits>
 
 #include "model/interval.h"
@@ -65,14 +67,49 @@ struct NumTraits<attnprop::Rational> : GenericNumTraits<attnprop::Rational> {
   static int digits10() { return 0; }
 };
 
-// An enclosure has no rounding tolerance; Eigen's algorithms that branch on
-// these thresholds must not see intervals (interval.h: comparisons throw).
+// An enclosure has no rounding tolerance. Eigen reads epsilon() and
+// dummy_precision() only to decide "approximately": isApprox, isZero,
+// isMuchSmallerThan, rank and deflation thresholds. None of these decides
+// anything about the exact values an interval encloses (isApprox at
+// precision 0 would be an exact equality the user did not mean), so on
+// Interval they are Undecided, never a silent threshold.
 template <>
 struct NumTraits<attnprop::Interval> : RuntimePrecisionNumTraits<attnprop::Interval> {
-  static Real dummy_precision() { return Real(0); }
+  [[noreturn]] static Real epsilon() {
+    throw attnprop::Undecided("an approximate threshold (Eigen's epsilon) read on intervals: it decides nothing");
+  }
+  [[noreturn]] static Real dummy_precision() {
+    throw attnprop::Undecided("an approximate comparison (isApprox, isZero, ...) on intervals: it decides nothing");
+  }
   static int digits10() { return static_cast<int>(attnprop::IntervalPrecisionBits() * 0.30103); }
   static int digits() { return attnprop::IntervalPrecisionBits(); }
   static int max_digits10() { return digits10() + 2; }
+};
+
+// Eigen's iterative eigen-solvers and SVDs are not enclosures on intervals
+// (their deflation sets a nonzero subdiagonal to 0; NOTES.md): refused at
+// compile time. Enclose a spectrum with model/spectral_enclosure.h.
+namespace internal {
+template <class M>
+struct RefusedOnIntervals : std::false_type {};
+}  // namespace internal
+#define ATTNPROP_REFUSE_ON_INTERVALS(SOLVER)                                                        \
+  template <int R, int C, int O, int MR, int MC>                                                   \
+  class SOLVER<Matrix<attnprop::Interval, R, C, O, MR, MC>> {                                      \
+    static_assert(internal::RefusedOnIntervals<Matrix<attnprop::Interval, R, C, O, MR, MC>>::value, \
+                  #SOLVER " on Interval is not an enclosure: use model/spectral_enclosure.h");      \
+  };
+ATTNPROP_REFUSE_ON_INTERVALS(SelfAdjointEigenSolver)
+ATTNPROP_REFUSE_ON_INTERVALS(EigenSolver)
+ATTNPROP_REFUSE_ON_INTERVALS(ComplexEigenSolver)
+ATTNPROP_REFUSE_ON_INTERVALS(RealSchur)
+ATTNPROP_REFUSE_ON_INTERVALS(ComplexSchur)
+ATTNPROP_REFUSE_ON_INTERVALS(BDCSVD)
+#undef ATTNPROP_REFUSE_ON_INTERVALS
+template <int R, int C, int O, int MR, int MC, int QRPreconditioner>
+class JacobiSVD<Matrix<attnprop::Interval, R, C, O, MR, MC>, QRPreconditioner> {
+  static_assert(internal::RefusedOnIntervals<Matrix<attnprop::Interval, R, C, O, MR, MC>>::value,
+                "JacobiSVD on Interval is not an enclosure: use model/spectral_enclosure.h");
 };
 
 namespace internal {

@@ -116,6 +116,18 @@ bool operator==(const Exact& a, const Exact& b) {
   return std::get<Rational>(a.v_) == std::get<Rational>(b.v_);
 }
 
+int Exact::Order(const Exact& a, const Exact& b) {
+  const auto* x = std::get_if<double>(&a.v_);
+  const auto* y = std::get_if<double>(&b.v_);
+  if ((x && std::isnan(*x)) || (y && std::isnan(*y))) return 2;
+  if (x && y) return *x < *y ? -1 : *x > *y ? 1 : 0;
+  // An infinity against a rational: the infinity's sign decides.
+  if (x && std::isinf(*x)) return *x < 0 ? -1 : 1;
+  if (y && std::isinf(*y)) return *y < 0 ? 1 : -1;
+  const Rational p = a.ToRational(), q = b.ToRational();
+  return p < q ? -1 : p > q ? 1 : 0;
+}
+
 ExactMatrix ExactMatrix::FromDoubles(const Mat<double>& m) {
   ExactMatrix e(m.rows(), m.cols());
   for (int64_t i = 0; i < e.rows; ++i)

@@ -45,7 +45,17 @@ class Exact {
   /// "p/q", inf, -inf, nan. Returns nullopt for anything else.
   static std::optional<Exact> Parse(std::string_view text);
 
+  /// The representation: the same double (sign of 0 included) or rational.
   friend bool operator==(const Exact& a, const Exact& b);
+  /// The values, ordered exactly (a double against a rational as the
+  /// rational it is; -0 = 0; anything with NaN is false): what a domain's
+  /// Assume compares (`v[kEps] < 1`), never a rounded ToDouble().
+  friend bool operator<(const Exact& a, const Exact& b) { return Order(a, b) == -1; }
+  friend bool operator<=(const Exact& a, const Exact& b) { const int o = Order(a, b); return o == -1 || o == 0; }
+  friend bool operator>(const Exact& a, const Exact& b) { return Order(a, b) == 1; }
+  friend bool operator>=(const Exact& a, const Exact& b) { const int o = Order(a, b); return o == 1 || o == 0; }
+  /// -1, 0, 1 as a < b, a = b, a > b in value; 2 when either is NaN.
+  static int Order(const Exact& a, const Exact& b);
 
  private:
   std::variant<double, Rational> v_ = 0.0;

@@ -102,6 +102,11 @@ template <class S>
 bool CertainlyNonzero(const S& x) {
   return !(x == 0);
 }
+/// Whether x is certainly 0 (for an interval, the point 0; never throws).
+template <class S>
+bool CertainlyZero(const S& x) {
+  return x == 0;
+}
 
 /// Converts a scalar to double (rounding to nearest) for reporting errors.
 inline double ToDouble(double x) { return x; }

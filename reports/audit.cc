@@ -17,6 +17,7 @@ Counts CountVerdicts(const Report& r) {
     c.refuted += e.result.verdict == Verdict::kRefuted;
     c.errors += e.result.verdict == Verdict::kError;
     c.skipped += e.result.verdict == Verdict::kSkipped;
+    c.undecided += e.result.verdict == Verdict::kUndecided;
     c.unexpected += !e.as_expected();
   }
   return c;

@@ -77,6 +77,7 @@ std::string ToJson(const Report& r) {
     j["file"] = e.file;
     j["statement"] = TextOrNull(StatementOf(p.id));
     j["expect"] = ExpectationName(e.expect);
+    j["undecided_allowed"] = e.undecided_allowed;
     j["verdict"] = VerdictName(p.verdict);
     j["as_expected"] = e.as_expected();
     // A statistical claim's false-alarm rate and power (statistics.h); null otherwise.
@@ -100,6 +101,7 @@ std::string ToJson(const Report& r) {
     j["certificate"] = TextOrNull(p.certificate);
     j["undecided"] = p.undecided;
     j["undecided_example"] = TextOrNull(p.undecided_example);
+    j["search_undecided"] = p.search_undecided;
     j["pinned_refutation"] = p.pinned_refutation;
     j["reproduce"] = TextOrNull(p.reproduce);
     j["found_by"] = FoundByName(p.found_by);
@@ -135,6 +137,7 @@ std::string ToJson(const Report& r) {
       k["reason"] = m.tolerance.reason;
       k["count"] = m.count;
       k["certified_cases"] = m.certified;
+      k["undecided_cases"] = m.undecided;
       mn.Set("max_ratio", m.max_ratio);
       mn.Set("mean_ratio", m.mean_ratio);
       mn.Set("max_observed", m.max_observed);
@@ -175,6 +178,7 @@ std::string ToJson(const Report& r) {
   summary["refuted"] = counts.refuted;
   summary["error"] = counts.errors;
   summary["skipped"] = counts.skipped;
+  summary["undecided"] = counts.undecided;
   summary["unexpected"] = counts.unexpected;
   Json flags;
   for (size_t i = 0; i < AllFlags().size(); ++i) flags[AllFlags()[i].second] = flag_counts[i];

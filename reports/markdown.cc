@@ -35,7 +35,8 @@ std::string Code(const std::string& s) {
 /// arithmetic decided that the claim holds (certify.h): their err is the
 /// backend's error, their err/bound is counted as 1.
 std::string CertifiedNote(const MetricStats& m) {
-  return "decided by intervals in " + std::to_string(m.certified) + " of " + std::to_string(m.count) + " checks";
+  return "decided by intervals in " + std::to_string(m.certified) + " of " + std::to_string(m.count) + " checks" +
+         (m.undecided > 0 ? ", undecided in " + std::to_string(m.undecided) : "");
 }
 
 }  // namespace
@@ -143,7 +144,7 @@ std::string ToMarkdown(const Report& r) {
       if (m.tolerance.kind == MetricKind::kClaim) continue;  // the tightness table below
       const std::string flags = FlagText(ProblemFlags(e, m));
       std::string note = IsRefutationFlag(e, m) ? "refutation" : IsExactEverywhere(m) ? "*exact*" : "";
-      if (m.certified > 0) note += (note.empty() ? "" : ", ") + CertifiedNote(m);
+      if (m.certified > 0 || m.undecided > 0) note += (note.empty() ? "" : ", ") + CertifiedNote(m);
       if (!flags.empty() && !note.empty()) note = " " + note;
       md << "| " << Code(p.id) << " | " << p.backend << " | " << Code(m.tolerance.metric) << " | " << m.count << " | "
          << Short(m.max_ratio) << " | " << (m.nonfinite ? "" : Short(m.mean_ratio)) << " | "
@@ -160,7 +161,7 @@ std::string ToMarkdown(const Report& r) {
       const bool from_search = m.search_max_ratio > m.max_ratio;
       claims << "| " << Code(e.result.id) << " | " << e.result.backend << " | " << Code(m.tolerance.metric) << " | "
              << Short(BestRatio(m)) << " | " << Tightness(m) << " | " << (from_search ? "search" : "random")
-             << (m.certified > 0 ? "; " + CertifiedNote(m) : "") << " |\n";
+             << (m.certified > 0 || m.undecided > 0 ? "; " + CertifiedNote(m) : "") << " |\n";
     }
   if (!claims.str().empty()) {
     md << "\n### Claim metrics: tightness\n\nFor an inequality, lhs/(rhs + budget) at the best case found by the random "

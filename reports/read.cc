@@ -150,6 +150,7 @@ MetricStats ReadMetric(const Fields& m) {
   s.tolerance.kind = EnumNamed(m, "kind", {MetricKind::kRounding, MetricKind::kClaim}, MetricKindName);
   s.count = m.Int("count");
   s.certified = m.Int("certified_cases");
+  if (m.Has("undecided_cases")) s.undecided = m.Int("undecided_cases");
   s.max_ratio = m.Number("max_ratio");
   s.mean_ratio = m.Number("mean_ratio");
   s.max_observed = m.Number("max_observed");
@@ -169,7 +170,8 @@ ReplayOutcome ReadReplay(const Fields& o) {
   ReplayOutcome r;
   r.name = o.Text("name");
   r.origin = o.Text("origin");
-  r.expect = EnumNamed(o, "expect", {StoredCase::Expect::kRefutes, StoredCase::Expect::kHolds}, ExpectName);
+  r.expect = EnumNamed(o, "expect", {StoredCase::Expect::kRefutes, StoredCase::Expect::kHolds, StoredCase::Expect::kUndecided},
+                        ExpectName);
   r.ok = o.Bool("ok");
   r.detail = o.Text("detail");
   return r;
@@ -183,7 +185,7 @@ Entry ReadEntry(const Fields& p) {
   e.index = p.Uint("index");
   e.file = p.Text("file");
   e.expect = EnumNamed(p, "expect", {Expectation::kHolds, Expectation::kRefuted}, ExpectationName);
-  r.verdict = EnumNamed(p, "verdict", {Verdict::kHolds, Verdict::kRefuted, Verdict::kError, Verdict::kSkipped},
+  r.verdict = EnumNamed(p, "verdict", {Verdict::kHolds, Verdict::kRefuted, Verdict::kError, Verdict::kSkipped, Verdict::kUndecided},
                         VerdictName);
   r.cases = static_cast<int>(p.Int("cases"));
   r.discarded = static_cast<int>(p.Int("discarded"));
@@ -201,6 +203,7 @@ Entry ReadEntry(const Fields& p) {
   r.certificate = p.Text("certificate");
   r.undecided = static_cast<int>(p.Uint("undecided"));
   r.undecided_example = p.Text("undecided_example");
+  if (p.Has("search_undecided")) r.search_undecided = static_cast<int>(p.Uint("search_undecided"));
   r.pinned_refutation = p.Bool("pinned_refutation");
   r.reproduce = p.Text("reproduce");
   r.found_by = EnumNamed(p, "found_by", {FoundBy::kNone, FoundBy::kStore, FoundBy::kRandom, FoundBy::kSearch},
@@ -235,7 +238,8 @@ Entry ReadEntry(const Fields& p) {
     if (const std::string why = StatisticsProblem(s); !why.empty()) st.Fail("", why);
     e.statistics = s;
   }
-  e.judgement = Judge(r, e.expect);  // the one verdict policy, as the run judged it
+  e.undecided_allowed = p.Has("undecided_allowed") && p.Bool("undecided_allowed");
+  e.judgement = Judge(r, e.expect, e.undecided_allowed);  // the one verdict policy, as the run judged it
   return e;
 }
 

@@ -46,7 +46,10 @@ struct Entry {
   PropertyResult result;
   std::string file;        // source file, relative to the repository
   Expectation expect = Expectation::kHolds;
-  Judgement judgement;     // Judge(result, expect): the one verdict policy
+  /// Undecided cases allowed (the registry label `undecided`, or the run's
+  /// --allow-undecided): part of what Judge reads.
+  bool undecided_allowed = false;
+  Judgement judgement;     // Judge(result, expect, undecided_allowed): the one verdict policy
   std::optional<Statistics> statistics;  // a statistical claim's alpha and power (PropertyDef::statistics)
   size_t index = 0;        // position in the whole selection (a shard's entries keep theirs)
   bool as_expected() const { return judgement.as_expected(); }
@@ -80,7 +83,7 @@ int DiagnosisRank(const Report& r, const Entry& e);
 
 /// Verdict counts over a report's entries (every writer's summary).
 struct Counts {
-  int holds = 0, refuted = 0, errors = 0, skipped = 0, unexpected = 0;
+  int holds = 0, refuted = 0, errors = 0, skipped = 0, undecided = 0, unexpected = 0;
 };
 Counts CountVerdicts(const Report& r);
 

@@ -142,6 +142,9 @@ std::string ConsoleSummary(const Report& r, ConsoleSummaryParts parts) {
   std::ostringstream o;
   o << "\nSummary: " << Headline(s) << "\n";
   o << "  " << s.counts.holds << " hold, " << s.counts.refuted << " refuted, " << s.counts.errors << " errors";
+  if (s.counts.undecided)
+    o << ", " << s.counts.undecided
+      << " undecided (no refutation; some case neither certified nor dismissed by interval arithmetic)";
   if (s.counts.skipped) o << ", " << s.counts.skipped << " skipped (each with its reason: a dispatch target this CPU lacks, an optional entry point the kernel lacks, or a format it does not implement here)";
   o << "\n  audit: " << s.metrics << " metrics, " << s.problem_metrics << " with a problem flag (";
   for (size_t i = 0; i < flags.size(); ++i) o << (i ? ", " : "") << flags[i].second << " " << s.problems[i];

@@ -12,7 +12,7 @@ namespace {
 
 MetricStats Metric(double max_ratio, double max_observed, bool nonfinite = false) {
   MetricStats m;
-  m.tolerance = {"err", "bound", "derived"};
+  m.tolerance = {"err", "bound", "derived", MetricKind::kRounding};
   m.count = 10;
   m.max_ratio = max_ratio;
   m.max_observed = max_observed;

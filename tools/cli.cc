@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "properties/framework/backend.h"
+#include "properties/framework/judge.h"
 
 #include "properties/framework/registry.h"
 #include "properties/framework/store.h"
@@ -185,6 +186,8 @@ bool ParseSelection(const std::vector<std::string>& args, Mode mode, Selection* 
       no_store = true;
     } else if (a == "--no-save") {
       s->save = false;
+    } else if (a == "--allow-undecided") {
+      SetAllowUndecided(true);
     } else if (a == "--out") {
       if (!value(&s->out) || s->out.empty()) return *error = "--out needs a directory", false;
     } else if (a == "--search") {

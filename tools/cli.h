@@ -18,6 +18,7 @@ namespace attnprop::cli {
 inline constexpr int kOk = 0;          // everything as registry.tsv expects
 inline constexpr int kUnexpected = 1;  // some verdict or stored case differs
 inline constexpr int kBadInput = 2;    // usage error, unknown id, malformed input, unwritable output
+inline constexpr int kUndecidedCase = 3;  // reproduce: a case interval arithmetic leaves undecided (never a pass)
 inline constexpr int kSkipped = 77;    // check-kernel: nothing could run here (a dispatch target this CPU lacks, or no entry point for the selected format)
 
 int List(const std::vector<std::string>& args);

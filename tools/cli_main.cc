@@ -43,6 +43,10 @@ constexpr const char* kUsage =
     "\n"
     "environment: ATTNPROP_MPFR_BITS (MPFR precision, default 256), ATTNPROP_CERTIFY_BITS (the interval\n"
     "             precision up to which a candidate refutation is certified, default 4096),\n"
+    "             ATTNPROP_ALLOW_UNDECIDED=1 (as --allow-undecided: cases interval arithmetic leaves\n"
+    "             undecided do not make a claim expected to hold unexpected; default 0),\n"
+    "             ATTNPROP_EXACT_SECONDS, ATTNPROP_EXACT_MB (the budget of an exact rational decision,\n"
+    "             default 2 s and 1024 MB),\n"
     "             RC_PARAMS (seed, max_success, ...),\n"
     "             GTEST_TOTAL_SHARDS, GTEST_SHARD_INDEX (run, audit, check-kernel: one shard of the run)\n"
     "exit status: 0 everything as registry.tsv expects, 1 some verdict differs, 2 bad usage or input\n";

@@ -33,7 +33,9 @@ constexpr const char* kUsage =
     "                printed it); attnprop's own kernel is ID/kernel-f32@scalar, @avx2, @avx512\n"
     "  --timeout S   time limit of one kernel call, seconds (default 5)\n"
     "exit status: 0 every case holds (or, for stored cases, behaves as its expect= says),\n"
-    "             1 a case refutes the claim (or a stored case misbehaves), 2 bad usage or input\n";
+    "             1 a case refutes the claim (or a stored case misbehaves), 2 bad usage or input,\n"
+    "             3 no case refutes it but some case is undecided by interval arithmetic (the\n"
+    "             backend's check failed there and the intervals neither certified nor dismissed it)\n";
 
 std::string Indent(const std::string& text) {
   std::istringstream in(text);
@@ -44,27 +46,28 @@ std::string Indent(const std::string& text) {
 
 /// Replays stored entries; returns kOk or kUnexpected.
 int ReplayStored(const std::vector<const PropertyDef*>& defs, const std::vector<StoredCase>& cases) {
-  int replayed = 0, bad = 0;
+  int replayed = 0, bad = 0, undecided = 0;
   for (const auto* d : defs) {
     for (const auto& c : cases) {
       if (!c.AppliesTo(d->backend)) continue;
       const ReplayOutcome o = ReplayCase(*d, c);
       ++replayed;
       bad += !o.ok;
+      undecided += o.undecided;
       std::cout << d->Name() << ": stored case " << c.name << " (" << c.origin << ", expect " << ExpectName(c.expect)
                 << "): " << (o.ok ? "ok" : "NOT OK") << "\n"
                 << Indent(o.detail);
     }
   }
   if (replayed == 0) std::cout << "no stored case applies to the selected backends\n";
-  return bad ? kUnexpected : kOk;
+  return bad ? kUnexpected : undecided ? kUndecidedCase : kOk;
 }
 
 /// Checks one case: hypotheses, conclusion, and (if it fails) confirmation.
 /// Backends the case does not fit (other field names) are skipped; if it
 /// fits none, the input is wrong.
 int CheckOne(const std::vector<const PropertyDef*>& defs, const Case& c) {
-  int failing = 0, fitting = 0;
+  int failing = 0, fitting = 0, undecided = 0;
   for (const auto* d : defs) {
     // Checked before any code of the claim runs on the case (replay.h).
     const auto misfit = CaseDoesNotFit(*d, c);
@@ -90,12 +93,18 @@ int CheckOne(const std::vector<const PropertyDef*>& defs, const Case& c) {
       ++failing;
       continue;
     }
-    const auto failure = CheckCase(d->conclusion, c);
-    if (!failure) {
-      std::cout << d->Name() << ": holds on this case" << (hyp ? "" : " (but the case violates the hypotheses)")
-                << "\n";
+    const CaseCheck check = CheckCaseDecided(d->conclusion, c);
+    if (check.kind == CaseCheck::Kind::kUndecided) {
+      ++undecided;
+      std::cout << d->Name() << ": UNDECIDED on this case (neither a refutation nor a pass)\n"
+                << Indent(check.detail);
       continue;
     }
+    if (check.kind != CaseCheck::Kind::kFails) {
+      std::cout << d->Name() << ": holds on this case\n";
+      continue;
+    }
+    const std::optional<std::string> failure = check.detail;
     ++failing;
     std::cout << d->Name() << ": REFUTES the claim" << (hyp ? "" : " (but the case violates the hypotheses)") << "\n"
               << Indent(*failure);
@@ -112,7 +121,7 @@ int CheckOne(const std::vector<const PropertyDef*>& defs, const Case& c) {
     std::cerr << "attnprop reproduce: the case fits no backend of the claim\n";
     return kBadInput;
   }
-  return failing ? kUnexpected : kOk;
+  return failing ? kUnexpected : undecided ? kUndecidedCase : kOk;
 }
 
 bool LooksLikeToken(const std::string& s) {
@@ -241,7 +250,8 @@ int Reproduce(const std::vector<std::string>& args) {
                 << (r.confirmed ? " (" + ConfirmationText(r) + ")" : "")
                 << ":\n"
                 << Indent(r.counterexample) << "  as a store entry:\n" << Indent(r.store_entry);
-    return r.verdict == Verdict::kHolds ? kOk : kUnexpected;
+    if (r.verdict == Verdict::kUndecided) std::cout << Indent(r.undecided_example);
+    return r.verdict == Verdict::kHolds ? kOk : r.verdict == Verdict::kUndecided ? kUndecidedCase : kUnexpected;
   } catch (const std::exception& e) {
     std::cerr << "attnprop reproduce: " << e.what() << "\n";
     return kBadInput;

@@ -69,6 +69,9 @@ constexpr const char* kRunUsage =
     "  --create-store   create --store's directory if it does not exist (a new, empty store)\n"
     "  --no-store       replay no stored cases and save none\n"
     "  --no-save        replay the store but do not add new counterexamples to it\n"
+    "  --allow-undecided  a claim expected to hold whose cases interval arithmetic leaves undecided\n"
+    "                   (neither certified nor dismissed) is as expected; without it, and without\n"
+    "                   the registry label `undecided`, it is not (undecided is never a pass)\n"
     "  --out DIR        also write report.json, report.md, report.html, junit.xml into DIR\n"
     "  --junit FILE     also write junit.xml to FILE\n"
     "  -q, --quiet      print only the summary (and errors)\n"
@@ -94,7 +97,8 @@ constexpr const char* kRunUsage =
     "                   `attnprop merge` joins the shards' reports into the unsharded run's report\n"
     "  --list           print the selected properties (this shard's), one per line, and exit\n"
     "Options take their value as --opt VALUE or --opt=VALUE.\n"
-    "exit status: 0 every verdict as registry.tsv expects, 1 some verdict differs, 2 bad usage or input\n";
+    "exit status: 0 every verdict as registry.tsv expects, 1 some verdict differs (an undecided\n"
+    "             claim included), 2 bad usage or input\n";
 
 constexpr const char* kAuditUsage =
     "usage: attnprop audit [--out DIR] [--filter PATTERN]... [--exclude PATTERN]... [--backend B] [--expect E]\n"
@@ -111,7 +115,8 @@ constexpr const char* kAuditUsage =
     "  --shard I/T      only shard I of T (or GTEST_SHARD_INDEX/GTEST_TOTAL_SHARDS), as for `attnprop\n"
     "                   run`; `attnprop merge --out DIR SHARD_DIR...` joins the shards' reports\n"
     "  other options as for `attnprop run`\n"
-    "exit status: 0 every verdict as registry.tsv expects, 1 some verdict differs, 2 bad usage or input\n";
+    "exit status: 0 every verdict as registry.tsv expects, 1 some verdict differs (an undecided\n"
+    "             claim included), 2 bad usage or input\n";
 
 constexpr const char* kCheckUsage =
     "usage: attnprop check-kernel PATH.so [options]\n"
@@ -260,6 +265,7 @@ class ReportBuilder : public RunListener {
     e.index = positions_[o.index];
     e.result = o.result;
     e.expect = o.def->row ? o.def->row->expect : Expectation::kHolds;
+    e.undecided_allowed = (o.def->row && o.def->row->undecided_allowed) || AllowUndecided();
     e.judgement = o.judgement;
     e.file = report::RelativeSource(o.def->file);
     e.statistics = o.def->statistics;
@@ -292,7 +298,7 @@ class ConsoleLines : public RunListener {
     if (r.metrics.empty()) worst_text << "-";
     else worst_text << std::setprecision(3) << worst;
     info_ << "[" << i + 1 << "/" << defs_.size() << "] " << std::left << std::setw(60) << d.Name() << " "
-          << std::setw(8) << VerdictName(r.verdict)
+          << std::setw(10) << VerdictName(r.verdict)
           << (j.skipped() ? Paint("skipped", "33") + "    " : j.as_expected() ? Paint("ok", "32") + "         "
                                                                 : Paint("UNEXPECTED", "31") + " ")
           << std::right
@@ -307,9 +313,12 @@ class ConsoleLines : public RunListener {
       // Details of an unexpected result are printed even with -q.
       PrintDetails(!j.as_expected() ? std::cout : info_, d, r, j, s_, *o.options, nullptr);
     }
-    if (r.undecided > 0)
-      info_ << "    " << r.undecided << (r.undecided == 1 ? " case" : " cases")
-            << " undecided by interval arithmetic (neither certified nor dismissed; report.md lists the first)\n";
+    if (r.undecided > 0 || r.search_undecided > 0)
+      info_ << "    undecided by interval arithmetic (neither certified nor dismissed): " << r.undecided
+            << (r.undecided == 1 ? " case" : " cases") << ", " << r.search_undecided << " search candidates"
+            << (s_.out.empty() ? std::string("; the first:\n      ") + r.undecided_example
+                               : "; " + s_.out + "/report.md lists the first")
+            << "\n";
     if (s_.verbosity > 0)
       for (const auto& m : r.metrics)
         info_ << "    " << m.tolerance.metric << ": " << m.count << " checks, max err/bound " << m.max_ratio

@@ -154,7 +154,7 @@ struct HalfSingleKey : AttentionClaim<HalfSingleKey>, ClaimId<"abi.half_single_k
         "|out_ic - v_0c| (one key)", "0 where B_ic < half the format's gap at v_0c; else the half-storage bound",
         "one key: weight 1 exactly, out*_i = v_0; |out^ - v_0| <= B_ic = rho_i |v_0c| + 2 lambda |v_0c| + n eta "
         "(accuracy.h); a value within less than half the gap of a format value rounds to it (to nearest); "
-        "otherwise kHalfOutTolerance's bound"};
+        "otherwise kHalfOutTolerance's bound", MetricKind::kRounding};
     Worst out_worst(kSingleKeyTolerance), lse_worst(kLseTolerance);
     for (int64_t b = 0; b < p.batch; ++b)
       for (int64_t i = 0; i < p.t_q; ++i) {

@@ -57,7 +57,7 @@ struct Attend2Additivity : ClaimId<"attend2.additivity"> {
     // An identity, certified: exactly in rationals; in intervals |lhs - rhs|
     // encloses 0 unless it fails (a double or MPFR difference is a candidate).
     static const Tolerance kDifference{"|lhs - rhs|", "0 (an identity)",
-                                       "exact in rationals; certified by interval arithmetic elsewhere"};
+                                       "exact in rationals; certified by interval arithmetic elsewhere", MetricKind::kRounding};
     ExpectWithin<S>(kDifference, abs(lhs - rhs), S(0));
   }
 };

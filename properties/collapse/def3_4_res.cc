@@ -96,7 +96,7 @@ struct ResArgminUnique : ClaimId<"collapse.def3.4.res_argmin_unique"> {
     // rounding budget. Both corners must be minimisers (a check of the
     // model's box).
     static const Tolerance kCornerGap{"objective at both box corners - R", "0 (an identity)",
-                                      "exact in rationals; certified by interval arithmetic elsewhere"};
+                                      "exact in rationals; certified by interval arithmetic elsewhere", MetricKind::kRounding};
     ExpectWithin<S>(kCornerGap,
                     max(S(abs(S(ResObjective<S>(z, box.lo) - box.value))), S(abs(S(ResObjective<S>(z, box.hi) - box.value)))),
                     S(0));
@@ -121,7 +121,7 @@ struct ResArgminUnique : ClaimId<"collapse.def3.4.res_argmin_unique"> {
       }
     }
     static const Tolerance kWidth{"width of argmin set max_j(hi_j - lo_j)", "0 (a single point)",
-                                  "uniqueness as stated: exact in rationals, certified by intervals elsewhere"};
+                                  "uniqueness as stated: exact in rationals, certified by intervals elsewhere", MetricKind::kRounding};
     ExpectWithin<S>(kWidth, width, S(0));
   }
 };
@@ -158,13 +158,13 @@ struct ResTranslationInvariance : ClaimId<"collapse.res.translation_invariance">
     using std::max;
     // Identities: exact in rationals, certified by intervals elsewhere.
     static const Tolerance kMidrange{"||Res(Z + 1c^T) - Res(Z)||_inf (midrange selection)", "0 (an identity)",
-                                     "exact in rationals; certified by interval arithmetic elsewhere"};
+                                     "exact in rationals; certified by interval arithmetic elsewhere", MetricKind::kRounding};
     ExpectWithin<S>(kMidrange, EntrywiseMaxNorm<S>(Mat<S>(Res<S>(z_shift) - Res<S>(z))), S(0));
     // Every minimiser: the argmin set moves by exactly c.
     const ResArgmin<S> b0 = ResArgminBox<S>(z), b1 = ResArgminBox<S>(z_shift);
     const Vec<S> dlo = b1.lo - b0.lo - shift, dhi = b1.hi - b0.hi - shift;
     static const Tolerance kArgminSet{"|argmin box of Z + 1c^T - (box of Z + c)|", "0 (an identity)",
-                                      "exact in rationals; certified by interval arithmetic elsewhere"};
+                                      "exact in rationals; certified by interval arithmetic elsewhere", MetricKind::kRounding};
     ExpectWithin<S>(kArgminSet, max(collapse::VecMaxNorm<S>(dlo), collapse::VecMaxNorm<S>(dhi)), S(0));
   }
 };

@@ -56,7 +56,7 @@ struct IdentityViaZeroValues : ClaimId<"collapse.sec1.identity_via_zero_values">
     Mat<S> x = x0;
     for (int64_t l = 0; l < in[kL]; ++l) x = collapse::Layer<S>(x, LayerHeads<S>(in.value(), l));
     static const Tolerance kIdentity{
-        "||S(X) - X||_inf", "0", "every head adds softm(.) X 0 = +-0 exactly (finite times 0), and X + 0 = X"};
+        "||S(X) - X||_inf", "0", "every head adds softm(.) X 0 = +-0 exactly (finite times 0), and X + 0 = X", MetricKind::kRounding};
     ExpectWithin(kIdentity, ToDouble(MaxNorm<S>(Mat<S>(x - x0))), 0.0);
   }
 };

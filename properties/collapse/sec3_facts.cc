@@ -60,7 +60,7 @@ struct ShiftInvariance : ClaimId<"collapse.fact3.2.shift_invariance"> {
     const Vec<S> shifted = (x.array() + a).matrix();
     const Vec<S> diff = Softmax<S>(shifted) - Softmax<S>(x);
     static const Tolerance kShift{"||softm(x + a1) - softm(x)||_inf", "0 (an identity)",
-                                  "certified by interval arithmetic"};
+                                  "certified by interval arithmetic", MetricKind::kRounding};
     ExpectWithin<S>(kShift, collapse::VecMaxNorm<S>(diff), S(0));
   }
 };

@@ -109,7 +109,7 @@ struct AttentionFunctionSoftmax : ClaimId<"formal.def.attention_function_softmax
                                      "the difference quotient's truncation h^2/6 max|lse'''|, lse''' <= 1/(6 sqrt 3) "
                                      "(certified by interval arithmetic: no rounding budget)",
                                      MetricKind::kClaim};
-    static const Tolerance kSimplex{"|sum_j omega_j - 1|", "0 (an identity)", "certified by interval arithmetic"};
+    static const Tolerance kSimplex{"|sum_j omega_j - 1|", "0 (an identity)", "certified by interval arithmetic", MetricKind::kRounding};
     static const Tolerance kOutput{"|attention(x)_c - sum_j g_j x_jc| (g: the difference-quotient weights)",
                                    "0.0161 h^2 sum_j |x_jc|", "the weights differ by at most the gradient's bound",
                                    MetricKind::kClaim};
@@ -141,7 +141,7 @@ struct AttentionFunctionSoftmax : ClaimId<"formal.def.attention_function_softmax
                                    "arithmetic",
                                    MetricKind::kClaim};
     static const Tolerance kAffine{"|lse(s + w/2) - (lse(s) + lse(s + w))/2| (w constant)", "0 (an identity)",
-                                   "lse(s + c 1) = lse(s) + c; certified by interval arithmetic"};
+                                   "lse(s + c 1) = lse(s) + c; certified by interval arithmetic", MetricKind::kRounding};
     if (constant) ExpectWithin<S>(kAffine, abs(mid - ends), S(0));
     else ExpectWithin<S>(kConvex, mid, ends);
   }

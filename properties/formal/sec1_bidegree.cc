@@ -112,7 +112,7 @@ struct Bidegree11Decomposition : ClaimId<"formal.prop.bidegree11_decomposition">
     const S k = in[kC];
     // Identities: exact in rationals, certified by intervals elsewhere.
     static const Tolerance kResidual{"|identity residual| (sum, linearity of L and R, bilinearity of B)",
-                                     "0 (an identity)", "exact in rationals; certified by interval arithmetic elsewhere"};
+                                     "0 (an identity)", "exact in rationals; certified by interval arithmetic elsewhere", MetricKind::kRounding};
     auto expect_zero = [&](const S& residual, const char* what) {
       if constexpr (ScalarTraits<S>::kExact) ExpectThat(residual == 0, std::string(what) + " fails exactly");
       ExpectWithin<S>(kResidual, abs(residual), S(0));
@@ -181,7 +181,7 @@ struct Bidegree11Uniqueness : ClaimId<"formal.prop.bidegree11_uniqueness"> {
     }
     static const Tolerance kCoefficients{"max |coefficient difference| between the three decompositions",
                                          "0 (an identity)",
-                                         "exact in rationals; certified by interval arithmetic elsewhere"};
+                                         "exact in rationals; certified by interval arithmetic elsewhere", MetricKind::kRounding};
     ExpectWithin<S>(kCoefficients, e12, S(0));
     ExpectWithin<S>(kCoefficients, e13, S(0));
   }

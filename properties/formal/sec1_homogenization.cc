@@ -144,9 +144,9 @@ struct Homogenization : HomogenizationFamily, ClaimId<"formal.thm.homogenization
     const Mat<S> t = Transformer<S>(in), th = Homogenized<S>(in);
     const Eigen::Index l = t.rows(), m = t.cols();
     static const Tolerance kECoordinate{"|e-coordinate of T^(iota x)_k - 1|", "0 (an identity)",
-                                        "certified by interval arithmetic"};
+                                        "certified by interval arithmetic", MetricKind::kRounding};
     static const Tolerance kAgree{"|T^(iota x)_kc - T(x)_kc| (c < m)", "0 (an identity)",
-                                  std::string(kScoreReason) + " (certified by interval arithmetic)"};
+                                  std::string(kScoreReason) + " (certified by interval arithmetic)", MetricKind::kRounding};
     for (Eigen::Index kk = 0; kk < l; ++kk) {
       ExpectWithin<S>(kECoordinate, abs(th(kk, m) - 1), S(0));
       for (Eigen::Index col = 0; col < m; ++col) ExpectWithin<S>(kAgree, abs(th(kk, col) - t(kk, col)), S(0));
@@ -165,9 +165,9 @@ struct ScoresOffChart : HomogenizationFamily, ClaimId<"formal.thm.homogenization
     Mat<S> x(l, m);
     for (Eigen::Index j = 0; j < l; ++j) x.row(j) = uu.row(j) + S(alpha(0, j) - 1) * p.row(j);
     static const Tolerance kScores{"|sigma^_k(u + alpha e)_j - sigma_k(x)_j|, x_j = u_j + (alpha_j - 1) p_j",
-                                   "0 (an identity)", std::string(kScoreReason) + " (certified by interval arithmetic)"};
+                                   "0 (an identity)", std::string(kScoreReason) + " (certified by interval arithmetic)", MetricKind::kRounding};
     static const Tolerance kSum{"|sum_j w_j - 1| (homogenised weights off the chart)", "0 (an identity)",
-                                "certified by interval arithmetic"};
+                                "certified by interval arithmetic", MetricKind::kRounding};
     for (Eigen::Index kk = 0; kk < l; ++kk) {
       const Vec<S> s = Sigma<S>(x, p, q, k, beta, kk);
       const Vec<S> vk = Hat<S>(RowOf(uu, kk), alpha(0, kk));

@@ -355,7 +355,7 @@ struct HeadRowsConvex : TransformerFamily, ClaimId<"formal.proof.head_rows_conve
         static const Tolerance kRowSum{
             "|sum_j w_kj - 1|", "gamma_{2l+4} (0 in rationals)",
             "softmax: e_j/fl(sum e) sums to 1 within gamma_{l+1}; log-barrier: p/fl(sum p), the same; the "
-            "checker's l-term sum adds gamma_l"};
+            "checker's l-term sum adds gamma_l", MetricKind::kRounding};
         ExpectWithin(kRowSum, ToDouble(sum_err), Gamma(2 * ld + 4, u));
         const Mat<S> row = a.row(r);
         static const Tolerance kRowNorm{

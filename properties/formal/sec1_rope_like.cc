@@ -175,7 +175,7 @@ struct RopeLikeIffPowers : RopeFamily, ClaimId<"formal.prop.rope_like_iff_powers
       for (size_t d = 0; d < t.size(); ++d)
         for (size_t e = 0; d + e < t.size(); ++e) worst = std::max(worst, MaxDiff(t[d + e], Mat<Rational>(t[d] * t[e])));
       static const Tolerance kCondition{
-          "max_{d+e<k} |T_{d+e} - T_d T_e| on the power families", "0", "exact rationals (M_0^{-1} by exact LU)"};
+          "max_{d+e<k} |T_{d+e} - T_d T_e| on the power families", "0", "exact rationals (M_0^{-1} by exact LU)", MetricKind::kRounding};
       ExpectWithin(kCondition, worst.convert_to<double>(), 0.0);
     }
   }
@@ -190,7 +190,7 @@ struct RopeLikeSIsT1 : RopeFamily, ClaimId<"formal.prop.rope_like_S_is_T1"> {
     Rational worst = MaxDiff(s, t[1]);
     for (size_t d = 0; d < t.size(); ++d) worst = std::max(worst, MaxDiff(t[d], Power(s, int64_t(d))));
     static const Tolerance kSIsT1{"|S - T_1| and max_d |T_d - S^d| on the power families (k >= 2)", "0",
-                                         "exact rationals (M_0^{-1} by exact LU)"};
+                                         "exact rationals (M_0^{-1} by exact LU)", MetricKind::kRounding};
     ExpectWithin(kSIsT1, worst.convert_to<double>(), 0.0);
   }
 };

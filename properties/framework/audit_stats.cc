@@ -50,8 +50,9 @@ void MetricAccumulator::Commit() {
     const double ratio = ObservationRatio(o);
     // A pair decided by intervals holds whatever the backend computed (its
     // overflow included): non-finite there is not the check's failure.
-    m.nonfinite = m.nonfinite || (!finite && !o.certified);
+    m.nonfinite = m.nonfinite || (!finite && !o.certified && !o.undecided);
     if (o.certified) ++m.certified;
+    if (o.undecided) ++m.undecided;
     m.ratios.push_back(ratio);
     ++m.count;
     m.mean_ratio += (ratio - m.mean_ratio) / static_cast<double>(m.count);

@@ -16,9 +16,15 @@ void SetObservationSink(ObservationSink* sink) { g_sink = sink; }
 ObservationSink* CurrentObservationSink() { return g_sink; }
 
 double ObservationRatio(const Observation& o) {
-  if (o.certified) return 1;
+  if (o.certified || o.undecided) return 1;
   if (!std::isfinite(o.observed) || !std::isfinite(o.bound)) return HUGE_VAL;
-  return o.bound > 0 ? o.observed / o.bound : (o.observed == 0 ? 0.0 : HUGE_VAL);
+  if (o.bound > 0) return o.observed / o.bound;
+  // A bound <= 0 (lhs <= 0, lhs <= -1): no quotient means "how close". A
+  // check that held is at ratio 1 where it is attained and below 1 by the
+  // margin's share otherwise; one that failed is beyond 1.
+  if (o.observed == o.bound) return o.bound == 0 ? 0.0 : 1.0;
+  if (o.observed > o.bound) return HUGE_VAL;
+  return o.bound == 0 ? 0.0 : o.bound / o.observed;  // both < 0: |bound| / |observed| < 1
 }
 
 void ExpectWithin(const Tolerance& tolerance, double observed, double bound) {
@@ -38,8 +44,18 @@ void internal::CheckWithin(const Tolerance& tolerance, double observed, double b
     if (g_sink) g_sink->Observe({tolerance, observed > bound ? bound : observed, bound});
     return;
   }
-  char buf[256];
-  std::snprintf(buf, sizeof buf, "%s: observed %.6e > bound %.6e%s", metric.c_str(), observed, bound,
+  // Both sides printed so that they differ: 7 significant digits, 17 when
+  // those read alike, and a note when even the doubles are equal (a wider
+  // backend's values differ beyond double).
+  char lhs[64], rhs[64];
+  for (int digits : {7, 17}) {
+    std::snprintf(lhs, sizeof lhs, "%.*g", digits, observed);
+    std::snprintf(rhs, sizeof rhs, "%.*g", digits, bound);
+    if (std::string(lhs) != rhs) break;
+  }
+  char buf[512];
+  std::snprintf(buf, sizeof buf, "%s: observed %s > bound %s%s%s", metric.c_str(), lhs, rhs,
+                observed == bound ? " (equal as doubles: the backend's values differ beyond double)" : "",
                 std::isfinite(observed) && std::isfinite(bound) ? "" : " (NONFINITE)");
   if (CandidateScope* scope = CurrentCandidateScope()) {
     // A candidate: the certificate decides. When the intervals show the claim
@@ -49,13 +65,16 @@ void internal::CheckWithin(const Tolerance& tolerance, double observed, double b
     const Certificate& cert = scope->Get();
     if (cert.verdict != Certainty::kViolated) {
       if (g_sink) {
-        g_sink->Observe({tolerance, observed, bound, true});
+        g_sink->Observe({tolerance, observed, bound, cert.verdict == Certainty::kHolds,
+                         cert.verdict == Certainty::kUndecided});
         if (cert.verdict == Certainty::kUndecided) g_sink->NoteUndecided(CertificateLine(cert));
       }
       return;
     }
     if (g_sink) g_sink->Observe({tolerance, observed, bound});
-    RC_FAIL(std::string(buf) + "\n" + CertificateLine(cert));
+    // The certificate is the refutation; it may be of another check than
+    // the one this backend failed first, which is named apart.
+    RC_FAIL(CertificateLine(cert) + "\n  (a candidate: in this backend " + buf + ")");
   }
   if (g_sink) g_sink->Observe({tolerance, observed, bound});
   RC_FAIL(std::string(buf));
@@ -86,7 +105,7 @@ void ExpectThat(bool holds, const std::string& what) {
       return;
     }
     RecordFailedCondition();
-    RC_FAIL(what + "\n" + CertificateLine(cert));
+    RC_FAIL(CertificateLine(cert) + "\n  (a candidate: in this backend " + what + ")");
   }
   RecordFailedCondition();
   RC_FAIL(what);

@@ -15,9 +15,17 @@ namespace attnprop {
 /// a named constant (`static inline const Tolerance kRowSum{...};`) that its
 /// ExpectWithin calls name: the audit lists each metric with its bound and
 /// reason as checked, and a misspelt metric does not compile.
+/// The kind is required (a three-field Tolerance does not compile): it says
+/// which audit table the metric belongs to, never how a verdict is decided.
+/// In every backend, and in the certificate, the check is the inequality
+/// observed <= bound as computed; an identity is |lhs - rhs| <= its rounding
+/// budget, whose bound is exactly 0 in Interval (unit roundoff 0), so that
+/// it is certified violated when the enclosure excludes 0, holds only when
+/// it is the point 0, and is undecided otherwise (certify.h).
 /// Two kinds of metric mean different things (and get their own tables):
 ///  - kRounding: an identity claim, |lhs - rhs| against a derived rounding
-///    bound; observed/bound far below 1 means the bound is loose (LOOSE).
+///    bound (0 in exact arithmetic and in Interval); observed/bound far
+///    below 1 means the bound is loose (LOOSE).
 ///  - kClaim: an inequality claim, lhs against rhs (plus its rounding
 ///    budget); observed/bound is how tight the claim is where the search
 ///    went: the report gives the best ratio found (attained >= 0.999, close
@@ -27,6 +35,10 @@ namespace attnprop {
 enum class MetricKind { kRounding, kClaim };
 
 struct Tolerance {
+  Tolerance() = default;
+  Tolerance(std::string metric_, std::string bound_, std::string reason_, MetricKind kind_)
+      : metric(std::move(metric_)), bound(std::move(bound_)), reason(std::move(reason_)), kind(kind_) {}
+
   std::string metric;  // what is measured, e.g. "|sum_j A_ij - 1|"
   std::string bound;   // the bound's formula, e.g. "gamma_{T+1}"
   std::string reason;  // why the bound holds (error analysis in one line)
@@ -46,7 +58,8 @@ void CheckWithin(const Tolerance& tolerance, double observed, double bound, bool
 /// ExpectWithin in Interval: the three-valued check of certify.h (certainly
 /// violated, certainly holds, undecided).
 void IntervalCheck(const Tolerance& tolerance, const Interval& observed, const Interval& bound);
-/// ExpectThat(false, what) in Interval: a certain violation.
+/// ExpectThat(false, what) in Interval: a violation, certain only when
+/// nothing in the evaluation was doubtful (certify.h).
 [[noreturn]] void IntervalViolated(const std::string& what);
 }  // namespace internal
 
@@ -72,8 +85,10 @@ void ExpectWithin(const Tolerance& tolerance, const S& observed, const S& bound)
 
 /// An exact conclusion (no tolerance): fails the case with `what` if false.
 /// In a claim certified by intervals, `holds` computed in Interval is
-/// decided (an undecided comparison throws before it), so false there is a
-/// certain violation.
+/// decided when every comparison and predicate it read was (an undecided one
+/// throws before it); false there is a certain violation unless the
+/// evaluation had a doubt (an Undecided caught by the claim, an interval read
+/// as a double): then the case is undecided and retried at more bits.
 void ExpectThat(bool holds, const std::string& what);
 
 /// gamma_n = n u / (1 - n u), the classic bound on n accumulated roundings.
@@ -91,6 +106,10 @@ struct Observation {
   /// number (for an identity, its error against the exact value 0), the
   /// comparison counts at ratio 1.
   bool certified = false;
+  /// The backend read observed > bound, and interval arithmetic left it
+  /// undecided: counted apart (never "decided"), at ratio 1 like a certified
+  /// pair (it is no refutation; the verdict says undecided).
+  bool undecided = false;
 };
 
 /// Where ExpectWithin records (set by the runner for the current thread;
@@ -119,8 +138,10 @@ class ScopedObservationSink {
   ObservationSink* saved_;
 };
 
-/// observed/bound as the audit counts it: 0/0 = 0, x/0 = inf for x > 0, and
-/// inf for a non-finite error or bound; 1 for a pair decided by intervals.
+/// observed/bound as the audit counts it: 0/0 = 0, x/0 = inf for x > 0; for a
+/// bound < 0, |bound|/|observed| while it holds (1 when attained); inf for
+/// a non-finite error or bound, and for a failed check of a bound <= 0;
+/// 1 for a pair decided by intervals.
 double ObservationRatio(const Observation& o);
 /// The metric a failure with no magnitude is recorded under, at an infinite
 /// ratio (issue 33: such a failure must not read as a ratio below 1).

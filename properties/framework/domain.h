@@ -11,7 +11,7 @@
 //     d.Dim(kT, {1, SizeBudget<S>::Pick(12, 6), 12}).Dim(kD, {1, 8, 8});
 //     d.Matrix(kX, kT, kD, gen::RegimeFor<S>({}), Admit::Within(0x1p200));
 //     d.Scalar(kEps, gen::Dyadic(2, 10), Admit::Within(2).Positive());
-//     d.Assume("eps < 1", [](const Values& v) { return v[kEps].ToDouble() < 1; });
+//     d.Assume("eps < 1", [](const Values& v) { return v[kEps] < 1; });  // exact
 //     return d;
 //   }
 //
@@ -103,6 +103,9 @@ struct Admit {
 
 /// A read-only view of a case's exact values by typed field (assumptions,
 /// derived fields, builders). Throws std::out_of_range naming a missing field.
+/// Compare them exactly (`v[kEps] < 1`, Exact's operators; ToRational() for
+/// arithmetic): ToDouble() rounds a rational, and an Assume written on it
+/// admits points just outside the hypothesis.
 class Values {
  public:
   explicit Values(const Case& c) : c_(c) {}

@@ -2,9 +2,30 @@
 
 namespace attnprop {
 
-Judgement Judge(const PropertyResult& r, Expectation expect) {
+namespace {
+bool g_allow_undecided = false;
+}  // namespace
+
+void SetAllowUndecided(bool allow) { g_allow_undecided = allow; }
+bool AllowUndecided() { return g_allow_undecided; }
+
+Judgement Judge(const PropertyResult& r, Expectation expect) { return Judge(r, expect, false); }
+
+Judgement Judge(const PropertyResult& r, Expectation expect, bool undecided_allowed) {
   using S = Judgement::Status;
   switch (r.verdict) {
+    case Verdict::kUndecided: {
+      const std::string seen = std::to_string(r.undecided) + (r.undecided == 1 ? " case" : " cases") +
+                               " undecided by interval arithmetic (neither certified nor dismissed), none refuted";
+      if (expect == Expectation::kRefuted)
+        return {S::kUnexpected, "registered refuted, but no refutation was certified: " + seen};
+      if (undecided_allowed || g_allow_undecided)
+        return {S::kAsExpected, "holds where decided, as expected; " + seen + " (allowed" +
+                                    (undecided_allowed ? std::string(" by its registry row)") : " by the run)")};
+      return {S::kUnexpected, "undecided: " + seen +
+                                  "; not a pass (allow it with the registry label `undecided`, or "
+                                  "--allow-undecided / ATTNPROP_ALLOW_UNDECIDED=1)"};
+    }
     case Verdict::kSkipped: return {S::kSkipped, "skipped: " + r.message};
     case Verdict::kError: return {S::kUnexpected, "error: " + r.message};
     case Verdict::kHolds:
@@ -23,7 +44,7 @@ Judgement Judge(const PropertyResult& r, Expectation expect) {
 }
 
 Judgement Judge(const PropertyResult& r, const PropertyDef& def) {
-  return Judge(r, def.row ? def.row->expect : Expectation::kHolds);
+  return Judge(r, def.row ? def.row->expect : Expectation::kHolds, def.row && def.row->undecided_allowed);
 }
 
 }  // namespace attnprop

@@ -26,7 +26,18 @@ struct Judgement {
 ///   that is confirmed (a pinned case that reproduced three ways, or a found
 ///   one that fails again at higher precision). A refutation that does not
 ///   survive higher precision is a rounding artefact: unexpected.
-Judgement Judge(const PropertyResult& r, Expectation expect);
+Judgement Judge(const PropertyResult& r, Expectation expect);  // undecided not allowed unless the run allows it
+
+/// - undecided (no refutation, some case neither certified nor dismissed):
+///   as expected only for a claim expected to hold whose row has the label
+///   `undecided`, or when the run allows it (SetAllowUndecided: `attnprop
+///   run --allow-undecided`, ATTNPROP_ALLOW_UNDECIDED=1 for ctest); never a
+///   pass otherwise, and never the expected refutation.
+Judgement Judge(const PropertyResult& r, Expectation expect, bool undecided_allowed);
+
+/// Process-wide: undecided cases allowed for every claim (default: no).
+void SetAllowUndecided(bool allow);
+bool AllowUndecided();
 
 /// Judge against the property's joined registry row (holds when it has none).
 Judgement Judge(const PropertyResult& r, const PropertyDef& def);

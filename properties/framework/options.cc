@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "properties/framework/certify.h"
+#include "properties/framework/judge.h"
 #include "properties/framework/rc_bridge.h"
 
 namespace attnprop {
@@ -31,6 +32,12 @@ int InitMpfrPrecisionFromEnvironment() {
       throw std::invalid_argument(std::string("ATTNPROP_CERTIFY_BITS must be an integer in [128, 65536], got '") +
                                   env + "'");
     SetCertifyMaxBits(static_cast<int>(v));
+  }
+  if (const char* env = std::getenv("ATTNPROP_ALLOW_UNDECIDED"); env && *env) {
+    const std::string v = env;
+    if (v != "0" && v != "1")
+      throw std::invalid_argument("ATTNPROP_ALLOW_UNDECIDED must be 0 or 1, got '" + v + "'");
+    SetAllowUndecided(v == "1");
   }
   return SetMpfrPrecisionBits(bits);
 }

@@ -44,7 +44,7 @@
 // (statistics.h); the reports print them per property.
 // Metrics are typed constants (check.h), declared where they are checked,
 // beside the bound's computation: `static const Tolerance kSum{metric,
-// bound, why};` then ExpectWithin(kSum, observed, bound); the audit lists
+// bound, why, MetricKind::kRounding};` then ExpectWithin(kSum, observed, bound); the audit lists
 // each metric a property checked, in the order first checked.
 // Registration makes one PropertyDef per scalar. The expectation (holds, or
 // known-refuted) lives in properties/registry.tsv, the one visible place.
@@ -227,17 +227,23 @@ PropertyDef MakeDef(const char* file) {
 template <class Claim, bool kExactToo = false>
 void CertifyByIntervals(PropertyDef& d) {
   d.certify = [](const Case& c) {
+    // Intervals first (cheap, bounded); rationals only when they leave the
+    // case undecided, and then within a budget (certify.h).
+    std::function<std::optional<Certificate>()> exact;
     if constexpr (kExactToo) {
-      static const PropertyDef exact = MakeDef<Claim, Rational>("");
-      if (!(exact.misfit && exact.misfit(c)) && !(exact.why_outside && exact.why_outside(c)) &&
-          exact.hypotheses_hold(c))
-        if (const std::optional<Certificate> cert = CertifyExactly(exact.conclusion, c)) return *cert;
+      exact = [&c]() -> std::optional<Certificate> {
+        static const PropertyDef exact_def = MakeDef<Claim, Rational>("");
+        if ((exact_def.misfit && exact_def.misfit(c)) || (exact_def.why_outside && exact_def.why_outside(c)) ||
+            !exact_def.hypotheses_hold(c))
+          return std::nullopt;
+        return CertifyExactly(exact_def.conclusion, c);
+      };
     }
-    return Certify([](const Case& k) { Conclude<Claim, Interval>(k); }, c);
+    return Certify([](const Case& k) { Conclude<Claim, Interval>(k); }, c, exact);
   };
   d.conclusion = [certify = d.certify, fast = d.conclusion](const Case& c) {
     CandidateScope candidates([&] { return certify(c); });
-    fast(c);
+    RunCandidate(fast, c, candidates);
   };
   d.confirm = [certify = d.certify](const Case& c) {
     const Certificate cert = certify(c);
@@ -263,6 +269,9 @@ void AddDef(const char* file) {
 
 template <class Claim, class... Scalars>
 struct Register {
+  static_assert(((!std::is_same_v<Scalars, Interval>) || ...),
+                "ATTNPROP_REGISTER with Interval alone registers nothing: Interval certifies the refutations of "
+                "a fast scalar (double, float, Mpfr) registered beside it");
   explicit Register(const char* file) {
     constexpr bool kCertified = (std::is_same_v<Scalars, Interval> || ...);
     constexpr bool kExactToo = (std::is_same_v<Scalars, Rational> || ...);

@@ -16,8 +16,12 @@
 namespace attnprop {
 
 /// kSkipped: the property could not run here (a kernel dispatch target this
-/// CPU lacks); never counted as holding.
-enum class Verdict { kHolds, kRefuted, kError, kSkipped };
+/// CPU lacks); never counted as holding. kUndecided: no case refuted the
+/// claim, but some case's candidate failure was neither certified nor
+/// dismissed by interval arithmetic (certify.h): never a pass, never a
+/// refutation (Judge: as expected only where the claim's registry row, or
+/// the run, allows undecided cases).
+enum class Verdict { kHolds, kRefuted, kError, kSkipped, kUndecided };
 const char* VerdictName(Verdict v);
 
 /// Observed errors of one tolerance metric over the counted cases (shrink
@@ -37,6 +41,7 @@ struct MetricStats {
   std::vector<double> ratios;  // one per case, for histograms
   std::string worst_case;      // Case::ToText of the case with max_ratio
   int64_t certified = 0;       // cases the backend failed and intervals decided hold (check.h)
+  int64_t undecided = 0;       // cases the backend failed and intervals left undecided
   double search_max_ratio = 0; // the best ratio the targeted search reached
   std::string search_worst_case;  // the case that reached it
 };
@@ -51,7 +56,8 @@ struct ReplayOutcome {
   std::string origin;  // FILE:LINE
   StoredCase::Expect expect = StoredCase::Expect::kHolds;
   bool ok = false;     // behaved as its `expect` says (see RunProperty)
-  bool regression = false;  // an expect=holds case that fails the claim again
+  bool regression = false;  // an expect=holds (or =undecided) case that fails the claim again
+  bool undecided = false;   // interval arithmetic left it undecided (counted as such)
   std::string detail;  // what was seen
 };
 
@@ -83,9 +89,13 @@ struct PropertyResult {
   /// counterexample ("certified by interval arithmetic (128 bits): lhs in
   /// [..] > rhs in [..]"), or why it is not certified.
   std::string certificate;
-  /// Random cases whose candidate failure the intervals left undecided (not
-  /// refutations, not passes), and the first one with its reason.
+  /// Cases whose candidate failure the intervals left undecided (not
+  /// refutations, not passes): random cases, stored cases pinned
+  /// expect=undecided; search candidates and shrink steps are counted apart.
+  /// The first one with its reason.
   int undecided = 0;
+  int search_undecided = 0;
+  int shrink_undecided = 0;
   std::string undecided_example;
   std::vector<ReplayOutcome> replayed;  // stored cases, in file order
   bool pinned_refutation = false;       // some expect=refutes case reproduced fully

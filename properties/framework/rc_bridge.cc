@@ -161,8 +161,26 @@ Outcome Evaluate(const std::function<void(const Case&)>& conclusion, const Case&
     return {Outcome::Kind::kMisfit, std::string(kCaseMisfit) + e.what()};  // Case::Get* on a missing field
   } catch (const std::exception& e) {
     return {Outcome::Kind::kException, std::string("exception: ") + e.what()};
+  } catch (const Undecided& u) {
+    return {Outcome::Kind::kException, std::string("undecided: ") + u.what()};
   }
   return {};
+}
+
+void RunCandidate(const std::function<void(const Case&)>& fast, const Case& c, CandidateScope& scope) {
+  try {
+    fast(c);
+  } catch (const rc::detail::CaseResult& r) {
+    if (r.type != CaseType::Failure) throw;
+    const Certificate& cert = scope.Get();
+    if (cert.verdict == Certainty::kViolated) {
+      const std::string line = CertificateLine(cert);
+      if (r.description.find(line) != std::string::npos) throw;  // an attnprop check's, already certified
+      RC_FAIL(line + "\n  (a candidate: in this backend " + CleanDescription(r.description) + ")");
+    }
+    if (cert.verdict == Certainty::kUndecided)
+      if (ObservationSink* sink = CurrentObservationSink()) sink->NoteUndecided(CertificateLine(cert));
+  }
 }
 
 std::optional<std::string> CheckCase(const std::function<void(const Case&)>& conclusion, const Case& c) {

@@ -83,6 +83,7 @@ std::vector<RegistryRow> ParseRegistry(const std::string& tsv) {
       throw std::runtime_error(at + "expect must be holds or refuted");
     }
     if (!f[3].empty() && f[3] != "-") r.labels = Split(f[3], ',');
+    r.undecided_allowed = std::find(r.labels.begin(), r.labels.end(), "undecided") != r.labels.end();
     r.note = f[4];
     r.line = n;
     rows.push_back(std::move(r));

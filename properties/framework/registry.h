@@ -28,6 +28,10 @@ struct RegistryRow {
   std::vector<std::string> labels;  // extra ctest labels beyond the backend
   std::string note;                 // why: why refuted, what is ours, what was chosen
   int line = 0;                     // its line in registry.tsv
+  /// Label `undecided`: cases left undecided by interval arithmetic are
+  /// allowed (the why column says why); without it, a claim expected to hold
+  /// that leaves any case undecided is not as expected.
+  bool undecided_allowed = false;
 };
 
 /// The rows of registry.tsv, in file order.

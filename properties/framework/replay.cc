@@ -30,6 +30,31 @@ std::optional<std::string> CaseDoesNotFit(const PropertyDef& def, const Case& c)
   return std::nullopt;
 }
 
+namespace {
+/// Keeps the first NoteUndecided of a run (nothing else).
+class UndecidedNote : public ObservationSink {
+ public:
+  void Observe(const Observation&) override {}
+  void NoteUndecided(const std::string& why) override {
+    if (first.empty()) first = why;
+  }
+  std::string first;
+};
+}  // namespace
+
+CaseCheck CheckCaseDecided(const std::function<void(const Case&)>& conclusion, const Case& c) {
+  UndecidedNote note;
+  std::optional<std::string> failure;
+  {
+    ScopedObservationSink sink(&note);
+    failure = CheckCase(conclusion, c);
+  }
+  if (IsMisfit(failure)) return {CaseCheck::Kind::kMisfit, *failure};
+  if (failure) return {CaseCheck::Kind::kFails, *failure};
+  if (!note.first.empty()) return {CaseCheck::Kind::kUndecided, note.first};
+  return {};
+}
+
 ReplayOutcome ReplayCase(const PropertyDef& def, const StoredCase& stored) {
   ReplayOutcome o;
   o.name = stored.name;
@@ -54,13 +79,26 @@ ReplayOutcome ReplayCase(const PropertyDef& def, const StoredCase& stored) {
     o.detail = "no longer satisfies the claim's hypotheses" + why_not;
     return o;
   }
-  const auto failure = CheckCase(def.conclusion, stored.value);
-  if (IsMisfit(failure)) {
-    o.detail = *failure + " (restrict the entry's backends=)";
-  } else if (stored.expect == StoredCase::Expect::kHolds) {
-    o.ok = !failure;
+  const CaseCheck check = CheckCaseDecided(def.conclusion, stored.value);
+  const std::optional<std::string> failure =
+      check.kind == CaseCheck::Kind::kFails ? std::optional<std::string>(check.detail) : std::nullopt;
+  o.undecided = check.kind == CaseCheck::Kind::kUndecided;
+  if (check.kind == CaseCheck::Kind::kMisfit) {
+    o.detail = check.detail + " (restrict the entry's backends=)";
+  } else if (o.undecided) {
+    // Counted as an undecided case whatever the entry expects; as expected
+    // only for expect=undecided (expect=holds: it did not hold; refutes: it
+    // is no longer certified).
+    o.ok = stored.expect != StoredCase::Expect::kRefutes;
+    o.detail = std::string(stored.expect == StoredCase::Expect::kRefutes ? "no longer refutes: " : "") +
+               "undecided: " + check.detail;
+  } else if (stored.expect == StoredCase::Expect::kHolds || stored.expect == StoredCase::Expect::kUndecided) {
     o.regression = failure.has_value();
-    o.detail = failure ? "fails: " + *failure : "holds";
+    o.ok = stored.expect == StoredCase::Expect::kHolds && !failure;
+    o.detail = failure ? "fails: " + *failure
+                       : stored.expect == StoredCase::Expect::kHolds
+                             ? "holds"
+                             : "now holds, decided (it was pinned expect=undecided: make it expect=holds)";
   } else if (!failure) {
     o.detail = "no longer refutes the claim (the conclusion holds on it)";
   } else {
@@ -88,6 +126,8 @@ StorePhase ReplayStore(const PropertyDef& def, const std::string& dir) {
       phase.problems.push_back("stored case " + sc.name + " (" + sc.origin + ") " + o.detail);
     }
     if (o.ok && sc.expect == StoredCase::Expect::kRefutes && !phase.pinned) phase.pinned = i;
+    if (o.undecided && phase.undecided++ == 0)
+      phase.undecided_example = "stored case " + sc.name + " (" + sc.origin + "): " + o.detail;
     phase.outcomes.push_back(std::move(o));
   }
   return phase;

@@ -16,6 +16,8 @@ struct StorePhase {
   std::vector<std::string> problems;    // entries that misbehave (make the verdict kError)
   std::optional<size_t> pinned;         // first expect=refutes entry that reproduced fully
   std::optional<size_t> regression;     // first expect=holds entry that fails the claim again
+  int undecided = 0;                    // entries left undecided by interval arithmetic
+  std::string undecided_example;        // the first, with why
 };
 
 /// Whether `c` is a case def's claim can read (CaseSchema, learned from def's

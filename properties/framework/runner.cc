@@ -87,6 +87,7 @@ void ShrinkFurther(const PropertyDef& def, const RunOptions& options, PropertyRe
   ShrinkResult s =
       Shrink(def, *result.counterexample_case, result.message, options.shrink_tries, options.shrink_budget_s);
   result.shrink_steps += s.tried;
+  result.shrink_undecided += s.undecided;
   // The second start shares the first's budget (tries and seconds): what it left.
   const double seconds_left =
       options.shrink_budget_s - std::chrono::duration<double>(Clock::now() - start).count();
@@ -95,6 +96,7 @@ void ShrinkFurther(const PropertyDef& def, const RunOptions& options, PropertyRe
     ShrinkResult from_start =
         Shrink(def, *unshrunk, result.message, options.shrink_tries - s.tried, seconds_left);
     result.shrink_steps += from_start.tried;
+    result.shrink_undecided += from_start.undecided;
     if (from_start.accepted > 0 && CaseSize(from_start.value) < CaseSize(s.value)) s = std::move(from_start);
   }
   if (s.accepted == 0) return;
@@ -125,6 +127,7 @@ void Search(const PropertyDef& def, const RunOptions& options, PropertyResult& r
   result.search_tried = climb.tried;
   result.search_outside = climb.outside;
   result.search_best_score = climb.best_score;
+  result.search_undecided = climb.undecided;
   result.search_capped = !climb.failing && climb.tried < steps &&
                          std::chrono::duration<double>(Clock::now() - start).count() >= options.search_seconds;
   if (!climb.failing) return;
@@ -207,7 +210,8 @@ void RecordRefutingCase(const PropertyDef& def, PropertyResult& result) {
     const std::optional<std::string> failure = CheckCase(def.conclusion, *result.counterexample_case);
     // A failure that recorded no failing ratio (a crash, a return code, a
     // condition checked without a magnitude) is one at an infinite ratio.
-    if (failure && !(acc.PendingScore() > 1)) acc.Observe({ConditionTolerance(), HUGE_VAL, 0});
+    // (A ratio of exactly 1 is a failure whose sides are equal as doubles.)
+    if (failure && !(acc.PendingScore() >= 1)) acc.Observe({ConditionTolerance(), HUGE_VAL, 0});
   }
   acc.Commit();
   for (const MetricStats& seen : acc.stats()) {
@@ -276,6 +280,7 @@ const char* VerdictName(Verdict v) {
     case Verdict::kRefuted: return "refuted";
     case Verdict::kError: return "error";
     case Verdict::kSkipped: return "skipped";
+    case Verdict::kUndecided: return "undecided";
   }
   return "error";
 }
@@ -337,8 +342,14 @@ PropertyResult RunProperty(const PropertyDef& def, const RunOptions& options) {
     RecordRefutingCase(def, result);
   }
 
-  // 4. The verdict, with what the store showed.
-  if (result.verdict == Verdict::kHolds && store.pinned) {
+  // 4. The verdict, with what the store showed. Undecided cases (random,
+  // search candidates, stored) leave a claim that nothing refuted
+  // undecided, never holding.
+  result.undecided += store.undecided;
+  if (result.undecided_example.empty()) result.undecided_example = store.undecided_example;
+  if (result.verdict == Verdict::kHolds && !store.pinned && (result.undecided > 0 || result.search_undecided > 0))
+    result.verdict = Verdict::kUndecided;
+  if ((result.verdict == Verdict::kHolds || result.verdict == Verdict::kUndecided) && store.pinned) {
     const StoredCase& sc = store.cases[*store.pinned];
     result.verdict = Verdict::kRefuted;
     result.found_by = FoundBy::kStore;

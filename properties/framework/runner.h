@@ -83,6 +83,17 @@ ReplayOutcome ReplayCase(const PropertyDef& def, const StoredCase& stored);
 /// (rc_bridge.cc: it catches RapidCheck's case results).
 std::optional<std::string> CheckCase(const std::function<void(const Case&)>& conclusion, const Case& c);
 
+/// CheckCase with three outcomes (and the misfit): a case on which the fast
+/// backend failed and interval arithmetic neither certified nor dismissed
+/// the failure is kUndecided, never a pass. What `reproduce` and the store
+/// replay read.
+struct CaseCheck {
+  enum class Kind { kHolds, kFails, kUndecided, kMisfit };
+  Kind kind = Kind::kHolds;
+  std::string detail;  // the failure, why undecided, or why it does not fit
+};
+CaseCheck CheckCaseDecided(const std::function<void(const Case&)>& conclusion, const Case& c);
+
 inline constexpr const char* kCaseMisfit = "the case does not fit the claim in this backend: ";
 /// Whether CheckCase's answer says the case does not fit (not a refutation).
 bool IsMisfit(const std::optional<std::string>& failure);

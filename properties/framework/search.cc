@@ -18,7 +18,9 @@ using Clock = std::chrono::steady_clock;
 class Collect : public ObservationSink {
  public:
   void Observe(const Observation& o) override { seen.push_back(o); }
+  void NoteUndecided(const std::string&) override { undecided = true; }
   std::vector<Observation> seen;
+  bool undecided = false;
 };
 
 double Elapsed(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
@@ -77,6 +79,7 @@ Trial Try(const PropertyDef& def, const Case& c) {
     ScopedObservationSink scope(&collect);
     o = Evaluate(def.conclusion, c);
   }
+  t.undecided = collect.undecided;
   switch (o.kind) {
     case Outcome::Kind::kPasses:
       t.kind = Trial::Kind::kPasses;
@@ -153,6 +156,7 @@ ClimbResult Climb(const PropertyDef& def, Archive pool, uint64_t seed, int steps
     candidate = Fixed(def, std::move(candidate));
     ++r.tried;
     Trial t = Try(def, candidate);
+    r.undecided += t.undecided;
     if (t.kind == Trial::Kind::kOutside) {
       ++r.outside;
       continue;
@@ -174,6 +178,11 @@ ClimbResult Climb(const PropertyDef& def, Archive pool, uint64_t seed, int steps
 
 ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, int steps, double seconds) {
   ShrinkResult r{std::move(failing), std::move(message)};
+  auto tally = [&](const Case& c) {
+    Trial t = Try(def, c);
+    r.undecided += t.undecided;
+    return t;
+  };
   const auto start = Clock::now();
   auto budget_left = [&] { return r.tried < steps && Elapsed(start) < seconds; };
   // The first candidate that still fails replaces the case; candidate i is
@@ -189,7 +198,7 @@ ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, i
       if (!budget_left()) return false;
       Case candidate = Fixed(def, make(i));
       ++r.tried;
-      Trial t = Try(def, candidate);
+      Trial t = tally(candidate);
       if (t.kind == Trial::Kind::kFails) return accept(candidate, t);
     }
     return false;
@@ -199,13 +208,13 @@ ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, i
   // a dimension; one that fails by more does (the shrink passes then take
   // the dimensions away). Deterministic: a fixed seed.
   EditRng rng(0x5eed5a1f7ULL);
-  double margin = Try(def, r.value).score;
+  double margin = tally(r.value).score;
   auto widen = [&](int tries) {
     for (int i = 0; i < tries && budget_left() && std::isfinite(margin); ++i) {
       Case candidate = Fixed(def, Mutate(r.value, rng, def.Dims(r.value)));
       if (CaseSize(candidate) > CaseSize(r.value)) continue;
       ++r.tried;
-      Trial t = Try(def, candidate);
+      Trial t = tally(candidate);
       if (t.kind != Trial::Kind::kFails || !(t.score > margin)) continue;
       r.value = std::move(candidate);
       r.message = std::move(t.message);
@@ -243,12 +252,12 @@ ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, i
       if (accept_first_of(rescaled.size(), [&](size_t i) { return std::move(rescaled[i]); })) return true;
       double best_score = -std::numeric_limits<double>::infinity();
       ++r.tried;
-      if (Trial t = Try(def, best); t.kind == Trial::Kind::kPasses) best_score = t.score;
+      if (Trial t = tally(best); t.kind == Trial::Kind::kPasses) best_score = t.score;
       for (int i = 0; i < kRepairTries && budget_left(); ++i) {
         Case candidate = Fixed(def, Mutate(best, rng, def.Dims(best)));
         if (CaseSize(candidate) > size) continue;
         ++r.tried;
-        Trial t = Try(def, candidate);
+        Trial t = tally(candidate);
         if (t.kind == Trial::Kind::kFails) return accept(candidate, t);
         if (t.kind == Trial::Kind::kPasses && t.score >= best_score) {
           best = std::move(candidate);
@@ -276,7 +285,7 @@ ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, i
       }
     }
     if (CaseSize(r.value) == size_before && !(budget_left() && repaired_drop())) break;
-    margin = Try(def, r.value).score;
+    margin = tally(r.value).score;
   }
   return r;
 }

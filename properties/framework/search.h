@@ -42,6 +42,9 @@ struct Trial {
   double score = 0;                     // max observed/bound (kPasses)
   std::string message;                  // the failure (kFails)
   std::vector<Observation> observations;
+  /// Its candidate failure was left undecided by interval arithmetic
+  /// (certify.h): it passes, but as no pass of its own.
+  bool undecided = false;
 };
 Trial Try(const PropertyDef& def, const Case& c);
 
@@ -85,6 +88,7 @@ struct ClimbResult {
   int tried = 0;    // candidates run
   int outside = 0;  // candidates dropped (outside the hypotheses)
   int raised = 0;   // candidates that raised the score of the pool
+  int undecided = 0;  // candidates left undecided by interval arithmetic
   double best_score = 0;
 };
 
@@ -101,6 +105,7 @@ struct ShrinkResult {
   Case value;           // the smallest failing case found
   std::string message;  // its failure
   int tried = 0, accepted = 0;
+  int undecided = 0;  // candidates left undecided by interval arithmetic
 };
 
 /// Shrinks a failing case for at most `steps` candidates (and `seconds`).

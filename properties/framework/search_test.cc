@@ -39,7 +39,7 @@ rc::Gen<Case> OneNonzero() {
 /// every vector with one nonzero entry.
 struct MissingDimensionFactor : ClaimId<"planted.missing_dimension_factor"> {
   static CaseDims Dims(const Case& c) { return CaseDims(c).Cols("x", "n"); }
-  static inline const Tolerance kSum{"|sum_j x_j| vs max_j |x_j|", "max_j |x_j|", "the planted (false) bound"};
+  static inline const Tolerance kSum{"|sum_j x_j| vs max_j |x_j|", "max_j |x_j|", "the planted (false) bound", MetricKind::kRounding};
   static bool HypothesesHold(const Case& c) { return c.GetMatrix("x").rows == 1 && c.GetMatrix("x").cols >= 1; }
   template <class S> static rc::Gen<Case> Hypotheses() { return OneNonzero(); }
   template <class S> static void Conclusion(const Case& c) {
@@ -53,7 +53,7 @@ struct MissingDimensionFactor : ClaimId<"planted.missing_dimension_factor"> {
 /// w2 - w1 <= 1 - 2^-10 for weights in (0, 1]: false only when w1 < 2^-10
 /// and w2 is near 1; the generator draws both from [1/4, 1].
 struct TinyNextToLarge : ClaimId<"planted.tiny_next_to_large"> {
-  static inline const Tolerance kGap{"w2 - w1", "1 - 2^-10", "the planted (false) bound"};
+  static inline const Tolerance kGap{"w2 - w1", "1 - 2^-10", "the planted (false) bound", MetricKind::kRounding};
   static bool HypothesesHold(const Case& c) {
     const double w1 = c.GetScalar("w1").ToDouble(), w2 = c.GetScalar("w2").ToDouble();
     return w1 > 0 && w1 <= 1 && w2 > 0 && w2 <= 1;
@@ -177,7 +177,7 @@ struct ValuesUnified : ClaimId<"planted.values_unified"> {
 /// grown, fails: the archive keeps them as a niche of their own (one value).
 struct PlateauElsewhere : ClaimId<"planted.plateau_elsewhere"> {
   static CaseDims Dims(const Case& c) { return CaseDims(c).Cols("x", "n"); }
-  static inline const Tolerance kSum{"the row's count", "1", "the planted (false) bound"};
+  static inline const Tolerance kSum{"the row's count", "1", "the planted (false) bound", MetricKind::kRounding};
   static bool AllEqual(const ExactMatrix& x) {
     for (const Exact& e : x.data)
       if (!(e == x.data[0])) return false;
@@ -219,7 +219,7 @@ struct PlateauElsewhere : ClaimId<"planted.plateau_elsewhere"> {
 /// (1/2 x 2 > 3/4): the search's tied-value moves.
 struct TiedScale : ClaimId<"planted.tied_scale"> {
   static CaseDims Dims(const Case& c) { return CaseDims(c).Cols("x", "n"); }
-  static inline const Tolerance kProduct{"p max x", "1/2", "the planted (false) bound"};
+  static inline const Tolerance kProduct{"p max x", "1/2", "the planted (false) bound", MetricKind::kRounding};
   static double Max(const ExactMatrix& x) {
     double m = 0;
     for (const Exact& e : x.data) m = std::max(m, e.ToDouble());
@@ -248,7 +248,7 @@ struct TiedScale : ClaimId<"planted.tied_scale"> {
 /// |x + y| <= |x| + |y|: true; the search must not refute it.
 struct Triangle : ClaimId<"planted.triangle"> {
   static inline const Tolerance kTri{"|x + y| - |x| - |y|", "0 (exact: dyadic inputs, one rounding each side)",
-                                     "|fl(x + y)| <= fl(|x| + |y|): rounding is monotone"};
+                                     "|fl(x + y)| <= fl(|x| + |y|): rounding is monotone", MetricKind::kRounding};
   static bool HypothesesHold(const Case&) { return true; }
   template <class S> static rc::Gen<Case> Hypotheses() {
     return rc::gen::map(rc::gen::pair(rc::gen::inRange<int>(-64, 65), rc::gen::inRange<int>(-64, 65)), [](auto p) {

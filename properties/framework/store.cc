@@ -62,7 +62,14 @@ bool ValidName(const std::string& s) {
 
 }  // namespace
 
-const char* ExpectName(StoredCase::Expect e) { return e == StoredCase::Expect::kRefutes ? "refutes" : "holds"; }
+const char* ExpectName(StoredCase::Expect e) {
+  switch (e) {
+    case StoredCase::Expect::kRefutes: return "refutes";
+    case StoredCase::Expect::kHolds: return "holds";
+    case StoredCase::Expect::kUndecided: return "undecided";
+  }
+  return "holds";
+}
 
 bool StoredCase::AppliesTo(const std::string& backend) const {
   // An entry without backends= is a model case: kernel cases name theirs
@@ -105,8 +112,10 @@ std::vector<StoredCase> ParseStore(const std::string& text, const std::string& f
           c.expect = StoredCase::Expect::kRefutes;
         } else if (value == "holds") {
           c.expect = StoredCase::Expect::kHolds;
+        } else if (value == "undecided") {
+          c.expect = StoredCase::Expect::kUndecided;
         } else {
-          fail(line_no, "expect must be refutes or holds, got '" + value + "'");
+          fail(line_no, "expect must be refutes, holds or undecided, got '" + value + "'");
         }
         have_expect = true;
       } else if (key == "backends") {

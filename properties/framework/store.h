@@ -24,7 +24,9 @@ class StoreError : public std::runtime_error {
 
 /// One `[case ...] ... [end]` entry.
 struct StoredCase {
-  enum class Expect { kRefutes, kHolds };
+  /// kUndecided: a case interval arithmetic is known not to decide (up to
+  /// the cap); it must stay undecided, and counts as an undecided case.
+  enum class Expect { kRefutes, kHolds, kUndecided };
   std::string name;                   // label, unique within its file
   Expect expect = Expect::kHolds;
   std::vector<std::string> backends;  // empty: all backends

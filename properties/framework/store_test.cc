@@ -28,7 +28,7 @@ namespace {
 // (a real refutation); the second part fails only in rounding arithmetic
 // (x >= 2^53 in double), so a case that trips only it is an artefact.
 struct BoundClaim : ClaimId<"test.bound_claim"> {
-  static inline const Tolerance kGap{"x - bound", "0", "exact comparison of two exact inputs"};
+  static inline const Tolerance kGap{"x - bound", "0", "exact comparison of two exact inputs", MetricKind::kRounding};
   // Every hypothesis, the bound's included: the generic shrinker edits every
   // field, and only this check keeps it inside the claim.
   static bool HypothesesHold(const Case& c) {
@@ -110,7 +110,7 @@ TEST(Store, MalformedFilesNameFileAndLine) {
   const std::pair<const char*, const char*> bad[] = {
       {"junk\n", "f.txt:1: expected '[case"},
       {"[case name=a]\nx: int 1\n[end]\n", "f.txt:1: the header has no expect="},
-      {"[case name=a expect=maybe]\n", "f.txt:1: expect must be refutes or holds"},
+      {"[case name=a expect=maybe]\n", "f.txt:1: expect must be refutes, holds or undecided"},
       {"[case name=a expect=holds backends=gpu]\n", "unknown backend 'gpu'"},
       {"[case name=a expect=holds colour=red]\n", "unknown header key 'colour'"},
       {"[case name=a expect=holds]\nx: int 1\n", "f.txt:2: case 'a' has no [end]"},

@@ -48,6 +48,9 @@ class GtestListener : public RunListener {
     const Judgement& j = o.judgement;
     std::cout << def.Name() << ": " << VerdictName(r.verdict) << " after " << r.cases << " cases (" << r.discarded
               << " discarded), " << r.seconds << " s\n";
+    if (r.undecided > 0 || r.search_undecided > 0)
+      std::cout << "  undecided by interval arithmetic: " << r.undecided << " of the cases, " << r.search_undecided
+                << " search candidates; the first:\n  " << r.undecided_example << "\n";
     for (const auto& rep : r.replayed)
       std::cout << "  stored case " << rep.name << " (expect " << ExpectName(rep.expect)
                 << "): " << (rep.ok ? "ok" : "NOT OK") << ", " << rep.detail << "\n";

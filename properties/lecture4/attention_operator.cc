@@ -29,7 +29,7 @@ const Mpfr& Out(const Problem& p, const std::vector<Mpfr>& out, int64_t b, int64
 /// of the same exact value.
 Tolerance Pair(const char* metric, const Tolerance& base) {
   return {metric, "2 x (" + base.bound + ")",
-          "both sides are within the bound of the same exact value (" + base.metric + ")"};
+          "both sides are within the bound of the same exact value (" + base.metric + ")", base.kind};
 }
 
 // The hull claims, certified by supporting directions. The exact out*_i is
@@ -365,10 +365,10 @@ struct ShiftInvariance : AttentionClaim<ShiftInvariance>, ClaimId<"lecture4.sec5
     const Mpfr scale = p.scale.As<Mpfr>();
     static const Tolerance kOut{"|out(K + 1u^T) - out*(K)|", kOutTolerance.bound,
                                 "the exact outputs agree (the claim); the computed one is within the shifted "
-                                "call's output bound of it (" + kOutTolerance.metric + ")"};
+                                "call's output bound of it (" + kOutTolerance.metric + ")", MetricKind::kRounding};
     static const Tolerance kLse{"|lse(K + 1u^T) - lse*(K) - c<q_i,u>|", kLseTolerance.bound,
                                 "the exact lse moves by c<q_i,u> (the claim); the computed one is within the "
-                                "shifted call's lse bound of it (" + kLseTolerance.metric + ")"};
+                                "shifted call's lse bound of it (" + kLseTolerance.metric + ")", MetricKind::kRounding};
     Worst wo(kOut), wl(kLse);
     for (int64_t b = 0; b < p.batch; ++b)
       for (int64_t i = 0; i < p.t_q; ++i) {
@@ -401,7 +401,7 @@ struct ShiftInvariance : AttentionClaim<ShiftInvariance>, ClaimId<"lecture4.sec5
     static const Tolerance kWeights{
         "|A(K + 1u^T) - A*(K)| (A read as out with V = I)", kOutTolerance.bound,
         "the exact weights agree (softmax(s + c1) = softmax(s), the claim); the computed A(K + 1u^T) is within "
-        "the output bound of the call with V = I (d_v = t_k) of its exact value (" + kOutTolerance.metric + ")"};
+        "the output bound of the call with V = I (d_v = t_k) of its exact value (" + kOutTolerance.metric + ")", MetricKind::kRounding};
     Worst ww(kWeights);
     for (int64_t b = 0; b < p.batch; ++b)
       for (int64_t i = 0; i < p.t_q; ++i) {
@@ -499,9 +499,9 @@ struct StreamingSoftmax : AttentionClaim<StreamingSoftmax>, ClaimId<"lecture4.as
         "|merge of block outputs - out|", "(rho_i + (1 + rho_B) exp(2 L_B) - 1) sum_j a*_ij |v_jc| + underflow + n eta",
         "block outputs within rho_B (max block rho), merge weights exp(lse_b - lse) within exp(2 L_B) "
         "relative (L_B = max block lse bound), the whole call within rho_i; sum_b w_b sum_{j in b} a^b_j |v_j| "
-        "= sum_j a_j |v_j|"};
+        "= sum_j a_j |v_j|", MetricKind::kRounding};
     static const Tolerance kLse{"|merge of block lse - lse|", "L_whole + L_B",
-                                       "each lse within its bound; the merge is exact (MPFR)"};
+                                       "each lse within its bound; the merge is exact (MPFR)", MetricKind::kRounding};
     Worst wo(kOut), wl(kLse);
     for (int64_t b = 0; b < p.batch; ++b)
       for (int64_t i = 0; i < p.t_q; ++i) {
@@ -676,10 +676,10 @@ struct NadarayaWatson : AttentionClaim<NadarayaWatson>, ClaimId<"lecture4.prop7.
     static const Tolerance kOut{
         "|out - NW_R|", "(rho_i + rho_R) sum_j a_ij |v_jc| + 2 t_k lambda max_j |v_jc| + n eta",
         "the operator's output bound (|out - out*|, accuracy.cc) plus the Gaussian-form reference's own error "
-        "rho_R (derivation in claims.cc beside NwReference)"};
+        "rho_R (derivation in claims.cc beside NwReference)", MetricKind::kRounding};
     static const Tolerance kLse{
         "|lse - (c||q_i||^2/2 + ln sum_j g_j)|", "delta_i + 2 gamma_n + lse error of the reference",
-        "the operator's lse bound (|lse - lse*|) plus the Gaussian-form normaliser's own error (claims.cc)"};
+        "the operator's lse bound (|lse - lse*|) plus the Gaussian-form normaliser's own error (claims.cc)", MetricKind::kRounding};
     Worst wo(kOut), wl(kLse);
     for (int64_t b = 0; b < p.batch; ++b)
       for (int64_t i = 0; i < p.t_q; ++i) {

@@ -95,7 +95,7 @@ struct CausalComposition : ClaimId<"lecture4.ex12.causal_composition"> {
     for (Eigen::Index i = 0; i < j; ++i) {
       ExpectThat(f0.row(i) == f1.row(i), "factor F is not causal on this case");
       static const Tolerance kEarlierRows{"|(G o F)(X + e_j H)_i - (G o F)(X)_i|, i < j", "0",
-                                                 "bitwise: row i reads only rows <= i"};
+                                                 "bitwise: row i reads only rows <= i", MetricKind::kRounding};
       ExpectWithin(kEarlierRows, ToDouble(S((g1.row(i) - g0.row(i)).cwiseAbs().maxCoeff())), 0.0);
     }
   }

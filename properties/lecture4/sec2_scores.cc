@@ -68,7 +68,7 @@ struct ScoreFactorization : ProjectionFamily, ClaimId<"lecture4.prop2.4.score_fa
     const Mat<S> g = wq * wk.transpose();
     const Mat<S> rhs = scale * Mat<S>(Mat<S>(x * g) * x.transpose());
     static const Tolerance kEntry{"|c QK^T - c X(W_Q W_K^T)X^T|_ij", "0 (an identity)",
-                                  "exact in rationals; certified by interval arithmetic elsewhere"};
+                                  "exact in rationals; certified by interval arithmetic elsewhere", MetricKind::kRounding};
     for (Eigen::Index i = 0; i < lhs.rows(); ++i)
       for (Eigen::Index j = 0; j < lhs.cols(); ++j) ExpectWithin<S>(kEntry, abs(lhs(i, j) - rhs(i, j)), S(0));
   }

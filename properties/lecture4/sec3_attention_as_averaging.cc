@@ -103,7 +103,7 @@ struct SimplexRows : ClaimId<"lecture4.prop3.1.simplex_rows"> {
     const Eigen::Index t = k.rows();
     // Certified (no rounding budget): a weight that underflows to 0 in
     // double is a candidate, and its enclosure is positive.
-    static const Tolerance kRowSum{"|sum_j A_ij - 1|", "0 (an identity)", "certified by interval arithmetic"};
+    static const Tolerance kRowSum{"|sum_j A_ij - 1|", "0 (an identity)", "certified by interval arithmetic", MetricKind::kRounding};
     for (Eigen::Index i = 0; i < a.rows(); ++i) {
       S sum = 0;
       for (Eigen::Index j = 0; j < t; ++j) {
@@ -400,7 +400,7 @@ struct ExpectationForm : ClaimId<"lecture4.sec3.expectation_form"> {
             "|o_il - sample mean of v_{J_i,l}|", "R_l sqrt(ln(2 t_q d_v / 1e-6) / (2N)) + (gamma_T + 1.01 gamma_{T+1} + 2T(gamma_T + 2^-53)) B_il",
             "Hoeffding (exact, values in a range R_l): false alarm <= 1e-6 per case; o_il = sum_j a_j v_jl (1 + theta), "
             "|theta| <= gamma_T, and the sampled law a/sum a (|sum a - 1| <= gamma_{T+1}) differs from the double CDF's "
-            "by at most 2T(gamma_T + 2^-53) in l1; B_il = sum_j a_j |v_jl| + max_j |v_jl|"};
+            "by at most 2T(gamma_T + 2^-53) in l1; B_il = sum_j a_j |v_jl| + max_j |v_jl|", MetricKind::kRounding};
         ExpectWithin(kSampleMean, ToDouble(Mpfr(abs(Mpfr(r.out(i, l)) - mean))), bound);
       }
     }

@@ -89,7 +89,7 @@ struct FutureJacobianZero : ClaimId<"lecture4.prop4.3.future_jacobian_zero"> {
       const Mat<S> out = Head<S>(moved, in);
       static const Tolerance kQuotient{
           "|out_i(X + t e_j H) - out_i(X)| / t, i < j", "0",
-          "row i reads only rows <= i of X: the same operations on the same inputs (bitwise)"};
+          "row i reads only rows <= i of X: the same operations on the same inputs (bitwise)", MetricKind::kRounding};
       for (Eigen::Index i = 0; i < j; ++i)
         ExpectWithin(kQuotient, ToDouble(S((out.row(i) - base.row(i)).cwiseAbs().maxCoeff() / S(step))), 0.0);
     }
@@ -139,7 +139,7 @@ struct MaskBeforeVsAfter : ClaimId<"lecture4.aside4.4.mask_before_vs_after_softm
       for (Eigen::Index l = i + 1; l < t; ++l)
         ExpectThat(IsExactlyZero(before[l]), "masked-before weight nonzero at a forbidden position");
       static const Tolerance kMaskedSum{"|sum_j A_ij - 1| (masked before)", "0 (an identity)",
-                                        "certified by interval arithmetic"};
+                                        "certified by interval arithmetic", MetricKind::kRounding};
       ExpectWithin<S>(kMaskedSum, abs(sum_before - 1), S(0));
       if (i + 1 < t) {
         // Zeroing after the softmax loses the missing mass sum_{l>i} p_l > 0.
@@ -154,7 +154,7 @@ struct MaskBeforeVsAfter : ClaimId<"lecture4.aside4.4.mask_before_vs_after_softm
         for (Eigen::Index j = 0; j <= i; ++j) {
           ExpectThat(after2[j] < after[j], "after-zeroing weight did not drop when a forbidden score rose");
           static const Tolerance kUnmoved{"|A_ij(s + e_{i+1}) - A_ij(s)| (masked before)", "0 (an identity)",
-                                          "the masked row never reads s_{i+1} (certified by interval arithmetic)"};
+                                          "the masked row never reads s_{i+1} (certified by interval arithmetic)", MetricKind::kRounding};
           ExpectWithin<S>(kUnmoved, abs(before2[j] - before[j]), S(0));
         }
       }

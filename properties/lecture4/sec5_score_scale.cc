@@ -278,7 +278,7 @@ struct TableStd : ClaimId<"lecture4.table5.5.std_values"> {
     static const Tolerance kStd{
         "|sample var - printed std^2| / sd_var", "6.5",
         "std = t exactly when var = t^2: the printed std squared against the sample variance (sd_var = "
-        "sqrt((2d^2 + 6d)/N); scaled: var/d against 1, sd_var/d), z = 6.5 (CLT)"};
+        "sqrt((2d^2 + 6d)/N); scaled: var/d against 1, sd_var/d), z = 6.5 (CLT)", MetricKind::kRounding};
     ExpectWithin(kStd, std::abs(m.var - printed * printed) / sd_var, kZ);
     ExpectWithin(kStd, std::abs(m.var / dd - printed_scaled * printed_scaled) / (sd_var / dd), kZ);
   }

@@ -147,7 +147,7 @@ struct SoftmaxJacobian : DerivativeFamily, ClaimId<"lecture4.sec5.softmax_jacobi
       ExpectWithin<S>(kDifferenceQuotient, abs(fd - formula), S(16 * t * t * hmax * hmax * hmax / 6));
       // The two printed forms are one identity.
       static const Tolerance kTwoForms{"|(diag p - pp^T)h - p o (h - <p,h>1)|_i", "0 (an identity)",
-                                       "certified by interval arithmetic"};
+                                       "certified by interval arithmetic", MetricKind::kRounding};
       ExpectWithin<S>(kTwoForms, abs(jh[i] - formula), S(0));
     }
   }
@@ -352,7 +352,7 @@ struct GibbsIdentity : GibbsFamily, ClaimId<"lecture4.prop5.2.gibbs_identity"> {
     }
     const S lhs = lin + tau * ent, rhs = tau * log(z) - tau * kl;
     static const Tolerance kIdentity{"|<a,s> + tau H(a) - (tau log Z - tau KL(a||p))|", "0 (an identity)",
-                                     "certified by interval arithmetic"};
+                                     "certified by interval arithmetic", MetricKind::kRounding};
     ExpectWithin<S>(kIdentity, abs(lhs - rhs), S(0));
   }
 };
@@ -484,7 +484,7 @@ struct TemperatureVariational : ClaimId<"lecture4.prop5.2.temperature_variationa
     // (2) the maximum is attained at p = softmax(s/tau): F(p) = tau lse.
     const Sides<S> at_p = Evaluate<S>(p, s, tau);
     static const Tolerance kMaximum{"|F(softmax(s/tau)) - tau lse(s/tau)|", "0 (an identity)",
-                                    "certified by interval arithmetic (F(p) - tau lse = lhs(p) - rhs(p))"};
+                                    "certified by interval arithmetic (F(p) - tau lse = lhs(p) - rhs(p))", MetricKind::kRounding};
     ExpectWithin<S>(kMaximum, abs(at_p.lhs - at_p.rhs), S(0));
     // (3) uniqueness: where a differs from the maximiser (certainly, in
     // intervals: some a_j - p_j excludes 0), F(a) < tau lse(s/tau) strictly.

@@ -138,12 +138,12 @@ struct ScoreWeightConjugation : PermutedInputFamily, ClaimId<"lecture4.thm6.1.sc
     static const Tolerance kScores{
         "|S(PX) - P S P^T|", "0",
         "entry (a,b) of both sides is the same dot product of the same rows in the same order: bitwise equal "
-        "in double and MPFR (an identity in exact arithmetic, certified by intervals)"};
+        "in double and MPFR (an identity in exact arithmetic, certified by intervals)", MetricKind::kRounding};
     const Mat<S> v = Mat<S>::Zero(x.rows(), 1);
     const Mat<S> a = Attention<S>(Mat<S>(x * wq), Mat<S>(x * wk), v, scale).weights;
     const Mat<S> ap = Attention<S>(Mat<S>(px * wq), Mat<S>(px * wk), v, scale).weights;
     const Mat<S> aconj = p * a * p.transpose();
-    static const Tolerance kWeights{"|A(PX) - P A P^T|", "0 (an identity)", "certified by interval arithmetic"};
+    static const Tolerance kWeights{"|A(PX) - P A P^T|", "0 (an identity)", "certified by interval arithmetic", MetricKind::kRounding};
     for (Eigen::Index i = 0; i < a.rows(); ++i)
       for (Eigen::Index j = 0; j < a.cols(); ++j) {
         ExpectWithin<S>(kScores, abs(sp(i, j) - conj(i, j)), S(0));
@@ -168,7 +168,7 @@ struct RowwiseMaps : PermutedInputFamily, ClaimId<"lecture4.sec6.rowwise_maps_eq
     const Mat<S> p = PermutationMatrix<S>(in.exact(kKeys));
     const Mat<S> lhs = Phi<S>(Mat<S>(p * x), in), rhs = p * Phi<S>(x, in);
     static const Tolerance kRows{"|phi_row(PX) - P phi_row(X)|", "0",
-                                        "each output row is the same computation on the same input row"};
+                                        "each output row is the same computation on the same input row", MetricKind::kRounding};
     ExpectWithin(kRows, ToDouble(S((lhs - rhs).cwiseAbs().maxCoeff())), 0.0);
   }
 };
@@ -248,7 +248,7 @@ struct SinusoidInnerProduct : AnglesFamily, ClaimId<"lecture4.sec6.2.sinusoid_in
     const S lhs = sin(w * i) * sin(w * j) + cos(w * i) * cos(w * j);
     const S rhs = cos(w * (i - j));
     static const Tolerance kInnerProduct{"|<r_i,r_j> - cos(w(i-j))|", "0 (an identity)",
-                                         "certified by interval arithmetic"};
+                                         "certified by interval arithmetic", MetricKind::kRounding};
     ExpectWithin<S>(kInnerProduct, abs(lhs - rhs), S(0));
   }
 };
@@ -270,7 +270,7 @@ struct RopeRelativeIdentity : AnglesFamily, ClaimId<"lecture4.sec6.2.rope_relati
     const S lhs = (Rotation<S>(S(i * w)) * q).col(0).dot((Rotation<S>(S(j * w)) * k).col(0));
     const S rhs = q.col(0).dot((Rotation<S>(S((j - i) * w)) * k).col(0));
     static const Tolerance kRelative{"|<R_iw q, R_jw k> - q^T R_(j-i)w k|", "0 (an identity)",
-                                     "certified by interval arithmetic"};
+                                     "certified by interval arithmetic", MetricKind::kRounding};
     ExpectWithin<S>(kRelative, abs(lhs - rhs), S(0));
   }
 };
@@ -348,7 +348,7 @@ struct TwoPositionCausal : ClaimId<"lecture4.rem6.3.two_position_causal_example"
     expect21 << v.row(1), mid;
     static const Tolerance kPrinted{
         "|F - printed value|", "0",
-        "equal scores give weights exactly 1 and (1/2, 1/2); v1 + v2 exact in double (assumed), so is its half"};
+        "equal scores give weights exactly 1 and (1/2, 1/2); v1 + v2 exact in double (assumed), so is its half", MetricKind::kRounding};
     ExpectWithin(kPrinted, ToDouble(S((f12 - expect12).cwiseAbs().maxCoeff())), 0.0);
     ExpectWithin(kPrinted, ToDouble(S((f21 - expect21).cwiseAbs().maxCoeff())), 0.0);
     const Mat<S> pf = swap * f12;
@@ -446,7 +446,7 @@ struct StackEquivariant : StackFamily, ClaimId<"lecture4.cor6.2.stack_equivarian
     const Mat<S> x = EmbedTokens<S>(e, ids), xp = EmbedTokens<S>(e, PermuteTokens(ids, in.exact(kKeys)));
     ExpectThat(xp == Mat<S>(perm * x), "iota_0(pi . x) != P iota_0(x)");
     const Mat<S> moved = Stack<S>(xp, in), ref = perm * Stack<S>(x, in);
-    static const Tolerance kStack{"|F(pi . x) - P F(x)|_il", "0 (an identity)", "certified by interval arithmetic"};
+    static const Tolerance kStack{"|F(pi . x) - P F(x)|_il", "0 (an identity)", "certified by interval arithmetic", MetricKind::kRounding};
     for (Eigen::Index i = 0; i < ref.rows(); ++i)
       for (Eigen::Index l = 0; l < ref.cols(); ++l) ExpectWithin<S>(kStack, abs(moved(i, l) - ref(i, l)), S(0));
   }
@@ -459,7 +459,7 @@ struct EquivariantWithPositionalRows : StackFamily, ClaimId<"lecture4.prec6.3.eq
     const Mat<S> perm = PermutationMatrix<S>(in.exact(kKeys));
     const Mat<S> moved = Head<S>(Mat<S>(perm * x), in), ref = perm * Head<S>(x, in);
     static const Tolerance kHead{"|Attn(P X) - P Attn(X)|_il, X = E_x + p", "0 (an identity)",
-                                 "certified by interval arithmetic"};
+                                 "certified by interval arithmetic", MetricKind::kRounding};
     for (Eigen::Index i = 0; i < ref.rows(); ++i)
       for (Eigen::Index l = 0; l < ref.cols(); ++l) ExpectWithin<S>(kHead, abs(moved(i, l) - ref(i, l)), S(0));
   }

@@ -65,7 +65,7 @@ struct UniformScoresMean : ClaimId<"lecture4.sec7.1.uniform_scores_mean"> {
     const Mat<S> out = Attention<S>(q, k, v, S(1)).out;
     for (Eigen::Index i = 0; i < out.rows(); ++i)
       for (Eigen::Index l = 0; l < v.cols(); ++l) {
-        static const Tolerance kMean{"|out_il - mean_j v_jl|", "0 (an identity)", "certified by interval arithmetic"};
+        static const Tolerance kMean{"|out_il - mean_j v_jl|", "0 (an identity)", "certified by interval arithmetic", MetricKind::kRounding};
         ExpectWithin<S>(kMean, abs(out(i, l) - v.col(l).sum() / S(double(t))), S(0));
       }
   }
@@ -151,7 +151,7 @@ struct GaussianAsDotProduct : ClaimId<"lecture4.ex7.4.gaussian_kernel_as_dot_pro
         }
         static const Tolerance kWeights{"|A_dot - A_gauss|", "0 (an identity)",
                                         "the dot-product scores equal the Gaussian ones up to a per-row constant, "
-                                        "which softmax ignores (certified by interval arithmetic)"};
+                                        "which softmax ignores (certified by interval arithmetic)", MetricKind::kRounding};
         ExpectWithin<S>(kWeights, abs(dot(i, j) - gauss(i, j)), S(0));
       }
   }

@@ -59,7 +59,7 @@ inline const Tolerance kOutTolerance{
     "division); softmax moves each weight by at most exp(2 max score error); lambda = smallest normal "
     "(flushed weights); eta = smallest subnormal (gradual underflow: n eta per sum, (d_k + 2) eta per "
     "score; a subnormal v times a weight errs absolutely); or the convex-hull cap: computed weights are "
-    "nonnegative and sum to within theta_3n of 1, spread_c = max_j v_jc - min_j v_jc; see accuracy.cc"};
+    "nonnegative and sum to within theta_3n of 1, spread_c = max_j v_jc - min_j v_jc; see accuracy.cc", MetricKind::kRounding};
 
 /// |out - out*| for bf16 / f16 storage (ABI v2): the bound above in the
 /// kernel's declared accumulation (u, lambda, eta of it), then one rounding
@@ -71,19 +71,19 @@ inline const Tolerance kHalfOutTolerance{
     "<= (d_k + 2) eta more per score, n eta per sum), or its convex-hull cap; mixed (ATTNPROP_FORMAT_MIXED: "
     "f32 arithmetic, P rounded once to the storage format before P V): each weight within (1 - u_s)^-2 more "
     "and t_k eta_s absolute; out rounded once to the storage format: "
-    "|fl_s(x) - x| <= u_s |x| + eta_s / 2, u_s = 2^-8 (bf16) or 2^-11 (f16), eta_s = 2^-133 or 2^-24"};
+    "|fl_s(x) - x| <= u_s |x| + eta_s / 2, u_s = 2^-8 (bf16) or 2^-11 (f16), eta_s = 2^-133 or 2^-24", MetricKind::kRounding};
 
 /// |lse - lse*|.
 inline const Tolerance kLseTolerance{
     "|lse - lse*|", "delta_i + 2 gamma_n",
     "lse moves by at most max score error under score perturbations (1-Lipschitz in the max norm), plus "
-    "rounding of m + ln Z (in delta_i) and ln of the computed sum Z (relative error gamma_n)"};
+    "rounding of m + ln Z (in delta_i) and ln of the computed sum Z (relative error gamma_n)", MetricKind::kRounding};
 
 /// |sum_j A_ij - 1| (A read as out with V = [I 0]).
 inline const Tolerance kWeightSumTolerance{
     "|sum_j A_ij - 1|", "rho_i + 2 t_k lambda",
     "each computed weight (read as out with V = I) is within rho_i of its exact value relative, and the "
-    "exact weights sum to 1; flushed weights add <= 2 lambda each"};
+    "exact weights sum to 1; flushed weights add <= 2 lambda each", MetricKind::kRounding};
 
 
 /// |out^ - out*| within OutBound for each element (and lse within its bound

@@ -31,17 +31,17 @@ inline const Tolerance kOutVsDoubleTolerance{
     "|out - out*| <= rho_i W*_ic + 2 t_k lambda max|v_jc| + n eta (the kernel, u of its dtype) and |out^d - out*| <= the "
     "same with u = 2^-53 (the double reference); W*_ic = sum_j a*_ij |v_jc| <= (W^_ic + 2 t_k lambda_d V_c) / "
     "(1 - rho^d_i) from the double weights (each within rho^d_i relative plus 2 lambda_d absolute), V_c = "
-    "max_j |v_jc|; see regime_check.cc"};
+    "max_j |v_jc|; see regime_check.cc", MetricKind::kRounding};
 
 /// |lse - lse^d| against the double reference.
 inline const Tolerance kLseVsDoubleTolerance{
     "|lse - lse^d| (double reference)", "delta_i + 2 gamma_n + delta^d_i + 2 gamma^d_n",
-    "each of lse and lse^d is within its bound (|lse - lse*|) of the exact lse"};
+    "each of lse and lse^d is within its bound (|lse - lse*|) of the exact lse", MetricKind::kRounding};
 
 /// The double reference against MPFR (its certification, on small cases).
 inline const Tolerance kDoubleReferenceTolerance{
     "|out^d - out*| (the double reference)", "rho^d_i sum_j a*_ij |v_jc| + 2 t_k lambda_d max_j |v_jc| + n eta_d",
-    "the bound of |out - out*| with u = 2^-53: the double reference is attnprop's double model"};
+    "the bound of |out - out*| with u = 2^-53: the double reference is attnprop's double model", MetricKind::kRounding};
 
 /// out (and lse when non-null) of one call of op on p within their bounds:
 /// against MPFR when CallWork(p) <= kMpfrWork (and the double reference

@@ -136,7 +136,7 @@ struct BcdScaling : ClaimId<"profile.bcd_scaling"> {
         "max |(b,c,d) - (1-a)(b_S,c_S,d_S)|", "gamma_{4N^2+12} (0 in rationals)",
         "same spectrum on both sides; 1 - a errs by gamma_{2N^2+6} absolute, b, b_S, ... by gamma_{N^2+3} relative "
         "each, the numerators agree bit for bit; b, c, d, b_S, ... <= 1 and 1 - a <= 1, plus u for 1 - a, "
-        "u for the product and u for each division"};
+        "u for the product and u for each division", MetricKind::kRounding};
     ExpectWithin(kScaling, ToDouble(worst), Gamma(4 * nd * nd + 12, ScalarTraits<S>::UnitRoundoff()));
   }
 };

@@ -136,7 +136,7 @@ struct GaussRatioExpectations : ClaimId<"profile.expect_iid_gauss.ratio_expectat
     static const Tolerance kRatio{
         "|mean of ||S||^2/||L||^2 - (N+1)/(2N)|, |mean of a - (N-1)/(2N)|", "Bernstein eps (exact Beta variance)",
         "R ~ Beta(N(N+1)/4, N(N-1)/4) exactly; Bernstein at alpha_c = 5e-7 per check; sums of M terms in double "
-        "(relative M u, far below eps)"};
+        "(relative M u, far below eps)", MetricKind::kRounding};
     ExpectWithin(kRatio, std::abs(sum_r / kSamples - (nd + 1) / (2 * nd)), eps);
     ExpectWithin(kRatio, std::abs(sum_a / kSamples - (nd - 1) / (2 * nd)), eps);
   }
@@ -180,11 +180,11 @@ struct GaussKqExpectIndepOfN : ClaimId<"profile.gauss_KQ.expect_a_indep_of_n"> {
     }
     static const Tolerance kMean{
         "|mean of a(W_K^T W_Q) - (N-1)/(2N)| for each n <= N", "empirical Bernstein eps(V, delta = 1e-6/(2N))",
-        "Maurer-Pontil Thm 4 for [0,1] values, two-sided; 1 - a is checked through the same samples ((N+1)/(2N))"};
+        "Maurer-Pontil Thm 4 for [0,1] values, two-sided; 1 - a is checked through the same samples ((N+1)/(2N))", MetricKind::kRounding};
     static const Tolerance kMeanBar{
         "|mean of a_bar(W_K^T W_Q) - (N-1)/(2N)| for each n <= N", "empirical Bernstein eps(V, delta = 1e-6/(2N))",
         "a_bar = E[a(D1 L D2) | L] over independent diagonal sign matrices (the law's symmetry), so E a_bar = E a; "
-        "Maurer-Pontil Thm 4 as for a"};
+        "Maurer-Pontil Thm 4 as for a", MetricKind::kRounding};
     auto eps = [&](double s1, double s2) {
       const double mean = s1 / m, var = std::max(0.0, (s2 - m * mean * mean) / (m - 1));
       return std::sqrt(2 * var * lg / m) + 7 * lg / (3 * (m - 1)) + 4 * m * 0x1p-53;

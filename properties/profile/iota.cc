@@ -67,7 +67,7 @@ struct IotaStructure : LambdaFamily, ClaimId<"profile.iota.orthogonal_selfadjoin
     // elsewhere (double and MPFR see lambda rounded).
     const Vec<S> il = Iota<S>(GetLambda<S>(in));
     static const Tolerance kUnitNorm{"|‖ιλ‖² - 1|", "0 (an identity)",
-                                     "exact in rationals; certified by interval arithmetic elsewhere"};
+                                     "exact in rationals; certified by interval arithmetic elsewhere", MetricKind::kRounding};
     ExpectWithin<S>(kUnitNorm, abs(Dot<S>(il, il) - 1), S(0));
   }
 };
@@ -96,7 +96,7 @@ struct IotaInvariance : LambdaFamily, ClaimId<"profile.iota.invariance_of_I_C_P"
       return s;
     };
     static const Tolerance kCubes{"|Σλ³(ιλ) + Σλ³(λ)|", "0 (an identity)",
-                                  "exact in rationals; certified by interval arithmetic elsewhere"};
+                                  "exact in rationals; certified by interval arithmetic elsewhere", MetricKind::kRounding};
     ExpectWithin<S>(kCubes, abs(cubes(il) + cubes(lam)), S(0));
     // I candidate 3: sum artanh lambda_i (|lambda_i| < 1), not in rationals.
     if constexpr (!ScalarTraits<S>::kExact) {
@@ -104,7 +104,7 @@ struct IotaInvariance : LambdaFamily, ClaimId<"profile.iota.invariance_of_I_C_P"
       S s1 = 0, s2 = 0;
       for (int64_t i = 0; i < lam.size(); ++i) s1 += atanh(lam[i]), s2 += atanh(il[i]);
       static const Tolerance kArtanh{"|Σartanh(ιλ) + Σartanh(λ)|", "0 (an identity)",
-                                     "certified by interval arithmetic (artanh is odd)"};
+                                     "certified by interval arithmetic (artanh is odd)", MetricKind::kRounding};
       ExpectWithin<S>(kArtanh, abs(s1 + s2), S(0));
     }
   }
@@ -118,12 +118,12 @@ struct IotaElidedFormula : LambdaFamily, ClaimId<"profile.iota.elided_formula"> 
     const Vec<S> lam = GetLambda<S>(in);
     // Candidate 2: <lambda, iota lambda> = 2C.
     static const Tolerance kInner{"|<λ,ιλ> - 2C|", "0 (an identity)",
-                                  "the other natural reading: <lambda, iota lambda> = 2 sum_i lambda-_i lambda+_i"};
+                                  "the other natural reading: <lambda, iota lambda> = 2 sum_i lambda-_i lambda+_i", MetricKind::kRounding};
     ExpectWithin<S>(kInner, abs(Dot<S>(lam, Iota<S>(lam)) - 2 * LambdaC<S>(lam)), S(0));
     const Vec<S> d = lam - Iota<S>(lam);
     static const Tolerance kFormula{"|‖λ₊-λ₋‖² - ‖λ-ιλ‖²/2|", "0 (an identity)",
                                     "both sides sum the same m squared differences (lambda - iota lambda holds each "
-                                    "twice)"};
+                                    "twice)", MetricKind::kRounding};
     ExpectWithin<S>(kFormula, abs(OneMinusPSq<S>(lam) - Dot<S>(d, d) / 2), S(0));
   }
 };

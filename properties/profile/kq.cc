@@ -127,7 +127,7 @@ struct SymmetricPartMJM : KQFamily, ClaimId<"profile.KQ.symmetric_part_MJM"> {
     static const Tolerance kRelative{
         "max_ij |sym(W_K^T W_Q) - M^T J M/2|_ij / (|W_K|^T|W_Q| + |W_Q|^T|W_K|)_ij", "2 gamma_{n+2}",
         "each side is a sum of the same 2n products in different groupings: inner products gamma_n "
-        "relative to the absolute sums, one addition and the (exact) halving: gamma_{n+1} per side"};
+        "relative to the absolute sums, one addition and the (exact) halving: gamma_{n+1} per side", MetricKind::kRounding};
     ExpectWithin(kRelative, worst, 2 * Gamma(static_cast<double>(n) + 2, ScalarTraits<S>::UnitRoundoff()));
   }
 };
@@ -167,7 +167,7 @@ struct PowerTraces : KQFamily, ClaimId<"profile.KQ.power_traces"> {
         "max_k |tr(S^k) - tr((JG/2)^k)| / (tr(|S|^k) + tr((|J||M||M|^T/2)^k))", "gamma_{k(N+2n)+8}",
         "a product of k matrices errs entrywise by gamma_{(k-1)d} times the product of the absolute "
         "matrices (d the inner dimension); S and G = M M^T carry gamma_{n+1} and gamma_N already; the "
-        "trace adds gamma_d; the absolute matrices bound the true ones entrywise"};
+        "trace adds gamma_d; the absolute matrices bound the true ones entrywise", MetricKind::kRounding};
     // Reported as a ratio to the k-dependent bound: the bound is 1 (0 in
     // rationals, where the traces are equal exactly).
     ExpectWithin(kTraces, worst, ScalarTraits<S>::kExact ? 0.0 : 1.0);
@@ -276,7 +276,7 @@ struct HPowerSums : SurjectiveFamily, ClaimId<"profile.KQ.H_power_sums"> {
         "eta' = 2(p(N) u + gamma_{N^2+3}): each computed eigenvalue is within p(N) u ||S||_2 (Weyl, "
         "profile_checks.h), normalising by the computed ||S|| adds gamma_{N^2+3}; |lambda_i| < 1 makes "
         "x^k k-Lipschitz; a zero eigenvalue taken for a tiny nonzero one costs <= eta'^k; products as in "
-        "power_traces"};
+        "power_traces", MetricKind::kRounding};
     ExpectWithin(kPowerSums, worst, 1.0);
   }
 };

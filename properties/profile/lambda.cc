@@ -83,7 +83,7 @@ struct LambdaElidedBounds : LambdaFamily, ClaimId<"profile.Lambda.elided_bounds"
     const S i_val = a - b;
     // Candidate 1: ||lambda_+||^2 + ||lambda_-||^2 = 1.
     static const Tolerance kUnitNorm{"|‖λ₊‖² + ‖λ₋‖² - 1|", "0 (an identity)",
-                                     "exact in rationals; certified by interval arithmetic elsewhere"};
+                                     "exact in rationals; certified by interval arithmetic elsewhere", MetricKind::kRounding};
     ExpectWithin<S>(kUnitNorm, abs(a + b - 1), S(0));
     // Candidate 2: |I| < 1 (strict; both parts have a nonzero entry, so
     // |I| <= 1 - min(A, B)).
@@ -96,7 +96,7 @@ struct LambdaElidedBounds : LambdaFamily, ClaimId<"profile.Lambda.elided_bounds"
     const Vec<S> gap = lp - lm;
     static const Tolerance kGap{"|‖λ₊-λ₋‖² - (1 - 2C)|", "0 (an identity)",
                                 "the other natural reading of the display; exact in rationals, certified by "
-                                "interval arithmetic elsewhere"};
+                                "interval arithmetic elsewhere", MetricKind::kRounding};
     ExpectWithin<S>(kGap, abs(Dot<S>(gap, gap) - (S(1) - 2 * cc)), S(0));
   }
 };

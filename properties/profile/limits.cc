@@ -220,9 +220,9 @@ struct LimitFamily {
   static void CheckLimits(const std::array<double, 3>& stat, const LimitRun& r) {
     static const Tolerance kBernstein{
         "|M - M'|", "t = X2 L/3 + sqrt((X2 L/3)^2 + 4 n E X^4 L) (1 + 2^-28)",
-        "Bernstein for n iid X^2 - X'^2 (range X2 = max X^2, variance <= 2 E X^4): false alarm <= alpha/2"};
+        "Bernstein for n iid X^2 - X'^2 (range X2 = max X^2, variance <= 2 E X^4): false alarm <= alpha/2", MetricKind::kRounding};
     static const Tolerance kBand{"D^2 = sum (x_(i) - x'_(i))^2", "sum_i (xh_i - xl_i)^2 (1 + 2^-28)",
-                                 "the order-statistics band (order_band.h): false alarm <= alpha/2"};
+                                 "the order-statistics band (order_band.h): false alarm <= alpha/2", MetricKind::kRounding};
     ExpectWithin(kBernstein, std::abs(r.m - r.m2), r.t * (1 + kRelSlack));
     ExpectWithin(kBand, r.d2, r.d2_max * (1 + kRelSlack));
     static const std::array<Tolerance, 3> kLimit = {
@@ -273,7 +273,7 @@ struct SymmetricLimitCurve : LimitFamily, ClaimId<"profile.symmetric_limit_curve
     static const Tolerance kRankOne{
         "max_coord |p(pi(L_t)) - (0, b*, c*, d*)|", "2 ProfileCoordinateBound(2, u, 2u) + 4u",
         "L_t = x y^T unit norm with tr = t (2 x 2, computed in double: entries within 2u of exact), pi by the "
-        "eigen-solver (ProfileCoordinateBound), the limit formula in double (4u)"};
+        "eigen-solver (ProfileCoordinateBound), the limit formula in double (4u)", MetricKind::kRounding};
     ExpectWithin(kRankOne, diff, 2 * ProfileCoordinateBound(2, eu, 2 * eu) + 4 * eu);
   }
 };
@@ -335,7 +335,7 @@ struct SymmetricLimitEdges : ClaimId<"profile.symmetric_limit_edges"> {
           "|b*(rho(b)) - b|", "16 gamma_6(u)",
           "rho = b/(1 + s), s = sqrt(1 - b^2): s within u/(2s) + u (1 - b^2 within 2u absolutely), rho within "
           "rho (u/(2s) + 4u); 1 - rho^2 = 2s/(1+s), so |d b*/d rho| = 4s/((1+s)(1+rho^2)^2) <= 4s and b* moves by "
-          "<= 2u rho + 16u s rho <= 18u; b*'s 3 operations add 3.01u: 22u <= 16 gamma_6"};
+          "<= 2u rho + 16u s rho <= 18u; b*'s 3 operations add 3.01u: 22u <= 16 gamma_6", MetricKind::kRounding};
       ExpectWithin(kWitness, ToDouble(S(abs(back - b))), 16 * Gamma(6, ScalarTraits<S>::UnitRoundoff()));
     }
   }

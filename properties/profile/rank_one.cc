@@ -121,7 +121,7 @@ struct RankOneFormulaClaim : ClaimId<"profile.rank_one_formula"> {
     static const Tolerance kFormula{
         "max_coord |pi(L) - formula|", "ProfileCoordinateBound(N, u, u) (0 in rationals)",
         "eigen-solver backward error p(N)u with p(N) = 4N^2 + 8, plus the rounding of the rational L "
-        "(relative u), propagated through the 1-Lipschitz sorted spectrum (profile_checks.h)"};
+        "(relative u), propagated through the 1-Lipschitz sorted spectrum (profile_checks.h)", MetricKind::kRounding};
     ExpectWithin(kFormula, ToDouble(MaxCoordDiff<S>(*pi, ToBackend<S>(formula))),
                  ProfileCoordinateBound(l.rows(), u, u));
   }
@@ -187,7 +187,7 @@ struct RankOneSetClaim : ClaimId<"profile.rank_one_set"> {
     static const Tolerance kOffTheta{
         "pi(x y^T) off Theta: max(|a-b|, min(c,d), |sum-1|)", "2 ProfileCoordinateBound(N, u, 0)",
         "x y^T is exact in every backend (short dyadics); each coordinate errs <= the eigen-solver bound "
-        "of profile_checks.h; a difference or a sum of two coordinates doubles it"};
+        "of profile_checks.h; a difference or a sum of two coordinates doubles it", MetricKind::kRounding};
     if (n == 1) {
       // Only the vertices c = 1 and d = 1.
       const ProfileValue<S> vc{zero, zero, one, zero}, vd{zero, zero, zero, one};
@@ -211,7 +211,7 @@ struct RankOneSetClaim : ClaimId<"profile.rank_one_set"> {
       static const Tolerance kWitness{
           "max_coord |pi(witness) - target|", "ProfileCoordinateBound(N, u, 2u) (0 in rationals)",
           "the witness's entries t, s are rounded (rational t, s: one rounding; sqrt route: sqrt of an "
-          "exact 1-2a or 2a, one rounding): relative input error <= 2u"};
+          "exact 1-2a or 2a, one rounding): relative input error <= 2u", MetricKind::kRounding};
       ExpectWithin(kWitness, ToDouble(miss), witness_bound);
     };
     if (n == 1) {

@@ -142,11 +142,11 @@ struct SeriesIdentities : ClaimId<"profile.Lambda.series_identities"> {
         "|-1/2 sum log(1 - l_i^2) - sum_k p_2k/(2k)|", "tail_K + rounding of both sides",
         "tail after K terms (header); log1p(-fl(l^2)) within 1.01 u l^2/(1-l^2) + 2u|log1p| per entry, halved, "
         "n-term sum gamma_n; the series: powers, n-term sums, divisions and <= K additions within "
-        "gamma_{2K+n} sum_j P_j/j, P_j = sum_i |l_i|^j"};
+        "gamma_{2K+n} sum_j P_j/j, P_j = sum_i |l_i|^j", MetricKind::kRounding};
     ExpectWithin(kEven, ToDouble(Mpfr(abs(Mpfr(lhs_even) - Mpfr(even)))), ToDouble(Mpfr(tail + err_even + series_err)));
     static const Tolerance kOdd{
         "|sum artanh l_i - sum_k p_{2k+1}/(2k+1)|", "tail_K + rounding of both sides",
-        "as the even series; artanh within 2u + 2.02u|artanh| per entry (Artanh above)"};
+        "as the even series; artanh within 2u + 2.02u|artanh| per entry (Artanh above)", MetricKind::kRounding};
     ExpectWithin(kOdd, ToDouble(Mpfr(abs(Mpfr(lhs_odd) - Mpfr(odd)))), ToDouble(Mpfr(tail + err_odd + series_err)));
     static const Tolerance kAbsolute{
         "sum_{j<=K} |p_j|/j against -sum_i log(1 - |l_i|)", "-sum_i log(1-|l_i|) + rounding",
@@ -236,11 +236,11 @@ struct SpectralMatrixFormula : ClaimId<"profile.spectral_matrix_formula"> {
     static const Tolerance kLogDet{
         "|-1/2 log det(I - A^2) - sum_k tr(A^2k)/(2k)|", "tail_K + 2n u/(1 - l_max'^2) + 2 K n gamma_{Kn} + 2u|lhs|",
         "det exact (rationals), log correctly rounded; A rounded once to MPFR moves its spectrum by <= u ||A||_F = u "
-        "(Weyl), each log term by <= u/(1 - l^2); tr(fl(A^j)) within gamma_{jn} tr|A|^j <= gamma_{jn} n"};
+        "(Weyl), each log term by <= u/(1 - l^2); tr(fl(A^j)) within gamma_{jn} tr|A|^j <= gamma_{jn} n", MetricKind::kRounding};
     ExpectWithin(kLogDet, ToDouble(Mpfr(abs(lhs_even - even))), ToDouble(Mpfr(common + 2 * u * abs(lhs_even))));
     static const Tolerance kArtanh{
         "|1/2 log det((I+A)(I-A)^-1) - sum_k tr(A^{2k+1})/(2k+1)|", "as the log-determinant",
-        "the same chain with d artanh = 1/(1 - l^2)"};
+        "the same chain with d artanh = 1/(1 - l^2)", MetricKind::kRounding};
     ExpectWithin(kArtanh, ToDouble(Mpfr(abs(lhs_odd - odd))), ToDouble(Mpfr(common + 2 * u * abs(lhs_odd))));
   }
 };

@@ -84,7 +84,7 @@ struct ProfileSimplex : ClaimId<"profile.simplex"> {
       "|a + b + c + d - 1|", "2 ProfileCoordinateBound(N, u, 0) (0 in rationals)",
       "the exact coordinates sum to (||T||^2 + sum lambda_i^2)/||L||^2 = 1; the computed ones err by "
       "the eigen-solver bound of profile_checks.h (sum of squared eigenvalues moves by <= 2 sqrt(N) "
-      "eta ||L||^2, half the coordinate bound), plus gamma_3 for the final sum"};
+      "eta ||L||^2, half the coordinate bound), plus gamma_3 for the final sum", MetricKind::kRounding};
 
   // Double, MPFR (FloatingDomain): L square (N >= 1), nonzero, finite,
   // nonzero |entries| in [2^-200, 2^200] (ProfileAdmit: the eigen-solver's

@@ -70,9 +70,9 @@ struct SymAntisymSplit : SplitFamily<true>, ClaimId<"profile.sym_antisym_split">
     using std::abs;
     const Mat<S> l = in[kL];
     const Mat<S> s = SymmetricPart<S>(l), t = AntisymmetricPart<S>(l);
-    static const Tolerance kSymmetric{"|S_ij - S_ji|", "0 (S symmetric)", "an identity"};
-    static const Tolerance kAntisymmetric{"|T_ij + T_ji|", "0 (T antisymmetric)", "an identity"};
-    static const Tolerance kSplit{"|S + T - L|_ij", "0 (an identity)", "an identity"};
+    static const Tolerance kSymmetric{"|S_ij - S_ji|", "0 (S symmetric)", "an identity", MetricKind::kRounding};
+    static const Tolerance kAntisymmetric{"|T_ij + T_ji|", "0 (T antisymmetric)", "an identity", MetricKind::kRounding};
+    static const Tolerance kSplit{"|S + T - L|_ij", "0 (an identity)", "an identity", MetricKind::kRounding};
     for (Eigen::Index i = 0; i < l.rows(); ++i)
       for (Eigen::Index j = 0; j < l.cols(); ++j) {
         ExpectWithin<S>(kSymmetric, abs(s(i, j) - s(j, i)), S(0));
@@ -88,7 +88,7 @@ struct Pythagoras : SplitFamily<true>, ClaimId<"profile.pythagoras"> {
     using std::abs;
     const Mat<S> l = in[kL];
     const S diff = FrobeniusSq<S>(l) - FrobeniusSq<S>(SymmetricPart<S>(l)) - FrobeniusSq<S>(AntisymmetricPart<S>(l));
-    static const Tolerance kPythagoras{"|‖L‖² - ‖S‖² - ‖T‖²|", "0 (an identity)", "an identity"};
+    static const Tolerance kPythagoras{"|‖L‖² - ‖S‖² - ‖T‖²|", "0 (an identity)", "an identity", MetricKind::kRounding};
     ExpectWithin<S>(kPythagoras, abs(diff), S(0));
   }
 };
@@ -100,7 +100,7 @@ struct PythagorasNormalized : SplitFamily<false>, ClaimId<"profile.pythagoras_no
     const Mat<S> l = in[kL];
     const S ll = FrobeniusSq<S>(l);
     const S sum = FrobeniusSq<S>(SymmetricPart<S>(l)) / ll + FrobeniusSq<S>(AntisymmetricPart<S>(l)) / ll;
-    static const Tolerance kRatios{"|‖S‖²/‖L‖² + ‖T‖²/‖L‖² - 1|", "0 (an identity)", "an identity"};
+    static const Tolerance kRatios{"|‖S‖²/‖L‖² + ‖T‖²/‖L‖² - 1|", "0 (an identity)", "an identity", MetricKind::kRounding};
     ExpectWithin<S>(kRatios, abs(sum - 1), S(0));
   }
 };

@@ -1,0 +1,38 @@
+// Rigorous enclosures of the spectrum of a symmetric matrix, for the
+// Interval scalar (Eigen's iterative solvers are refused on it:
+// eigen_scalar.h). The method is the classic a-posteriori one (Weyl's
+// perturbation theorem with Ostrowski's theorem for congruences; see Rump,
+// "Verification methods", Acta Numerica 2010, section 13):
+//   1. eigenvectors X of the midpoint matrix, computed in MPFR at the
+//      interval's precision (any X will do: only step 2 must be rigorous);
+//   2. in interval arithmetic, G = X^T A X and E = X^T X - I;
+//   3. with eps >= ||E||_2 (Frobenius) < 1, X is nonsingular and, by
+//      Ostrowski, lambda_k(G) = theta_k lambda_k(A), theta_k in [1-eps, 1+eps];
+//   4. by Weyl, lambda_k(G) is within r >= ||offdiag(G)||_2 (Frobenius) of
+//      the k-th smallest diagonal entry of G, enclosed by the k-th smallest
+//      lower and upper endpoints.
+// The enclosures hold for every symmetric matrix inside the interval
+// matrix (A is read as hull(A_ij, A_ji)), need no gap between eigenvalues
+// (multiple eigenvalues are enclosed like simple ones) and tighten with the
+// precision. Why not Arb (libflint-arb-dev 2.23): it has no symmetric
+// eigen-solver; acb_mat_eig_multiple_rump works on complex matrices and
+// gives up on clusters, which attnprop's spectra have (rank-one L: N - 2 zero
+// eigenvalues).
+#pragma once
+
+#include <optional>
+
+#include "model/eigen_scalar.h"
+
+namespace attnprop {
+
+/// Enclosures of the eigenvalues of the symmetric matrix enclosed by `a`,
+/// in increasing order (Eigen's order). Throws Undecided when the computed
+/// eigenvectors are too far from orthogonal to conclude (eps >= 1), or when
+/// the midpoint solver does not converge.
+Vec<Interval> EncloseSymmetricEigenvalues(const Mat<Interval>& a);
+
+/// An enclosure of ||a||_2 = sqrt(lambda_max(a^T a)).
+Interval EncloseOperatorTwoNorm(const Mat<Interval>& a);
+
+}  // namespace attnprop
