@@ -15,7 +15,9 @@
 #   3. the same example with its planted bug: ctest fails naming
 #      abi.empty_rows, and the printed replay command reproduces the failure;
 #   3b. examples/user_claim (find_package + attnprop_add_claims: a user's own
-#      claims, ci/user_claim_check.sh) and every command of
+#      claims, ci/user_claim_check.sh), examples/soundness_claims (claims with
+#      known truth: no true one refuted, every false one refuted and certified
+#      or undecided, never green; ci/soundness_check.sh) and every command of
 #      docs/adding-a-claim.md;
 #   4. the Debian package (cpack): its dependencies resolve (apt-get -s), it
 #      unpacks into a fresh tree (dpkg -x), its attnprop runs (--version, the
@@ -186,6 +188,8 @@ lane_user() {
   # registry saying the claim is false, every test passes; the guide's
   # commands (docs/adding-a-claim.md) all run.
   bash ci/user_claim_check.sh "$prefix" examples/user_claim "$tmp/claim"
+  # Claims with known truth, as a user writes them (issue 57): no unsound verdict.
+  bash ci/soundness_check.sh "$prefix" examples/soundness_claims "$tmp/sound"
   bash tools/doc_commands_test.sh docs/adding-a-claim.md "$prefix" > "$tmp/doc.log" 2>&1 ||
     { cat "$tmp/doc.log"; fail "a command of docs/adding-a-claim.md"; }
   tail -1 "$tmp/doc.log"

@@ -92,19 +92,6 @@ ProfileValue<S> SymmetricProfileFromSpectrum(const std::vector<S>& eig) {
   return ProfileFromParts<S>(eig, static_cast<Eigen::Index>(eig.size()), norm_sq, S(0));
 }
 
-/// Eigenvalues of a symmetric matrix, increasing (floating scalars); nullopt
-/// when the solver reports no convergence. In Interval, rigorous enclosures
-/// (model/spectral_enclosure.h; Undecided where they cannot be had).
-template <class S>
-std::optional<Vec<S>> SymmetricEigenvalues(const Mat<S>& s) {
-  if constexpr (std::is_same_v<S, Interval>) return EncloseSymmetricEigenvalues(s);
-  else {
-  Eigen::SelfAdjointEigenSolver<Mat<S>> solver(s, Eigen::EigenvaluesOnly);
-  if (solver.info() != Eigen::Success) return std::nullopt;
-  return Vec<S>(solver.eigenvalues());
-  }
-}
-
 /// pi(L) through the eigen-solver (double, MPFR).
 template <class S>
 std::optional<ProfileValue<S>> Profile(const Mat<S>& l) {

@@ -21,6 +21,9 @@
 #pragma once
 
 #include <optional>
+#include <type_traits>
+
+#include <Eigen/Eigenvalues>
 
 #include "model/eigen_scalar.h"
 
@@ -34,5 +37,21 @@ Vec<Interval> EncloseSymmetricEigenvalues(const Mat<Interval>& a);
 
 /// An enclosure of ||a||_2 = sqrt(lambda_max(a^T a)).
 Interval EncloseOperatorTwoNorm(const Mat<Interval>& a);
+
+/// Eigenvalues of a symmetric matrix, increasing (floating scalars); nullopt
+/// when the solver reports no convergence. In Interval, rigorous enclosures
+/// (model/spectral_enclosure.h; Undecided where they cannot be had).
+/// (The one entry point a claim over any scalar uses; in <attnprop/claim.h>.)
+template <class S>
+std::optional<Vec<S>> SymmetricEigenvalues(const Mat<S>& s) {
+  if constexpr (std::is_same_v<S, Interval>) {
+    return EncloseSymmetricEigenvalues(s);
+  } else {
+    Eigen::SelfAdjointEigenSolver<Mat<S>> solver(s, Eigen::EigenvaluesOnly);
+    if (solver.info() != Eigen::Success) return std::nullopt;
+    return Vec<S>(solver.eigenvalues());
+  }
+}
+
 
 }  // namespace attnprop

@@ -37,7 +37,9 @@
 //
 // The model functions a claim reads are here too, over every scalar:
 // Softmax, LogSumExp (model/softmax.h), attention and its parts
-// (model/attention.h), Vec<S>/Mat<S> (Eigen; model/eigen_scalar.h).
+// (model/attention.h), Vec<S>/Mat<S> (Eigen; model/eigen_scalar.h),
+// SymmetricEigenvalues and the Interval enclosures (model/spectral_enclosure.h:
+// Eigen's iterative solvers do not compile on Interval).
 // ExpectThat(holds, what) states a condition with no magnitude (check.h).
 #pragma once
 
@@ -46,4 +48,5 @@
 #include "generators/shape.h"
 #include "model/attention.h"
 #include "model/softmax.h"
+#include "model/spectral_enclosure.h"
 #include "properties/framework/property.h"
