@@ -66,7 +66,27 @@ constexpr int kRepairTries = 16;
 
 }  // namespace
 
+namespace {
+/// Search candidates and shrink steps are certified up to kCandidateBits
+/// only (the random cases and the counterexample itself up to the cap): an
+/// identity's candidate stays undecided at every precision, and the deep
+/// search tries thousands. Sound either way: a candidate left undecided is
+/// counted undecided (the verdict then says so), never a pass.
+constexpr int kCandidateBits = 256;
+class CandidateBits {
+ public:
+  CandidateBits() : saved_(CertifyMaxBits()) { SetCertifyMaxBits(std::min(saved_, kCandidateBits)); }
+  ~CandidateBits() { SetCertifyMaxBits(saved_); }
+  CandidateBits(const CandidateBits&) = delete;
+  CandidateBits& operator=(const CandidateBits&) = delete;
+
+ private:
+  int saved_;
+};
+}  // namespace
+
 Trial Try(const PropertyDef& def, const Case& c) {
+  const CandidateBits bits;
   Trial t;
   try {
     if (!def.hypotheses_hold(c)) return t;
