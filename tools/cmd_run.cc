@@ -298,7 +298,8 @@ class ConsoleLines : public RunListener {
     if (r.metrics.empty()) worst_text << "-";
     else worst_text << std::setprecision(3) << worst;
     info_ << "[" << i + 1 << "/" << defs_.size() << "] " << std::left << std::setw(60) << d.Name() << " "
-          << std::setw(10) << VerdictName(r.verdict)
+          << std::setw(8) << VerdictName(r.verdict)
+          << (std::string(VerdictName(r.verdict)).size() >= 8 ? " " : "")  // "undecided" is 9 letters
           << (j.skipped() ? Paint("skipped", "33") + "    " : j.as_expected() ? Paint("ok", "32") + "         "
                                                                 : Paint("UNEXPECTED", "31") + " ")
           << std::right
