@@ -16,6 +16,8 @@ Judgement Judge(const PropertyResult& r, Expectation expect, bool undecided_allo
   switch (r.verdict) {
     case Verdict::kUndecided: {
       const std::string seen = std::to_string(r.undecided) + (r.undecided == 1 ? " case" : " cases") +
+                               (r.search_undecided > 0 ? " and " + std::to_string(r.search_undecided) + " search candidates"
+                                                       : std::string()) +
                                " undecided by interval arithmetic (neither certified nor dismissed), none refuted";
       if (expect == Expectation::kRefuted)
         return {S::kUnexpected, "registered refuted, but no refutation was certified: " + seen};
