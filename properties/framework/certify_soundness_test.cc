@@ -15,6 +15,7 @@
 #include "properties/framework/property.h"
 #include "properties/framework/rc_bridge.h"
 #include "properties/framework/runner.h"
+#include "properties/framework/certify_test_util.h"
 
 namespace attnprop {
 namespace {
@@ -27,18 +28,8 @@ Domain UnitInterval() {
   return d;
 }
 
-template <class Claim, class S = double>
-PropertyDef Certified() {
-  PropertyDef d = internal::MakeDef<Claim, S>(__FILE__);
-  internal::CertifyByIntervals<Claim, false>(d);
-  return d;
-}
-
-RunOptions Quick() {
-  RunOptions o;
-  o.max_success = 100;
-  return o;
-}
+using testing_util::Certified;
+RunOptions Quick() { return testing_util::Quick(100); }
 
 Case AtX(double x) { return Case().Scalar("x", x); }
 

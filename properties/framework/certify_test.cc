@@ -15,6 +15,7 @@
 #include "properties/framework/property.h"
 #include "properties/framework/rc_bridge.h"
 #include "properties/framework/runner.h"
+#include "properties/framework/certify_test_util.h"
 
 namespace attnprop {
 namespace {
@@ -113,19 +114,8 @@ struct ComparesDoubles : ClaimId<"planted.compares_doubles"> {
   }
 };
 
-template <class Claim, class S, bool kExactToo = false>
-PropertyDef Certified() {
-  PropertyDef d = internal::MakeDef<Claim, S>(__FILE__);
-  internal::CertifyByIntervals<Claim, kExactToo>(d);
-  return d;
-}
-
-RunOptions Quick() {
-  RunOptions o;
-  o.max_success = 200;
-  o.search_steps = 0;
-  return o;
-}
+using testing_util::Certified;
+RunOptions Quick() { return testing_util::Quick(200); }
 
 TEST(Interval, EnclosesAndDecides) {
   const Interval e = exp(Interval(1));
