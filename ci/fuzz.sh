@@ -32,7 +32,7 @@ common=(properties/framework/case.cc model/exact.cc model/scalar.cc model/interv
 declare -A sources=(
   [case_parser]=""
   [store_parser]="properties/framework/store.cc properties/framework/backend.cc properties/framework/atomic_file.cc properties/framework/program.cc"
-  [token_decoder]="properties/framework/rc_bridge.cc properties/framework/token_check.cc"
+  [token_decoder]="properties/framework/rc_bridge.cc properties/framework/token_check.cc properties/framework/certify.cc properties/framework/check.cc"
 )
 declare -A libs=([case_parser]="" [store_parser]="" [token_decoder]="-lrapidcheck")
 for t in case_parser store_parser token_decoder; do
