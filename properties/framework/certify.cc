@@ -299,7 +299,10 @@ bool InIntervalEvaluation() { return g_in_interval; }
 
 void IntervalViolated(const std::string& what) { throw Violation{what}; }
 
-void IntervalCheck(const Tolerance& tolerance, const Interval& observed, const Interval& bound) {
+namespace {
+/// The shared rule; `equality`: overlapping enclosures hold (a declared
+/// equality case) instead of being undecided.
+void CheckEnclosures(const Tolerance& tolerance, const Interval& observed, const Interval& bound, bool equality) {
   if (tolerance.metric.empty()) RC_FAIL("a tolerance without a metric (read before it was initialised?)");
   if (observed.NanRaw() || bound.NanRaw()) {
     if (g_undecided.empty()) g_undecided = tolerance.metric + ": NaN in the enclosure";
@@ -319,9 +322,18 @@ void IntervalCheck(const Tolerance& tolerance, const Interval& observed, const I
                     bound.ToString(digits)};
   }
   if (mpfr_cmp(&observed.data()->right, &bound.data()->left) <= 0) return;
+  if (equality) return;
   if (g_undecided.empty())
     g_undecided = tolerance.metric + " in " + observed.ToString() + " overlaps " + tolerance.bound + " in " +
                   bound.ToString();
+}
+}  // namespace
+
+void IntervalCheck(const Tolerance& tolerance, const Interval& observed, const Interval& bound) {
+  CheckEnclosures(tolerance, observed, bound, false);
+}
+void IntervalCheckAtEquality(const Tolerance& tolerance, const Interval& observed, const Interval& bound) {
+  CheckEnclosures(tolerance, observed, bound, true);
 }
 
 }  // namespace internal

@@ -361,6 +361,32 @@ TEST(Soundness, ATinyDefectIsCertifiedAndEqualityIsNeverRefuted) {
     EXPECT_TRUE(r.verdict == Verdict::kHolds || r.verdict == Verdict::kUndecided) << r.backend << ": " << r.message;
 }
 
+// A declared equality case (issue 58): TRUE e^x e^x <= e^{2x}, equal for
+// every x, so its enclosures overlap at every precision: undecided as a
+// plain inequality, holding where the claim declares (exactly) that the
+// sides are equal. FALSE e^x e^x <= e^{2x} (1 - 2^-20) with the equality
+// wrongly declared: the declaration never hides a certainly larger side
+// (it is trusted only where the enclosures overlap: a wrong declaration
+// hides a defect below the working precision, check.h says so).
+template <bool kDeclared, bool kTrue>
+struct SquaredExp : ClaimId<"soundness.squared_exp"> {
+  template <class S> static Domain Hypotheses() { return UnitInterval(); }
+  template <class S> static void Conclusion(const In<S>& in) {
+    using std::exp;
+    static const Tolerance kSq{"e^x e^x", "e^{2x}", "the claim", MetricKind::kClaim};
+    const S lhs = exp(in[kX]) * exp(in[kX]);
+    const S rhs = kTrue ? exp(S(2) * in[kX]) : S(exp(S(2) * in[kX]) * (S(1) - S(0x1p-20)));
+    ExpectWithinAtEquality<S>(kSq, lhs, rhs, kDeclared);
+  }
+};
+
+TEST(Soundness, ADeclaredEqualityHoldsAndNeverHidesAViolation) {
+  const Case c = AtX(0.375);
+  EXPECT_EQ((Certified<SquaredExp<false, true>>()).certify(c).verdict, Certainty::kUndecided);
+  EXPECT_EQ((Certified<SquaredExp<true, true>>()).certify(c).verdict, Certainty::kHolds);
+  EXPECT_EQ((Certified<SquaredExp<true, false>>()).certify(c).verdict, Certainty::kViolated);
+}
+
 // Constants and hypotheses: Assume compares the exact values.
 TEST(Soundness, ExactComparisonsOfDomainValues) {
   const Exact third(Rational(1, 3));

@@ -58,6 +58,11 @@ void CheckWithin(const Tolerance& tolerance, double observed, double bound, bool
 /// ExpectWithin in Interval: the three-valued check of certify.h (certainly
 /// violated, certainly holds, undecided).
 void IntervalCheck(const Tolerance& tolerance, const Interval& observed, const Interval& bound);
+/// ExpectWithinAtEquality in Interval on a declared equality case: as
+/// IntervalCheck, but overlapping enclosures hold (the claim's exact
+/// decision that the sides are equal); a certain observed > bound is still a
+/// violation.
+void IntervalCheckAtEquality(const Tolerance& tolerance, const Interval& observed, const Interval& bound);
 /// ExpectThat(false, what) in Interval: a violation, certain only when
 /// nothing in the evaluation was doubtful (certify.h).
 [[noreturn]] void IntervalViolated(const std::string& what);
@@ -82,6 +87,26 @@ void ExpectWithin(const Tolerance& tolerance, const S& observed, const S& bound)
   }
 }
 
+
+/// observed <= bound on a case where the claim has decided, exactly, that
+/// the two sides are equal (an equality case: b_i = eps, every v_j the
+/// same). Interval enclosures of two expressions of one real overlap at
+/// every precision and so can never decide it; there the overlap holds,
+/// on the claim's decision, and a certainly larger observed is still a
+/// violation. Off the equality case, and in every other backend, this is
+/// ExpectWithin (a rounding failure in double or MPFR is a candidate the
+/// intervals then dismiss). `equality` must be decided in exact arithmetic
+/// on the case's own values (In::exact, rationals), never on a backend's
+/// rounded values, with the reason the sides are equal stated beside it: it
+/// is the one thing the certificate takes on trust (a wrong declaration
+/// hides a defect smaller than the enclosures' width, never a larger one).
+template <class S>
+void ExpectWithinAtEquality(const Tolerance& tolerance, const S& observed, const S& bound, bool equality) {
+  if constexpr (std::is_same_v<S, Interval>) {
+    if (equality) return internal::IntervalCheckAtEquality(tolerance, observed, bound);
+  }
+  ExpectWithin<S>(tolerance, observed, bound);
+}
 
 /// An exact conclusion (no tolerance): fails the case with `what` if false.
 /// In a claim certified by intervals, `holds` computed in Interval is

@@ -180,13 +180,15 @@ Domain AveragingCase(bool with_phi) {
 double CheckerSlack(double n) { return 4 * Gamma(n + 2, ScalarTraits<Mpfr>::UnitRoundoff()); }
 
 /// lhs <= rhs, recorded with both sides shifted by the same max(0,
-/// -min(lhs, rhs)) (a claim metric's sides are >= 0 for the audit).
+/// -min(lhs, rhs)) (a claim metric's sides are >= 0 for the audit);
+/// `equality`: a case decided exactly to be an equality
+/// (ExpectWithinAtEquality).
 template <class S>
-void AtMost(const Tolerance& t, const S& lhs, const S& rhs) {
+void AtMost(const Tolerance& t, const S& lhs, const S& rhs, bool equality) {
   using std::max;
   using std::min;
   const S shift = max(S(0), S(-min(lhs, rhs)));
-  ExpectWithin<S>(t, S(lhs + shift), S(rhs + shift));
+  ExpectWithinAtEquality<S>(t, S(lhs + shift), S(rhs + shift), equality);
 }
 
 /// The three corollaries share the averaging hypotheses and cases.
@@ -209,6 +211,20 @@ struct LinearFunctionalBounds : AveragingFamily, ClaimId<"lecture4.cor3.linear_f
                                   "the corollary's upper bound", MetricKind::kClaim};
     static const Tolerance kBelow{"min_j <u,v_j> (shifted >= 0)", "<u,o_i> (shifted alike)",
                                   "the corollary's lower bound", MetricKind::kClaim};
+    // Row i is an equality case iff every <u_i, v_j> is the same (then
+    // <u_i, o_i> = sum_j A_ij c = c, the weights summing to 1); otherwise
+    // both bounds are strict (every A_ij > 0). Decided in rationals on the
+    // case's own values, for the certifier (ExpectWithinAtEquality).
+    std::vector<bool> equal_row(static_cast<size_t>(o.rows()), false);
+    if constexpr (std::is_same_v<S, Interval>) {
+      const Mat<Rational> ue = in.exact(kU).template As<Rational>(), ve = in.exact(kV).template As<Rational>();
+      for (Eigen::Index i = 0; i < o.rows(); ++i) {
+        const Rational c0 = ue.row(i).dot(ve.row(0));
+        bool all = true;
+        for (Eigen::Index j = 1; j < ve.rows() && all; ++j) all = Rational(ue.row(i).dot(ve.row(j))) == c0;
+        equal_row[static_cast<size_t>(i)] = all;
+      }
+    }
     for (Eigen::Index i = 0; i < o.rows(); ++i) {
       const S f = u.row(i).dot(o.row(i));
       S lo = u.row(i).dot(v.row(0)), hi = lo;
@@ -217,8 +233,8 @@ struct LinearFunctionalBounds : AveragingFamily, ClaimId<"lecture4.cor3.linear_f
         lo = min(lo, w);
         hi = max(hi, w);
       }
-      AtMost<S>(kAbove, f, hi);
-      AtMost<S>(kBelow, lo, f);
+      AtMost<S>(kAbove, f, hi, equal_row[static_cast<size_t>(i)]);
+      AtMost<S>(kBelow, lo, f, equal_row[static_cast<size_t>(i)]);
     }
   }
 };
@@ -227,10 +243,37 @@ ATTNPROP_REGISTER(LinearFunctionalBounds, double, Mpfr, Interval);
 struct NormBound : AveragingFamily, ClaimId<"lecture4.cor3.norm_bound"> {
   // As stated, for the exact weights: certified by interval arithmetic, so
   // no rounding budget.
+  //
+  // Equality cases (the generator draws one-hot-like and equal-norm values):
+  // ||o_i|| = sum_j A_ij ||v_j|| iff the v_j are nonnegative multiples of
+  // one vector (Cauchy-Schwarz with equality: <v_j, v_k>^2 = ||v_j||^2
+  // ||v_k||^2 and <v_j, v_k> >= 0 for every pair), and sum_j A_ij ||v_j|| =
+  // max_j ||v_j|| iff every ||v_j|| is the same (every A_ij > 0); both are
+  // decided in rationals on the case's own values, for the certifier.
+  struct EqualityCases {
+    bool aligned = false;     // first inequality
+    bool equal_norms = false;  // second
+  };
+  static EqualityCases EqualityCasesOf(const ExactMatrix& v_exact) {
+    const Mat<Rational> v = v_exact.As<Rational>();
+    EqualityCases e{true, true};
+    const Rational n0 = v.row(0).squaredNorm();
+    for (Eigen::Index j = 0; j < v.rows(); ++j) {
+      const Rational nj = v.row(j).squaredNorm();
+      if (nj != n0) e.equal_norms = false;
+      for (Eigen::Index k = j + 1; k < v.rows() && e.aligned; ++k) {
+        const Rational d = v.row(j).dot(v.row(k));
+        e.aligned = d >= 0 && d * d == nj * Rational(v.row(k).squaredNorm());
+      }
+    }
+    return e;
+  }
   template <class S> static void Conclusion(const In<S>& in) {
     using std::max;
     const Mat<S> v = in[kV];
     const AttentionResult<S> r = Attention<S>(in[kQ], in[kK], v, in[kScale]);
+    EqualityCases equal{false, false};
+    if constexpr (std::is_same_v<S, Interval>) equal = EqualityCasesOf(in.exact(kV));
     S vmax = 0;
     for (Eigen::Index j = 0; j < v.rows(); ++j) vmax = max(vmax, S(v.row(j).norm()));
     static const Tolerance kOutputNorm{"||o_i||", "sum_j A_ij ||v_j||", "the triangle inequality (convex weights)",
@@ -240,8 +283,8 @@ struct NormBound : AveragingFamily, ClaimId<"lecture4.cor3.norm_bound"> {
     for (Eigen::Index i = 0; i < r.out.rows(); ++i) {
       S mid = 0;
       for (Eigen::Index j = 0; j < v.rows(); ++j) mid += r.weights(i, j) * S(v.row(j).norm());
-      ExpectWithin<S>(kOutputNorm, S(r.out.row(i).norm()), mid);
-      ExpectWithin<S>(kAverageNorm, mid, vmax);
+      ExpectWithinAtEquality<S>(kOutputNorm, S(r.out.row(i).norm()), mid, equal.aligned);
+      ExpectWithinAtEquality<S>(kAverageNorm, mid, vmax, equal.equal_norms);
     }
   }
 };
@@ -261,12 +304,60 @@ struct Jensen : AveragingFamily, ClaimId<"lecture4.cor3.jensen"> {
     return best;
   }
 
+  /// Where phi is affine on conv{v_j}, Jensen holds with equality for every
+  /// point of the simplex (sum_j A_ij phi(v_j) = phi(sum_j A_ij v_j) when
+  /// phi is affine there and sum_j A_ij = 1): both sides are then one real,
+  /// and interval enclosures of the two overlap at every precision.
+  /// Elsewhere the inequality is strict (every A_ij > 0 unmasked; phi is
+  /// strictly convex off these sets, or the piece maximal at o_i misses some
+  /// v_j), and intervals decide it. Each set is decided exactly, in
+  /// rationals, on the case's own values (not on their rounding).
+  struct EqualityCases {
+    bool squared_norm = true;  // every v_j the same (||.||^2 strictly convex)
+    bool max = false;          // one coordinate l maximal in every v_j
+    bool l1 = true;            // each column of V of one sign (zeros allowed)
+    bool lse = true;           // v_j - v_0 in R 1 for every j (lse(x + t1) = lse(x) + t)
+    bool max_affine = false;   // one piece r maximal at every v_j
+  };
+  static EqualityCases EqualityCasesOf(const ExactMatrix& v_exact, const ExactMatrix& aphi_exact,
+                                       const ExactMatrix& bphi_exact) {
+    const Mat<Rational> v = v_exact.As<Rational>(), aphi = aphi_exact.As<Rational>(), bphi = bphi_exact.As<Rational>();
+    EqualityCases e;
+    const Eigen::Index t = v.rows(), d = v.cols(), r = aphi.rows();
+    for (Eigen::Index j = 1; j < t; ++j)
+      for (Eigen::Index l = 0; l < d; ++l) {
+        if (v(j, l) != v(0, l)) e.squared_norm = false;
+        if (v(j, l) - v(0, l) != v(j, 0) - v(0, 0)) e.lse = false;
+      }
+    for (Eigen::Index l = 0; l < d; ++l) {
+      bool pos = false, neg = false;
+      for (Eigen::Index j = 0; j < t; ++j) pos |= v(j, l) > 0, neg |= v(j, l) < 0;
+      if (pos && neg) e.l1 = false;
+    }
+    auto common_maximiser = [t](Eigen::Index n, const auto& value) {
+      for (Eigen::Index c = 0; c < n; ++c) {
+        bool everywhere = true;
+        for (Eigen::Index j = 0; j < t && everywhere; ++j)
+          for (Eigen::Index o = 0; o < n && everywhere; ++o) everywhere = value(j, c) >= value(j, o);
+        if (everywhere) return true;
+      }
+      return false;
+    };
+    e.max = common_maximiser(d, [&](Eigen::Index j, Eigen::Index l) { return v(j, l); });
+    const Mat<Rational> pieces = v * aphi.transpose();  // T x R
+    e.max_affine = common_maximiser(r, [&](Eigen::Index j, Eigen::Index p) { return Rational(pieces(j, p) + bphi(p, 0)); });
+    return e;
+  }
+
   // The mathematics only, for the exact weights A = softmax(c Q K^T) and
   // o_i = sum_j A_ij v_j: certified by interval arithmetic (a failure in
   // double or MPFR is a candidate the intervals decide), so no rounding
   // budget (issue 31: the old relative budgets allowed nothing at
   // subnormal values). phi's equality cases (one piece, d_v = 1 for max,
-  // equal values) are candidates that the intervals leave undecided.
+  // equal values, one orthant: the generator draws them on purpose) are
+  // compared as stated in double and MPFR; the certifier takes them as
+  // decided exactly (EqualityCasesOf, ExpectWithinAtEquality: overlapping
+  // enclosures hold there, a certainly larger side is still refuted).
   template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> v = in[kV], aphi = in[kAPhi], bphi = in[kBPhi];
     const AttentionResult<S> att = Attention<S>(in[kQ], in[kK], v, in[kScale]);
@@ -283,6 +374,8 @@ struct Jensen : AveragingFamily, ClaimId<"lecture4.cor3.jensen"> {
     static const Tolerance kMaxAffine{"max_r(<a_r,o_i> + b_r) (shifted >= 0)",
                                       "sum_j A_ij max_r(<a_r,v_j> + b_r) (shifted alike)",
                                       "Jensen for the drawn max-affine phi", MetricKind::kClaim};
+    EqualityCases equal{false, false, false, false, false};
+    if constexpr (std::is_same_v<S, Interval>) equal = EqualityCasesOf(in.exact(kV), in.exact(kAPhi), in.exact(kBPhi));
     // phi(v_j) for each phi, once per j (the rows i share them).
     Vec<S> phi2(v.rows()), phimax(v.rows()), phi1(v.rows()), philse(v.rows()), phiaff(v.rows());
     for (Eigen::Index j = 0; j < v.rows(); ++j) {
@@ -301,11 +394,13 @@ struct Jensen : AveragingFamily, ClaimId<"lecture4.cor3.jensen"> {
         rlse += a(i, j) * philse(j);
         raff += a(i, j) * phiaff(j);
       }
-      ExpectWithin<S>(kSquaredNorm, S(o.row(i).squaredNorm()), r2);
-      AtMost<S>(kMax, S(o.row(i).maxCoeff()), rmax);
-      ExpectWithin<S>(kL1, S(o.row(i).cwiseAbs().sum()), r1);
-      AtMost<S>(kLse, LogSumExp<S>(Vec<S>(o.row(i).transpose())), rlse);
-      AtMost<S>(kMaxAffine, MaxAffine<S>(pieces_o, i, bphi), raff);
+      const S l2 = o.row(i).squaredNorm(), lmax = o.row(i).maxCoeff(), l1 = o.row(i).cwiseAbs().sum();
+      const S llse = LogSumExp<S>(Vec<S>(o.row(i).transpose())), laff = MaxAffine<S>(pieces_o, i, bphi);
+      ExpectWithinAtEquality<S>(kSquaredNorm, l2, r2, equal.squared_norm);
+      AtMost<S>(kMax, lmax, rmax, equal.max);
+      ExpectWithinAtEquality<S>(kL1, l1, r1, equal.l1);
+      AtMost<S>(kLse, llse, rlse, equal.lse);
+      AtMost<S>(kMaxAffine, laff, raff, equal.max_affine);
     }
   }
 };
