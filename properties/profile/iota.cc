@@ -130,9 +130,14 @@ struct IotaElidedFormula : LambdaFamily, ClaimId<"profile.iota.elided_formula"> 
 ATTNPROP_REGISTER(IotaElidedFormula, double, Mpfr, Rational, Interval);
 
 struct IotaPEq1IffFixed : LambdaFamily, ClaimId<"profile.iota.P_eq_1_iff_fixed"> {
-  // Exact in every backend: P = 1 iff ||lambda_+ - lambda_-|| = 0 iff the
-  // computed differences vanish iff the rounded entries agree; rounding to
-  // nearest is odd, so a fixed point rounds to a fixed point.
+  // As stated: P = 1 - ||lambda_+ - lambda_-|| compared with 1, and iota
+  // lambda compared with lambda. In double and MPFR, 1 - sqrt(D) rounds to 1
+  // for 0 < D <= 2^-2p (a point next to a fixed point): their answer is a
+  // candidate, which interval arithmetic certifies or dismisses (P < 1
+  // certainly once the precision exceeds -log2 sqrt(D)); iota lambda =
+  // lambda on rationals that are not dyadic is decided exactly (rationals
+  // have no square root: P = 1 iff D = 0 there). Pinned: both rounding
+  // artefacts (properties/counterexamples/profile.iota.P_eq_1_iff_fixed.txt).
   template <class S> static void Conclusion(const In<S>& in) {
     const Vec<S> lam = GetLambda<S>(in);
     bool p_is_1;
@@ -140,14 +145,15 @@ struct IotaPEq1IffFixed : LambdaFamily, ClaimId<"profile.iota.P_eq_1_iff_fixed">
       p_is_1 = OneMinusPSq<S>(lam) == 0;
     } else {
       using std::sqrt;
-      p_is_1 = S(1 - sqrt(OneMinusPSq<S>(lam))) == 1;
+      const S p = S(1) - sqrt(OneMinusPSq<S>(lam));
+      p_is_1 = p == S(1);
     }
     const bool fixed = Iota<S>(lam) == lam;
     ExpectThat(p_is_1 == fixed, std::string("P = 1 is ") + (p_is_1 ? "true" : "false") + " but iota lambda = lambda is " +
                                     (fixed ? "true" : "false"));
   }
 };
-ATTNPROP_REGISTER(IotaPEq1IffFixed, double, Mpfr, Rational);
+ATTNPROP_REGISTER(IotaPEq1IffFixed, double, Mpfr, Rational, Interval);
 
 }  // namespace
 }  // namespace attnprop
