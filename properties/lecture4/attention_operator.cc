@@ -208,7 +208,9 @@ struct PrefixConvexHull : HullFamily<PrefixConvexHull>, ClaimId<"lecture4.sec4.p
 ATTNPROP_REGISTER(PrefixConvexHull, double, Mpfr, KernelF32, KernelF64);
 
 // lecture4.def4.1.causal_lower_triangular_row_stochastic: causal A is exactly
-// 0 for j > i + t_k - t_q, and its non-empty rows sum to 1.
+// 0 for j > i + t_k - t_q, its permitted entries are nonnegative (the
+// definition: "its entries are nonnegative"; exact, no rounding excuses a
+// negative weight), and its non-empty rows sum to 1.
 struct CausalLowerTriangular : AttentionClaim<CausalLowerTriangular>,
                                ClaimId<"lecture4.def4.1.causal_lower_triangular_row_stochastic"> {
   static ShapeSpec Problems() { return Shape(CausalKind::kYes, Lengths::kAny, true); }
@@ -226,6 +228,8 @@ struct CausalLowerTriangular : AttentionClaim<CausalLowerTriangular>,
             ExpectThat(a == 0, At("A", b, i, j) + " = " + Num(a) + " but key " + std::to_string(j) +
                                    " is in query " + std::to_string(i) + "'s future (j > i + t_k - t_q = " +
                                    std::to_string(i + p.t_k - p.t_q) + ")");
+          else
+            ExpectThat(a >= 0, At("A", b, i, j) + " = " + Num(a) + " < 0: a permitted weight is negative");
           sum += a;
         }
         if (!p.RowHasKey(i)) continue;

@@ -48,6 +48,7 @@
 #define BUG_FIRST_CALL_SCALE 27 // scale read on the first call and kept for every later one
 #define BUG_STRUCT_SIZE_EXACT 28 // struct_size compared for equality: a newer caller's larger struct refused
 #define BUG_FLUSH_SUBNORMALS 29 // sets MXCSR's FTZ and DAZ, as -ffast-math's startup code does: subnormals read and written as 0
+#define BUG_NEGATIVE_TAIL 30    // causal calls: an exp fit without its clamp, below the type's underflow it returns -5.5e-42
 
 #if ATTNPROP_BUG == BUG_FLUSH_SUBNORMALS
 #include <xmmintrin.h>  // _mm_setcsr
@@ -89,6 +90,19 @@ C Exp(C x) {
   return std::exp(x);
 #endif
 }
+
+#if ATTNPROP_BUG == BUG_NEGATIVE_TAIL
+// The causal path's own exp (causal kernels often have a masked loop of
+// their own): where exp(x) underflows to 0 (x < -87.4 in f32, -745.2 in
+// f64) its minimax fit of the bottom of the range, left unclamped, is
+// slightly negative, so a far key's weight is -5.5e-42 (an f32 subnormal).
+template <class C>
+C CausalExp(bool causal, C x) {
+  const C underflow = sizeof(C) == 4 ? C(-87.4) : C(-745.2);
+  if (causal && x < underflow) return C(-5.5e-42);
+  return Exp(x);
+}
+#endif
 
 template <class C>
 C RoundWeight(C w) {
@@ -297,7 +311,11 @@ int Attend(const attnprop_attention_args* a) {
 #endif
       for (int64_t jj = 0; jj < n; ++jj) {
         const int64_t j = reverse ? n - 1 - jj : jj;
+#if ATTNPROP_BUG == BUG_NEGATIVE_TAIL
+        const C e = CausalExp(a->causal != 0, score(j) - m);
+#else
         const C e = Exp(score(j) - m);
+#endif
 #if ATTNPROP_BUG == BUG_STALE_WORKSPACE
         ws[j] = e;
         (void)z;
