@@ -22,9 +22,11 @@
 //   phi0 = 16, eta = 1/64, H = 1, l = 1 with a first layer Wv = 0 (so X_1 =
 //   X_0 = (16)), the head Wq = Wk = 0, Wv = (1/64), Y = (48): softmv is X Wv
 //   exactly (1 token), the difference is 1/2 > 3 eta (eps_1^2 + 1) = 0.059.
-//   Checked on that pinned case and on random networks (l in [1,2], H in
-//   [1,2], n <= 3, d <= 3); Delta's hypothesis is checked in 256-bit MPFR.
-// Backends double, MPFR (exp); refutations certified in intervals.
+//   Checked on that pinned case and on random networks (network_layers.cc:
+//   l in [1,2], H in [1,3], n <= 5, d <= 4 (MPFR 4, 3), every weight within
+//   eta); Delta's hypothesis is checked in 256-bit MPFR.
+// Backends double, MPFR, interval (exp): no rounding budget, refutations
+// certified in intervals.
 #include <cmath>
 #include <string>
 #include <utility>

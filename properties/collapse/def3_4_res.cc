@@ -28,9 +28,9 @@
 //   ill-posed exactly when the argmin is not unique: see res_argmin_unique.)
 //
 // Hypotheses: Z in R^{n x d}, c in R^d, no other condition. Generated with
-// n in [1,5], d in [1,4], dyadic entries (exact in every backend; 48
-// fraction bits for the identities, so that double rounds).
-// Backends: double, MPFR, rational (Res is piecewise linear: exact in Q).
+// n in [1,5], d in [1,4], entries in every regime (ResMatrixCase).
+// Backends: double, MPFR, rational (Res is piecewise linear: exact in Q),
+// interval; no rounding budget: every check is exact or certified.
 #include <string>
 
 #include "generators/regime.h"

@@ -9,9 +9,10 @@
 // collapse.lemma4.2.alpha_rel_aplusb|alpha(a+b) - alpha(a)| <= (e^eps - 1) alpha(a+b)
 // collapse.lemma4.2.eq2             |b| <= eps => max{|e^{-b}-1|, |e^b-1|} <= e^eps - 1
 // All hold; b = +-eps makes the first two tight.
-// Generated: n in [1,5], a dyadic in [-8,8], eps dyadic in (0,2], b = eps r
-// with r in [-1,1] dyadic (half the entries +-1: the tight case). Exact in
-// every backend; backends double, MPFR (exp).
+// Generated (collapse::PerturbedWithinEps(2)): n in [1,8], a in every regime
+// (|a_i| <= 300), eps in [0,2], b = eps r with r in [-1,1] (half the entries
+// +-1: the tight case), rounded to double; eq2 its own scalars (Eq2 below).
+// Backends double, MPFR, interval (exp).
 // Certified by interval arithmetic: no rounding budget. The generator draws
 // the tight case b_i = +-eps half the time, where the claims hold with
 // equality: enclosures cannot prove an equality, so the certifier takes the

@@ -5,9 +5,10 @@
 // Hypotheses: a, b in R^n, ||b||_inf <= eps.
 // collapse.lemma4.3.alpha_inv_rel_a      |alpha(a+b)^-1 - alpha(a)^-1| <= (e^eps-1) alpha(a)^-1
 // collapse.lemma4.3.alpha_inv_rel_aplusb |alpha(a+b)^-1 - alpha(a)^-1| <= (e^eps-1) alpha(a+b)^-1
-// Both hold (b = eps 1_n makes them tight up to e^-eps).
-// Generated: n in [1,5], a dyadic in [-8,8], eps in (0,2], b = eps r, r in
-// [-1,1] (half +-1). Backends double, MPFR (exp).
+// Both hold, with equality at b = -eps 1_n (rel_a) and b = eps 1_n (rel_aplusb).
+// Generated (collapse::PerturbedWithinEps(2)): n in [1,8], a in every regime
+// (|a_i| <= 300), eps in [0,2], b = eps r, r in [-1,1] (half +-1), rounded to
+// double. Backends double, MPFR, interval (exp).
 #include "properties/collapse/collapse_cases.h"
 #include "properties/framework/property.h"
 

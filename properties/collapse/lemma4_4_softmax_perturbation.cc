@@ -13,8 +13,10 @@
 // collapse.lemmaD.4.ours (OURS: the evident intent, softm(a) in place of
 //   softm(b)): ||b||_inf <= 1 => ||softm(a+b) - softm(a)||_inf <= 4||b||_inf.
 // collapse.lemmaD.4.exp_inequality (D.4 proof step): e^x - 1 <= 2x for x in (0,1].
-// Generated: n in [1,5], a dyadic in [-8,8], eps in (0,2] (or (0,1]), b = eps r,
-// r in [-1,1] (half +-1). Backends double, MPFR (exp).
+// Generated (collapse::PerturbedVector(2), or (1) for D.4): n in [1,8], a in
+// every regime (|a_i| <= 300), eps in [0,2] (or [0,1]), b = eps r, r in [-1,1]
+// (half +-1), rounded to double; x 1 or a positive dyadic. Backends double,
+// MPFR, interval (exp).
 #include <cmath>
 
 #include "properties/collapse/collapse_cases.h"

@@ -8,7 +8,13 @@
 //   ||Wv||_inf => ||Res(SAtt(X))||_inf <= K ||Res(X)||_inf.
 //   beta: the lemma sets beta = 1/sqrt(d_0) with d_0 unspecified while
 //   SAtt (Definition 1.1) has no beta; encoded with beta = 1 (d_0 = 1, as
-//   CATALOG.md fixes for the collapse claims). theta is the smallest one
+//   CATALOG.md fixes for the collapse claims). This covers the reading where
+//   beta enters only through E (SAtt unscaled): for d_0 >= 1, beta <= 1 and
+//   E's smallest balance is beta theta_1 <= theta_1 (theta_1 that of R W R^T),
+//   so K only shrinks while ||Res(SAtt X)|| does not change. That reading
+//   implies the beta = 1 one, and a case refuting beta = 1 refutes it at every
+//   d_0 >= 1 (a case that holds says nothing there). beta in SAtt too: .scaled
+//   below. theta is the smallest one
 //   for which E is theta-balanced (max_i D_ii): the strongest conclusion
 //   the hypothesis allows, and the one a refutation must beat. Res: the
 //   column-wise midrange selection (model/res.h); the proof works with any
@@ -23,7 +29,8 @@
 //   Generated: n up to 6, d up to 6 (MPFR 4), X and the weights in every
 //   regime (tiny Wq, Wk beside large Wv; all-equal, rank-one, sign
 //   structures) and, in a third of the cases, the aligned family above
-//   (rows of X at +-1, Wq = Wk = 2^-t I, Wv = J). Backends double, MPFR (exp).
+//   (rows of X at +-1, Wq = Wk = 2^-t I, Wv = J). Backends double, MPFR,
+//   interval (exp).
 //
 // collapse.lemma5.1.res_satt_contraction.scaled (NEW: the lemma's beta)
 //   Our second reading: beta = 1/sqrt(d_0) scales the scores of SAtt too,

@@ -6,8 +6,9 @@
 // collapse.sec1.identity_via_zero_values (Section 1)
 //   A self-attention network with skip connections whose value weights are
 //   all 0 is the identity: S(X) = X for every X. Holds (exactly: 0 times a
-//   finite number is +-0, and X + 0 = X). Generated: L in [1,3], H in [1,2],
-//   n in [1,4], d in [1,3], arbitrary Wq, Wk, Wv = 0.
+//   finite number is +-0, and X + 0 = X). Generated: L in [1,3], H in [1,3],
+//   n in [1,6] (MPFR 4), d in [1,4] (MPFR 3), Wq, Wk in every regime, Wv = 0.
+//   Backends double, MPFR.
 //
 // collapse.lemmaD.7.part1 (Appendix D.4, Lemma D.7 Part 1)
 //   ||Wv_h||_inf <= eta for every head => ||X_{l+1}||_inf <= (1+H eta)||X_l||_inf.
@@ -17,9 +18,10 @@
 // collapse.lemmaD.7.part2 (Part 2)
 //   ||X_0|| <= phi0, ||Wv|| <= eta => ||X_l||_inf <= phi0 (1+H eta)^l.
 //   Expected REFUTED by the same case (l = 1, phi0 = 1).
-//   Generated (network_cases.h): n up to 5, d up to 4, H up to 3, L in [1,2]
-//   (part 2), X and Wq, Wk in every regime, eta up to 8, Wv = eta r with r
-//   in [-1,1] (half +-1). Backends double, MPFR (exp).
+//   Generated (network_cases.h): n up to 5 (MPFR 4), d up to 4 (MPFR 3), H up
+//   to 3, L in [1,2] (part 2), X and Wq, Wk in every regime, eta up to 8,
+//   Wv = eta r with r in [-1,1] (half +-1). Backends double, MPFR, interval
+//   (exp).
 //
 // collapse.lemmaD.6.layer_lipschitz (stated in appendix_d_lipschitz.cc) and
 // collapse.lemmaD.6.layer_lipschitz.with_distance (NEW: the second reading)
@@ -34,7 +36,8 @@
 //   3 eta (eps_1^2 + 1) ||Delta|| = 0.809 (eps_1 = 9/32). Generated as
 //   Lemma D.6 (l in [1,2] layers, H <= 3, all weights within eta) with d up
 //   to 6 (MPFR 5) and, in a third of the cases, the aligned family Gv = eta
-//   J, Delta = 2||X_l|| (1 - 2^-20) in every entry.
+//   J, Delta = 2||X_l|| (1 - 2^-20) in every entry. Backends double, MPFR,
+//   interval.
 #include <cmath>
 #include <string>
 #include <utility>

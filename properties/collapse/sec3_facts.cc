@@ -5,7 +5,7 @@
 //
 // collapse.fact3.2.shift_invariance
 //   Statement: for x in R^n and a in R, softm(x) = softm(x + a 1_n).
-//   Backends double, MPFR (softm needs exp).
+//   Backends double, MPFR, interval (softm needs exp).
 //
 // collapse.fact3.3.l1_submultiplicative
 //   Statement: for any matrices A, B: ||AB||_1 <= ||A||_1 ||B||_1. Holds
@@ -22,8 +22,8 @@
 //
 // Hypotheses (Fact 3.3): A in R^{r x k}, B in R^{k x c}, r, k, c in [1,8]
 // (MPFR and rationals [1,6]), entries in every regime (gen::Regime, up to
-// 4 times 2^6; domain: 2^-200 <= |x| <= 2^200 or 0). Backends double,
-// MPFR, rational.
+// 4 at scales 2^-20..2^6; domain: 2^-200 <= |x| <= 2^200 or 0). Backends
+// double, MPFR, rational, interval.
 #include <string>
 
 #include "properties/collapse/collapse_cases.h"
@@ -42,7 +42,8 @@ constexpr ScalarField kOffset{"a"};
 struct ShiftInvariance : ClaimId<"collapse.fact3.2.shift_invariance"> {
   // x in R^n (a row, n >= 1) in every regime, a in R at its own scale (x +
   // a1 rounds); domain: |x_j|, |a| <= 2^500, x + a1 finite in double (the
-  // generator draws |x_j| <= 16, |a| <= 64).
+  // generator draws n in [1,6], x and a in one regime: up to 16 at scales
+  // 2^-20..2^6).
   template <class S> static Domain Hypotheses() {
     gen::Regime regime = gen::RegimeFor<S>(gen::Regime{});
     regime.max_abs = 16;

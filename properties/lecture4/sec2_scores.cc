@@ -8,16 +8,16 @@
 // lecture4.prop2.4.score_rank_le_dk (Prop 2.4)
 //   Statement: rank(Q K^T) <= d_k (S factors through R^{d_k}).
 //   Hypotheses: as above; checked exactly (rationals, FullPivLU rank), with
-//   T and d often larger than d_k so the bound is below min(T, T).
+//   T and d often larger than d_k so the bound is below min(T, d).
 // lecture4.rem2.5.softmax_can_raise_rank (Rem 2.5, Ex. 8)
 //   Statement (existence): there are T > d_k with
 //   rank softmax_row(Q K^T) > d_k.
 //   Witness family: d_k = 1, T = 2, q_i = k_i = x_i with x_1 != x_2. Then
 //   Q K^T = x x^T has rank <= 1 = d_k, while A = softmax_row(x x^T) has
 //   det A = A_11 + A_22 - 1 = (1 - e^{-(x_1-x_2)^2}) / ((1+e^{x_1(x_2-x_1)})
-//   (1+e^{x_2(x_1-x_2)})) != 0, rank 2. The property certifies det A != 0
-//   from the computed weights with a derived error bound, for every drawn
-//   witness (x on the 2^-3 grid, |x| <= 2, x_1 != x_2).
+//   (1+e^{x_2(x_1-x_2)})) != 0, rank 2. The property checks det A != 0 from
+//   the computed weights, decided by interval arithmetic (no error bound),
+//   for every drawn witness (x on the 2^-3 grid, |x| <= 2, x_1 != x_2).
 #include <cmath>
 
 #include <Eigen/LU>
@@ -38,7 +38,7 @@ constexpr ScalarField kScale{"scale"};
 
 /// Both claims of Prop 2.4 share the projections' hypotheses and cases:
 /// X (T x d), W_Q, W_K (d x d_k) in every regime (gen::Regime), d_k drawn
-/// 1..kMaxWidth-1 so that it is often smaller than T and d (where the rank
+/// 1..width-1 so that it is often smaller than T and d (where the rank
 /// bound says something), and the claim's scale c = 1/sqrt(d_k) > 0 (the
 /// bound is written with c, not |c|). Domain: |entries| <= 2^200 and c <=
 /// 2^100, so every product of four entries and the scale stays finite in

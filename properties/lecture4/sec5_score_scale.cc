@@ -15,6 +15,12 @@
 // The scaled claim computes the law of the scaled score Y = X/sqrt(d_k)
 // (Y^2 = X^2/d_k atom by atom, rational for every d_k) and checks Var Y =
 // sigma^4 at two drawn widths d_k, d_k': the scaling removes the width.
+// Why two-point laws suffice: by independence and linearity alone, E X =
+// sum_m E q_m E k_m and E X^2 = sum_m E q_m^2 E k_m^2 + sum_{m != m'} E q_m
+// E k_m E q_m' E k_m', so E X, Var X and Var(X/sqrt(d_k)) depend on the laws
+// only through their means and variances. Every law the lemma allows gives
+// the moments of a centred two-point law of the same sigma^2 (-xy takes every
+// sigma^2 > 0); the cases range over sigma^2 and d_k, not the law's shape.
 // No sampling, so no false alarm. d_k, d_k' in 1..16 (the law has
 // C(d_k+3, 3) atoms; the table's widths 64 and 256 are the Monte Carlo
 // claim's below). Earlier versions sampled Gaussians only (N = 8000, z =

@@ -18,9 +18,10 @@
 //   (every entry is p_i(1-p_i) or p_i p_j with i or j off the top), along
 //   s_n = 2^n s (n = 0..6) with a unique argmax, where 1 - max p <=
 //   (T-1) e^{-2^n g}.
-// Rounding: s/tau is exact (tau a power of two, no overflow or underflow);
-// computed p_j have relative error <= gamma_{T+3}; the checker works in MPFR
-// from the computed p (its own error below 1e-60).
+// Rounding: s/tau and 2^n s are exact (powers of two, no overflow or
+// underflow); no rounding budget: each check is as stated, certified by
+// interval arithmetic (a failure in double or MPFR is a candidate the
+// intervals decide). Backends double, MPFR, interval.
 #include <algorithm>
 #include <cmath>
 
@@ -44,8 +45,7 @@ constexpr MatrixField kScores{"s"};
 /// signs, a zero block) make ties, hence argmax sets of size > 1, common.
 /// Domain: |s_j| <= 2^900 and nonzero |s_j| >= 2^-900, so
 /// that s / tau and s 2^n (tau = 2^-8..2^20, 2^n = 1..64) are exact in
-/// double (no overflow, no underflow: the relative rounding model
-/// gamma_{T+3} of the computed p needs exact scaled scores).
+/// double (no overflow, no underflow).
 template <class S>
 Domain CoarseScores() {
   Domain d;
