@@ -55,6 +55,28 @@ S FrobeniusSq(const Mat<S>& m) {
 /// and antisym_sq = ||T||^2.
 template <class S>
 ProfileValue<S> ProfileFromParts(const std::vector<S>& eig, Eigen::Index n, const S& norm_sq, const S& antisym_sq) {
+  if constexpr (std::is_same_v<S, Interval>) {
+    // Enclosures, branch-free: alpha_i = max(e_i, 0), beta_i = max(-e_i, 0),
+    // each padded list sorted by order statistics (a zero eigenvalue's
+    // enclosure straddles 0: no comparison with it could decide), and
+    // (alpha - beta)_+- = max(+-(alpha - beta), 0). The enclosures lose the
+    // correlation between alpha_i and beta_i, never a value.
+    std::vector<Interval> alpha(static_cast<size_t>(n), Interval(0)), beta(static_cast<size_t>(n), Interval(0));
+    for (size_t i = 0; i < eig.size(); ++i) {
+      alpha[i] = max(eig[i], Interval(0));
+      beta[i] = max(Interval(-eig[i]), Interval(0));
+    }
+    const Vec<Interval> a_up = EncloseOrderStatistics(alpha), b_up = EncloseOrderStatistics(beta);
+    Interval b = 0, c = 0, d = 0;
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const Interval ai = a_up[n - 1 - i], bi = b_up[n - 1 - i];  // decreasing
+      b += ai * bi;
+      const Interval diff = ai - bi;
+      c += sqr(max(diff, Interval(0)));
+      d += sqr(max(Interval(-diff), Interval(0)));
+    }
+    return {antisym_sq / norm_sq, 2 * b / norm_sq, c / norm_sq, d / norm_sq};
+  }
   std::vector<S> alpha, beta;
   alpha.reserve(static_cast<size_t>(n)), beta.reserve(static_cast<size_t>(n));
   for (const S& e : eig) {

@@ -3,14 +3,24 @@
 #include <mpfr.h>
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 namespace attnprop {
 namespace {
 
-/// The k-th smallest of each endpoint: encloses the k-th order statistic of
-/// any choice of points in the intervals.
-Vec<Interval> SortedEnclosures(const std::vector<Interval>& x) {
+constexpr int kEigenErrorMinBits = 128;
+
+/// sqrt(sum of squares) of the given entries, enclosed.
+Interval FrobeniusOf(const std::vector<Interval>& entries) {
+  Interval sum(0);
+  for (const Interval& e : entries) sum += sqr(e);
+  return sqrt(sum);
+}
+
+}  // namespace
+
+Vec<Interval> EncloseOrderStatistics(const std::vector<Interval>& x) {
   const size_t n = x.size();
   std::vector<size_t> by_lo(n), by_hi(n);
   for (size_t i = 0; i < n; ++i) by_lo[i] = by_hi[i] = i;
@@ -28,15 +38,6 @@ Vec<Interval> SortedEnclosures(const std::vector<Interval>& x) {
   }
   return out;
 }
-
-/// sqrt(sum of squares) of the given entries, enclosed.
-Interval FrobeniusOf(const std::vector<Interval>& entries) {
-  Interval sum(0);
-  for (const Interval& e : entries) sum += sqr(e);
-  return sqrt(sum);
-}
-
-}  // namespace
 
 Vec<Interval> EncloseSymmetricEigenvalues(const Mat<Interval>& a_in) {
   const Eigen::Index n = a_in.rows();
@@ -81,7 +82,7 @@ Vec<Interval> EncloseSymmetricEigenvalues(const Mat<Interval>& a_in) {
   // 4. Weyl around the sorted diagonal, then undo the congruence.
   const Interval r = FrobeniusOf(off);
   const Interval spread = Interval::Hull(-r, r);
-  Vec<Interval> out = SortedEnclosures(diag);
+  Vec<Interval> out = EncloseOrderStatistics(diag);
   for (Eigen::Index k = 0; k < n; ++k) out[k] = (out[k] + spread) / theta;
   return out;
 }
@@ -90,6 +91,52 @@ Interval EncloseOperatorTwoNorm(const Mat<Interval>& a) {
   if (a.size() == 0) return Interval(0);
   const Vec<Interval> eig = EncloseSymmetricEigenvalues(a.transpose() * a);
   return SqrtOfNonnegative(eig[eig.size() - 1]);
+}
+
+namespace {
+
+template <class S>
+double RelativeEigenvalueErrorOf(const Mat<S>& s, const Vec<S>& computed, int entry_bits) {
+  const Eigen::Index n = s.rows();
+  if (n != s.cols() || computed.size() != n) return std::numeric_limits<double>::infinity();
+  IntervalPrecisionScope precision(std::max(kEigenErrorMinBits, 2 * entry_bits));
+  Mat<Interval> a(n, n);
+  std::vector<Interval> entries;
+  for (Eigen::Index i = 0; i < n; ++i)
+    for (Eigen::Index j = 0; j < n; ++j) {
+      if constexpr (std::is_same_v<S, double>) a(i, j) = Interval(s(i, j));
+      else a(i, j) = Interval::Enclosing(s(i, j));
+      entries.push_back(a(i, j));
+    }
+  const Interval norm = FrobeniusOf(entries);
+  Vec<Interval> exact;
+  try {
+    exact = EncloseSymmetricEigenvalues(a);
+  } catch (const Undecided&) {
+    return std::numeric_limits<double>::infinity();
+  }
+  Interval err(0);
+  for (Eigen::Index k = 0; k < n; ++k) {
+    Interval c;
+    if constexpr (std::is_same_v<S, double>) c = Interval(computed[k]);
+    else c = Interval::Enclosing(computed[k]);
+    err = max(err, abs(c - exact[k]));
+  }
+  if (internal::CertainlyZeroRaw(err)) return 0;
+  if (mpfr_sgn(&norm.data()->left) <= 0) return std::numeric_limits<double>::infinity();
+  return (err / norm).UpperDouble();
+}
+
+}  // namespace
+
+double RelativeEigenvalueError(const Mat<double>& s, const Vec<double>& computed) {
+  return RelativeEigenvalueErrorOf<double>(s, computed, 53);
+}
+double RelativeEigenvalueError(const Mat<Mpfr>& s, const Vec<Mpfr>& computed) {
+  int bits = 53;
+  for (Eigen::Index i = 0; i < s.size(); ++i) bits = std::max(bits, PrecisionBitsOf(s.data()[i]));
+  for (Eigen::Index i = 0; i < computed.size(); ++i) bits = std::max(bits, PrecisionBitsOf(computed[i]));
+  return RelativeEigenvalueErrorOf<Mpfr>(s, computed, bits);
 }
 
 }  // namespace attnprop

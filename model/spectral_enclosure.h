@@ -22,12 +22,18 @@
 
 #include <optional>
 #include <type_traits>
+#include <vector>
 
 #include <Eigen/Eigenvalues>
 
 #include "model/eigen_scalar.h"
 
 namespace attnprop {
+
+/// The k-th smallest of each endpoint, k = 0..n-1: encloses the k-th smallest
+/// of any choice of points in the intervals (sorting enclosures without a
+/// comparison that could be undecided).
+Vec<Interval> EncloseOrderStatistics(const std::vector<Interval>& x);
 
 /// Enclosures of the eigenvalues of the symmetric matrix enclosed by `a`,
 /// in increasing order (Eigen's order). Throws Undecided when the computed
@@ -37,6 +43,17 @@ Vec<Interval> EncloseSymmetricEigenvalues(const Mat<Interval>& a);
 
 /// An enclosure of ||a||_2 = sqrt(lambda_max(a^T a)).
 Interval EncloseOperatorTwoNorm(const Mat<Interval>& a);
+
+/// A rigorous bound on the error of a floating solver's eigenvalues, relative
+/// to ||s||_F: max_k |computed_k - lambda_k(s)| <= bound ||s||_F, for the
+/// eigenvalues `computed` (increasing, as SymmetricEigenvalues gives them) of
+/// the symmetric s, taken exactly as stored. Measured, not assumed: each
+/// lambda_k(s) is enclosed as above at max(128, 2p) bits for entries of p
+/// bits, so the bound is the solver's actual error plus the enclosure's width
+/// (about 2^-120 relative), rounded up. +inf when no enclosure could be had;
+/// 0 for s = 0 with computed = 0.
+double RelativeEigenvalueError(const Mat<double>& s, const Vec<double>& computed);
+double RelativeEigenvalueError(const Mat<Mpfr>& s, const Vec<Mpfr>& computed);
 
 /// Eigenvalues of a symmetric matrix, increasing (floating scalars); nullopt
 /// when the solver reports no convergence. In Interval, rigorous enclosures

@@ -6,8 +6,8 @@
 // collapse.lemmaB.1.softmax_ratio_bound
 //   P = softm(A), A~ = A - E, P~ = softm(A~): for all i, j
 //   e^{-D_ii} P~_ij <= P_ij <= e^{D_ii} P~_ij. Holds.
-//   Generated: A, E in R^{n x n}, n in [1,5], dyadic entries (|A| <= 8,
-//   |E| <= 4). Backends double, MPFR (exp).
+//   Generated: A, E in R^{n x n}, n in [1,8] (MPFR 6), in every regime (A up
+//   to 8, E up to 4, at scales 2^-20..2^2). Backends double, MPFR, interval (exp).
 //
 // collapse.lemmaB.2.theta_balance
 //   ||Wq||,||Wk||,||Wv|| <= eta, W = Wq Wk^T, E = beta Res(X) W Res(X)^T,
@@ -19,10 +19,10 @@
 //   X = (-1, 1)^T, Wq = Wk = (1), Wv = (0), eta = beta = 1: Res(X) = X,
 //   E = [[1,-1],[-1,1]], D_11 = 2 > 1.
 //   Generated: X in R^{n x d}, n in [1,6] (MPFR, rational 4), d in [1,4] (3),
-//   X in every regime (up to 2^4 x 2^2); eta in (0,2]; weights eta r, r in
-//   [-1,1]; beta = t/(||Res X||^2 eta^2), t in (0,1] (beta = t when
-//   Res X = 0).
-//   Backends double, MPFR, rational.
+//   X in every regime (up to 4 at scales 2^-20..2^2); eta in (0,2]; weights
+//   eta r, r in [-1,1]; beta = t/(||Res X||^2 eta^2), t in (0,1] (beta = t
+//   when Res X = 0).
+//   Backends double, MPFR, rational, interval.
 #include <cmath>
 #include <string>
 #include <utility>
@@ -42,8 +42,9 @@ constexpr ScalarField kEta{"eta"}, kBeta{"beta"};
 
 struct SoftmaxRatioBound : ClaimId<"collapse.lemmaB.1.softmax_ratio_bound"> {
   // A, E n x n (n >= 1; the lemma's), drawn in every regime (A up to 8, E
-  // up to 4, n up to 8, MPFR 6). Domain: |A|, |E| <= 64 and n <= 64 (every
-  // P, P~ entry and e^{-D} P~, >= e^{-384}, a finite double).
+  // up to 4, at scales 2^-20..2^2; n up to 8, MPFR 6). Domain: |A|, |E| <=
+  // 64 and n <= 64 (every P, P~ entry and e^{-D} P~, >= e^{-384}, a finite
+  // double).
   template <class S> static Domain Hypotheses() {
     const int64_t max_n = SizeBudget<S>::Pick(8, 6);
     gen::Regime ar = gen::RegimeFor<S>(gen::Regime{});
@@ -78,7 +79,8 @@ struct ThetaBalance : ClaimId<"collapse.lemmaB.2.theta_balance"> {
   // d x d (n, d >= 1). Drawn: X (n x d, up to 4) in every regime, the
   // weights eta r with r in [-1,1] (+-1 in half the entries of rq, rk),
   // beta = t/(||Res X||^2 eta^2) with t in (0, 1]. Domain where E is
-  // computable in double: X doubles with |X| <= 2^40; weights, eta and beta
+  // computable in double: X doubles (in double; any rationals in MPFR and
+  // rationals) with |X| <= 2^40; weights, eta and beta
   // each 0 or in [2^-100, 2^100], n, d <= 64: E finite and normal. (No grid
   // on X: the verdict is exact in rationals and certified by intervals.)
   template <class S> static Domain Hypotheses() {
@@ -89,7 +91,11 @@ struct ThetaBalance : ClaimId<"collapse.lemmaB.2.theta_balance"> {
     const auto signs = rc::gen::oneOf(rc::gen::element(Exact(-1.0), Exact(1.0)), gen::Dyadic(1, 4));
     Domain d;
     d.Dim(kN, {1, max_n, max_n}, 64).Dim(kD, {1, max_d, max_d}, 64);
-    d.Matrix(kX, kN, kD, xr, Admit::Within(0x1p40).Doubles());
+    // Doubles only where E is computed in double: MPFR's regimes draw longer
+    // mantissas, its domain admits them (a double-only admit discarded a
+    // third of its draws).
+    const Admit x_admit = std::is_same_v<S, double> ? Admit::Within(0x1p40).Doubles() : Admit::Within(0x1p40);
+    d.Matrix(kX, kN, kD, xr, x_admit);
     const int rq = d.Param(kD, kD, signs), rk = d.Param(kD, kD, signs), rv = d.Param(kD, kD, gen::Dyadic(1, 4));
     const int eta = d.ScalarParam(gen::PositiveDyadic(2, 4));
     const int t = d.ScalarParam(rc::gen::oneOf(rc::gen::just(Exact(1.0)), gen::PositiveDyadic(1, 8)));

@@ -5,18 +5,21 @@
 //
 // profile.face_a
 //   Statement: for L != 0, a = 0 <=> L = L^T and a = 1 <=> L = -L^T.
-//   a = ||T||^2/||L||^2 needs no eigenvalues: exact in rationals. Cases: dyadic
-//   L != 0 of four shapes (general, symmetric, antisymmetric, rank one).
-//   Floating: T = 0 computed iff L_ij = L_ji exactly (differences of doubles
-//   vanish only for equal operands), and an antisymmetric dyadic L has T = L
-//   exactly, so a = 0 and a = 1 are decided exactly; otherwise 0 < a < 1 must
-//   hold with margin: for these dyadics ||S||^2, ||T||^2 >= 1/64 and
-//   ||L||^2 <= 4096 N^2 (entries <= 64), so min(a, 1-a) >= 1/(2^18 N^2) >> the gamma_{2N^2+8}
-//   error of a.
+//   a = ||T||^2/||L||^2 needs no eigenvalues: exact in rationals. Cases: L != 0
+//   of five shapes (x y^T + (Y - Y^T), symmetric, antisymmetric, rank one,
+//   general), entries in every regime (square_cases.h).
+//   Which face L is on is decided exactly (rationals on the case). Floating:
+//   T = 0 computed iff L_ij = L_ji exactly (differences of doubles vanish
+//   only for equal operands), and an antisymmetric L has T = L exactly, so
+//   a = 0 and a = 1 hold exactly there; off the faces 0 < a < 1 is shown
+//   by a computed a farther than its gamma_{2N^2+8} error from 0 and 1, and
+//   a case nearer than that is a candidate that intervals decide (certified
+//   by intervals; the margin hypothesis min(a, 1-a) >= 2^-30 it once needed
+//   is gone).
 // profile.bcd_scaling
 //   Statement: S != 0 => (b, c, d) = (1 - a)(b_S, c_S, d_S).
-//   Cases: L = x y^T + T (T antisymmetric, x, y dyadic) and, in double/MPFR,
-//   general dyadic L; S != 0 required. Rational: rank(S) <= 2 for the first
+//   Cases: L = x y^T + T (T antisymmetric) and, in double/MPFR, the other four
+//   shapes of face_a; S != 0 required. Rational: rank(S) <= 2 for the first
 //   shape, so both profiles come from the exact route of model/profile.h.
 //   Floating: the two profiles use the same computed spectrum (sym(S) = S
 //   exactly), so they differ only in the normalisations ||L||^2, ||S||^2.
@@ -54,40 +57,38 @@ Domain FaceDomain(int64_t max_n, int drawn_shapes) {
 
 struct FaceA : ClaimId<"profile.face_a"> {
   // L square (N >= 1), nonzero, finite. Double, MPFR: nonzero |entries| in
-  // [2^-200, 2^200] (ProfileAdmit), and off the faces the exact
-  // min(a, 1 - a) >= 2^-30: the check certifies a away from 0 and 1 by
-  // gamma_{2N^2+8} (< 2^-40 here), which needs an exact margin above it (the
-  // generator's dyadic cases have min(a, 1 - a) >= 2^-28).
+  // [2^-200, 2^200] (ProfileAdmit). Which face L is on (L = L^T, L = -L^T) is
+  // decided exactly, on the case's own values.
   template <class S> static Domain Hypotheses() {
     Domain d = FaceDomain<S>(kMaxN<S>, 5);
     d.Assume("L != 0", [](const Values& v) { return !Mat<Rational>(v[kL].As<Rational>()).isZero(); });
-    if constexpr (!ScalarTraits<S>::kExact) {
-      d.Assume("(computability) off the faces, min(a, 1 - a) >= 2^-30", [](const Values& v) {
-        const Mat<Rational> l = v[kL].As<Rational>();
-        const Rational a = FrobeniusSq<Rational>(AntisymmetricPart<Rational>(l)) / FrobeniusSq<Rational>(l);
-        const Rational margin = a < Rational(1) - a ? a : Rational(Rational(1) - a);
-        return margin == 0 || margin * Rational(1 << 30) >= 1;
-      });
-    }
     return d;
   }
   template <class S> static void Conclusion(const In<S>& in) {
+    const Mat<Rational> exact = in.exact(kL).template As<Rational>();
+    const bool symmetric = exact == exact.transpose(), antisymmetric = exact == Mat<Rational>(-exact.transpose());
     const Mat<S> l = in[kL];
     const S a = FrobeniusSq<S>(AntisymmetricPart<S>(l)) / FrobeniusSq<S>(l);
-    const bool symmetric = l == l.transpose(), antisymmetric = l == Mat<S>(-l.transpose());
-    ExpectThat((a == 0) == symmetric, std::string("a = 0 is ") + (a == 0 ? "true" : "false") + ", L symmetric is " +
-                                          (symmetric ? "true" : "false"));
-    ExpectThat((a == 1) == antisymmetric, std::string("a = 1 is ") + (a == 1 ? "true" : "false") +
-                                              ", L antisymmetric is " + (antisymmetric ? "true" : "false"));
-    if (!symmetric && !antisymmetric) {
+    // On a face the computed a is exact in every backend whose L holds the
+    // case exactly (T = 0, or T = L, bit for bit): the identity as stated.
+    if (symmetric) {
+      ExpectThat(a == 0, "L is symmetric but a != 0");
+    } else if (antisymmetric) {
+      ExpectThat(a == 1, "L is antisymmetric but a != 1");
+    } else if constexpr (std::is_same_v<S, Interval>) {
+      ExpectThat(a > 0 && a < 1, "L is on neither face but a = 0 or a = 1");
+    } else {
+      // Off the faces: a computed farther than its rounding error from 0 and
+      // 1 proves 0 < a < 1; nearer (an exact margin below gamma) it is a
+      // candidate that intervals decide.
       const double nd = static_cast<double>(l.rows());
       const double err = Gamma(2 * nd * nd + 8, ScalarTraits<S>::UnitRoundoff());
-      const double margin = std::min(ToDouble(a), ToDouble(S(1 - a)));
+      using std::min;
       static const Tolerance kMargin{
           "a's rounding error gamma_{2N^2+8} against min(a, 1 - a) (a not on a face)", "min(a, 1 - a)",
-          "a is computed within gamma_{2N^2+8}; off the faces the exact min(a, 1-a) >= 1/(2^18 N^2) for these "
-          "dyadic cases, so a computed a within the error of 0 or 1 there would be a violation", MetricKind::kClaim};
-      ExpectWithin(kMargin, err, margin);
+          "a is computed within gamma_{2N^2+8}; a computed a within that error of 0 or 1 off the faces is a "
+          "candidate: intervals certify 0 < a < 1 or refute it", MetricKind::kClaim};
+      ExpectWithin<S>(kMargin, S(err), S(min(a, S(1 - a))));
     }
   }
 };
@@ -129,7 +130,8 @@ struct BcdScaling : ClaimId<"profile.bcd_scaling"> {
     ExpectThat(ps->a == 0, "a_S != 0");
     const S f = 1 - pl->a;
     using std::abs;
-    const S worst = std::max({S(abs(pl->b - f * ps->b)), S(abs(pl->c - f * ps->c)), S(abs(pl->d - f * ps->d))});
+    using std::max;  // Interval's (argument-dependent lookup) is the hull
+    const S worst = max(max(S(abs(pl->b - f * ps->b)), S(abs(pl->c - f * ps->c))), S(abs(pl->d - f * ps->d)));
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(worst == 0, "(b,c,d) != (1-a)(b_S,c_S,d_S)");
     const double nd = static_cast<double>(l.rows());
     static const Tolerance kScaling{
@@ -137,12 +139,12 @@ struct BcdScaling : ClaimId<"profile.bcd_scaling"> {
         "same spectrum on both sides; 1 - a errs by gamma_{2N^2+6} absolute, b, b_S, ... by gamma_{N^2+3} relative "
         "each, the numerators agree bit for bit; b, c, d, b_S, ... <= 1 and 1 - a <= 1, plus u for 1 - a, "
         "u for the product and u for each division", MetricKind::kRounding};
-    ExpectWithin(kScaling, ToDouble(worst), Gamma(4 * nd * nd + 12, ScalarTraits<S>::UnitRoundoff()));
+    ExpectWithin<S>(kScaling, worst, S(Gamma(4 * nd * nd + 12, ScalarTraits<S>::UnitRoundoff())));
   }
 };
 
-ATTNPROP_REGISTER(FaceA, double, Mpfr, Rational);
-ATTNPROP_REGISTER(BcdScaling, double, Mpfr, Rational);
+ATTNPROP_REGISTER(FaceA, double, Mpfr, Interval, Rational);
+ATTNPROP_REGISTER(BcdScaling, double, Mpfr, Interval, Rational);
 
 }  // namespace
 }  // namespace attnprop

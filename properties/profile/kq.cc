@@ -22,6 +22,9 @@
 // profile.signature_n_n_N_minus_2n     (Q, K) surjective => the form
 //   S(x,y) = 1/2(<Kx,Qy> + <Qx,Ky>), Gram matrix 1/2(K^T Q + Q^T K), has
 //   signature (n, n, N - 2n).
+// symmetric_part_MJM and power_traces are certified by intervals: a double
+// or MPFR failure beyond its gamma budget is a candidate that intervals
+// refute, or leave to the exact route (rationals).
 // Cases: W_K, W_Q in every regime (KQInputs), n in [1,3], N in [1,7]
 // (surjective claims: N in [2n, 8], M made surjective).
 #include "generators/regime.h"
@@ -116,19 +119,20 @@ struct SymmetricPartMJM : KQFamily, ClaimId<"profile.KQ.symmetric_part_MJM"> {
     const Mat<S> rhs = Mat<S>(m.transpose() * SwapJ<S>(n) * m) / S(2);
     const Mat<S> scale = Mat<S>(wk.cwiseAbs().transpose() * wq.cwiseAbs() + wq.cwiseAbs().transpose() * wk.cwiseAbs());
     if constexpr (ScalarTraits<S>::kExact) ExpectThat(lhs == rhs, "sym(W_K^T W_Q) != M^T J M / 2");
-    double worst = 0;
+    S worst = 0;
     using std::abs;
+    using std::max;  // Interval's (found by argument-dependent lookup) is the hull
     for (int64_t i = 0; i < lhs.rows(); ++i)
       for (int64_t j = 0; j < lhs.cols(); ++j) {
         const S err = abs(S(lhs(i, j) - rhs(i, j)));
         if (scale(i, j) == 0) ExpectThat(err == 0, "nonzero difference where all products vanish");
-        else worst = std::max(worst, ToDouble(S(err / scale(i, j))));
+        else worst = max(worst, S(err / scale(i, j)));
       }
     static const Tolerance kRelative{
         "max_ij |sym(W_K^T W_Q) - M^T J M/2|_ij / (|W_K|^T|W_Q| + |W_Q|^T|W_K|)_ij", "2 gamma_{n+2}",
         "each side is a sum of the same 2n products in different groupings: inner products gamma_n "
         "relative to the absolute sums, one addition and the (exact) halving: gamma_{n+1} per side", MetricKind::kRounding};
-    ExpectWithin(kRelative, worst, 2 * Gamma(static_cast<double>(n) + 2, ScalarTraits<S>::UnitRoundoff()));
+    ExpectWithin<S>(kRelative, worst, S(2 * Gamma(static_cast<double>(n) + 2, ScalarTraits<S>::UnitRoundoff())));
   }
 };
 
@@ -149,8 +153,12 @@ struct PowerTraces : KQFamily, ClaimId<"profile.KQ.power_traces"> {
     const Mat<S> h = Mat<S>(j * Mat<S>(m * m.transpose())) / S(2);
     const Mat<S> abs_s = Mat<S>(wk.cwiseAbs().transpose() * wq.cwiseAbs() + wq.cwiseAbs().transpose() * wk.cwiseAbs()) / S(2);
     const Mat<S> abs_h = Mat<S>(j * Mat<S>(m.cwiseAbs() * m.cwiseAbs().transpose())) / S(2);
-    double worst = 0;
     const double u = ScalarTraits<S>::UnitRoundoff();
+    static const Tolerance kTraces{
+        "|tr(S^k) - tr((JG/2)^k)| / (tr(|S|^k) + tr((|J||M||M|^T/2)^k))", "gamma_{k(N+2n)+8}",
+        "a product of k matrices errs entrywise by gamma_{(k-1)d} times the product of the absolute "
+        "matrices (d the inner dimension); S and G = M M^T carry gamma_{n+1} and gamma_N already; the "
+        "trace adds gamma_d; the absolute matrices bound the true ones entrywise", MetricKind::kRounding};
     for (int k = 1; k <= kMaxK; ++k) {
       const S lhs = TracePower<S>(s, k), rhs = TracePower<S>(h, k);
       if constexpr (ScalarTraits<S>::kExact) ExpectThat(lhs == rhs, "tr(S^k) != tr((JG/2)^k) at k = " + std::to_string(k));
@@ -160,17 +168,8 @@ struct PowerTraces : KQFamily, ClaimId<"profile.KQ.power_traces"> {
         ExpectThat(lhs == rhs, "traces differ where every product vanishes");
         continue;
       }
-      worst = std::max(worst, ToDouble(S(abs(S(lhs - rhs)) / scale)) /
-                                  Gamma(static_cast<double>(k * (big_n + 2 * n) + 8), u));
+      ExpectWithin<S>(kTraces, S(abs(S(lhs - rhs)) / scale), S(Gamma(static_cast<double>(k * (big_n + 2 * n) + 8), u)));
     }
-    static const Tolerance kTraces{
-        "max_k |tr(S^k) - tr((JG/2)^k)| / (tr(|S|^k) + tr((|J||M||M|^T/2)^k))", "gamma_{k(N+2n)+8}",
-        "a product of k matrices errs entrywise by gamma_{(k-1)d} times the product of the absolute "
-        "matrices (d the inner dimension); S and G = M M^T carry gamma_{n+1} and gamma_N already; the "
-        "trace adds gamma_d; the absolute matrices bound the true ones entrywise", MetricKind::kRounding};
-    // Reported as a ratio to the k-dependent bound: the bound is 1 (0 in
-    // rationals, where the traces are equal exactly).
-    ExpectWithin(kTraces, worst, ScalarTraits<S>::kExact ? 0.0 : 1.0);
   }
 };
 
@@ -259,7 +258,14 @@ struct HPowerSums : SurjectiveFamily, ClaimId<"profile.KQ.H_power_sums"> {
     mu.resize(static_cast<size_t>(2 * n));
     const double u = ScalarTraits<S>::UnitRoundoff();
     const double nd = static_cast<double>(big_n);
-    const double eta = 2 * (EigenBackwardConstant(big_n) * u + Gamma(nd * nd + 3, u));
+    // The computed S is within gamma_{n+1} |W_K|^T |W_Q| of the exact one
+    // (n products summed, then the symmetric part rounded), entrywise.
+    const double formed = Gamma(static_cast<double>(n) + 2, u) *
+                          ToDouble(S(sqrt(FrobeniusSq<S>(Mat<S>(wk.cwiseAbs().transpose() * wq.cwiseAbs()))))) /
+                          ToDouble(s_norm);
+    const double shift = RelativeEigenvalueError(s, *eig);
+    ExpectThat(std::isfinite(shift), "no rigorous enclosure of the spectrum of S");
+    const double eta = 2 * (shift + formed + Gamma(nd * nd + 3, u));
     double worst = 0;
     for (int k = 1; k <= PowerTraces::kMaxK; ++k) {
       S sum = 0;
@@ -273,8 +279,10 @@ struct HPowerSums : SurjectiveFamily, ClaimId<"profile.KQ.H_power_sums"> {
     static const Tolerance kPowerSums{
         "max_k |tr(H^k) - sum lambda_i^k| / bound_k", "1",
         "bound_k = 2n k eta' + (N-2n) eta'^k + gamma_{k(N+2n)+8} tr((|J||M||M|^T/(2||S||))^k) with "
-        "eta' = 2(p(N) u + gamma_{N^2+3}): each computed eigenvalue is within p(N) u ||S||_2 (Weyl, "
-        "profile_checks.h), normalising by the computed ||S|| adds gamma_{N^2+3}; |lambda_i| < 1 makes "
+        "eta' = 2(shift + formed + gamma_{N^2+3}): each computed eigenvalue is within shift ||S||_F of the "
+        "computed S's (measured against rigorous enclosures, model/spectral_enclosure.h), which is within "
+        "formed ||S||_F of the exact S (Weyl; gamma_{n+2} |W_K|^T|W_Q|), normalising by the computed ||S|| "
+        "adds gamma_{N^2+3}; |lambda_i| < 1 makes "
         "x^k k-Lipschitz; a zero eigenvalue taken for a tiny nonzero one costs <= eta'^k; products as in "
         "power_traces", MetricKind::kRounding};
     ExpectWithin(kPowerSums, worst, 1.0);
@@ -282,8 +290,8 @@ struct HPowerSums : SurjectiveFamily, ClaimId<"profile.KQ.H_power_sums"> {
 };
 ATTNPROP_REGISTER(HPowerSums, double, Mpfr);
 
-ATTNPROP_REGISTER(SymmetricPartMJM, double, Mpfr, Rational);
-ATTNPROP_REGISTER(PowerTraces, double, Mpfr, Rational);
+ATTNPROP_REGISTER(SymmetricPartMJM, double, Mpfr, Interval, Rational);
+ATTNPROP_REGISTER(PowerTraces, double, Mpfr, Interval, Rational);
 ATTNPROP_REGISTER(NonzeroSpectrum, Rational);
 ATTNPROP_REGISTER(NormalizedSpectrumInLambda, Rational);
 ATTNPROP_REGISTER(RankLeNInertia, Rational);

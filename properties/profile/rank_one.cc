@@ -35,8 +35,11 @@
 //     L has rational t, so a point with irrational sqrt(1-2a) has no
 //     rational witness; its rational targets are the dense set above).
 //     For N = 1 the witnesses [1] and [-1] attain the two vertices.
-// Backends: double, MPFR (Eigen's SelfAdjointEigenSolver on Mat<Mpfr>),
-// rational (exact rank <= 2 route).
+// Backends: double, MPFR (Eigen's SelfAdjointEigenSolver on Mat<Mpfr>, its
+// error measured against rigorous enclosures: profile_checks.h), rational
+// (exact rank <= 2 route); certified by intervals (the spectrum enclosed,
+// model/spectral_enclosure.h; an identity there is refuted or undecided,
+// and an undecided candidate goes to the exact rank <= 2 route).
 #include <algorithm>
 
 #include "generators/regime.h"
@@ -49,16 +52,26 @@ namespace ATTNPROP_UNIT {
 
 template <class S> constexpr int64_t kMaxN = SizeBudget<S>::Pick(6, 4);
 
+/// pi(L) with its measured eigenvalue error (profile_checks.h); rationals:
+/// the exact rank <= 2 route, no error.
 template <class S>
-std::optional<ProfileValue<S>> ComputeProfile(const Mat<S>& l) {
-  if constexpr (ScalarTraits<S>::kExact) return ProfileRankTwoExact(l);
-  else return Profile<S>(l);
+std::optional<MeasuredProfile<S>> ComputeProfile(const Mat<S>& l) {
+  if constexpr (ScalarTraits<S>::kExact) {
+    const auto p = ProfileRankTwoExact(l);
+    if (!p) return std::nullopt;
+    return MeasuredProfile<S>{*p, 0};
+  } else {
+    return ProfileMeasured<S>(l);
+  }
 }
 
+// max and min found by argument-dependent lookup: Interval's are hulls (a
+// comparison of overlapping enclosures would be undecided).
 template <class S>
 S MaxCoordDiff(const ProfileValue<S>& p, const ProfileValue<S>& q) {
   using std::abs;
-  return std::max({S(abs(p.a - q.a)), S(abs(p.b - q.b)), S(abs(p.c - q.c)), S(abs(p.d - q.d))});
+  using std::max;
+  return max(max(S(abs(p.a - q.a)), S(abs(p.b - q.b))), max(S(abs(p.c - q.c)), S(abs(p.d - q.d))));
 }
 
 /// pi of a rank-one unit matrix with trace t, by the formula.
@@ -112,18 +125,20 @@ struct RankOneFormulaClaim : ClaimId<"profile.rank_one_formula"> {
   template <class S> static void Conclusion(const In<S>& in) {
     const Mat<S> l = in[kL];
     const ProfileValue<Rational> formula = RankOneFormula(in.exact(kL).template As<Rational>().trace());
-    const auto pi = ComputeProfile<S>(l);
-    ExpectThat(pi.has_value(), "no profile: eigen-solver failed or rank(sym L) > 2");
+    const auto measured = ComputeProfile<S>(l);
+    ExpectThat(measured.has_value(), "no profile: eigen-solver failed or rank(sym L) > 2");
+    const ProfileValue<S>& pi = measured->value;
     const double u = ScalarTraits<S>::UnitRoundoff();
     if constexpr (ScalarTraits<S>::kExact)
-      ExpectThat(MaxCoordDiff<S>(*pi, formula) == 0,
-                 "pi(L) = " + ProfileText(*pi) + " != formula " + ProfileText(formula));
+      ExpectThat(MaxCoordDiff<S>(pi, formula) == 0,
+                 "pi(L) = " + ProfileText(pi) + " != formula " + ProfileText(formula));
     static const Tolerance kFormula{
-        "max_coord |pi(L) - formula|", "ProfileCoordinateBound(N, u, u) (0 in rationals)",
-        "eigen-solver backward error p(N)u with p(N) = 4N^2 + 8, plus the rounding of the rational L "
-        "(relative u), propagated through the 1-Lipschitz sorted spectrum (profile_checks.h)", MetricKind::kRounding};
-    ExpectWithin(kFormula, ToDouble(MaxCoordDiff<S>(*pi, ToBackend<S>(formula))),
-                 ProfileCoordinateBound(l.rows(), u, u));
+        "max_coord |pi(L) - formula|", "ProfileCoordinateBound(N, u, shift, u) (0 in rationals)",
+        "the eigenvalues' error measured against rigorous enclosures (shift), plus the rounding of the "
+        "rational L (relative u), propagated through the 1-Lipschitz sorted spectrum (profile_checks.h)",
+        MetricKind::kRounding};
+    ExpectWithin<S>(kFormula, MaxCoordDiff<S>(pi, ToBackend<S>(formula)),
+                    S(ProfileCoordinateBound(l.rows(), u, measured->eig_shift, u)));
   }
 };
 
@@ -178,41 +193,46 @@ struct RankOneSetClaim : ClaimId<"profile.rank_one_set"> {
     const Vec<S> x = in[kX].row(0).transpose(), y = in[kY].row(0).transpose();
 
     // (subset) pi(x y^T) in Theta.
-    const auto pi = ComputeProfile<S>(Mat<S>(x * y.transpose()));
-    ExpectThat(pi.has_value(), "no profile of x y^T");
+    const auto measured = ComputeProfile<S>(Mat<S>(x * y.transpose()));
+    ExpectThat(measured.has_value(), "no profile of x y^T");
+    const ProfileValue<S>* pi = &measured->value;
     const S one = 1, zero = 0;
     using std::abs;
     ExpectThat(pi->a >= 0 && pi->b >= 0 && pi->c >= 0 && pi->d >= 0, "a coordinate of pi(x y^T) is negative");
-    const double on_theta = 2 * ProfileCoordinateBound(n, u, 0);
+    const double on_theta = 2 * ProfileCoordinateBound(n, u, measured->eig_shift, 0);
     static const Tolerance kOffTheta{
-        "pi(x y^T) off Theta: max(|a-b|, min(c,d), |sum-1|)", "2 ProfileCoordinateBound(N, u, 0)",
-        "x y^T is exact in every backend (short dyadics); each coordinate errs <= the eigen-solver bound "
-        "of profile_checks.h; a difference or a sum of two coordinates doubles it", MetricKind::kRounding};
+        "pi(x y^T) off Theta: max(|a-b|, min(c,d), |sum-1|)", "2 ProfileCoordinateBound(N, u, shift, 0)",
+        "x y^T is exact in every backend (short dyadics); each coordinate errs <= the bound of "
+        "profile_checks.h with the measured eigenvalue error; a difference or a sum of two coordinates "
+        "doubles it", MetricKind::kRounding};
     if (n == 1) {
       // Only the vertices c = 1 and d = 1.
       const ProfileValue<S> vc{zero, zero, one, zero}, vd{zero, zero, zero, one};
-      const S dist = std::min(MaxCoordDiff<S>(*pi, vc), MaxCoordDiff<S>(*pi, vd));
+      using std::min;
+      const S dist = min(MaxCoordDiff<S>(*pi, vc), MaxCoordDiff<S>(*pi, vd));
       if constexpr (ScalarTraits<S>::kExact) ExpectThat(dist == 0, "N = 1: pi = " + ProfileText(*pi) + " is no vertex");
-      ExpectWithin(kOffTheta, ToDouble(dist), on_theta);
+      ExpectWithin<S>(kOffTheta, dist, S(on_theta));
     } else {
-      const S miss = std::max({S(abs(pi->a - pi->b)), std::min(pi->c, pi->d), S(abs(pi->a + pi->b + pi->c + pi->d - 1))});
+      using std::max;
+      using std::min;
+      const S miss = max(max(S(abs(pi->a - pi->b)), S(min(pi->c, pi->d))), S(abs(pi->a + pi->b + pi->c + pi->d - 1)));
       if constexpr (ScalarTraits<S>::kExact) ExpectThat(miss == 0, "pi(x y^T) = " + ProfileText(*pi) + " not in Theta");
-      ExpectWithin(kOffTheta, ToDouble(miss), on_theta);
+      ExpectWithin<S>(kOffTheta, miss, S(on_theta));
     }
 
     // (onto) witnesses.
-    const double witness_bound = ProfileCoordinateBound(n, u, 2 * u);
     auto check_witness = [&](const Mat<S>& witness, const ProfileValue<S>& target, const std::string& what) {
       const auto pw = ComputeProfile<S>(witness);
       ExpectThat(pw.has_value(), "no profile of the witness");
-      const S miss = MaxCoordDiff<S>(*pw, target);
+      const S miss = MaxCoordDiff<S>(pw->value, target);
       if constexpr (ScalarTraits<S>::kExact)
-        ExpectThat(miss == 0, what + ": pi(witness) = " + ProfileText(*pw) + " != target " + ProfileText(target));
+        ExpectThat(miss == 0,
+                   what + ": pi(witness) = " + ProfileText(pw->value) + " != target " + ProfileText(target));
       static const Tolerance kWitness{
-          "max_coord |pi(witness) - target|", "ProfileCoordinateBound(N, u, 2u) (0 in rationals)",
+          "max_coord |pi(witness) - target|", "ProfileCoordinateBound(N, u, shift, 2u) (0 in rationals)",
           "the witness's entries t, s are rounded (rational t, s: one rounding; sqrt route: sqrt of an "
           "exact 1-2a or 2a, one rounding): relative input error <= 2u", MetricKind::kRounding};
-      ExpectWithin(kWitness, ToDouble(miss), witness_bound);
+      ExpectWithin<S>(kWitness, miss, S(ProfileCoordinateBound(n, u, pw->eig_shift, 2 * u)));
     };
     if (n == 1) {
       check_witness(Mat<S>::Constant(1, 1, one), {zero, zero, one, zero}, "vertex c = 1");
@@ -242,8 +262,8 @@ struct RankOneSetClaim : ClaimId<"profile.rank_one_set"> {
   }
 };
 
-ATTNPROP_REGISTER(RankOneFormulaClaim, double, Mpfr, Rational);
-ATTNPROP_REGISTER(RankOneSetClaim, double, Mpfr, Rational);
+ATTNPROP_REGISTER(RankOneFormulaClaim, double, Mpfr, Interval, Rational);
+ATTNPROP_REGISTER(RankOneSetClaim, double, Mpfr, Interval, Rational);
 
 }  // namespace
 }  // namespace attnprop
