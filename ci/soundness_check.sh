@@ -7,14 +7,8 @@
 #   bash ci/soundness_check.sh PREFIX EXAMPLE_DIR SCRATCH_DIR
 set -euo pipefail
 prefix=$1 example=$2 scratch=$3
-fail() {
-  echo "ci/soundness_check.sh: FAILED: $*" >&2
-  exit 1
-}
-build=$scratch/build
-cmake -S "$example" -B "$build" -DCMAKE_PREFIX_PATH="$prefix" > "$scratch.configure.log" ||
-  { cat "$scratch.configure.log"; fail "configuring $example"; }
-cmake --build "$build" -j2 > "$scratch.build.log" || { cat "$scratch.build.log"; fail "building $example"; }
+source "$(dirname "$0")/example_build.sh"
+example_build "$prefix" "$example" "$scratch"
 mkdir -p "$scratch.empty"
 rc=0
 "$build/sound" audit --store "$scratch.empty" --no-save --out "$scratch.report" > "$scratch.audit.log" 2>&1 || rc=$?

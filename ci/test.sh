@@ -17,8 +17,10 @@
 #   3b. examples/user_claim (find_package + attnprop_add_claims: a user's own
 #      claims, ci/user_claim_check.sh), examples/soundness_claims (claims with
 #      known truth: no true one refuted, every false one refuted and certified
-#      or undecided, never green; ci/soundness_check.sh) and every command of
-#      docs/adding-a-claim.md;
+#      or undecided, never green; ci/soundness_check.sh), examples/search_claims
+#      (claims whose witnesses are close pairs or small parameters: found from
+#      an empty store, every printed replay reproduces from another folder;
+#      ci/search_check.sh) and every command of docs/adding-a-claim.md;
 #   4. the Debian package (cpack): its dependencies resolve (apt-get -s), it
 #      unpacks into a fresh tree (dpkg -x), its attnprop runs (--version, the
 #      two examples, and `attnprop audit` with this source tree hidden when a
@@ -190,6 +192,9 @@ lane_user() {
   bash ci/user_claim_check.sh "$prefix" examples/user_claim "$tmp/claim"
   # Claims with known truth, as a user writes them (issue 57): no unsound verdict.
   bash ci/soundness_check.sh "$prefix" examples/soundness_claims "$tmp/sound"
+  # Claims whose witnesses random cases rarely are (issue 59): found from an
+  # empty store, and every printed replay reproduces from another folder.
+  bash ci/search_check.sh "$prefix" examples/search_claims "$tmp/search"
   bash tools/doc_commands_test.sh docs/adding-a-claim.md "$prefix" > "$tmp/doc.log" 2>&1 ||
     { cat "$tmp/doc.log"; fail "a command of docs/adding-a-claim.md"; }
   tail -1 "$tmp/doc.log"

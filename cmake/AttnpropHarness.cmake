@@ -36,8 +36,8 @@ configure_file(${PROJECT_SOURCE_DIR}/properties/framework/claim.h ${PROJECT_BINA
 set(ATTNPROP_CLAIM_HEADERS
   generators/matrices.h generators/regime.h generators/scalars.h generators/shape.h
   model/attention.h model/eigen_products.h model/eigen_scalar.h model/exact.h model/interval.h model/scalar.h
-  model/softmax.h model/spectral_enclosure.h
+  model/discrete_predicates.h model/softmax.h model/spectral_enclosure.h
   properties/framework/backend.h properties/framework/case.h properties/framework/case_dims.h
-  properties/framework/certify.h properties/framework/check.h properties/framework/claim.h
+  properties/framework/catalog.h properties/framework/certify.h properties/framework/check.h properties/framework/claim.h
   properties/framework/domain.h properties/framework/property.h properties/framework/size_budget.h
   properties/framework/statistics.h properties/framework/program.h tools/cli_main.h)

@@ -241,10 +241,66 @@ rc::Gen<Exact> Normal(double sigma) {
   });
 }
 
+namespace {
+
+/// A value of [lo, hi] whose magnitude is log-uniform across the binades
+/// the range spans (down to 2^-60 of its largest magnitude when it holds
+/// 0), with a sign the range allows: a parameter in (2^-10, 16] is below 1/4
+/// a third of the time, where a uniform draw is 1.5% of the time.
+double LogUniformIn(rc::Random& r, double lo, double hi) {
+  const double top = std::fmax(std::fabs(lo), std::fabs(hi));
+  if (!(top > 0)) return 0.0;
+  bool negative = hi <= 0 || (lo < 0 && (r.next() & 1));
+  const double far = negative ? std::fabs(lo) : std::fabs(hi);  // the largest magnitude on that side
+  double near = lo <= 0 && 0 <= hi ? std::ldexp(top, -60) : std::fmin(std::fabs(lo), std::fabs(hi));
+  near = std::fmax(near, std::numeric_limits<double>::min());
+  if (!(far > near)) return negative ? -far : far;
+  const double m = std::exp2(std::log2(near) + (std::log2(far) - std::log2(near)) * UniformUnit(r));
+  return negative ? -m : m;
+}
+
+}  // namespace
+
+rc::Gen<Exact> RegimeScalar(double lo, double hi) {
+  return DoubleGen(lo, hi, [=](rc::Random& r) {
+    const double u = UniformUnit(r);
+    switch (UniformInt(r, 0, 19)) {
+      case 0: case 1: case 2: case 3: case 4: case 5: case 6:
+        return LogUniformIn(r, lo, hi);  // full mantissa, every scale
+      case 7: case 8: case 9:  // every scale, a short mantissa (1 to 6 significant bits)
+        return TruncateSignificand(LogUniformIn(r, lo, hi), 1 + static_cast<int>(UniformInt(r, 0, 5)));
+      case 10: case 11: case 12:
+        return lo + (hi - lo) * u;  // uniform, full mantissa
+      case 13: case 14: {  // the edges: the endpoints, their neighbours, 0, +-1
+        const double edges[] = {lo, hi, std::nextafter(lo, hi), std::nextafter(hi, lo), 0.0, 1.0, -1.0};
+        const double e = edges[UniformInt(r, 0, 6)];
+        return e >= lo && e <= hi ? e : lo;
+      }
+      case 15: {  // a power of two in the range (sign as allowed)
+        const double v = LogUniformIn(r, lo, hi);
+        int ex = 0;
+        std::frexp(v, &ex);
+        return std::ldexp(v < 0 ? -1.0 : 1.0, ex - 1);
+      }
+      case 16:
+        return std::round(lo + (hi - lo) * u);  // a small integer when the range is small
+      default:
+        return std::ldexp(std::round(std::ldexp(lo + (hi - lo) * u, 4)), -4);  // short dyadic
+    }
+  });
+}
+
 rc::Gen<Exact> Uniform(double lo, double hi) {
   return DoubleGen(lo, hi, [=](rc::Random& r) {
     const double u = UniformUnit(r);
     switch (UniformInt(r, 0, 9)) {
+      case 4:
+        // A range of one sign (a temperature, a step): across its binades,
+        // a test generator, not a sampler (a claim false only near its small
+        // end is met there). A range that holds 0 draws as before: the
+        // regimes build their entries on it, with scales of their own.
+        if (lo > 0 || hi < 0) return LogUniformIn(r, lo, hi);
+        return lo + (hi - lo) * u;
       case 0:
         return (r.next() & 1) ? lo : hi;
       case 1:

@@ -50,10 +50,19 @@ rc::Gen<ExactMatrix> Matrix(int64_t rows, int64_t cols, rc::Gen<Exact> entry);
 /// short dyadics within the clamp.
 rc::Gen<Exact> Normal(double sigma = 1.0);
 
-/// Any finite double in [lo, hi] (lo < hi, both finite): uniform values, the
-/// endpoints and their neighbouring doubles, small integers and short
-/// dyadics. Shrinks toward the simplest value in [lo, hi].
+/// Any finite double in [lo, hi] (lo < hi, both finite): uniform values,
+/// for a range of one sign also values log-uniform across its binades (one
+/// in ten: a test generator, not a sampler), the endpoints and their
+/// neighbouring doubles, small integers and short dyadics. Shrinks toward
+/// the simplest value in [lo, hi].
 rc::Gen<Exact> Uniform(double lo, double hi);
+/// A scalar parameter in every regime [lo, hi] allows (a temperature, a
+/// step, a weight): magnitudes log-uniform across the range's binades (down
+/// to 2^-60 of its largest when it holds 0) with full and with short (1-6
+/// bit) mantissas, uniform values, the edges (endpoints, their neighbours,
+/// 0, +-1 where inside), powers of two, small integers, short dyadics. What
+/// gen::Regime is for matrices. Shrinks toward the simplest value in [lo, hi].
+rc::Gen<Exact> RegimeScalar(double lo, double hi);
 
 /// Wide dynamic range, |x| <= max_abs (finite, >= 1): magnitudes
 /// log-uniform from the smallest subnormal up to max_abs, boundary constants

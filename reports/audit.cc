@@ -82,6 +82,9 @@ double BestRatio(const MetricStats& m) { return std::max(m.max_ratio, m.search_m
 const char* Tightness(const MetricStats& m) {
   const double best = BestRatio(m);
   if (!(best >= 0)) return "far";
+  // Past 1 the inequality failed: a refutation's ratio (2, 1.5e219) is no
+  // bound attained.
+  if (best > 1) return "exceeded";
   return best >= 0.999 ? "attained" : best >= 0.5 ? "close" : "far";
 }
 

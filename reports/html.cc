@@ -24,6 +24,7 @@
 #include "reports/html_svg.h"
 #include "reports/report.h"
 #include "reports/summary.h"
+#include "properties/framework/program.h"
 
 namespace attnprop::report {
 namespace {
@@ -190,9 +191,9 @@ void DocumentCounts(std::ostringstream& h, const std::vector<ClaimView>& claims)
 }
 
 void FalseSection(std::ostringstream& h, const Summary& s) {
-  h << "<h2 id=\"false\">Claims false as stated</h2>\n<p class=\"note\">Registered refuted in "
-       "<code>properties/registry.tsv</code>, and refuted in this run with a confirmed counterexample: findings "
-       "about the documents, not problems of the run.</p>\n<ul>\n";
+  h << InThisProgramsWords("<h2 id=\"false\">Claims false as stated</h2>\n<p class=\"note\">Registered refuted in "
+                           "<code>properties/registry.tsv</code>, and refuted in this run with a confirmed "
+                           "counterexample: findings about the documents, not problems of the run.</p>\n<ul>\n");
   if (s.refuted.empty()) h << "<li>None in this run.</li>\n";
   for (const auto& c : s.refuted) {
     h << "<li>" << LinkTo(c.id) << " (" << Escape(BackendsAndProvenance(c)) << "): " << Escape(c.statement) << "</li>\n";

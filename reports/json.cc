@@ -111,6 +111,7 @@ std::string ToJson(const Report& r) {
     nums.Note("search_best_score", p.search_best_score);
     j["store_entry"] = TextOrNull(p.store_entry);
     j["saved_to"] = TextOrNull(p.saved_to);
+    j["replay_file"] = TextOrNull(p.replay_file);
     Json stored = Json::array();
     for (const auto& o : p.replayed) {
       Json s;

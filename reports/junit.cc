@@ -82,6 +82,8 @@ std::string ToJUnit(const Report& r) {
       << Seconds(p.seconds) << "\" file=\"" << Escape(e.file) << "\">\n";
     std::string detail = p.message;
     if (!p.counterexample.empty()) detail += "\ncounterexample:\n" + p.counterexample;
+    if (!p.replay_file.empty())
+      detail += "\nreplay: " + ShellWord(ThisProgram().command) + " reproduce " + ShellWord(p.id + "/" + p.backend) + " " + ShellWord(p.replay_file);
     if (!p.reproduce.empty()) detail += "\nreproduce: " + ShellWord(ThisProgram().command) + " reproduce " + p.id + "/" + p.backend + " " + p.reproduce;
     const std::string summary = std::string("expected ") + ExpectationName(e.expect) + ", got " + VerdictName(p.verdict);
     constexpr size_t kMessageLimit = 2000;

@@ -35,8 +35,15 @@ std::string Code(const std::string& s) {
 /// arithmetic decided that the claim holds (certify.h): their err is the
 /// backend's error, their err/bound is counted as 1.
 std::string CertifiedNote(const MetricStats& m) {
-  return "decided by intervals in " + std::to_string(m.certified) + " of " + std::to_string(m.count) + " checks" +
-         (m.undecided > 0 ? ", undecided in " + std::to_string(m.undecided) : "");
+  // Two outcomes, never one count: a dismissed failure held, an undecided one did not decide.
+  std::string s;
+  if (m.certified > 0)
+    s = "a backend failure dismissed by intervals (it holds) in " + std::to_string(m.certified) + " of " +
+        std::to_string(m.count) + " checks";
+  if (m.undecided > 0)
+    s += (s.empty() ? "" : "; ") + std::string("undecided by intervals in ") + std::to_string(m.undecided) + " of " +
+         std::to_string(m.count) + " checks";
+  return s;
 }
 
 }  // namespace
@@ -63,8 +70,8 @@ std::string ToMarkdown(const Report& r) {
   const Counts& n = sum.counts;
   md << "## Summary\n\n";
   md << "**" << Headline(sum) << "**";
-  md << (sum.unexpected.empty() ? " (every verdict is what `properties/registry.tsv` expects).\n\n"
-                                : " (verdicts that differ from `properties/registry.tsv`).\n\n");
+  md << InThisProgramsWords(sum.unexpected.empty() ? " (every verdict is what `properties/registry.tsv` expects).\n\n"
+                                                    : " (verdicts that differ from `properties/registry.tsv`).\n\n");
   md << "- " << n.holds << " hold, " << n.refuted << " refuted, " << n.errors << " errors"
      << (n.skipped ? ", " + std::to_string(n.skipped) + " skipped (each with its reason: a dispatch target this CPU lacks, an optional entry point the kernel lacks, or a format it does not implement here)" : "") << ".\n";
   md << "- " << sum.refuted.size() << (sum.refuted.size() == 1 ? " claim is" : " claims are")
@@ -132,9 +139,9 @@ std::string ToMarkdown(const Report& r) {
      << "x the worst observed error; UNJUSTIFIED no stated reason; NONFINITE a NaN or infinite error. \"refutation\": the "
         "FAIL of a claim false as stated; *exact*: the error was exactly 0 on every case (a positive bound is not "
         "weak there). Claim metrics (inequalities) are in the tightness table below. In a claim certified by "
-        "interval arithmetic an identity's bound is 0: where the backend's own number exceeded a bound, intervals "
-        "decided the case (\"decided by intervals\"), its err/bound counts as 1 and its err (u) is the backend's "
-        "error against the exact value.\n\n";
+        "interval arithmetic an identity's bound is 0: where the backend's own number exceeded a bound and "
+        "intervals showed the claim holds there (\"dismissed by intervals\"), its err/bound counts as 1 and its "
+        "err (u) is the backend's error against the exact value; cases they left undecided are counted apart.\n\n";
   md << "| property | backend | metric | n | max err/bound | mean err/bound | max err (u) | mean err (u) | flags |\n";
   md << "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n";
   for (const auto& e : r.entries) {
@@ -165,7 +172,7 @@ std::string ToMarkdown(const Report& r) {
     }
   if (!claims.str().empty()) {
     md << "\n### Claim metrics: tightness\n\nFor an inequality, lhs/(rhs + budget) at the best case found by the random "
-          "cases or the targeted search: attained >= 0.999, close >= 0.5, far < 0.5 (a far bound is loose by design, "
+          "cases or the targeted search: exceeded > 1 (refuted), attained >= 0.999, close >= 0.5, far < 0.5 (a far bound is loose by design, "
           "with the reason in its registry note, or its generator does not reach the boundary).\n\n";
     md << "| property | backend | metric | best ratio | tightness | found by |\n| --- | --- | --- | ---: | --- | --- |\n"
        << claims.str();
@@ -219,6 +226,7 @@ std::string ToMarkdown(const Report& r) {
     if (!p.reproduce.empty())
       md << "Reproduce: `" << ShellWord(ThisProgram().command) << " reproduce " << p.id << "/" << p.backend << " " << p.reproduce << "`\n\n";
     if (!p.saved_to.empty()) md << "Saved to the store: `" << p.saved_to << "`\n\n";
+    if (!p.replay_file.empty()) md << "Replay: `" << ReproduceCommand(r, e) << "`\n\n";
     for (const auto& o : p.replayed)
       md << "- stored case `" << o.name << "` (" << o.origin << ", expect " << ExpectName(o.expect)
          << "): " << (o.ok ? "ok" : "**NOT OK**") << ", " << o.detail << "\n";

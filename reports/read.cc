@@ -217,6 +217,7 @@ Entry ReadEntry(const Fields& p) {
                                                           : search.Number("best_score");
   r.store_entry = p.Text("store_entry");
   r.saved_to = p.Text("saved_to");
+  r.replay_file = p.Has("replay_file") ? p.Text("replay_file") : "";
   const Json& stored = p.Array("stored_cases");
   for (size_t i = 0; i < stored.size(); ++i)
     r.replayed.push_back(ReadReplay(Fields(stored[i], p.where() + ".stored_cases[" + std::to_string(i) + "]")));

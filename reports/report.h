@@ -117,7 +117,8 @@ unsigned AuditFlags(const MetricStats& m);
 std::string FoundByText(const PropertyResult& r);
 
 /// A claim metric's best ratio found (random cases and targeted search) and
-/// its class: "attained" (>= 0.999), "close" (>= 0.5) or "far".
+/// its class: "exceeded" (> 1: the inequality failed, a refutation's
+/// ratio), "attained" (>= 0.999), "close" (>= 0.5) or "far".
 double BestRatio(const MetricStats& m);
 const char* Tightness(const MetricStats& m);
 /// "FAIL LOOSE ..." in a fixed order; "" when none.

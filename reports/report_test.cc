@@ -119,8 +119,12 @@ Entry Run(Expectation expect, uint64_t seed) {
   o.seed = seed;
   o.max_success = 60;
   o.store_dir = "store";  // relative: the test runs in reports/testdata
+  o.replay_dir = (std::filesystem::temp_directory_path() / "attnprop-approval-replay").string();
   Entry e;
   e.result = RunProperty(def, o);
+  // The baselines name a replay file as they name the store: relatively.
+  if (!e.result.replay_file.empty())
+    e.result.replay_file = "replay/" + std::filesystem::path(e.result.replay_file).filename().string();
   e.result.seconds = 0.25;  // normalised timing
   e.file = RelativeSource(def.file);
   e.expect = expect;

@@ -108,6 +108,7 @@ std::string StatementOf(const std::string& id) {
     return st;
   }
   if (const CatalogClaim* c = FindOurClaim(id)) return "(ours) " + c->statement;
+  if (const CatalogClaim* c = FindDeclaredClaim(id)) return c->statement;
   return "";
 }
 
@@ -131,6 +132,7 @@ std::string ReproduceCommand(const Report& r, const Entry& e) {
       FindBackend(p.backend)->kernel)
     cmd += " --kernel " + ShellWord(r.run.kernel_path);
   if (!p.saved_to.empty()) return cmd + " " + ShellWord(p.saved_to);
+  if (!p.replay_file.empty()) return cmd + " " + ShellWord(p.replay_file);
   if (!p.reproduce.empty()) return cmd + " " + p.reproduce;
   if (!r.run.store.empty() && !p.replayed.empty()) return cmd + " --store " + ShellWord(r.run.store);
   return cmd;
@@ -168,7 +170,7 @@ std::string ConsoleSummary(const Report& r, ConsoleSummaryParts parts) {
       << " exactly 0 on every case\n";
   if (!s.refuted.empty()) {
     o << "\n" << s.refuted.size() << (s.refuted.size() == 1 ? " claim is" : " claims are")
-      << " false as stated (registry.tsv expects it; each refutation confirmed):\n";
+      << InThisProgramsWords(" false as stated (registry.tsv expects it; each refutation confirmed):\n");
     for (const auto& c : s.refuted) {
       o << "  " << c.id << " (" << BackendsAndProvenance(c) << ")\n";
       if (!c.statement.empty()) o << "      " << c.statement << "\n";

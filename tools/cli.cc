@@ -15,6 +15,7 @@
 
 #include "properties/framework/registry.h"
 #include "properties/framework/store.h"
+#include "properties/framework/program.h"
 
 namespace attnprop::cli {
 
@@ -46,7 +47,7 @@ std::string DidYouMean(const std::string& word, const std::vector<std::string>& 
 int UsageError(const std::string& cmd, const std::string& error, const char* usage) {
   // The error, then the usage's synopsis (up to its first description line):
   // the whole manual is one --help away.
-  std::string synopsis = usage;
+  std::string synopsis = InThisProgramsWords(usage);
   const size_t end = synopsis.find("\n  ");
   if (end != std::string::npos) synopsis.resize(end + 1);
   // An unknown option: the nearest one the usage names.
@@ -229,9 +230,19 @@ bool ParseSelection(const std::vector<std::string>& args, Mode mode, Selection* 
   // check-kernel keeps its counterexamples per kernel: ./attnprop-counterexamples/<library name>.
   if (check_kernel && !store_given) s->options.store_dir = KernelStoreDir("attnprop-counterexamples", s->kernel_path);
   if (no_store) s->options.store_dir.clear();
+  // Absolute: every printed replay names its store and files by a path that
+  // works from any folder.
+  auto absolute = [](std::string& dir) {
+    if (!dir.empty()) dir = std::filesystem::absolute(dir).lexically_normal().string();
+  };
+  absolute(s->options.store_dir);
+  // A counterexample no store keeps is written beside the run's reports.
+  if (!s->out.empty()) s->options.replay_dir = (std::filesystem::path(s->out) / "replay").string();
+  absolute(s->options.replay_dir);
   // New counterexamples go to the store replayed, except by default in an
   // installed attnprop (its store is read only): ./attnprop-counterexamples.
   if (s->save) s->options.save_dir = check_kernel || store_given || no_store ? s->options.store_dir : DefaultSaveDir();
+  absolute(s->options.save_dir);
   // A default the user did not name (check-kernel's, an installed attnprop's
   // ./attnprop-counterexamples) is a cache: git status stays clean.
   s->options.save_dir_is_cache = !s->options.save_dir.empty() && !store_given &&

@@ -82,7 +82,7 @@ int RunCommand(int argc, char** argv) {
       if (ThisProgram().user_claims)
         std::cout << ThisProgram().command << ": your claims with attnprop's command line (the commands "
                   << "below; `attnprop` in them is this program)\n\n";
-      std::cout << kUsage;
+      std::cout << InThisProgramsWords(kUsage);
       return cli::kOk;
     }
     if (cmd == "list") return cli::List(args);
@@ -94,7 +94,7 @@ int RunCommand(int argc, char** argv) {
     if (cmd == "store") return cli::StoreCommand(args);
     const std::string near = cli::DidYouMean(cmd, {"list", "run", "audit", "reproduce", "check-kernel", "merge", "store"});
     std::cerr << "attnprop: unknown command '" << cmd << "'" << (near.empty() ? "" : " (did you mean '" + near + "'?)")
-              << "\n\n" << kUsage;
+              << "\n\n" << InThisProgramsWords(kUsage);
     return cli::kBadInput;
   } catch (const std::exception& e) {
     std::cerr << "attnprop: " << e.what() << "\n";

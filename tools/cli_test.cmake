@@ -19,6 +19,9 @@ function(_normalised_report file out_var)
   string(REGEX REPLACE "\\| [0-9]+\\.[0-9]+ \\|\n" "| S |\n" _t "${_t}")
   string(REGEX REPLACE "<td class=\"n t\">[0-9]+\\.[0-9]+</td>" "<td>S</td>" _t "${_t}")
   string(REGEX REPLACE "time=\"[0-9.]+\"" "time=\"S\"" _t "${_t}")
+  # A counterexample no store keeps is written beside its run's reports
+  # (--out DIR: DIR/replay/): each shard names its own folder.
+  string(REGEX REPLACE "/(whole|shard-[0-9]+)/replay/" "/RUN/replay/" _t "${_t}")
   set(${out_var} "${_t}" PARENT_SCOPE)
 endfunction()
 

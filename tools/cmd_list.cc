@@ -12,6 +12,7 @@
 #include "reports/report.h"
 #include "reports/summary.h"
 #include "tools/cli.h"
+#include "properties/framework/program.h"
 
 namespace attnprop::cli {
 namespace {
@@ -119,7 +120,7 @@ int List(const std::vector<std::string>& args) {
   bool gaps = false, json = false, names = false;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--help" || args[i] == "-h") {
-      std::cout << kUsage;
+      std::cout << InThisProgramsWords(kUsage);
       return kOk;
     } else if (args[i] == "--gaps") {
       gaps = true;
@@ -151,6 +152,9 @@ int List(const std::vector<std::string>& args) {
     std::cout << std::left << std::setw(56) << d.Name() << " " << std::setw(12) << KindOf(d) << " " << std::setw(8)
               << (row && row->expect == Expectation::kRefuted ? "refuted" : "holds") << " " << std::setw(6) << stored
               << " " << report::RelativeSource(d.file) << (stated.empty() ? "" : "  (" + stated + ")") << "\n";
+    // A statement the claim's source declares (kStatement): a user's claim
+    // has no catalogue to say it.
+    if (const CatalogClaim* declared = FindDeclaredClaim(d.id)) std::cout << "    " << declared->statement << "\n";
   }
   if (Catalog().empty()) return kOk;  // a user's claim runner: no catalogue to cover
   const auto covered = CoveredIds();

@@ -16,6 +16,7 @@
 #include "reports/summary.h"
 #include "tools/cli.h"
 #include "tools/report_diagnosis.h"
+#include "properties/framework/program.h"
 
 namespace attnprop::cli {
 namespace {
@@ -154,7 +155,7 @@ int Merge(const std::vector<std::string>& args) {
   for (size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--help" || a == "-h") {
-      std::cout << kMergeUsage;
+      std::cout << InThisProgramsWords(kMergeUsage);
       return kOk;
     } else if (a == "--out" || a == "--junit") {
       if (i + 1 >= args.size() || args[i + 1].empty()) return UsageError("merge", a + " needs a path", kMergeUsage);
@@ -195,7 +196,7 @@ int Merge(const std::vector<std::string>& args) {
 
 int StoreCommand(const std::vector<std::string>& args) {
   if (!args.empty() && (args[0] == "--help" || args[0] == "-h")) {
-    std::cout << kStoreUsage;
+    std::cout << InThisProgramsWords(kStoreUsage);
     return kOk;
   }
   if (args.empty() || args[0] != "merge")
@@ -205,7 +206,7 @@ int StoreCommand(const std::vector<std::string>& args) {
   for (size_t i = 1; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (a == "--help" || a == "-h") {
-      std::cout << kStoreUsage;
+      std::cout << InThisProgramsWords(kStoreUsage);
       return kOk;
     } else if (a == "--into") {
       if (i + 1 >= args.size() || args[i + 1].empty()) return UsageError("store", "--into needs a directory", kStoreUsage);

@@ -16,6 +16,7 @@
 #include "properties/framework/store.h"
 #include "properties/framework/rc_bridge.h"
 #include "tools/cli.h"
+#include "properties/framework/program.h"
 
 namespace attnprop::cli {
 namespace {
@@ -139,7 +140,7 @@ int Reproduce(const std::vector<std::string>& args) {
   Selection sel;
   for (size_t i = 0; i < args.size(); ++i) {
     if (args[i] == "--help" || args[i] == "-h") {
-      std::cout << kUsage;
+      std::cout << InThisProgramsWords(kUsage);
       return kOk;
     } else if (args[i] == "--store") {
       if (i + 1 >= args.size()) return UsageError("reproduce", "--store needs a directory", kUsage);

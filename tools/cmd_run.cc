@@ -84,8 +84,8 @@ constexpr const char* kRunUsage =
     "  --shrink-budget S  time spent shrinking one failure, seconds (default 20)\n"
     "  --search N       after the random cases pass, a targeted search of N candidates per property\n"
     "                   (mutations of the best case of each niche, a shape and a count of distinct\n"
-    "                   values, kept when they raise observed/bound; claims with a HypothesesHold\n"
-    "                   only; default 0)\n"
+    "                   values, kept when they raise observed/bound; default 0; a claim with no\n"
+    "                   HypothesesHold is not searched, and a Domain always gives one)\n"
     "  --budget S       wall-time budget of the run's searches: each property may search S/N seconds\n"
     "                   (N the properties selected before sharding; at least 30 s), the same in every\n"
     "                   shard; the run stops searching when S (a shard: its part, S x its properties\n"
@@ -174,12 +174,9 @@ void CheckStores(const std::vector<PropertyDef>& defs, const std::vector<RunOpti
   }
 }
 
-/// What the claim states: the catalogue's statement, or ours
-/// (claims/ours.tsv).
-std::string Statement(const PropertyDef& d) {
-  const CatalogClaim* c = FindAnyClaim(d.id);
-  return c ? c->statement : "";
-}
+/// What the claim states (report::StatementOf: the catalogue's, ours, or
+/// the one its source declares).
+std::string Statement(const PropertyDef& d) { return report::StatementOf(d.id); }
 
 std::string Indent(const std::string& text, const char* pad) {
   std::istringstream in(text);
@@ -236,6 +233,7 @@ void PrintDetails(std::ostream& out, const PropertyDef& d, const PropertyResult&
   std::string file = r.saved_to;
   for (const auto& rep : r.replayed)
     if (file.empty() && rep.regression) file = StorePath(o.store_dir, d.id);
+  if (file.empty()) file = r.replay_file;  // no store keeps it: its case file
   if (!file.empty())
     out << "    replay: " << report::ShellWord(ThisProgram().command) << " reproduce " << ShellQuote(d.Name()) << kernel << " " << ShellQuote(file) << "\n";
   if (!r.reproduce.empty() && !(rank && rank->quiet && !file.empty()))
@@ -306,6 +304,13 @@ class ConsoleLines : public RunListener {
           << std::setw(5) << r.cases << " cases " << std::setw(4) << r.discarded << " discarded " << std::setw(2)
           << r.replayed.size() << " stored  worst err/bound " << worst_text.str() << "  " << std::fixed
           << std::setprecision(2) << r.seconds << " s" << std::defaultfloat << std::setprecision(6) << "\n";
+    // A claim that holds with its bound far from reached says so: a loose
+    // bound, or a generator and search that never went where it is tight.
+    if (r.verdict == Verdict::kHolds)
+      for (const auto& m : r.metrics)
+        if (m.tolerance.kind == MetricKind::kClaim && std::string(report::Tightness(m)) == "far")
+          info_ << "    far: best lhs/rhs " << std::setprecision(3) << report::BestRatio(m) << std::setprecision(6)
+                << " for " << m.tolerance.metric << " (the bound is loose, or no case went where it is tight)\n";
     if (j.skipped() && i + 1 < defs_.size() && defs_[i + 1].skip_reason == d.skip_reason) {
       // One reason line per run of skipped properties.
     } else if (j.skipped()) {
@@ -392,7 +397,9 @@ void PrintSaved(const report::Report& rep) {
 
 int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode mode) {
   const bool check_kernel = mode == Mode::kCheckKernel;
-  const char* usage = mode == Mode::kAudit ? kAuditUsage : check_kernel ? kCheckUsage : kRunUsage;
+  const std::string usage_text =
+      InThisProgramsWords(mode == Mode::kAudit ? kAuditUsage : check_kernel ? kCheckUsage : kRunUsage);
+  const char* usage = usage_text.c_str();
   Selection s;
   s.options = OptionsFromEnvironment();
   bool help = false;
@@ -502,7 +509,12 @@ int Execute(const std::string& cmd, const std::vector<std::string>& args, Mode m
   // -q: the summary only; the banner and the per-property lines go nowhere.
   std::ostream quiet(nullptr);
   std::ostream& info = s.verbosity < 0 ? quiet : std::cout;
-  const std::string kernel_summary = ksuite::KernelSummary(kernels);
+  // Kernels named only where a kernel property runs.
+  const bool kernel_runs = std::any_of(defs.begin(), defs.end(), [](const PropertyDef& d) {
+    const BackendInfo* b = FindBackend(d.backend);
+    return b && b->kernel;
+  });
+  const std::string kernel_summary = kernel_runs ? ksuite::KernelSummary(kernels) : "none";
   PrintBanner(info, base, kernel_summary);
   info << "search " << base.search_steps << " candidates per property";
   if (base.search_by_closeness && base.search_steps > 0)

@@ -4,16 +4,30 @@
 #include <cstdio>
 #include <limits>
 #include <ostream>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
 #include <sstream>
 #include <stdexcept>
 
 namespace attnprop {
 namespace {
 
+/// The decimal aid beside an exact value: the shortest digits that read
+/// back as its double (-0x1.37ffff8p+8 and -0x1.38p+8 print apart, not
+/// both as -312), "~" before a rational's that no double holds.
 std::string Decimal(const Exact& e) {
+  const double d = e.ToDouble();
   char buf[40];
-  std::snprintf(buf, sizeof buf, "%.6g", e.ToDouble());
-  return buf;
+  // Plain digits where they are short (10, not 1e+01): an exponent only
+  // for magnitudes below 1e-5 or from 1e16 up.
+  const bool plain = std::fabs(d) >= 1e-5 && std::fabs(d) < 1e16;
+  for (int digits = 1; digits <= 17; ++digits) {
+    std::snprintf(buf, sizeof buf, "%.*g", digits, d);
+    if (!std::isfinite(d) || (std::strtod(buf, nullptr) == d && !(plain && std::strchr(buf, 'e')))) break;
+  }
+  const bool exact = e.IsDouble() || (std::isfinite(d) && Rational(d) == e.ToRational());
+  return exact ? std::string(buf) : "~" + std::string(buf);
 }
 
 std::string Trim(const std::string& s) {

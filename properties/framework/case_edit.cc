@@ -114,6 +114,10 @@ std::vector<Exact> SimplerValues(const Exact& e) {
       if (shorter != d && shorter != t) out.push_back(Exact(shorter));
     }
   }
+  // A rational (an MPFR or exact case's value) becomes the double nearest it,
+  // whose bits the next pass then shortens: a case of 43-digit rationals
+  // where a double would do is no simpler for being exact.
+  if (!e.IsDouble() && std::isfinite(d) && !(Exact(d) == Exact(t))) out.push_back(Exact(d));
   if (d < 0) out.push_back(Negate(e));
   return out;
 }
@@ -188,7 +192,202 @@ void MutateScalar(Exact& e, EditRng& rng) {
   }
 }
 
+/// a + delta, exact for rationals; rounded to a double when a is one (a
+/// double case stays a double case; a delta below half an ulp of a gives a
+/// itself: an equal pair, which the claim sees too).
+Exact Plus(const Exact& a, const Exact& delta) {
+  if (a.IsDouble() && delta.IsDouble()) return Exact(a.ToDouble() + delta.ToDouble());
+  return Exact(Rational(a.ToRational() + delta.ToRational()));
+}
+
+/// a + step, never a itself: a step below half an ulp of a gives a's
+/// neighbour on the step's side (an equal pair would be no pair: 0 <= 0,
+/// which no enclosure decides).
+Exact PlusDistinct(const Exact& a, const Exact& step) {
+  Exact b = Plus(a, step);
+  if (b == a && a.IsDouble() && std::isfinite(a.ToDouble()))
+    b = Exact(std::nextafter(a.ToDouble(), step.ToDouble() > 0 ? HUGE_VAL : -HUGE_VAL));
+  return b;
+}
+
+/// Two value fields that can be paired: two scalars, or two matrices of one shape.
+bool SameShape(const Value& a, const Value& b) {
+  if (const auto* ma = std::get_if<ExactMatrix>(&a)) {
+    const auto* mb = std::get_if<ExactMatrix>(&b);
+    return mb && ma->rows == mb->rows && ma->cols == mb->cols && !ma->data.empty();
+  }
+  return std::holds_alternative<Exact>(a) && std::holds_alternative<Exact>(b);
+}
+
+/// The ordered pairs (from, to) of fields of one shape.
+std::vector<std::pair<size_t, size_t>> FieldPairs(const Case& c) {
+  std::vector<std::pair<size_t, size_t>> out;
+  const auto& f = c.fields();
+  for (size_t i = 0; i < f.size(); ++i)
+    for (size_t j = 0; j < f.size(); ++j)
+      if (i != j && SameShape(f[i].second, f[j].second)) out.push_back({i, j});
+  return out;
+}
+
+/// How small a pair's gap is: 2^-k of the scale, k in 1..40 (one k for a
+/// whole move, so that the gap's direction is not one coordinate's).
+int GapExponent(EditRng& rng) { return 1 + static_cast<int>(rng.Below(40)); }
+
+/// A step 2^-k m/4 (m in +-1..4) at a binade: x's own (|x|, or `scale`
+/// where x is 0 or not finite) when `own`, else `scale`'s.
+Exact NearStep(const Exact& x, double scale, int k, bool own, EditRng& rng) {
+  const double ax = std::fabs(x.ToDouble());
+  const double at = own && ax > 0 && std::isfinite(ax) ? ax : scale;
+  int ex = 0;
+  std::frexp(at, &ex);  // 2^(ex-1) <= at < 2^ex
+  const int m = 1 + static_cast<int>(rng.Below(4));
+  return Exact(std::ldexp(rng.Chance(50) ? m : -m, ex - k - 2));
+}
+
+/// Significant bits of a double (a rational: more than any double has).
+int SignificantBits(const Exact& x) {
+  if (!x.IsDouble()) return 64;
+  const double d = x.ToDouble();
+  if (d == 0 || !std::isfinite(d)) return 0;
+  int e = 0;
+  auto m = static_cast<uint64_t>(std::ldexp(std::fabs(std::frexp(d, &e)), 53));
+  int bits = 53;
+  while (bits > 1 && (m & 1) == 0) m >>= 1, --bits;
+  return bits;
+}
+
+/// b - a when it is exact in the case's arithmetic (a double difference of
+/// two doubles, as near ones are; any rational one).
+std::optional<Exact> Gap(const Exact& a, const Exact& b) {
+  if (!std::isfinite(a.ToDouble()) || !std::isfinite(b.ToDouble())) return std::nullopt;
+  const Rational q = b.ToRational() - a.ToRational();
+  if (!a.IsDouble() || !b.IsDouble()) return Exact(q);
+  const double d = static_cast<double>(q);
+  if (!std::isfinite(d) || Rational(d) != q) return std::nullopt;
+  return Exact(d);
+}
+
+/// A pair already near: every entry of b within a quarter of a's entry (or
+/// of a's largest, where a's is 0), and not every entry equal.
+bool IsNearPair(const Case& c, size_t a, size_t b) {
+  const auto& f = c.fields();
+  std::vector<const Exact*> xa, xb;
+  if (const auto* ma = std::get_if<ExactMatrix>(&f[a].second)) {
+    const auto& mb = std::get<ExactMatrix>(f[b].second);
+    for (size_t k = 0; k < ma->data.size(); ++k) xa.push_back(&ma->data[k]), xb.push_back(&mb.data[k]);
+  } else {
+    xa.push_back(&std::get<Exact>(f[a].second));
+    xb.push_back(&std::get<Exact>(f[b].second));
+  }
+  double top = 0;
+  for (const Exact* x : xa) top = std::fmax(top, std::fabs(x->ToDouble()));
+  bool differ = false;
+  for (size_t k = 0; k < xa.size(); ++k) {
+    const double x = xa[k]->ToDouble(), y = xb[k]->ToDouble();
+    if (!std::isfinite(x) || !std::isfinite(y)) return false;
+    const double scale = x != 0 ? std::fabs(x) : top;
+    if (!(std::fabs(y - x) <= scale / 4)) return false;
+    differ = differ || !(*xa[k] == *xb[k]);
+  }
+  return differ;
+}
+
+/// A near pair's direction turned: at one entry, the gap b - a negated,
+/// doubled, halved or drawn again (NearStep), a's entry kept.
+void TurnGap(Case& c, size_t a, size_t b, EditRng& rng) {
+  auto& f = c.mutable_fields();
+  Exact *x = nullptr, *y = nullptr;
+  double scale = 1;
+  if (auto* ma = std::get_if<ExactMatrix>(&f[a].second)) {
+    const size_t k = rng.Below(ma->data.size());
+    for (const Exact& v : ma->data) scale = std::fmax(scale, std::fabs(v.ToDouble()));
+    x = &ma->data[k];
+    y = &std::get<ExactMatrix>(f[b].second).data[k];
+  } else {
+    x = &std::get<Exact>(f[a].second);
+    y = &std::get<Exact>(f[b].second);
+  }
+  const auto gap = Gap(*x, *y);
+  switch (rng.Below(4)) {
+    case 0: if (gap) *y = Plus(*x, Negate(*gap)); break;
+    case 1: if (gap) *y = Plus(*x, Scale2(*gap, 1)); break;
+    case 2: if (gap) *y = Plus(*x, Scale2(*gap, -1)); break;
+    default: {
+      // At the size of the gap there now, where there is one.
+      int k = GapExponent(rng);
+      if (gap && gap->ToDouble() != 0) {
+        int eg = 0, es = 0;
+        std::frexp(gap->ToDouble(), &eg);
+        std::frexp(scale, &es);
+        k = std::clamp(es - eg - 1, 1, 60);
+      }
+      *y = PlusDistinct(*x, NearStep(*x, scale, k, false, rng));
+      break;
+    }
+  }
+}
+
+/// The pair's other move: one change made to both fields at one entry (or
+/// at every entry, by one factor), the gap between them kept: a near pair
+/// climbs as one point (a Lipschitz witness moved toward a steeper place
+/// stays a close pair).
+void MoveTogether(Case& c, size_t a, size_t b, EditRng& rng) {
+  auto& f = c.mutable_fields();
+  auto* ma = std::get_if<ExactMatrix>(&f[a].second);
+  auto* mb = std::get_if<ExactMatrix>(&f[b].second);
+  std::vector<std::pair<Exact*, Exact*>> at;  // the entries changed, in both
+  if (ma && mb) {
+    if (rng.Chance(30)) {
+      for (size_t k = 0; k < ma->data.size(); ++k) at.push_back({&ma->data[k], &mb->data[k]});
+    } else {
+      const size_t k = rng.Below(ma->data.size());
+      at.push_back({&ma->data[k], &mb->data[k]});
+    }
+  } else if (auto* xa = std::get_if<Exact>(&f[a].second)) {
+    at.push_back({xa, &std::get<Exact>(f[b].second)});
+  }
+  const double factor = rng.Chance(25) ? (rng.Chance(50) ? 2.0 : 0.5) : NudgeFactor(rng);
+  for (auto [x, y] : at) {
+    const auto gap = Gap(*x, *y);
+    *x = Times(*x, factor);
+    *y = gap ? Plus(*x, *gap) : Times(*y, factor);
+  }
+}
+
+/// The pair move: field `to` := field `from` + delta, delta at from's scale
+/// (NearStep), in every entry or in one. Two inputs of one shape that a
+/// claim relates (a Lipschitz bound, a monotonicity, an order) have their
+/// witnesses near each other, where independent draws almost never are.
+void MoveNear(Case& c, size_t from, size_t to, EditRng& rng) {
+  auto& f = c.mutable_fields();
+  if (const auto* a = std::get_if<ExactMatrix>(&f[from].second)) {
+    ExactMatrix b = *a;
+    double scale = 0;
+    for (const Exact& x : a->data) scale = std::fmax(scale, std::fabs(x.ToDouble()));
+    if (!(scale > 0) || !std::isfinite(scale)) scale = 1;
+    const int k = GapExponent(rng);
+    if (rng.Chance(70)) {
+      // Every entry: steps at the matrix's scale (a direction of every
+      // coordinate), or at each entry's own (a relative perturbation).
+      const bool own = rng.Chance(30);
+      for (Exact& x : b.data) x = PlusDistinct(x, NearStep(x, scale, k, own, rng));
+    } else {
+      const size_t at = rng.Below(b.data.size());
+      b.data[at] = PlusDistinct(b.data[at], NearStep(b.data[at], scale, k, true, rng));  // the others equal from's
+    }
+    f[to].second = std::move(b);
+  } else if (const auto* x = std::get_if<Exact>(&f[from].second)) {
+    f[to].second = PlusDistinct(*x, NearStep(*x, 1, GapExponent(rng), true, rng));
+  }
+}
+
 }  // namespace
+
+bool HasNearPair(const Case& c) {
+  for (const auto& [a, b] : FieldPairs(c))
+    if (IsNearPair(c, a, b)) return true;
+  return false;
+}
 
 uint64_t EditRng::Next() {
   uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
@@ -220,6 +419,31 @@ Case Mutate(const Case& c, EditRng& rng, const CaseDims& declared) {
       const double f = rng.Chance(30) ? (rng.Chance(50) ? 2.0 : 0.5) : NudgeFactor(rng);
       return SetClass(c, a, Times(a, f));
     }
+  }
+  // Two inputs of one shape made near, or moved as one, in one move out of
+  // seven (MoveNear, MoveTogether); a pair already near is moved as a pair
+  // in every other move (as one, or its direction turned, or made near
+  // again): the other moves change one side alone, and throw it away.
+  const auto pairs = FieldPairs(c);
+  std::vector<std::pair<size_t, size_t>> near;
+  for (const auto& p : pairs)
+    if (IsNearPair(c, p.first, p.second)) near.push_back(p);
+  if (!near.empty() && rng.Chance(75)) {
+    const auto [a, b] = near[rng.Below(near.size())];
+    Case out = c;
+    switch (rng.Below(3)) {
+      case 0: MoveTogether(out, a, b, rng); break;
+      case 1: TurnGap(out, a, b, rng); break;
+      default: MoveNear(out, a, b, rng); break;
+    }
+    return out;
+  }
+  if (!pairs.empty() && rng.Chance(15)) {
+    const auto [from, to] = pairs[rng.Below(pairs.size())];
+    Case out = c;
+    if (rng.Chance(50)) MoveNear(out, from, to, rng);
+    else MoveTogether(out, from, to, rng);
+    return out;
   }
   Case out = c;
   auto& fields = out.mutable_fields();
@@ -307,6 +531,72 @@ std::vector<Case> RepairsAfterDrop(const Case& dropped, int64_t size_before) {
   return out;
 }
 
+std::vector<Case> TowardUnitScale(const Case& c) {
+  std::vector<Case> out;
+  const auto& fields = c.fields();
+  // The binade of the largest finite nonzero |value| in field f (or all).
+  auto top_exponent = [&](size_t only) -> std::optional<int> {
+    double top = 0;
+    for (size_t f = 0; f < fields.size(); ++f) {
+      if (only < fields.size() && f != only) continue;
+      ForEachValue(fields[f].second, [&](const Exact& x) {
+        const double a = std::fabs(x.ToDouble());
+        if (std::isfinite(a)) top = std::fmax(top, a);
+      });
+    }
+    if (!(top > 0)) return std::nullopt;
+    int ex = 0;
+    std::frexp(top, &ex);  // 2^(ex-1) <= top < 2^ex: scaled by 2^(1-ex) it lands in [1, 2)
+    return ex;
+  };
+  // Every value of field `only` (or of all) times 2^k; nothing when a
+  // double would round (underflow) or overflow.
+  auto scaled = [&](size_t only, int k) -> std::optional<Case> {
+    Case e = c;
+    bool ok = true;
+    auto& mf = e.mutable_fields();
+    for (size_t f = 0; f < mf.size(); ++f) {
+      if (only < mf.size() && f != only) continue;
+      ForEachValue(mf[f].second, [&](Exact& x) {
+        if (!ok || !std::isfinite(x.ToDouble())) return;
+        const Exact y = Scale2(x, k);
+        if (y.IsDouble() && (!std::isfinite(y.ToDouble()) || std::ldexp(y.ToDouble(), -k) != x.ToDouble())) ok = false;
+        x = y;
+      });
+    }
+    if (!ok) return std::nullopt;
+    return e;
+  };
+  std::vector<size_t> targets{fields.size()};  // all fields, then each value field alone
+  for (size_t f = 0; f < fields.size(); ++f)
+    if (std::holds_alternative<ExactMatrix>(fields[f].second) || std::holds_alternative<Exact>(fields[f].second))
+      targets.push_back(f);
+  // How far the case is from O(1): the sum over value fields of how many
+  // binades their largest magnitude is from [1, 2). Every candidate lowers
+  // it, so accepting them ends.
+  auto distance = [&](const Case& x) {
+    int64_t sum = 0;
+    const auto& xf = x.fields();
+    for (size_t f = 1; f < targets.size(); ++f) {
+      double top = 0;
+      ForEachValue(xf[targets[f]].second, [&](const Exact& v) {
+        const double a = std::fabs(v.ToDouble());
+        if (std::isfinite(a)) top = std::fmax(top, a);
+      });
+      int ex = 1;
+      if (top > 0) std::frexp(top, &ex);
+      sum += std::abs(ex - 1);
+    }
+    return sum;
+  };
+  const int64_t now = distance(c);
+  // One value field: "all" is it.
+  for (const size_t only : targets.size() == 2 ? std::vector<size_t>{targets[0]} : targets)
+    if (const auto ex = top_exponent(only); ex && *ex != 1)
+      if (auto e = scaled(only, 1 - *ex); e && distance(*e) < now) out.push_back(std::move(*e));
+  return out;
+}
+
 std::vector<ValueSlot> ValueSlots(const Case& c, const CaseDims& declared) {
   std::set<size_t> dimension_fields;
   for (const auto& d : declared.Dimensions()) dimension_fields.insert(d.int_fields.begin(), d.int_fields.end());
@@ -324,6 +614,57 @@ std::vector<ValueSlot> ValueSlots(const Case& c, const CaseDims& declared) {
   return out;
 }
 
+namespace {
+
+/// The entry of a slot (a matrix's entry or a scalar), or null.
+Exact* EntryAt(Case& c, size_t field, size_t entry) {
+  auto& v = c.mutable_fields().at(field).second;
+  if (auto* m = std::get_if<ExactMatrix>(&v)) return entry < m->data.size() ? &m->data[entry] : nullptr;
+  return std::get_if<Exact>(&v);
+}
+
+/// Candidates that keep a near pair near (MoveNear's cases): for each field
+/// of the slot's shape whose entry there is within a quarter of the slot's
+/// value, the slot set to a simpler value with the partner moved by the same
+/// amount (the gap kept), then the gap itself made simpler. Shrinking one
+/// side of a Lipschitz witness alone would throw the witness away.
+void NearPairCandidates(const Case& c, const ValueSlot& slot, std::vector<Case>& out) {
+  const auto& fields = c.fields();
+  Case probe = c;
+  const Exact* a = EntryAt(probe, slot.field, slot.entry);
+  if (!a) return;
+  const double ad = a->ToDouble();
+  for (size_t g = 0; g < fields.size(); ++g) {
+    if (g == slot.field || !SameShape(fields[slot.field].second, fields[g].second)) continue;
+    const Exact* b = EntryAt(probe, g, slot.entry);
+    if (!b || *a == *b) continue;
+    const auto gap = Gap(*a, *b);
+    if (!gap || !(std::fabs(gap->ToDouble()) <= std::fabs(ad) / 4)) continue;
+    // The first field of the pair leads (the second follows), so that the
+    // two sides do not take turns undoing each other's simplification.
+    for (const Exact& s : slot.field < g ? SimplerValues(*a) : std::vector<Exact>{}) {
+      Case e = c;
+      *EntryAt(e, slot.field, slot.entry) = s;
+      *EntryAt(e, g, slot.entry) = Plus(s, *gap);
+      out.push_back(std::move(e));
+    }
+    // The slot's own entry moved: slot := partner + (a simpler slot -
+    // partner), only from a partner no more complex than the slot (else the
+    // slot takes the partner's bits, its plain simplification takes them
+    // away again, and the two turns cycle until the budget is spent).
+    const auto own_gap = Gap(*b, *a);
+    if (!own_gap || SignificantBits(*b) > SignificantBits(*a)) continue;
+    for (const Exact& d : SimplerValues(*own_gap)) {
+      if (d.ToDouble() == 0) continue;  // the pair made equal: no longer a pair
+      Case e = c;
+      *EntryAt(e, slot.field, slot.entry) = Plus(*b, d);
+      out.push_back(std::move(e));
+    }
+  }
+}
+
+}  // namespace
+
 std::vector<Case> SimplerAt(const Case& c, const ValueSlot& slot) {
   std::vector<Case> out;
   const auto& v = c.fields().at(slot.field).second;
@@ -334,12 +675,14 @@ std::vector<Case> SimplerAt(const Case& c, const ValueSlot& slot) {
       std::get<ExactMatrix>(e.mutable_fields()[slot.field].second).data[slot.entry] = s;
       out.push_back(std::move(e));
     }
+    NearPairCandidates(c, slot, out);
   } else if (const auto* x = std::get_if<Exact>(&v)) {
     for (const Exact& s : SimplerValues(*x)) {
       Case e = c;
       e.mutable_fields()[slot.field].second = s;
       out.push_back(std::move(e));
     }
+    NearPairCandidates(c, slot, out);
   } else if (const auto* i = std::get_if<int64_t>(&v)) {
     for (const int64_t s : {int64_t{0}, *i / 2, *i - 1}) {
       if (s < 0 || s >= *i) continue;

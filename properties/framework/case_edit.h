@@ -33,9 +33,19 @@ class EditRng {
 /// dimension grown (an index duplicated) or shrunk (an
 /// index dropped) in every matrix axis of that size, a scalar moved one ulp,
 /// every value of one absolute value (values a hypothesis ties together)
-/// scaled at once. Returns the case unchanged only when it has nothing to
-/// edit.
+/// scaled at once, or one input made near another of its shape (B := A +
+/// delta, delta = 2^-k (k in 1..40) at A's scale, in every entry or one:
+/// the witnesses of a Lipschitz bound or a monotonicity are close pairs,
+/// which independent draws almost never are), or two such inputs changed
+/// as one (the same factor at one entry or all, their gap kept: a close
+/// pair climbs as a point). Returns the case unchanged only when it has
+/// nothing to edit.
 Case Mutate(const Case& c, EditRng& rng, const CaseDims& dims);
+
+/// Two inputs of one shape near each other (every entry within a quarter
+/// of its value, not all equal): the witness of a local bound. A niche of
+/// the search's archive of its own (search.h).
+bool HasNearPair(const Case& c);
 
 /// One structural candidate of the shrinker: indices [at, at + count) of
 /// dimension `dimension` (an index into CaseDims::Dimensions) dropped.
@@ -76,8 +86,17 @@ std::vector<ValueSlot> ValueSlots(const Case& c, const CaseDims& dims);
 
 /// The candidates for one slot, simplest first: a value to 0, to an
 /// integer, to fewer significant bits, to its absolute value; an int to 0,
-/// half, one less.
+/// half, one less. Where another input of the slot's shape is near it at
+/// that entry (within a quarter of its value), also the two moved together
+/// (the gap kept) and the gap made simpler: a close pair stays a pair.
 std::vector<Case> SimplerAt(const Case& c, const ValueSlot& slot);
+
+/// The shrinker's scale candidates: every value of the case, then of each
+/// value field alone, times the power of two that brings its largest finite
+/// magnitude into [1, 2) (none where that is already so, or where a double
+/// would underflow or overflow): a counterexample at 2^-127 that also
+/// refutes at O(1) reads better there.
+std::vector<Case> TowardUnitScale(const Case& c);
 
 /// Rows plus columns summed over the case's matrices (how big a case is, for
 /// shrinking and for reports).

@@ -48,9 +48,27 @@ const std::vector<CatalogClaim>& OursCatalog() {
 
 const CatalogClaim* FindOurClaim(const std::string& id) { return FindIn(OursCatalog(), id); }
 
+namespace {
+std::vector<CatalogClaim>& Declared() {
+  static std::vector<CatalogClaim> declared;  // registration order
+  return declared;
+}
+}  // namespace
+
+void DeclareClaim(const CatalogClaim& c) {
+  if (!FindDeclaredClaim(c.id)) Declared().push_back(c);
+}
+
+const CatalogClaim* FindDeclaredClaim(const std::string& id) {
+  for (const auto& c : Declared())
+    if (c.id == id) return &c;
+  return nullptr;
+}
+
 const CatalogClaim* FindAnyClaim(const std::string& id) {
-  const CatalogClaim* c = FindClaim(id);
-  return c ? c : FindOurClaim(id);
+  if (const CatalogClaim* c = FindClaim(id)) return c;
+  if (const CatalogClaim* c = FindOurClaim(id)) return c;
+  return FindDeclaredClaim(id);
 }
 
 }  // namespace attnprop

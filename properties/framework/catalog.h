@@ -27,7 +27,13 @@ const CatalogClaim* FindClaim(const std::string& id);
 const std::vector<CatalogClaim>& OursCatalog();
 /// The claim of ours with this id, or null.
 const CatalogClaim* FindOurClaim(const std::string& id);
-/// The documents' claim or, failing that, ours.
+/// A claim that states itself in its source (a user's claim with
+/// `static constexpr const char* kStatement = "...";`, ATTNPROP_REGISTER
+/// declares it): its id and statement. The first declaration of an id wins.
+void DeclareClaim(const CatalogClaim& c);
+/// The claim declared so, or null.
+const CatalogClaim* FindDeclaredClaim(const std::string& id);
+/// The documents' claim or, failing that, ours, or one declared in source.
 const CatalogClaim* FindAnyClaim(const std::string& id);
 
 /// Parses the TSV text (exposed for tests); throws std::runtime_error naming

@@ -41,12 +41,15 @@
 // SymmetricEigenvalues and the Interval enclosures (model/spectral_enclosure.h:
 // Eigen's iterative solvers do not compile on Interval).
 // ExpectThat(holds, what) states a condition with no magnitude (check.h).
+// RankAtLeast and ArgmaxWithGap (model/discrete_predicates.h) decide a rank
+// and a leader soundly in Interval: a conclusion may branch on them.
 #pragma once
 
 #include "generators/regime.h"
 #include "generators/scalars.h"
 #include "generators/shape.h"
 #include "model/attention.h"
+#include "model/discrete_predicates.h"
 #include "model/softmax.h"
 #include "model/spectral_enclosure.h"
 #include "properties/framework/property.h"

@@ -1,6 +1,7 @@
 #include "properties/framework/domain.h"
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 #include <memory>
 #include <sstream>
@@ -112,6 +113,17 @@ Domain& Domain::Derived(ScalarField f, std::function<Exact(const Values&)> deriv
   d.kind = Kind::kScalar;
   d.derive = std::move(derive);
   d.admit = Admit::Finite();
+  fields_.push_back(std::move(d));
+  return *this;
+}
+
+Domain& Domain::Derived(IntField f, std::function<int64_t(const Values&)> derive) {
+  FieldDecl d;
+  d.name = f.name;
+  d.kind = Kind::kInt;
+  d.derive_int = std::move(derive);
+  d.int_lo = std::numeric_limits<int64_t>::min();
+  d.int_hi = std::numeric_limits<int64_t>::max();
   fields_.push_back(std::move(d));
   return *this;
 }
@@ -268,6 +280,7 @@ Case Domain::Build(const gen::Layout::Drawn& d) const {
         break;
       case Kind::kInt:
         if (f.rows >= 0) c.Int(f.name, d.Dim(axes_[static_cast<size_t>(f.rows)].layout_axis));
+        else if (f.derive_int) c.Int(f.name, f.derive_int(Values(c)));
         else if (f.build_int) c.Int(f.name, f.build_int(drawn));
         else c.Int(f.name, std::llround(d.Scalar(f.param).ToDouble()));
         break;
@@ -400,6 +413,9 @@ Case Domain::Rederived(Case c) const {
       if (f.derive) {
         const Exact value = f.derive(Values(c));
         c.Scalar(f.name, value);
+      } else if (f.derive_int) {
+        const int64_t value = f.derive_int(Values(c));
+        c.Int(f.name, value);
       }
   } catch (const std::exception&) {
     // A case the derivation cannot read is left as it is: Violation says why.
@@ -434,7 +450,8 @@ std::optional<std::string> Domain::Violation(const Case& c) const {
   const Values v(c);
   try {
     for (const FieldDecl& f : fields_)
-      if (f.derive && !hyp::SameReal(f.derive(v), v[ScalarField{f.name}]))
+      if ((f.derive && !hyp::SameReal(f.derive(v), v[ScalarField{f.name}])) ||
+          (f.derive_int && f.derive_int(v) != v[IntField{f.name}]))
         return std::string(f.name) + " is not its derivation from the other fields";
     for (const Assumption& a : assumptions_)
       if (!a.holds(v)) return "assumption " + a.why;

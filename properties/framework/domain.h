@@ -178,6 +178,10 @@ class Domain {
   /// scale 1/sqrt(d_k)): computed when drawn, and the hypotheses require a
   /// case's value to equal it as a real number.
   Domain& Derived(ScalarField f, std::function<Exact(const Values&)> derive);
+  /// An int that is a function of the other fields (a count, a rank, the
+  /// number of positive entries): computed when drawn and after every edit
+  /// of the search and the shrinker, and the hypotheses require it.
+  Domain& Derived(IntField f, std::function<int64_t(const Values&)> derive);
   /// An int field equal to an axis's extent.
   Domain& Int(IntField f, Axis a);
   /// An int field drawn by g (a count, a variant's index:
@@ -274,6 +278,7 @@ class Domain {
     std::function<ExactMatrix(const Drawn&)> build_matrix;
     std::function<Exact(const Drawn&)> build_scalar;
     std::function<Exact(const Values&)> derive;
+    std::function<int64_t(const Values&)> derive_int;
     std::function<int64_t(const Drawn&)> build_int;
     int64_t int_lo = 0, int_hi = 0;  // an int that is no axis's extent
     Admit admit;

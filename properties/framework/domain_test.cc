@@ -255,5 +255,36 @@ TEST(Domain, TheSearchDerivesATiedFieldAgainAfterEachEdit) {
   EXPECT_EQ(def.why_outside(*r.counterexample_case), std::nullopt) << r.counterexample;
 }
 
+TEST(Domain, ADerivedIntIsComputedWhenDrawnAndAgainAfterAnEdit) {
+  // The number of positive entries of X, as an int field the claim reads.
+  constexpr IntField kPositive{"positive"};
+  Domain d;
+  d.Dim(kRows, {1, 4, 4}).Dim(kCols, {1, 3, 3});
+  d.Matrix(kX, kRows, kCols, gen::Dyadic(4, 2), Admit::Within(4));
+  d.Derived(kPositive, [](const Values& v) {
+    int64_t n = 0;
+    for (const Exact& e : v[kX].data) n += e.ToDouble() > 0;
+    return n;
+  });
+  int checked = 0;
+  for (const Case& c : rc::gen::container<std::vector<Case>>(20, d.Generator())(rc::Random(7), 50).value()) {
+    int64_t n = 0;
+    for (const Exact& e : c.GetMatrix("X").data) n += e.ToDouble() > 0;
+    EXPECT_EQ(c.GetInt("positive"), n) << c.ToText();
+    EXPECT_EQ(d.Violation(c), std::nullopt) << c.ToText();
+    // An edit of X: the count is stale, the hypotheses say so, and the
+    // search's rederivation puts it right.
+    Case edited = c;
+    ExactMatrix x = c.GetMatrix("X");
+    x.data[0] = x.data[0].ToDouble() > 0 ? Exact(-1.0) : Exact(1.0);
+    edited.Matrix("X", x);
+    ASSERT_TRUE(d.Violation(edited).has_value());
+    EXPECT_NE(d.Violation(edited)->find("positive is not its derivation"), std::string::npos) << *d.Violation(edited);
+    EXPECT_EQ(d.Violation(d.Rederived(edited)), std::nullopt);
+    ++checked;
+  }
+  EXPECT_EQ(checked, 20);
+}
+
 }  // namespace
 }  // namespace attnprop

@@ -44,7 +44,10 @@ int InitMpfrPrecisionFromEnvironment() {
 
 void PrintBanner(std::ostream& os, const RunOptions& o, const std::string& kernels) {
   os << "attnprop | seed " << o.seed << " | cases " << o.max_success << " (max_size " << o.max_size
-     << (o.shrink ? "" : ", noshrink") << ") | mpfr " << MpfrPrecisionBits() << " bits | kernel " << kernels << "\n";
+     << (o.shrink ? "" : ", noshrink") << ") | mpfr " << MpfrPrecisionBits() << " bits";
+  // A run with no kernel property names none (a theorem author's runner).
+  if (kernels != "none") os << " | kernel " << kernels;
+  os << "\n";
 }
 
 }  // namespace attnprop

@@ -22,5 +22,9 @@ struct Program {
 const Program& ThisProgram();
 /// Set once, at start-up, by the runner's main (tools/cli.h: cli::Main).
 void SetProgram(Program p);
+/// A text of attnprop's (a usage, a report line) in the running program's
+/// words: a user's runner has its own name, store and registry, not
+/// attnprop's source tree's properties/registry.tsv. Unchanged for attnprop.
+std::string InThisProgramsWords(std::string text);
 
 }  // namespace attnprop

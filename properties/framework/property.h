@@ -62,6 +62,7 @@
 
 #include "model/scalar.h"
 #include "properties/framework/backend.h"
+#include "properties/framework/catalog.h"
 #include "properties/framework/case.h"
 #include "properties/framework/case_dims.h"
 #include "properties/framework/certify.h"
@@ -275,6 +276,9 @@ struct Register {
   explicit Register(const char* file) {
     constexpr bool kCertified = (std::is_same_v<Scalars, Interval> || ...);
     constexpr bool kExactToo = (std::is_same_v<Scalars, Rational> || ...);
+    // A claim may state itself (list, console and reports show it):
+    //   static constexpr const char* kStatement = "||softmax(x) - softmax(y)|| <= ||x - y|| / 2";
+    if constexpr (requires { Claim::kStatement; }) DeclareClaim({Claim::kId, "", "declared", Claim::kStatement});
     (internal::AddDef<Claim, Scalars, kCertified, kExactToo>(file), ...);
   }
 };

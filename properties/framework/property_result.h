@@ -101,6 +101,9 @@ struct PropertyResult {
   bool pinned_refutation = false;       // some expect=refutes case reproduced fully
   std::string store_entry;  // a new counterexample as a store entry (to save or paste)
   std::string saved_to;     // the store file it was written to, if any
+  /// Not saved to a store: the case file written for its replay (absolute;
+  /// RunOptions::replay_dir), if any.
+  std::string replay_file;
 };
 
 /// How a counterexample's confirmation reads in every output: the

@@ -4,7 +4,13 @@
 #include <cmath>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "properties/framework/atomic_file.h"
 #include "properties/framework/audit_stats.h"
 #include "properties/framework/backend.h"
 #include "properties/framework/case_edit.h"
@@ -232,7 +238,35 @@ void RecordRefutingCase(const PropertyDef& def, PropertyResult& result) {
   }
 }
 
-/// A new counterexample: confirmed, and kept for the store.
+/// The counterexample as a case file (Case text, which `reproduce ID FILE`
+/// checks: exit 1 when it refutes) in options.replay_dir, named for the
+/// property and the case (FNV-1a of its text: the same case, the same file).
+void WriteReplayFile(const PropertyDef& def, const RunOptions& options, PropertyResult& result) {
+  uint64_t h = 0xcbf29ce484222325ULL;
+  for (const unsigned char ch : result.counterexample) h = (h ^ ch) * 0x100000001b3ULL;
+  char tag[24];
+  std::snprintf(tag, sizeof tag, "%016llx", static_cast<unsigned long long>(h));
+  std::string name = def.Name() + "." + tag + ".case";
+  for (char& ch : name)
+    if (ch == '/' || ch == '@') ch = '.';
+  const std::string dir = options.replay_dir.empty() ? DefaultReplayDir() : options.replay_dir;
+  try {
+    // Private to this user: a shared /tmp folder another user made (or a
+    // link planted there) is not written through.
+    if (std::filesystem::create_directories(dir)) ::chmod(dir.c_str(), 0700);
+    struct stat st {};
+    if (::lstat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || st.st_uid != ::getuid())
+      throw std::runtime_error("not a folder of this user");
+    const std::string path = std::filesystem::absolute(std::filesystem::path(dir) / name).lexically_normal().string();
+    WriteFileAtomically(path, result.counterexample);
+    result.replay_file = path;
+  } catch (const std::exception& e) {
+    result.message += "\n(could not write the counterexample's replay file in " + dir + ": " + e.what() + ")";
+  }
+}
+
+/// A new counterexample: confirmed, and kept for the store (or, when no
+/// store keeps it, as a replay file).
 void KeepCounterexample(const PropertyDef& def, const RunOptions& options, PropertyResult& result) {
   Confirm(def, *result.counterexample_case, result);
   const bool expect_refuted = def.row && def.row->expect == Expectation::kRefuted;
@@ -245,15 +279,23 @@ void KeepCounterexample(const PropertyDef& def, const RunOptions& options, Prope
   entry.backends = {def.backend};
   entry.value = *result.counterexample_case;
   result.store_entry = FormatStoredCase(entry);
-  if (expect_refuted || options.save_dir.empty()) return;
-  try {
-    if (SaveToStore(options.save_dir, def.id, entry, options.save_dir_is_cache ? StoreKind::kCache : StoreKind::kNamed)) result.saved_to = StorePath(options.save_dir, def.id);
-  } catch (const StoreError& e) {
-    result.message += "\n(could not save the counterexample: " + std::string(e.what()) + ")";
+  if (!expect_refuted && !options.save_dir.empty()) {
+    try {
+      if (SaveToStore(options.save_dir, def.id, entry, options.save_dir_is_cache ? StoreKind::kCache : StoreKind::kNamed)) result.saved_to = StorePath(options.save_dir, def.id);
+    } catch (const StoreError& e) {
+      result.message += "\n(could not save the counterexample: " + std::string(e.what()) + ")";
+    }
   }
+  if (result.saved_to.empty()) WriteReplayFile(def, options, result);
 }
 
 }  // namespace
+
+std::string DefaultReplayDir() {
+  const char* tmp = std::getenv("TMPDIR");
+  const std::string base = tmp && *tmp ? tmp : "/tmp";
+  return std::filesystem::absolute(base + "/attnprop-replay-" + std::to_string(::getuid())).lexically_normal().string();
+}
 
 const char* FoundByName(FoundBy f) {
   switch (f) {

@@ -58,7 +58,16 @@ struct RunOptions {
   /// ./attnprop-counterexamples/...): created as a cache, with a .gitignore
   /// of `*`, so a run in a git checkout leaves `git status` clean.
   bool save_dir_is_cache = false;
+  /// Where a counterexample that no store keeps (--no-save, a claim
+  /// registered refuted, a store that could not be written) is written as a
+  /// case file, so that every printed replay names a file that replays it
+  /// from any folder ("" = DefaultReplayDir()). Absolute.
+  std::string replay_dir;
 };
+
+/// ${TMPDIR:-/tmp}/attnprop-replay-<uid>: the replay files of a run that
+/// names no output folder.
+std::string DefaultReplayDir();
 
 /// Runs a property: first the stored cases of options.store_dir that apply
 /// to its backend, then the random cases.

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <variant>
 
@@ -58,6 +59,18 @@ int DistinctValuesBucket(const Case& c) {
 Case Fixed(const PropertyDef& def, Case c) { return def.rederive ? def.rederive(std::move(c)) : c; }
 
 constexpr int kWidenTries = 200;
+// Candidates after which a climb that raised no score counts as flat.
+constexpr int kFlatAfter = 50;
+
+/// A fresh case from the claim's generator at a seed and size, or nothing
+/// when it gives none (a generator that gives up, or throws).
+std::optional<Case> Draw(const rc::Gen<Case>& gen, uint64_t seed, int size) {
+  try {
+    return gen(rc::Random(seed), size).value();
+  } catch (...) {
+    return std::nullopt;
+  }
+}
 // Moves tried on each dropped-dimension case that no longer fails as it is
 // (after its rescaled candidates); only dimensions of at most
 // kBlockDropsAbove are repaired, one index at a time (a long one loses
@@ -67,15 +80,21 @@ constexpr int kRepairTries = 16;
 }  // namespace
 
 namespace {
-/// Search candidates and shrink steps are certified up to kCandidateBits
-/// only (the random cases and the counterexample itself up to the cap): an
-/// identity's candidate stays undecided at every precision, and the deep
-/// search tries thousands. Sound either way: a candidate left undecided is
-/// counted undecided (the verdict then says so), never a pass.
+/// Search candidates and shrink steps are certified up to kCandidateBits, or
+/// twice the MPFR precision where that is more (the random cases and the
+/// counterexample itself up to the cap): an identity's candidate stays
+/// undecided at every precision, and the deep search tries thousands. Twice
+/// MPFR's: a candidate of the MPFR backend fails where its two sides agree
+/// to about its own precision (a search closing on where a claim is tight),
+/// and enclosures of that precision cannot part them. Sound either way: a
+/// candidate left undecided is counted undecided (the verdict then says
+/// so), never a pass.
 constexpr int kCandidateBits = 256;
 class CandidateBits {
  public:
-  CandidateBits() : saved_(CertifyMaxBits()) { SetCertifyMaxBits(std::min(saved_, kCandidateBits)); }
+  CandidateBits() : saved_(CertifyMaxBits()) {
+    SetCertifyMaxBits(std::min(saved_, std::max(kCandidateBits, 2 * MpfrPrecisionBits())));
+  }
   ~CandidateBits() { SetCertifyMaxBits(saved_); }
   CandidateBits(const CandidateBits&) = delete;
   CandidateBits& operator=(const CandidateBits&) = delete;
@@ -135,7 +154,9 @@ std::string NicheOf(const Case& c) {
       key += std::to_string(*i) + " ";
     }
   }
-  return key + "|" + std::to_string(DistinctValuesBucket(c));
+  // A close pair is climbed apart from the independent cases of its shape,
+  // which score higher at first and would crowd it out.
+  return key + "|" + std::to_string(DistinctValuesBucket(c)) + (HasNearPair(c) ? "|near" : "");
 }
 
 bool Archive::Offer(double score, const Case& c, bool may_open) {
@@ -167,12 +188,27 @@ ClimbResult Climb(const PropertyDef& def, Archive pool, uint64_t seed, int steps
   r.best_score = pool[0].score;
   EditRng rng(seed);
   const auto start = Clock::now();
+  std::optional<rc::Gen<Case>> fresh;
+  if (def.hypotheses) fresh = def.hypotheses();
   for (int step = 0; step < steps && Elapsed(start) < seconds; ++step) {
     const uint64_t pick = rng.Below(3);
     const size_t parent = pick == 0 ? 0 : rng.Below(pick == 1 ? std::min(kPool, pool.size()) : pool.size());
-    const double parent_score = pool[parent].score;
-    Case candidate = Mutate(pool[parent].value, rng, def.Dims(pool[parent].value));
-    for (int extra = 0; extra < 2 && rng.Chance(30); ++extra) candidate = Mutate(candidate, rng, def.Dims(candidate));
+    double parent_score = pool[parent].score;
+    Case candidate;
+    // A flat archive (no score above 0: a count, a rank, a condition with no
+    // magnitude; or nothing raised after kFlatAfter candidates) gives the
+    // climb no direction: half the candidates are then fresh draws from the
+    // hypotheses at every size (restarts), the rest mutations.
+    const bool flat = pool[0].score <= 0 || (step >= kFlatAfter && r.raised == 0);
+    std::optional<Case> drawn;
+    if (flat && fresh && rng.Chance(50)) drawn = Draw(*fresh, rng.Next(), static_cast<int>(rng.Below(101)));
+    if (drawn) {
+      candidate = std::move(*drawn);
+      parent_score = 0;
+    } else {
+      candidate = Mutate(pool[parent].value, rng, def.Dims(pool[parent].value));
+      for (int extra = 0; extra < 2 && rng.Chance(30); ++extra) candidate = Mutate(candidate, rng, def.Dims(candidate));
+    }
     candidate = Fixed(def, std::move(candidate));
     ++r.tried;
     Trial t = Try(def, candidate);
@@ -298,6 +334,10 @@ ShrinkResult Shrink(const PropertyDef& def, Case failing, std::string message, i
     for (bool progress = true; progress && budget_left();) {
       progress = false;
       while (budget_left() && drops_accepted()) progress = true;
+      if (budget_left()) {
+        std::vector<Case> scaled = TowardUnitScale(r.value);
+        if (accept_first_of(scaled.size(), [&](size_t i) { return std::move(scaled[i]); })) progress = true;
+      }
       const std::vector<ValueSlot> slots = ValueSlots(r.value, def.Dims(r.value));
       for (const ValueSlot& slot : slots) {
         if (!budget_left()) break;

@@ -10,7 +10,10 @@
 //    failing) is climbed from too, not crowded out by one plateau. A new
 //    niche opens freely within the sizes the random phase made; a larger
 //    case opens one only by scoring at least its parent (else the archive
-//    would wander into ever larger, ever slower cases).
+//    would wander into ever larger, ever slower cases). A flat archive (no
+//    score above 0, as for a count or a condition with no magnitude, or
+//    none raised after 50 candidates) gives no direction: half the
+//    candidates are then fresh draws from the hypotheses at every size.
 //  - Shrink: from a failing case, in passes: drop dimensions
 //    (DimensionDrops) while one still fails, then simplify each value slot
 //    in turn (SimplerAt); repeat until a pass changes nothing.
@@ -54,8 +57,9 @@ struct ScoredCase {
 };
 
 /// A case's niche in the search's archive: every matrix's shape, every int,
-/// and the number of distinct absolute values among its entries and
-/// scalars, bucketed (1, 2, 3-4, 5-8, more).
+/// the number of distinct absolute values among its entries and scalars,
+/// bucketed (1, 2, 3-4, 5-8, more), and whether two inputs of one shape are
+/// a close pair (HasNearPair).
 std::string NicheOf(const Case& c);
 
 /// The best case of each niche, at most `max_niches` of them (a new niche

@@ -14,7 +14,9 @@
 #include <cmath>
 #include <thread>
 
+#include "generators/scalars.h"
 #include "properties/framework/case_edit.h"
+#include "properties/framework/search.h"
 #include "properties/framework/hypotheses_checks.h"
 #include "properties/framework/property.h"
 #include "properties/framework/registry.h"
@@ -492,6 +494,126 @@ TEST(Search, ASignFlippedZeroIsTheSameReal) {
     ++checked;
   }
   EXPECT_EQ(checked, 2);  // double, mpfr
+}
+
+/// |sin(256 a^2) - sin(256 b^2)| <= 400 |a - b| on a grid of [-1, 1], a and
+/// b drawn independently: false (the slope 512 a cos(256 a^2) passes 400
+/// where |a| > 0.78), but only on chords shorter than 2/400, which
+/// independent draws rarely are: its witnesses are close pairs.
+struct SteepSine : ClaimId<"planted.steep_sine_lipschitz"> {
+  static inline const Tolerance kSlope{"|sin 256a^2 - sin 256b^2|", "400 |a - b|", "the planted (false) bound",
+                                       MetricKind::kClaim};
+  static bool HypothesesHold(const Case& c) {
+    return std::fabs(c.GetScalar("a").ToDouble()) <= 1 && std::fabs(c.GetScalar("b").ToDouble()) <= 1;
+  }
+  template <class S> static rc::Gen<Case> Hypotheses() {
+    return rc::gen::map(rc::gen::pair(rc::gen::inRange<int>(-4096, 4097), rc::gen::inRange<int>(-4096, 4097)),
+                        [](auto p) { return Case().Scalar("a", p.first / 4096.0).Scalar("b", p.second / 4096.0); });
+  }
+  template <class S> static void Conclusion(const Case& c) {
+    const double a = c.GetScalar("a").ToDouble(), b = c.GetScalar("b").ToDouble();
+    ExpectWithin(kSlope, std::fabs(std::sin(256 * a * a) - std::sin(256 * b * b)), 400 * std::fabs(a - b));
+  }
+};
+
+TEST(Search, MakesClosePairsAndKeepsThemCloseWhenShrinking) {
+  const PropertyResult r = FoundBySearch<SteepSine>(300);
+  ASSERT_TRUE(r.counterexample_case);
+  const double a = r.counterexample_case->GetScalar("a").ToDouble(), b = r.counterexample_case->GetScalar("b").ToDouble();
+  EXPECT_LT(std::fabs(a - b), 2.0 / 400) << r.counterexample;
+  EXPECT_GT(std::fabs(a), 0.78) << r.counterexample;
+}
+
+TEST(CaseEdit, NearPairsMoveTogetherAndTheirGapShrinks) {
+  // The shrinker's candidates for a close pair's first slot include a
+  // simpler a with b moved by as much (the gap kept), and for the second a
+  // simpler gap.
+  const Case c = Case().Scalar("a", 0.8125 + 0x1p-30).Scalar("b", 0.8125 + 0x1p-30 + 0x1.3p-20);
+  const CaseDims dims(c);
+  bool kept_gap = false, simpler_gap = false;
+  for (const Case& e : SimplerAt(c, {0, 0})) {
+    const double a = e.GetScalar("a").ToDouble(), b = e.GetScalar("b").ToDouble();
+    kept_gap = kept_gap || (a == 0.8125 && b - a == 0x1.3p-20);
+  }
+  for (const Case& e : SimplerAt(c, {1, 0})) {
+    const double a = e.GetScalar("a").ToDouble(), b = e.GetScalar("b").ToDouble();
+    simpler_gap = simpler_gap || (a == c.GetScalar("a").ToDouble() && b - a == 0x1p-20);
+  }
+  EXPECT_TRUE(kept_gap);
+  EXPECT_TRUE(simpler_gap);
+  EXPECT_TRUE(HasNearPair(c));
+  EXPECT_FALSE(HasNearPair(Case().Scalar("a", 0.5).Scalar("b", 3.0)));
+}
+
+TEST(CaseEdit, ScaleCandidatesBringACaseToMagnitudeOne) {
+  ExactMatrix x(1, 2);
+  x(0, 0) = 0x1.8p-127;
+  x(0, 1) = -0x1p-130;
+  const Case c = Case().Matrix("x", x).Scalar("t", 5.0);
+  const std::vector<Case> scaled = TowardUnitScale(c);
+  ASSERT_FALSE(scaled.empty());
+  bool x_at_one = false;
+  for (const Case& e : scaled) {
+    const ExactMatrix& m = e.GetMatrix("x");
+    x_at_one = x_at_one || (m(0, 0).ToDouble() == 1.5 && m(0, 1).ToDouble() == -0x1p-3);
+  }
+  EXPECT_TRUE(x_at_one);
+  EXPECT_TRUE(TowardUnitScale(Case().Scalar("t", 1.5)).empty()) << "already O(1)";
+}
+
+constexpr ScalarField kSinA{"a"}, kSinB{"b"};
+/// |sin a^2 - sin b^2| <= 10 |a - b| on [-16, 16], over a Domain (false).
+struct SinSquare : ClaimId<"planted.sin_square_lipschitz_10"> {
+  template <class S> static Domain Hypotheses() {
+    Domain d;
+    d.Scalar(kSinA, gen::Uniform(-16, 16), Admit::Within(16)).Scalar(kSinB, gen::Uniform(-16, 16), Admit::Within(16));
+    return d;
+  }
+  template <class S> static void Conclusion(const In<S>& in) {
+    using std::abs, std::sin;
+    static const Tolerance k{"|sin a^2 - sin b^2|", "10 |a - b|", "the planted (false) bound", MetricKind::kClaim};
+    const S a = in[kSinA], b = in[kSinB];
+    ExpectWithin<S>(k, S(abs(S(sin(S(a * a)) - sin(S(b * b))))), S(10 * abs(S(a - b))));
+  }
+};
+
+TEST(Shrink, AClosePairEndsShortWithoutCycling) {
+  // A search's witness: a short, b = a + a 40-bit gap. Simplifying b alone
+  // and moving it back to a + a simpler gap once took turns until the
+  // budget was spent (2,000 candidates, b still 53 bits).
+  const PropertyDef def = internal::MakeDef<SinSquare, double>(__FILE__);
+  const ShrinkResult r = Shrink(def, Case().Scalar("a", 10.0).Scalar("b", 0x1.4016b9420f1ffp+3), "m", 2000, 20);
+  EXPECT_LT(r.tried, 1000);
+  const double a = r.value.GetScalar("a").ToDouble(), b = r.value.GetScalar("b").ToDouble();
+  EXPECT_LE(gen::FractionBits(a), 8) << r.value.ToText();
+  EXPECT_LE(gen::FractionBits(b), 12) << r.value.ToText();
+  EXPECT_LT(std::fabs(a - b), 0.05) << r.value.ToText();
+}
+
+/// A condition with no magnitude (ExpectThat only) whose generator counts
+/// its draws: the search's archive is flat.
+struct FlatCondition : ClaimId<"planted.flat_condition"> {
+  static inline int draws = 0;
+  static bool HypothesesHold(const Case& c) { return c.GetScalar("x").ToDouble() >= 0; }
+  template <class S> static rc::Gen<Case> Hypotheses() {
+    return rc::gen::map(rc::gen::inRange<int>(0, 1000), [](int k) {
+      ++draws;
+      return Case().Scalar("x", k / 8.0);
+    });
+  }
+  template <class S> static void Conclusion(const Case& c) { ExpectThat(c.GetScalar("x").ToDouble() >= 0, "x >= 0"); }
+};
+
+TEST(Search, AFlatArchiveDrawsFreshCases) {
+  // No score to climb: half the candidates are fresh draws from the
+  // hypotheses (restarts), not mutations of the same few cases.
+  FlatCondition::draws = 0;
+  RunSearching<FlatCondition>(0);
+  const int random_only = FlatCondition::draws;
+  FlatCondition::draws = 0;
+  const PropertyResult r = RunSearching<FlatCondition>(200);
+  EXPECT_EQ(r.verdict, Verdict::kHolds);
+  EXPECT_GE(FlatCondition::draws - random_only, 60) << "fresh draws in 200 candidates";
 }
 
 TEST(Search, IsDeterministic) {

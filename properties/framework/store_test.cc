@@ -228,9 +228,10 @@ TEST(Replay, NewCounterexampleIsSavedThenReplayedFirst) {
   ASSERT_TRUE(first.counterexample_case.has_value());
   // RapidCheck shrinks to the edge (x = 51 against bound 50); attnprop's
   // shrinker then gives both values fewer significant bits (48 > 32, 0x30 >
-  // 0x20), still inside the hypotheses (bound > 0).
-  EXPECT_EQ(first.counterexample_case->GetScalar("x"), Exact(48.0)) << first.counterexample;
-  EXPECT_EQ(first.counterexample_case->GetScalar("bound"), Exact(32.0)) << first.counterexample;
+  // 0x20), brings the case to magnitude 1 (1.5 > 1: TowardUnitScale) and
+  // simplifies again, still inside the hypotheses (bound > 0).
+  EXPECT_EQ(first.counterexample_case->GetScalar("x"), Exact(1.0)) << first.counterexample;
+  EXPECT_EQ(first.counterexample_case->GetScalar("bound"), Exact(0.5)) << first.counterexample;
   EXPECT_EQ(first.confirmed, std::optional<bool>(true));
   ASSERT_EQ(first.saved_to, StorePath(dir, def.id));
   const auto stored = LoadStore(dir, def.id);
@@ -252,6 +253,31 @@ TEST(Replay, NewCounterexampleIsSavedThenReplayedFirst) {
   EXPECT_NE(second.message.find("stored case found-double"), std::string::npos) << second.message;
   EXPECT_EQ(LoadStore(dir, def.id).size(), 1u);
   EXPECT_FALSE(SaveToStore(dir, def.id, stored[0])) << "a stored case is not stored twice";
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Replay, ACounterexampleNoStoreKeepsIsWrittenAsACaseFile) {
+  // --no-save (no save dir): the counterexample goes to the replay folder as
+  // Case text, named by an absolute path, so that its printed replay line
+  // works from any folder.
+  const std::string dir = TempDir("replay");
+  RunOptions o;
+  o.max_success = 200;
+  o.replay_dir = dir;
+  const PropertyDef def = BoundDef();
+  const PropertyResult r = RunProperty(def, o);
+  ASSERT_EQ(r.verdict, Verdict::kRefuted);
+  EXPECT_TRUE(r.saved_to.empty());
+  ASSERT_FALSE(r.replay_file.empty());
+  EXPECT_TRUE(std::filesystem::path(r.replay_file).is_absolute()) << r.replay_file;
+  std::ifstream in(r.replay_file);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::string error;
+  const auto parsed = Case::Parse(text, &error);
+  ASSERT_TRUE(parsed) << error;
+  EXPECT_EQ(*parsed, *r.counterexample_case);
+  // The same case, the same file.
+  EXPECT_EQ(RunProperty(def, o).replay_file, r.replay_file);
   std::filesystem::remove_all(dir);
 }
 

@@ -27,11 +27,20 @@
 #include "properties/framework/rc_bridge.h"
 #include "properties/framework/registry.h"
 #include "properties/framework/run.h"
+#include "properties/framework/program.h"
 #include "properties/framework/store.h"
 #include "properties/operator/kernel_backend.h"
 
 namespace attnprop {
 namespace {
+
+/// The attnprop command line a replay runs (the build tree's, by its
+/// absolute path: the line works from any folder).
+#ifdef ATTNPROP_CLI
+constexpr const char* kCli = ATTNPROP_CLI;
+#else
+constexpr const char* kCli = "attnprop";
+#endif
 
 /// The run every test belongs to (main builds it); each gtest test runs
 /// one of its properties.
@@ -58,6 +67,8 @@ class GtestListener : public RunListener {
     std::string details;
     if (!r.counterexample.empty())
       details += "\nShrunk counterexample (" + std::to_string(r.shrink_steps) + " shrink steps):\n" + r.counterexample;
+    if (!r.replay_file.empty())
+      details += "\nReplay: " + std::string(kCli) + " reproduce '" + def.Name() + "' '" + r.replay_file + "'\n";
     if (!r.reproduce.empty())
       details += "Reproduce: RC_PARAMS=\"" + r.reproduce + "\" ctest -R '^" + def.Name() + "$' --output-on-failure";
     if (!r.store_entry.empty())
